@@ -1,0 +1,212 @@
+"""Command line: ``python -m engine train | translate | evaluate`` (design §3).
+
+Exit status 0 on success; 2 with a one-line reason on stderr for bad arguments or bad files.
+Training progress goes to stderr; results (``--json`` or text) to stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+import time
+from pathlib import Path
+
+from engine.bundle import load_model_folder
+from engine.config import CELL_NAMES, SCORER_NAMES, DecodeConfig, TrainConfig
+from engine.errors import EngineError
+from engine.evaluate import evaluate
+from engine.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent
+from engine.jobs import TASKS, CorpusChoice, load_corpus, prepare_job
+from engine.run_report import record_test_metrics
+from engine.tasks import dates
+from engine.trainer import train
+
+LANGUAGE_CHOICES = ("zh", "en")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m engine", description="Attention Studio's translation engine.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    tr = commands.add_parser("train", help="train a model and write its model folder")
+    source = tr.add_mutually_exclusive_group(required=True)
+    source.add_argument("--corpus", type=Path, help="TSV file: English<TAB>Chinese[<TAB>attribution]")
+    source.add_argument("--task", choices=TASKS, help="built-in synthetic task instead of a corpus")
+    tr.add_argument("--src", choices=LANGUAGE_CHOICES, default="zh", help="source language (with --corpus)")
+    tr.add_argument("--tgt", choices=LANGUAGE_CHOICES, default="en", help="target language (with --corpus)")
+    tr.add_argument("--scorer", choices=SCORER_NAMES, required=True, help="attention scorer")
+    tr.add_argument("--cell", choices=CELL_NAMES, default="gru", help="recurrent cell (default gru)")
+    tr.add_argument("--epochs", type=int, default=TrainConfig.epochs, help="maximum epochs")
+    tr.add_argument("--max-minutes", type=float, default=0.0, help="wall-clock budget in minutes (0 = none)")
+    tr.add_argument("--seed", type=int, default=1, help="random seed (same seed, same run)")
+    tr.add_argument("--batch-size", type=int, default=TrainConfig.batch_size, help="sentences per batch")
+    tr.add_argument("--learning-rate", type=float, default=TrainConfig.learning_rate, help="Adam learning rate")
+    tr.add_argument("--embedding-size", type=int, default=128, help="token embedding size")
+    tr.add_argument("--hidden-size", type=int, default=256, help="encoder size per direction and decoder size")
+    tr.add_argument("--dropout", type=float, default=0.2, help="dropout rate")
+    tr.add_argument("--src-vocab", type=int, default=None, help="source SentencePiece vocabulary size")
+    tr.add_argument("--tgt-vocab", type=int, default=None, help="target SentencePiece vocabulary size")
+    tr.add_argument("--validate-every", type=int, default=0, help="extra validation every N steps (0 = per epoch)")
+    tr.add_argument("--threads", type=int, default=0, help="torch CPU threads (0 = torch's default)")
+    tr.add_argument("--float16", action="store_true", help="store the weights as float16 (half the size)")
+    tr.add_argument("--resume", action="store_true", help="continue from the checkpoint in --out")
+    tr.add_argument("--out", type=Path, required=True, help="model folder to write")
+
+    tl = commands.add_parser("translate", help="translate TEXT arguments, or stdin lines if none")
+    tl.add_argument("--model", type=Path, required=True, help="model folder")
+    tl.add_argument("--beam", type=int, default=1, help="beam size (1 = greedy)")
+    tl.add_argument("--json", action="store_true", help="one JSON object per input line")
+    tl.add_argument("text", nargs="*", help="sentences to translate")
+
+    ev = commands.add_parser("evaluate", help="BLEU and chrF on a test set")
+    ev.add_argument("--model", type=Path, required=True, help="model folder")
+    test = ev.add_mutually_exclusive_group(required=True)
+    test.add_argument("--test", type=Path, help="TSV file (the model's direction is used)")
+    test.add_argument("--task", choices=TASKS, help="the built-in task's test split")
+    ev.add_argument("--split", choices=("auto", "test", "valid", "all"), default="auto",
+                    help="with --test: the file's held-out test or valid part, or all of it; auto (default) "
+                    "uses the test part when the file is the model's own training corpus, else all of it")
+    ev.add_argument("--beam", type=int, default=1, help="beam size (1 = greedy)")
+    ev.add_argument("--json", action="store_true", help="print one JSON object")
+    return parser
+
+
+def _format_seconds(seconds: float | None) -> str:
+    if seconds is None:
+        return "?"
+    minutes, secs = divmod(int(seconds), 60)
+    return f"{minutes}:{secs:02d}"
+
+
+def command_train(args: argparse.Namespace) -> int:
+    if args.corpus is not None and args.src == args.tgt:
+        raise EngineError(f"--src and --tgt must differ (both are {args.src})")
+    choice = CorpusChoice.dates_task() if args.task else CorpusChoice(
+        corpus=args.corpus, source_language=args.src, target_language=args.tgt)
+    train_config = TrainConfig(
+        epochs=args.epochs, max_minutes=args.max_minutes, seed=args.seed, batch_size=args.batch_size,
+        learning_rate=args.learning_rate, validate_every_steps=args.validate_every, torch_threads=args.threads,
+    )
+    model_options = dict(scorer=args.scorer, cell=args.cell, embedding_size=args.embedding_size,
+                         encoder_hidden_size=args.hidden_size, decoder_hidden_size=args.hidden_size,
+                         attention_size=args.hidden_size, dropout=args.dropout)
+    command = "python -m engine " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    job, loaded = prepare_job(
+        choice, args.out, model_options, train_config, args.src_vocab, args.tgt_vocab, resume=args.resume,
+        command=command, storage_dtype="float16" if args.float16 else "float32",
+        on_status=lambda message: print(f"[train] {message}", file=sys.stderr),
+    )
+    if loaded.report is not None:
+        print(f"[data] {loaded.report.summary()}", file=sys.stderr)
+        for line in loaded.report.details(limit=5):
+            print(f"[data]   {line}", file=sys.stderr)
+    sizes = loaded.split.sizes()
+    print(f"[data] split: {sizes['train']:,} train / {sizes['valid']:,} valid / {sizes['test']:,} test; "
+          f"model: {job.model.parameter_count():,} parameters, scorer {args.scorer}, cell {args.cell}",
+          file=sys.stderr)
+    control = TrainControl()
+    last_print = 0.0
+    finished = None
+    try:
+        for event in train(job, control, resume=args.resume):
+            if isinstance(event, StepEvent) and time.monotonic() - last_print >= 2.0:
+                last_print = time.monotonic()
+                print(f"[train] epoch {event.epoch} batch {event.batch}/{event.batches_per_epoch} "
+                      f"loss {event.loss:.3f} lr {event.learning_rate:.2g} {event.tokens_per_second:,.0f} tok/s "
+                      f"elapsed {_format_seconds(event.elapsed_seconds)} eta {_format_seconds(event.eta_seconds)}",
+                      file=sys.stderr)
+            elif isinstance(event, ValidationEvent):
+                best = " (best, saved)" if event.is_best else ""
+                print(f"[valid] epoch {event.epoch} loss {event.valid_loss:.3f} BLEU {event.bleu:.2f} "
+                      f"chrF {event.chrf:.2f} exact {event.exact_match:.3f}{best}", file=sys.stderr)
+                for sample in event.samples[:1]:
+                    print(f"[valid]   {sample.source} → {sample.hypothesis}", file=sys.stderr)
+            elif isinstance(event, FinishedEvent):
+                finished = event
+    except KeyboardInterrupt:
+        print("[train] interrupted; the checkpoint allows --resume", file=sys.stderr)
+        return 130
+    if finished is not None:
+        print(f"[train] finished ({finished.reason}) after {finished.steps} steps, "
+              f"{_format_seconds(finished.seconds)}; best valid BLEU {finished.best_bleu:.2f} "
+              f"(epoch {finished.best_epoch}); {finished.tokens_per_second:,.0f} target tok/s", file=sys.stderr)
+    bundle = load_model_folder(args.out)
+    evaluation = evaluate(bundle.translator, loaded.split.test, bundle.target_language)
+    record_test_metrics(args.out, evaluation, beam=1, finished=finished)
+    print(f"[test] BLEU {evaluation.scores.bleu:.2f} chrF {evaluation.scores.chrf:.2f} "
+          f"exact {evaluation.exact_match:.3f} on {evaluation.count} held-out pairs; model in {args.out}",
+          file=sys.stderr)
+    return 0
+
+
+def _input_lines(texts: list[str]):
+    if texts:
+        yield from texts
+    else:
+        for line in sys.stdin:
+            yield line.rstrip("\n")
+
+
+def command_translate(args: argparse.Namespace) -> int:
+    bundle = load_model_folder(args.model)
+    config = DecodeConfig(beam_size=args.beam)
+    for text in _input_lines(args.text):
+        translation = bundle.translator.translate(text, config)
+        if args.json:
+            print(json.dumps(translation.to_json(), ensure_ascii=False), flush=True)
+        else:
+            if translation.notice:
+                print(f"[note] {translation.notice}", file=sys.stderr)
+            print(translation.text, flush=True)
+    return 0
+
+
+def command_evaluate(args: argparse.Namespace) -> int:
+    bundle = load_model_folder(args.model)
+    if args.task:
+        pairs = dates.dates_split(seed=(bundle.info.get("data") or {}).get("seed", 1)).test
+    else:
+        choice = CorpusChoice(corpus=args.test, source_language=bundle.source_language,
+                              target_language=bundle.target_language)
+        loaded = load_corpus(choice)
+        split, part = loaded.split, args.split
+        if part == "auto":
+            trained_on = bundle.info.get("data") or {}
+            own_corpus = (trained_on.get("corpus"), trained_on.get("pairs")) == (
+                loaded.summary["corpus"], loaded.summary["pairs"])
+            part = "test" if own_corpus else "all"
+            print(f"[evaluate] {'held-out test part of the training corpus' if own_corpus else 'whole file'}",
+                  file=sys.stderr)
+        pairs = {"test": split.test, "valid": split.valid, "all": split.train + split.valid + split.test}[part]
+    evaluation = evaluate(bundle.translator, pairs, bundle.target_language, DecodeConfig(beam_size=args.beam))
+    if args.json:
+        print(json.dumps(evaluation.to_json(include_exact_match=bool(args.task)), ensure_ascii=False))
+    else:
+        print(f"BLEU {evaluation.scores.bleu:.2f}  chrF {evaluation.scores.chrf:.2f}  n {evaluation.count}  "
+              f"{evaluation.count / max(evaluation.seconds, 1e-9):.1f} sentences/s")
+        print(evaluation.scores.signature)
+    return 0
+
+
+COMMANDS = {"train": command_train, "translate": command_translate, "evaluate": command_evaluate}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except EngineError as error:
+        print(f"python -m engine {args.command}: error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

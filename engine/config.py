@@ -1,0 +1,126 @@
+"""Typed, frozen configuration of the model, of training and of decoding.
+
+Each dataclass validates itself in ``__post_init__`` and raises :class:`ConfigError` naming the
+valid choices, so a bad value is caught where it is written, not deep inside PyTorch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from engine.errors import ConfigError
+
+SCORER_NAMES = ("additive", "bilinear", "dot", "scaled_dot", "none")
+CELL_NAMES = ("gru", "lstm", "rnn")
+LANGUAGES = ("zh", "en", "dates-src", "iso")
+
+# Hard cap on the characters of one input sentence; longer input is truncated (and reported).
+MAX_INPUT_CHARS = 1000
+# Hard cap on the source sub-word tokens fed to the encoder.
+MAX_SOURCE_TOKENS = 200
+
+
+def _check_choice(name: str, value: str, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise ConfigError(f"{name} must be one of {', '.join(choices)}; got {value!r}")
+
+
+def _check_range(name: str, value: float, low: float, high: float) -> None:
+    if not (low <= value <= high):
+        raise ConfigError(f"{name} must be between {low} and {high}; got {value!r}")
+
+
+class _Serializable:
+    """Round trip through plain JSON dictionaries (unknown keys are refused)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)  # type: ignore[call-overload]
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]):
+        known = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ConfigError(f"unknown {cls.__name__} keys: {', '.join(unknown)}; valid: {', '.join(sorted(known))}")
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class ModelConfig(_Serializable):
+    """Architecture of the encoder–decoder (design §2)."""
+
+    src_vocab_size: int  # SentencePiece vocabulary of the source language (ids 0..V-1)
+    tgt_vocab_size: int  # SentencePiece vocabulary of the target language
+    scorer: str = "additive"  # attention scorer F(s, h): one of SCORER_NAMES
+    cell: str = "gru"  # recurrent cell of encoder and decoder: gru (default), lstm, rnn
+    embedding_size: int = 128  # token embeddings, both sides
+    encoder_hidden_size: int = 256  # per direction; the memory is 2x this before projection
+    encoder_layers: int = 1  # stacked bidirectional layers
+    decoder_hidden_size: int = 256  # s_i; the memory h_j is projected to this size once
+    attention_size: int = 256  # hidden size of the additive scorer's tanh layer
+    dropout: float = 0.2  # on embeddings and the pre-output layer; off at inference
+
+    def __post_init__(self) -> None:
+        _check_choice("scorer", self.scorer, SCORER_NAMES)
+        _check_choice("cell", self.cell, CELL_NAMES)
+        for name in ("src_vocab_size", "tgt_vocab_size"):
+            _check_range(name, getattr(self, name), 8, 1_000_000)
+        for name in ("embedding_size", "encoder_hidden_size", "decoder_hidden_size", "attention_size"):
+            _check_range(name, getattr(self, name), 1, 8192)
+        _check_range("encoder_layers", self.encoder_layers, 1, 8)
+        _check_range("dropout", self.dropout, 0.0, 0.9)
+
+
+@dataclass(frozen=True)
+class TrainConfig(_Serializable):
+    """How a model is trained. Defaults suit the Tatoeba zh→en model on a 2-core CPU."""
+
+    epochs: int = 30  # upper bound; early stopping or max_minutes may end sooner
+    max_minutes: float = 0.0  # wall-clock budget, 0 = none; ends cleanly with the best model saved
+    batch_size: int = 64  # sentences per batch
+    learning_rate: float = 1e-3  # Adam
+    clip_norm: float = 1.0  # gradient clipping (global L2 norm)
+    label_smoothing: float = 0.1  # 0 disables
+    lr_decay_factor: float = 0.5  # multiply the learning rate on a plateau of valid BLEU
+    lr_patience: int = 1  # epochs without improvement before decaying
+    min_learning_rate: float = 1e-5
+    early_stopping_patience: int = 4  # epochs without a better valid BLEU before stopping; 0 = off
+    max_consecutive_bad_steps: int = 5  # non-finite losses/gradients in a row before DivergedError
+    validate_every_steps: int = 0  # extra validations inside an epoch; 0 = once per epoch
+    sample_count: int = 3  # sample translations (with attention) reported per validation
+    seed: int = 1  # seeds torch and the batch order: same seed, same run
+    torch_threads: int = 0  # torch.set_num_threads; 0 leaves torch's default
+
+    def __post_init__(self) -> None:
+        _check_range("epochs", self.epochs, 1, 10_000)
+        _check_range("max_minutes", self.max_minutes, 0.0, 100_000.0)
+        _check_range("batch_size", self.batch_size, 1, 4096)
+        _check_range("learning_rate", self.learning_rate, 1e-7, 1.0)
+        _check_range("clip_norm", self.clip_norm, 0.0, 1000.0)
+        _check_range("label_smoothing", self.label_smoothing, 0.0, 0.5)
+        _check_range("lr_decay_factor", self.lr_decay_factor, 0.01, 1.0)
+        _check_range("max_consecutive_bad_steps", self.max_consecutive_bad_steps, 1, 1000)
+        _check_range("torch_threads", self.torch_threads, 0, 256)
+
+
+@dataclass(frozen=True)
+class DecodeConfig(_Serializable):
+    """How a sentence is decoded."""
+
+    beam_size: int = 1  # 1 = greedy search
+    length_penalty: float = 1.0  # beam: score / length**alpha; 0 = raw log-probability
+    max_length_ratio: float = 2.0  # output capped at ratio * source tokens + max_length_extra
+    max_length_extra: int = 10
+    top_k: int = 5  # alternatives reported per step
+
+    def __post_init__(self) -> None:
+        _check_range("beam_size", self.beam_size, 1, 10)
+        _check_range("length_penalty", self.length_penalty, 0.0, 5.0)
+        _check_range("max_length_ratio", self.max_length_ratio, 0.1, 10.0)
+        _check_range("max_length_extra", self.max_length_extra, 0, 1000)
+        _check_range("top_k", self.top_k, 1, 50)
+
+    def max_output_length(self, source_length: int) -> int:
+        """Output tokens allowed (EOS included) for a source of ``source_length`` tokens."""
+        return int(self.max_length_ratio * source_length) + self.max_length_extra

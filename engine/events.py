@@ -1,0 +1,103 @@
+"""What the trainer reports: immutable events, one per batch and one per validation.
+
+The trainer knows no listener; the command line prints these, the app plots them. All fields are
+plain Python values or numpy copies, so an event can cross threads as it is.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class StepEvent:
+    step: int  # optimizer steps attempted so far (skipped ones included), 1-based
+    epoch: int  # 1-based
+    batch: int  # 1-based position within the epoch
+    batches_per_epoch: int
+    loss: float  # per target token, label smoothing included; NaN for a skipped step
+    tokens_per_second: float  # target tokens over training wall time, recent window
+    learning_rate: float
+    skipped_steps: int  # non-finite steps skipped so far
+    elapsed_seconds: float
+    eta_seconds: float | None  # until the last epoch or the time budget, whichever is sooner
+
+
+@dataclass(frozen=True)
+class SampleTranslation:
+    source: str
+    reference: str
+    hypothesis: str
+    source_tokens: tuple[str, ...]
+    tokens: tuple[str, ...]
+    attention: np.ndarray | None  # len(tokens)×len(source_tokens); None for the 'none' scorer
+
+
+@dataclass(frozen=True)
+class ValidationEvent:
+    step: int
+    epoch: int
+    valid_loss: float  # per target token, no label smoothing
+    bleu: float
+    chrf: float
+    exact_match: float
+    samples: tuple[SampleTranslation, ...]
+    is_best: bool  # this model was saved as the run's best
+    best_bleu: float
+    learning_rate: float
+    elapsed_seconds: float
+
+
+@dataclass(frozen=True)
+class FinishedEvent:
+    reason: str  # "completed", "early stopping", "time budget", "stopped"
+    best_bleu: float
+    best_epoch: int
+    steps: int
+    epochs_completed: int
+    seconds: float
+    tokens_per_second: float  # target tokens over training wall time (validation excluded)
+    skipped_steps: int
+    model_folder: str
+
+
+TrainEvent = StepEvent | ValidationEvent | FinishedEvent
+
+
+class TrainControl:
+    """Thread-safe stop / pause requests, honoured by the trainer before the next batch."""
+
+    def __init__(self) -> None:
+        self._stop = threading.Event()
+        self._running = threading.Event()
+        self._running.set()
+
+    def request_stop(self) -> None:
+        self._stop.set()
+        self._running.set()
+
+    def pause(self) -> None:
+        self._running.clear()
+
+    def resume(self) -> None:
+        self._running.set()
+
+    @property
+    def stop_requested(self) -> bool:
+        return self._stop.is_set()
+
+    @property
+    def paused(self) -> bool:
+        return not self._running.is_set()
+
+    def wait_while_paused(self) -> float:
+        """Block while paused (waking on stop); returns the seconds spent paused."""
+        started = time.monotonic()
+        while not self._running.wait(timeout=0.05):
+            if self._stop.is_set():
+                break
+        return time.monotonic() - started

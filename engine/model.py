@@ -1,0 +1,163 @@
+"""The RNN encoder–decoder with attention (design §2; Bahdanau et al. 2014's wiring).
+
+Encoder: embedding → bidirectional RNN over packed sequences → memory h_1..h_n, projected once to
+the decoder size D. Decoder, at step i:
+
+    e_ij = F(s_{i-1}, h_j)            (the scorer; skipped by the fixed-context baseline)
+    α_ij = softmax_j(e_ij)            (padding gets exactly zero)
+    c_i  = Σ_j α_ij h_j               (or the fixed summary C for the ``none`` scorer)
+    s_i  = RNN(s_{i-1}, [emb(y_{i-1}); c_i])
+    p(y_i | …) = softmax(W_o tanh(W_p [s_i; c_i; emb(y_{i-1})]))
+
+Shapes: B batch, S source length, T target length, E embedding, H encoder size per direction,
+D decoder size, V target vocabulary.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+from torch import Tensor, nn
+from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+
+from engine.attention import attend, build_scorer
+from engine.config import ModelConfig
+from engine.tokenizer import PAD_ID
+
+RNN_LAYERS = {"gru": nn.GRU, "lstm": nn.LSTM, "rnn": nn.RNN}
+RNN_CELLS = {"gru": nn.GRUCell, "lstm": nn.LSTMCell, "rnn": nn.RNNCell}
+
+State = tuple[Tensor, ...]  # (h,) for GRU/RNN, (h, cell) for LSTM; each B×D
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """Everything the decoder needs about one batch of source sentences, computed once."""
+
+    memory: Tensor  # B×S×D: the projected encoder states h_j
+    mask: Tensor  # B×S bool: True at real tokens
+    keys: Tensor  # B×S×· : the scorer's precomputed keys
+    summary: Tensor  # B×D: the fixed context C of plain seq2seq
+    initial_state: State  # s_0
+
+
+@dataclass(frozen=True)
+class StepOutput:
+    state: State  # s_i
+    context: Tensor  # B×D: c_i
+    weights: Tensor | None  # B×S: α_i (None for the fixed-context baseline)
+    scores: Tensor | None  # B×S: raw e_ij before the softmax, padding included
+
+
+class Encoder(nn.Module):
+    def __init__(self, config: ModelConfig) -> None:
+        super().__init__()
+        self.embedding = nn.Embedding(config.src_vocab_size, config.embedding_size, padding_idx=PAD_ID)
+        self.dropout = nn.Dropout(config.dropout)
+        self.rnn = RNN_LAYERS[config.cell](
+            config.embedding_size,
+            config.encoder_hidden_size,
+            num_layers=config.encoder_layers,
+            batch_first=True,
+            bidirectional=True,
+            dropout=config.dropout if config.encoder_layers > 1 else 0.0,
+        )
+        self.memory_layer = nn.Linear(2 * config.encoder_hidden_size, config.decoder_hidden_size)
+
+    def forward(self, source: Tensor, lengths: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+        """source: B×S ids, lengths: B (cpu, ≥1) → (memory B×S×D, mask B×S, final B×2H)."""
+        embedded = self.dropout(self.embedding(source))  # B×S×E
+        packed = pack_padded_sequence(embedded, lengths.cpu(), batch_first=True, enforce_sorted=False)
+        outputs, final = self.rnn(packed)
+        outputs, _ = pad_packed_sequence(outputs, batch_first=True, total_length=source.size(1))  # B×S×2H
+        final_hidden = final[0] if isinstance(final, tuple) else final  # (layers·2)×B×H
+        final_both = torch.cat([final_hidden[-2], final_hidden[-1]], dim=1)  # B×2H (fwd end, bwd start)
+        mask = source != PAD_ID  # B×S
+        return self.memory_layer(outputs), mask, final_both
+
+
+class Decoder(nn.Module):
+    def __init__(self, config: ModelConfig) -> None:
+        super().__init__()
+        size = config.decoder_hidden_size
+        self.cell_type = config.cell
+        self.embedding = nn.Embedding(config.tgt_vocab_size, config.embedding_size, padding_idx=PAD_ID)
+        self.dropout = nn.Dropout(config.dropout)
+        self.scorer = build_scorer(config.scorer, size, config.attention_size)
+        self.init_layer = nn.Linear(2 * config.encoder_hidden_size, size)
+        self.cell = RNN_CELLS[config.cell](config.embedding_size + size, size)
+        self.pre_output = nn.Linear(2 * size + config.embedding_size, size)
+        self.output = nn.Linear(size, config.tgt_vocab_size)
+
+    def initial_state(self, final_both: Tensor) -> State:
+        """final_both: B×2H → s_0 (B×D; LSTM cell state starts at zero)."""
+        hidden = torch.tanh(self.init_layer(final_both))  # B×D
+        if self.cell_type == "lstm":
+            return (hidden, torch.zeros_like(hidden))
+        return (hidden,)
+
+    def step(self, embedded: Tensor, state: State, encoded: Encoded) -> StepOutput:
+        """One decoder step. embedded: B×E = emb(y_{i-1}); state: s_{i-1}."""
+        query = state[0]  # B×D: s_{i-1}
+        if self.scorer.uses_attention:
+            scores = self.scorer.score(query, encoded.keys)  # B×S
+            weights, context = attend(scores, encoded.mask, encoded.memory)  # B×S, B×D
+        else:
+            scores, weights, context = None, None, encoded.summary  # c_i = C
+        cell_input = torch.cat([embedded, context], dim=1)  # B×(E+D)
+        if self.cell_type == "lstm":
+            new_state: State = self.cell(cell_input, state)  # type: ignore[assignment]
+        else:
+            new_state = (self.cell(cell_input, state[0]),)
+        return StepOutput(tuple(new_state), context, weights, scores)
+
+    def logits(self, hidden: Tensor, context: Tensor, embedded: Tensor) -> Tensor:
+        """[s_i; c_i; emb(y_{i-1})] → unnormalized scores over the target vocabulary.
+
+        Works on any leading shape: (B×·) or (B×T×·) → (B×V) or (B×T×V).
+        """
+        combined = torch.cat([hidden, context, embedded], dim=-1)  # …×(2D+E)
+        return self.output(self.dropout(torch.tanh(self.pre_output(combined))))  # …×V
+
+
+class Seq2Seq(nn.Module):
+    """Encoder + decoder; :meth:`forward` is teacher-forced training, search lives in search.py."""
+
+    def __init__(self, config: ModelConfig) -> None:
+        super().__init__()
+        self.config = config
+        self.encoder = Encoder(config)
+        self.decoder = Decoder(config)
+
+    def encode(self, source: Tensor, lengths: Tensor) -> Encoded:
+        """source: B×S, lengths: B → :class:`Encoded` (keys precomputed once for all steps)."""
+        memory, mask, final_both = self.encoder(source, lengths)  # B×S×D, B×S, B×2H
+        summary = self.encoder.memory_layer(final_both)  # B×D: C, in the same space as the h_j
+        keys = self.decoder.scorer.precompute_keys(memory)  # B×S×·
+        return Encoded(memory, mask, keys, summary, self.decoder.initial_state(final_both))
+
+    def forward(self, source: Tensor, lengths: Tensor, target_in: Tensor) -> Tensor:
+        """Teacher forcing. source: B×S, lengths: B, target_in: B×T (BOS y_1 … y_{T-1}) → B×T×V."""
+        encoded = self.encode(source, lengths)
+        embedded = self.decoder.dropout(self.decoder.embedding(target_in))  # B×T×E
+        state = encoded.initial_state
+        hiddens, contexts = [], []
+        for i in range(target_in.size(1)):
+            out = self.decoder.step(embedded[:, i], state, encoded)
+            state = out.state
+            hiddens.append(state[0])
+            contexts.append(out.context)
+        hidden = torch.stack(hiddens, dim=1)  # B×T×D
+        context = torch.stack(contexts, dim=1)  # B×T×D
+        return self.decoder.logits(hidden, context, embedded)  # B×T×V
+
+    def parameter_count(self) -> int:
+        return sum(p.numel() for p in self.parameters())
+
+
+def build_model(config: ModelConfig, seed: int | None = None) -> Seq2Seq:
+    """A freshly initialized model; ``seed`` makes the initialization reproducible."""
+    if seed is not None:
+        torch.manual_seed(seed)
+    return Seq2Seq(config)

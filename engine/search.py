@@ -1,0 +1,276 @@
+"""Greedy and beam search as generators that yield one :class:`DecodeStep` per output token.
+
+Each step carries what the app shows live: the token, its attention row α_i over the source
+tokens, the raw scores e_ij before the softmax, the top-k alternatives with probabilities, and the
+whole hypothesis so far (tokens and attention matrix), so a viewer never has to rebuild state.
+The generator's return value (``StopIteration.value``) is the finished :class:`Hypothesis`.
+
+Beam search keeps attention per hypothesis; with ``beam_size == 1`` it gives exactly the greedy
+output. Batched greedy decoding for evaluation is :func:`greedy_batch`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import torch
+from torch import Tensor
+
+from engine.model import Encoded, Seq2Seq, State
+from engine.tokenizer import BOS_ID, EOS_ID
+
+
+@dataclass(frozen=True)
+class Alternative:
+    token_id: int
+    token: str
+    probability: float
+
+
+@dataclass(frozen=True)
+class DecodeStep:
+    """One output token, as computed (immutable: safe to send between threads)."""
+
+    index: int  # i, 0-based position in the output
+    token_id: int
+    token: str  # the SentencePiece piece, e.g. "▁book" or "</s>"
+    probability: float  # p(y_i | y_<i, x)
+    attention: np.ndarray | None  # (S,) α_i; None for the fixed-context scorer
+    scores: np.ndarray | None  # (S,) raw e_ij before the softmax
+    alternatives: tuple[Alternative, ...]  # top-k of the distribution this token was drawn from
+    hypothesis_tokens: tuple[str, ...]  # the hypothesis' tokens 0..i
+    hypothesis_attention: np.ndarray | None  # (i+1)×S, rows 0..i
+    log_probability: float  # Σ log p over tokens 0..i
+    is_eos: bool = False
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    """A finished (or length-capped) output sequence and its attention matrix."""
+
+    token_ids: tuple[int, ...]  # ends with EOS unless the length cap was hit
+    attention: np.ndarray | None  # len(token_ids)×S
+    scores: np.ndarray | None  # len(token_ids)×S raw scores
+    log_probability: float
+    normalized_score: float  # log_probability / len**length_penalty: what beam search ranks by
+    capped: bool = False  # True when the length cap ended it before EOS
+    steps: tuple[DecodeStep, ...] = field(default=(), repr=False)
+
+
+Namer = Callable[[list[int]], list[str]]  # token ids → pieces (the target tokenizer)
+
+
+def _normalized(log_probability: float, length: int, length_penalty: float) -> float:
+    return log_probability / (max(length, 1) ** length_penalty)
+
+
+def _step_logp(model: Seq2Seq, previous: Tensor, state: State, encoded: Encoded):
+    """previous: K ids → (log p: K×V, new state, weights K×S | None, scores K×S | None)."""
+    decoder = model.decoder
+    embedded = decoder.embedding(previous)  # K×E
+    out = decoder.step(embedded, state, encoded)
+    logits = decoder.logits(out.state[0], out.context, embedded)  # K×V
+    return torch.log_softmax(logits, dim=-1), out.state, out.weights, out.scores
+
+
+def _alternatives(logp: Tensor, top_k: int, namer: Namer) -> tuple[Alternative, ...]:
+    """logp: V → the top-k tokens with probabilities."""
+    values, ids = logp.topk(top_k)
+    id_list = ids.tolist()
+    return tuple(
+        Alternative(i, name, float(p)) for i, name, p in zip(id_list, namer(id_list), values.exp().tolist())
+    )
+
+
+def _rows(matrix_rows: list[np.ndarray]) -> np.ndarray | None:
+    return np.stack(matrix_rows) if matrix_rows else None
+
+
+@torch.no_grad()
+def greedy(
+    model: Seq2Seq, encoded: Encoded, max_length: int, namer: Namer, top_k: int = 5
+) -> Generator[DecodeStep, None, Hypothesis]:
+    """Greedy search over one sentence (encoded with batch size 1)."""
+    state = encoded.initial_state
+    previous = torch.tensor([BOS_ID])
+    ids: list[int] = []
+    names: list[str] = []
+    attention: list[np.ndarray] = []
+    scores: list[np.ndarray] = []
+    steps: list[DecodeStep] = []
+    total = 0.0
+    for index in range(max_length):
+        logp, state, weights, raw = _step_logp(model, previous, state, encoded)
+        token_logp, token = logp[0].max(dim=0)
+        token_id = int(token)
+        total += float(token_logp)
+        ids.append(token_id)
+        names.append(namer([token_id])[0])
+        if weights is not None:
+            attention.append(weights[0].numpy().copy())
+            scores.append(raw[0].numpy().copy())
+        step = DecodeStep(
+            index=index,
+            token_id=token_id,
+            token=names[-1],
+            probability=float(token_logp.exp()),
+            attention=attention[-1] if attention else None,
+            scores=scores[-1] if scores else None,
+            alternatives=_alternatives(logp[0], top_k, namer),
+            hypothesis_tokens=tuple(names),
+            hypothesis_attention=_rows(attention),
+            log_probability=total,
+            is_eos=token_id == EOS_ID,
+        )
+        steps.append(step)
+        yield step
+        if token_id == EOS_ID:
+            break
+        previous = token.view(1)
+    return Hypothesis(
+        tuple(ids), _rows(attention), _rows(scores), total, _normalized(total, len(ids), 1.0),
+        capped=not ids or ids[-1] != EOS_ID, steps=tuple(steps),
+    )
+
+
+@dataclass(frozen=True)
+class _Beam:
+    """One live or finished hypothesis of beam search (per-hypothesis attention kept)."""
+
+    ids: tuple[int, ...]
+    log_probability: float
+    state_row: int  # row of the batched decoder state this hypothesis continues from
+    steps: tuple[DecodeStep, ...]
+
+
+def _expand(encoded: Encoded, rows: Tensor) -> Encoded:
+    """Select (and repeat) batch rows of the encoder output: rows is a K-vector of indices."""
+    return Encoded(
+        memory=encoded.memory.index_select(0, rows),
+        mask=encoded.mask.index_select(0, rows),
+        keys=encoded.keys.index_select(0, rows),
+        summary=encoded.summary.index_select(0, rows),
+        initial_state=tuple(t.index_select(0, rows) for t in encoded.initial_state),
+    )
+
+
+@torch.no_grad()
+def beam(
+    model: Seq2Seq,
+    encoded: Encoded,
+    max_length: int,
+    namer: Namer,
+    beam_size: int = 5,
+    length_penalty: float = 1.0,
+    top_k: int = 5,
+) -> Generator[DecodeStep, None, Hypothesis]:
+    """Beam search over one sentence (batch size 1).
+
+    Yields, per output position, the step of the currently best-scoring hypothesis (its whole
+    prefix and attention included, as the best may switch between steps). Returns the best
+    finished hypothesis by ``log p / length**length_penalty``.
+    """
+    live = [_Beam((), 0.0, 0, ())]
+    finished: list[_Beam] = []
+    state = encoded.initial_state
+    expanded = encoded
+    for index in range(max_length):
+        rows = torch.tensor([b.state_row for b in live])
+        state = tuple(t.index_select(0, rows) for t in state)
+        if expanded.memory.size(0) != len(live):
+            expanded = _expand(encoded, torch.zeros(len(live), dtype=torch.long))
+        previous = torch.tensor([b.ids[-1] if b.ids else BOS_ID for b in live])
+        logp, state, weights, raw = _step_logp(model, previous, state, expanded)  # K×V
+        totals = torch.tensor([b.log_probability for b in live]).unsqueeze(1) + logp  # K×V
+        candidate_scores, flat = totals.view(-1).topk(min(2 * beam_size, totals.numel()))
+        vocab = logp.size(1)
+        new_live: list[_Beam] = []
+        best_step: DecodeStep | None = None
+        for total, position in zip(candidate_scores.tolist(), flat.tolist()):
+            parent_row, token_id = divmod(position, vocab)
+            parent = live[parent_row]
+            step = _beam_step(parent, parent_row, token_id, total, logp, weights, raw, index, top_k, namer)
+            candidate = _Beam(parent.ids + (token_id,), total, parent_row, parent.steps + (step,))
+            best_step = best_step or step
+            if token_id == EOS_ID:
+                finished.append(candidate)
+            else:
+                new_live.append(candidate)
+            if len(new_live) == beam_size:
+                break
+        yield best_step  # type: ignore[misc]
+        live = new_live
+        if len(finished) >= beam_size or not live:
+            break
+    capped = [replace(b, state_row=-1) for b in live] if len(finished) < beam_size else []
+    pool = finished + capped
+    best = max(pool, key=lambda b: _normalized(b.log_probability, len(b.ids), length_penalty))
+    return _to_hypothesis(best, length_penalty)
+
+
+def _beam_step(parent, parent_row, token_id, total, logp, weights, raw, index, top_k, namer) -> DecodeStep:
+    name = namer([token_id])[0]
+    row = weights[parent_row].numpy().copy() if weights is not None else None
+    raw_row = raw[parent_row].numpy().copy() if raw is not None else None
+    previous_rows = [s.attention for s in parent.steps] if row is not None else []
+    return DecodeStep(
+        index=index,
+        token_id=token_id,
+        token=name,
+        probability=float(logp[parent_row, token_id].exp()),
+        attention=row,
+        scores=raw_row,
+        alternatives=_alternatives(logp[parent_row], top_k, namer),
+        hypothesis_tokens=tuple(s.token for s in parent.steps) + (name,),
+        hypothesis_attention=np.stack(previous_rows + [row]) if row is not None else None,
+        log_probability=total,
+        is_eos=token_id == EOS_ID,
+    )
+
+
+def _to_hypothesis(best: _Beam, length_penalty: float) -> Hypothesis:
+    attention = [s.attention for s in best.steps if s.attention is not None]
+    scores = [s.scores for s in best.steps if s.scores is not None]
+    return Hypothesis(
+        best.ids, _rows(attention), _rows(scores), best.log_probability,
+        _normalized(best.log_probability, len(best.ids), length_penalty),
+        capped=not best.ids or best.ids[-1] != EOS_ID, steps=best.steps,
+    )
+
+
+@torch.no_grad()
+def greedy_batch(
+    model: Seq2Seq, source: Tensor, lengths: Tensor, max_length: int
+) -> tuple[list[list[int]], list[np.ndarray | None]]:
+    """Greedy search over a batch. source: B×S, lengths: B.
+
+    Returns, per sentence, the output ids (EOS excluded) and its attention matrix
+    (len(ids)+1 rows when EOS was produced, the EOS row included; None for the ``none`` scorer).
+    """
+    encoded = model.encode(source, lengths)
+    batch = source.size(0)
+    state = encoded.initial_state
+    previous = torch.full((batch,), BOS_ID, dtype=torch.long)
+    done = torch.zeros(batch, dtype=torch.bool)
+    outputs, weights_per_step = [], []
+    for _ in range(max_length):
+        logp, state, weights, _ = _step_logp(model, previous, state, encoded)
+        previous = logp.argmax(dim=1)  # B
+        outputs.append(previous)
+        if weights is not None:
+            weights_per_step.append(weights)
+        done |= previous == EOS_ID
+        if bool(done.all()):
+            break
+    ids = torch.stack(outputs, dim=1).tolist()  # B×T
+    attention = torch.stack(weights_per_step, dim=1).numpy() if weights_per_step else None  # B×T×S
+    results: list[list[int]] = []
+    matrices: list[np.ndarray | None] = []
+    for b, row in enumerate(ids):
+        cut = row.index(EOS_ID) if EOS_ID in row else len(row)
+        results.append(row[:cut])
+        rows = min(cut + 1, len(row))
+        matrices.append(None if attention is None else attention[b, :rows, : int(lengths[b])].copy())
+    return results, matrices

@@ -1,0 +1,110 @@
+"""SentencePiece sub-word tokenizers: training, loading, encoding, decoding, hashing.
+
+One unigram model per language, trained in memory on the training split, with ``byte_fallback``
+so that no input (emoji, Arabic, control characters) is ever unrepresentable: an unseen character
+becomes byte pieces such as ``<0xF0>`` which the app shows as they are.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import sentencepiece as spm
+
+from engine.errors import TokenizerError
+
+PAD_ID, UNK_ID, BOS_ID, EOS_ID = 0, 1, 2, 3
+
+
+@dataclass(frozen=True)
+class TokenizerSettings:
+    """What a SentencePiece model was trained with (recorded in the model's config.json)."""
+
+    vocab_size: int = 4000  # pieces, specials and 256 byte pieces included
+    model_type: str = "unigram"
+    character_coverage: float = 1.0  # 0.9995 for Chinese, 1.0 otherwise
+    byte_fallback: bool = True
+
+    @staticmethod
+    def for_language(language: str, vocab_size: int) -> TokenizerSettings:
+        coverage = 0.9995 if language == "zh" else 1.0
+        return TokenizerSettings(vocab_size=vocab_size, character_coverage=coverage)
+
+
+class Tokenizer:
+    """A loaded SentencePiece model with the ids the model expects (pad 0, unk 1, bos 2, eos 3)."""
+
+    def __init__(self, model_bytes: bytes) -> None:
+        processor = spm.SentencePieceProcessor()
+        try:
+            processor.LoadFromSerializedProto(model_bytes)
+        except Exception as error:  # sentencepiece raises RuntimeError/OSError with C++ text
+            raise TokenizerError(f"not a valid SentencePiece model ({error})") from None
+        if (processor.pad_id(), processor.unk_id(), processor.bos_id(), processor.eos_id()) != (
+            PAD_ID,
+            UNK_ID,
+            BOS_ID,
+            EOS_ID,
+        ):
+            raise TokenizerError("SentencePiece model has unexpected special ids (pad, unk, bos, eos must be 0-3)")
+        self._processor = processor
+        self.model_bytes = model_bytes
+        self.sha256 = hashlib.sha256(model_bytes).hexdigest()
+
+    @property
+    def vocab_size(self) -> int:
+        return self._processor.get_piece_size()
+
+    def encode(self, text: str) -> list[int]:
+        """Sub-word ids of ``text`` (no BOS/EOS added)."""
+        return self._processor.encode(text, out_type=int)
+
+    def pieces(self, ids: Iterable[int]) -> list[str]:
+        """The piece string of each id, e.g. ``['▁I', '▁am', '<0xF0>']``."""
+        return [self._processor.id_to_piece(int(i)) for i in ids]
+
+    def decode(self, ids: Iterable[int]) -> str:
+        """Detokenized text; special ids are dropped."""
+        return self._processor.decode([int(i) for i in ids if int(i) > EOS_ID])
+
+    @staticmethod
+    def display_piece(piece: str) -> str:
+        """A piece as shown to a person: the word-boundary mark ``▁`` becomes a leading space."""
+        return piece.replace("\u2581", " ")
+
+
+def train_tokenizer(sentences: Iterable[str], settings: TokenizerSettings) -> Tokenizer:
+    """Train a SentencePiece model in memory on ``sentences`` and load it.
+
+    The vocabulary is a soft limit: a corpus too small for ``vocab_size`` gets a smaller one
+    (recorded in the model config) rather than an error, unless it is far too small to train.
+    """
+    corpus = [s for s in sentences if s.strip()]
+    if len(corpus) < 10:
+        raise TokenizerError(f"too little text to train a tokenizer ({len(corpus)} sentences; at least 10 needed)")
+    buffer = io.BytesIO()
+    try:
+        spm.SentencePieceTrainer.train(
+            sentence_iterator=iter(corpus),
+            model_writer=buffer,
+            vocab_size=settings.vocab_size,
+            model_type=settings.model_type,
+            character_coverage=settings.character_coverage,
+            byte_fallback=settings.byte_fallback,
+            hard_vocab_limit=False,
+            pad_id=PAD_ID,
+            unk_id=UNK_ID,
+            bos_id=BOS_ID,
+            eos_id=EOS_ID,
+            normalization_rule_name="identity",  # the corpus reader already applied NFKC
+            input_sentence_size=2_000_000,
+            shuffle_input_sentence=False,
+            num_threads=2,
+            minloglevel=2,
+        )
+    except RuntimeError as error:
+        raise TokenizerError(f"SentencePiece training failed: {error}") from None
+    return Tokenizer(buffer.getvalue())

@@ -1,0 +1,312 @@
+"""Training as a generator of events: one :class:`StepEvent` per batch, one
+:class:`ValidationEvent` per validation, a final :class:`FinishedEvent`.
+
+Step order (as nanoGPT): forward, backward, clip, step, zero_grad. A non-finite loss or gradient
+skips the step and is counted; ``max_consecutive_bad_steps`` in a row raise
+:class:`DivergedError`, with the best model already on disk untouched. The best model by
+validation BLEU is saved to the run folder as a model folder; a resumable checkpoint is written
+after each validation and when training stops for any reason. Same seed, same run: the batch
+order of each epoch derives from (seed, epoch) and the RNG state travels in the checkpoint.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import deque
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor
+
+from engine.bundle import save_model_folder
+from engine.checkpoint import Checkpoint, has_checkpoint, load_checkpoint, save_checkpoint
+from engine.config import TrainConfig
+from engine.data import Split
+from engine.errors import DivergedError
+from engine.evaluate import evaluate
+from engine.events import FinishedEvent, SampleTranslation, StepEvent, TrainControl, TrainEvent, ValidationEvent
+from engine.model import Seq2Seq
+from engine.tokenizer import BOS_ID, EOS_ID, PAD_ID, Tokenizer
+from engine.translator import Translator
+
+MAX_TRAIN_TOKENS = 100  # longer training pairs (either side, in sub-words) are left out
+
+
+@dataclass(frozen=True)
+class TrainingJob:
+    """Everything one run needs, prepared by engine.jobs (data read, tokenizers trained)."""
+
+    model: Seq2Seq
+    source_tokenizer: Tokenizer
+    target_tokenizer: Tokenizer
+    split: Split
+    source_language: str
+    target_language: str
+    train_config: TrainConfig
+    run_folder: Path
+    metadata: dict[str, Any] = field(default_factory=dict)  # written into config.json
+    samples: tuple[tuple[str, str], ...] = ()  # (source, reference) shown after each validation
+    storage_dtype: str = "float32"
+
+
+def compute_loss(logits: Tensor, target: Tensor, label_smoothing: float) -> Tensor:
+    """Summed token cross-entropy. logits: B×T×V, target: B×T (PAD ignored) → scalar."""
+    return F.cross_entropy(
+        logits.reshape(-1, logits.size(-1)), target.reshape(-1),
+        ignore_index=PAD_ID, label_smoothing=label_smoothing, reduction="sum",
+    )
+
+
+def encode_pairs(job: TrainingJob, pairs: Sequence) -> list[tuple[list[int], list[int]]]:
+    """Sub-word ids of each pair, leaving out pairs longer than MAX_TRAIN_TOKENS."""
+    encoded = []
+    for pair in pairs:
+        source = job.source_tokenizer.encode(pair.source)
+        target = job.target_tokenizer.encode(pair.target)
+        if 0 < len(source) <= MAX_TRAIN_TOKENS and 0 < len(target) <= MAX_TRAIN_TOKENS:
+            encoded.append((source, target))
+    return encoded
+
+
+def make_batches(data: Sequence[tuple[list[int], list[int]]], batch_size: int, seed: int) -> list[list[int]]:
+    """Shuffled batches of similar source length (little padding); deterministic in ``seed``."""
+    generator = torch.Generator().manual_seed(seed)
+    order = torch.randperm(len(data), generator=generator).tolist()
+    pool = batch_size * 32
+    batches = []
+    for start in range(0, len(order), pool):
+        chunk = sorted(order[start : start + pool], key=lambda i: len(data[i][0]))
+        batches += [chunk[i : i + batch_size] for i in range(0, len(chunk), batch_size)]
+    return [batches[i] for i in torch.randperm(len(batches), generator=generator).tolist()]
+
+
+def collate(data: Sequence[tuple[list[int], list[int]]], indices: Sequence[int]):
+    """→ source B×S, lengths B, target_in B×T (BOS …), target_out B×T (… EOS), padded with PAD."""
+    sources = [data[i][0] for i in indices]
+    targets = [data[i][1] for i in indices]
+    lengths = torch.tensor([len(s) for s in sources])
+    source = torch.full((len(indices), int(lengths.max())), PAD_ID, dtype=torch.long)
+    longest = max(len(t) for t in targets) + 1
+    target_in = torch.full((len(indices), longest), PAD_ID, dtype=torch.long)
+    target_out = torch.full((len(indices), longest), PAD_ID, dtype=torch.long)
+    for row, (s, t) in enumerate(zip(sources, targets)):
+        source[row, : len(s)] = torch.tensor(s)
+        target_in[row, : len(t) + 1] = torch.tensor([BOS_ID] + t)
+        target_out[row, : len(t) + 1] = torch.tensor(t + [EOS_ID])
+    return source, lengths, target_in, target_out
+
+
+class _Run:
+    """The mutable state of one training run (the generator in :func:`train` drives it)."""
+
+    def __init__(self, job: TrainingJob, control: TrainControl) -> None:
+        self.job, self.control, self.config = job, control, job.train_config
+        self.model = job.model
+        self.train_data = encode_pairs(job, job.split.train)
+        self.valid_data = encode_pairs(job, job.split.valid)
+        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=self.config.learning_rate)
+        self.scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(
+            self.optimizer, mode="max", factor=self.config.lr_decay_factor,
+            patience=self.config.lr_patience, min_lr=self.config.min_learning_rate,
+        )
+        self.progress: dict[str, Any] = {
+            "step": 0, "epoch": 0, "batch_in_epoch": 0, "skipped": 0, "best_bleu": -1.0,
+            "best_valid_loss": math.inf, "best_epoch": 0, "epochs_without_improvement": 0,
+            "train_seconds": 0.0, "train_tokens": 0, "history": [],
+        }
+        self.consecutive_bad = 0
+        self.recent: deque[tuple[int, float]] = deque(maxlen=50)
+        self.started = time.monotonic()
+        self.paused_seconds = 0.0
+
+    # -- state -------------------------------------------------------------------------------
+    def restore(self) -> None:
+        checkpoint = load_checkpoint(self.job.run_folder)
+        self.model.load_state_dict(checkpoint.model_state)
+        self.optimizer.load_state_dict(checkpoint.optimizer_state)
+        torch.set_rng_state(checkpoint.rng_state)
+        self.scheduler.load_state_dict(checkpoint.progress.pop("scheduler"))
+        self.progress.update(checkpoint.progress)
+
+    def checkpoint(self) -> None:
+        progress = dict(self.progress, scheduler=self.scheduler.state_dict())
+        save_checkpoint(
+            self.job.run_folder,
+            Checkpoint(self.model.state_dict(), self.optimizer.state_dict(), torch.get_rng_state(), progress),
+        )
+
+    @property
+    def learning_rate(self) -> float:
+        return float(self.optimizer.param_groups[0]["lr"])
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started - self.paused_seconds
+
+    def over_budget(self) -> bool:
+        return self.config.max_minutes > 0 and self.elapsed() >= 60 * self.config.max_minutes
+
+    # -- one batch ---------------------------------------------------------------------------
+    def train_step(self, indices: Sequence[int]) -> float:
+        """One optimizer step; returns the per-token loss (NaN when the step was skipped)."""
+        source, lengths, target_in, target_out = collate(self.train_data, indices)
+        tokens = int((target_out != PAD_ID).sum())
+        started = time.perf_counter()
+        logits = self.model(source, lengths, target_in)
+        loss = compute_loss(logits, target_out, self.config.label_smoothing) / tokens
+        self.progress["step"] += 1
+        value = float(loss.detach())
+        good = math.isfinite(value)
+        if good:
+            loss.backward()
+            norm = torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.config.clip_norm or math.inf)
+            good = bool(torch.isfinite(norm))
+            if good:
+                self.optimizer.step()
+        self.optimizer.zero_grad(set_to_none=True)
+        seconds = time.perf_counter() - started
+        self.progress["train_seconds"] += seconds
+        self.progress["train_tokens"] += tokens
+        self.recent.append((tokens, seconds))
+        if good:
+            self.consecutive_bad = 0
+            return value
+        self.progress["skipped"] += 1
+        self.consecutive_bad += 1
+        if self.consecutive_bad >= self.config.max_consecutive_bad_steps:
+            raise DivergedError(
+                f"training diverged: {self.consecutive_bad} non-finite losses or gradients in a row at step "
+                f"{self.progress['step']}; the last good model is kept in {self.job.run_folder}"
+            )
+        return math.nan
+
+    def step_event(self, batch: int, batches: int, loss: float) -> StepEvent:
+        tokens = sum(t for t, _ in self.recent)
+        seconds = sum(s for _, s in self.recent)
+        elapsed = self.elapsed()
+        steps_done_this_call = max(self.progress["step"] - self.first_step, 1)
+        remaining_steps = (self.config.epochs - self.progress["epoch"] - 1) * batches + (batches - batch)
+        eta = elapsed / steps_done_this_call * remaining_steps
+        if self.config.max_minutes > 0:
+            eta = min(eta, max(60 * self.config.max_minutes - elapsed, 0.0))
+        return StepEvent(
+            self.progress["step"], self.progress["epoch"] + 1, batch, batches, loss,
+            tokens / seconds if seconds > 0 else 0.0, self.learning_rate, self.progress["skipped"], elapsed, eta,
+        )
+
+    # -- validation --------------------------------------------------------------------------
+    @torch.no_grad()
+    def valid_loss(self) -> float:
+        self.model.eval()
+        total, tokens = 0.0, 0
+        for start in range(0, len(self.valid_data), 128):
+            indices = range(start, min(start + 128, len(self.valid_data)))
+            source, lengths, target_in, target_out = collate(self.valid_data, indices)
+            total += float(compute_loss(self.model(source, lengths, target_in), target_out, 0.0))
+            tokens += int((target_out != PAD_ID).sum())
+        return total / max(tokens, 1)
+
+    def validate(self) -> ValidationEvent:
+        job = self.job
+        loss = self.valid_loss() if self.valid_data else math.nan
+        translator = Translator(self.model, job.source_tokenizer, job.target_tokenizer, job.source_language)
+        evaluation = evaluate(translator, job.split.valid, job.target_language)
+        samples = []
+        for source, reference in job.samples[: self.config.sample_count]:
+            translation = translator.translate(source)
+            samples.append(SampleTranslation(
+                source, reference, translation.text, translation.source_tokens, translation.tokens,
+                translation.attention,
+            ))
+        self.model.train()
+        bleu = evaluation.scores.bleu
+        improved = (bleu, -loss) > (self.progress["best_bleu"], -self.progress["best_valid_loss"])
+        epoch = self.progress["epoch"] + 1
+        metrics = {"epoch": epoch, "step": self.progress["step"], "valid_loss": round(loss, 4),
+                   "bleu": round(bleu, 2), "chrf": round(evaluation.scores.chrf, 2),
+                   "exact_match": round(evaluation.exact_match, 4), "learning_rate": self.learning_rate}
+        self.progress["history"].append(metrics)
+        if improved:
+            self.progress.update(best_bleu=bleu, best_valid_loss=loss, best_epoch=epoch,
+                                 epochs_without_improvement=0)
+            self.save_best(metrics, evaluation.scores.signature)
+        return ValidationEvent(
+            self.progress["step"], epoch, loss, bleu, evaluation.scores.chrf, evaluation.exact_match,
+            tuple(samples), improved, self.progress["best_bleu"], self.learning_rate, self.elapsed(),
+        )
+
+    def save_best(self, metrics: dict[str, Any], signature: str) -> None:
+        job = self.job
+        metadata = dict(job.metadata)
+        metadata.update(
+            source_language=job.source_language,
+            target_language=job.target_language,
+            training=dict(metadata.get("training") or {}, train_config=job.train_config.to_dict(),
+                          steps=self.progress["step"], train_seconds=round(self.progress["train_seconds"], 1),
+                          history=self.progress["history"]),
+            metrics=dict(metadata.get("metrics") or {}, valid=dict(metrics, signature=signature)),
+        )
+        save_model_folder(job.run_folder, self.model, job.source_tokenizer, job.target_tokenizer, metadata,
+                          job.storage_dtype)
+
+    def finished(self, reason: str) -> FinishedEvent:
+        p = self.progress
+        return FinishedEvent(
+            reason, max(p["best_bleu"], 0.0), p["best_epoch"], p["step"], p["epoch"], self.elapsed(),
+            p["train_tokens"] / p["train_seconds"] if p["train_seconds"] else 0.0, p["skipped"],
+            str(self.job.run_folder),
+        )
+
+
+def train(job: TrainingJob, control: TrainControl | None = None, resume: bool = False) -> Iterator[TrainEvent]:
+    """Run training, yielding events; the last one is always a :class:`FinishedEvent`."""
+    control = control or TrainControl()
+    config = job.train_config
+    if config.torch_threads:
+        torch.set_num_threads(config.torch_threads)
+    torch.manual_seed(config.seed)
+    job.model.train()
+    run = _Run(job, control)
+    if resume and has_checkpoint(job.run_folder):
+        run.restore()
+    run.first_step = run.progress["step"]
+    reason = "completed"
+    while run.progress["epoch"] < config.epochs and reason == "completed":
+        batches = make_batches(run.train_data, config.batch_size, config.seed * 1000 + run.progress["epoch"])
+        while run.progress["batch_in_epoch"] < len(batches):
+            run.paused_seconds += control.wait_while_paused()
+            if control.stop_requested:
+                reason = "stopped"
+                break
+            if run.over_budget():
+                reason = "time budget"
+                break
+            loss = run.train_step(batches[run.progress["batch_in_epoch"]])
+            run.progress["batch_in_epoch"] += 1
+            yield run.step_event(run.progress["batch_in_epoch"], len(batches), loss)
+            every = config.validate_every_steps
+            if every and run.progress["step"] % every == 0 and run.progress["batch_in_epoch"] < len(batches):
+                yield run.validate()
+                run.checkpoint()
+        if reason != "completed":
+            break
+        event = run.validate()
+        run.progress["epoch"] += 1
+        run.progress["batch_in_epoch"] = 0
+        run.scheduler.step(event.bleu)
+        if not event.is_best:
+            run.progress["epochs_without_improvement"] += 1
+        run.checkpoint()
+        yield event
+        patience = config.early_stopping_patience
+        if patience and run.progress["epochs_without_improvement"] >= patience:
+            reason = "early stopping"
+    if reason == "time budget" or (reason == "stopped" and run.progress["best_epoch"] == 0):
+        # Learning since the last validation is not lost: validate once more (keeps the better model).
+        yield run.validate()
+    run.checkpoint()
+    yield run.finished(reason)

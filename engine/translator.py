@@ -1,0 +1,200 @@
+"""From text to translation: normalization, caps, tokenization, search, detokenization.
+
+:class:`Translator` is what the app and the command line hold: a model with its two tokenizers.
+:meth:`Translator.steps` is a generator (one :class:`DecodeStep` per output token, returning the
+finished :class:`Translation`); :meth:`Translator.translate_many` decodes a corpus in batches.
+
+Input caps (documented in the README): at most ``MAX_INPUT_CHARS`` characters and
+``MAX_SOURCE_TOKENS`` sub-word tokens are translated; longer input is truncated with a notice.
+Empty input (nothing left after normalization: whitespace, zero-width characters) gives a
+:class:`Translation` with ``empty=True`` instead of reaching the RNN.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import torch
+
+from engine.config import MAX_INPUT_CHARS, MAX_SOURCE_TOKENS, DecodeConfig
+from engine.data import normalize
+from engine.model import Seq2Seq
+from engine.search import DecodeStep, Hypothesis, beam, greedy, greedy_batch
+from engine.tokenizer import EOS_ID, Tokenizer
+
+EMPTY_NOTICE = "empty input: nothing to translate"
+
+
+@dataclass(frozen=True)
+class PreparedSource:
+    text: str  # as given
+    normalized: str  # after NFKC, whitespace, zero-width removal, Traditional→Simplified, caps
+    ids: tuple[int, ...]
+    tokens: tuple[str, ...]  # SentencePiece pieces, one per encoder position
+    truncated: bool
+    notice: str  # why the input was changed ("" when it was not)
+
+    @property
+    def empty(self) -> bool:
+        return not self.ids
+
+
+@dataclass(frozen=True)
+class Translation:
+    """A finished translation with its attention matrix.
+
+    ``tokens`` are the output pieces, ending with ``</s>`` when the model emitted it; ``attention``
+    has one row per entry of ``tokens`` (the EOS row included) and one column per source token.
+    """
+
+    source: str
+    source_tokens: tuple[str, ...]
+    tokens: tuple[str, ...]
+    text: str
+    attention: np.ndarray | None  # len(tokens)×len(source_tokens); None for the 'none' scorer
+    scores: np.ndarray | None  # raw e_ij, same shape
+    score: float  # log-probability of the output
+    empty: bool = False
+    truncated: bool = False
+    notice: str = ""
+    steps: tuple[DecodeStep, ...] = field(default=(), repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """The command line's ``translate --json`` object (design §3)."""
+        return {
+            "source": self.source,
+            "source_tokens": list(self.source_tokens),
+            "tokens": list(self.tokens),
+            "text": self.text,
+            "attention": None if self.attention is None else np.round(self.attention, 6).tolist(),
+            "score": round(self.score, 6),
+            "empty": self.empty,
+            "truncated": self.truncated,
+            "notice": self.notice,
+        }
+
+
+class Translator:
+    """A model and its tokenizers, ready to translate (the model is put in eval mode)."""
+
+    def __init__(
+        self,
+        model: Seq2Seq,
+        source_tokenizer: Tokenizer,
+        target_tokenizer: Tokenizer,
+        source_language: str,
+        simplify_chinese: bool = True,
+    ) -> None:
+        self.model = model.eval()
+        self.source_tokenizer = source_tokenizer
+        self.target_tokenizer = target_tokenizer
+        self.source_language = source_language
+        self.simplify_chinese = simplify_chinese
+
+    @property
+    def uses_attention(self) -> bool:
+        return self.model.decoder.scorer.uses_attention
+
+    def prepare(self, text: str) -> PreparedSource:
+        """Normalize, cap and tokenize one input sentence."""
+        notices = []
+        truncated = False
+        if len(text) > MAX_INPUT_CHARS:
+            notices.append(f"input truncated to its first {MAX_INPUT_CHARS:,} of {len(text):,} characters")
+            text_in, truncated = text[:MAX_INPUT_CHARS], True
+        else:
+            text_in = text
+        normalized = normalize(text_in, self.source_language, self.simplify_chinese)
+        ids = self.source_tokenizer.encode(normalized) if normalized else []
+        if len(ids) > MAX_SOURCE_TOKENS:
+            notices.append(f"input truncated to its first {MAX_SOURCE_TOKENS} of {len(ids)} sub-word tokens")
+            ids, truncated = ids[:MAX_SOURCE_TOKENS], True
+        if not ids:
+            notices = [EMPTY_NOTICE]
+        return PreparedSource(
+            text, normalized, tuple(ids), tuple(self.source_tokenizer.pieces(ids)), truncated, "; ".join(notices)
+        )
+
+    def steps(
+        self, text: str | PreparedSource, config: DecodeConfig = DecodeConfig()
+    ) -> Generator[DecodeStep, None, Translation]:
+        """Decode step by step: yields one :class:`DecodeStep` per output token."""
+        prepared = text if isinstance(text, PreparedSource) else self.prepare(text)
+        if prepared.empty:
+            return self._empty(prepared)
+        with torch.no_grad():
+            source = torch.tensor([prepared.ids])
+            encoded = self.model.encode(source, torch.tensor([len(prepared.ids)]))
+        max_length = config.max_output_length(len(prepared.ids))
+        namer = self.target_tokenizer.pieces
+        if config.beam_size == 1:
+            search = greedy(self.model, encoded, max_length, namer, config.top_k)
+        else:
+            search = beam(
+                self.model, encoded, max_length, namer, config.beam_size, config.length_penalty, config.top_k
+            )
+        hypothesis = yield from search
+        return self._finish(prepared, hypothesis)
+
+    def translate(self, text: str | PreparedSource, config: DecodeConfig = DecodeConfig()) -> Translation:
+        """Decode to the end and return the :class:`Translation`."""
+        generator = self.steps(text, config)
+        while True:
+            try:
+                next(generator)
+            except StopIteration as stop:
+                return stop.value
+
+    def translate_many(
+        self, texts: Sequence[str], config: DecodeConfig = DecodeConfig(), batch_size: int = 64
+    ) -> list[Translation]:
+        """Translate a list of sentences: batched greedy search, or beam search one by one."""
+        if config.beam_size > 1:
+            return [self.translate(text, config) for text in texts]
+        prepared = [self.prepare(text) for text in texts]
+        results: list[Translation | None] = [None] * len(prepared)
+        # Sort by length so that each batch wastes little on padding.
+        order = sorted((i for i, p in enumerate(prepared) if not p.empty), key=lambda i: len(prepared[i].ids))
+        for start in range(0, len(order), batch_size):
+            chunk = order[start : start + batch_size]
+            lengths = torch.tensor([len(prepared[i].ids) for i in chunk])
+            source = torch.zeros(len(chunk), int(lengths.max()), dtype=torch.long)
+            for row, i in enumerate(chunk):
+                source[row, : lengths[row]] = torch.tensor(prepared[i].ids)
+            max_length = config.max_output_length(int(lengths.max()))
+            ids, attention = greedy_batch(self.model, source, lengths, max_length)
+            for row, i in enumerate(chunk):
+                capped = len(ids[row]) >= max_length
+                token_ids = ids[row] + ([] if capped else [EOS_ID])
+                results[i] = Translation(
+                    source=prepared[i].text,
+                    source_tokens=prepared[i].tokens,
+                    tokens=tuple(self.target_tokenizer.pieces(token_ids)),
+                    text=self.target_tokenizer.decode(ids[row]),
+                    attention=attention[row],
+                    scores=None,
+                    score=float("nan"),
+                    truncated=prepared[i].truncated,
+                    notice=prepared[i].notice,
+                )
+        return [r if r is not None else self._empty(p) for r, p in zip(results, prepared)]
+
+    def _empty(self, prepared: PreparedSource) -> Translation:
+        return Translation(prepared.text, (), (), "", None, None, 0.0, empty=True, notice=prepared.notice)
+
+    def _finish(self, prepared: PreparedSource, hypothesis: Hypothesis) -> Translation:
+        return Translation(
+            source=prepared.text,
+            source_tokens=prepared.tokens,
+            tokens=tuple(self.target_tokenizer.pieces(hypothesis.token_ids)),
+            text=self.target_tokenizer.decode(hypothesis.token_ids),
+            attention=hypothesis.attention,
+            scores=hypothesis.scores,
+            score=hypothesis.log_probability,
+            truncated=prepared.truncated,
+            notice=prepared.notice,
+            steps=hypothesis.steps,
+        )
