@@ -69,7 +69,7 @@ class Translation:
             "source_tokens": list(self.source_tokens),
             "tokens": list(self.tokens),
             "text": self.text,
-            "attention": None if self.attention is None else np.round(self.attention, 6).tolist(),
+            "attention": None if self.attention is None else np.round(self.attention.astype(np.float64), 6).tolist(),
             "score": round(self.score, 6),
             "empty": self.empty,
             "truncated": self.truncated,

@@ -7,3 +7,14 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import torch  # noqa: E402
 
 torch.set_num_threads(2)
+
+import pytest  # noqa: E402
+
+from tests.model_factory import train_tiny_model  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def dates_models(tmp_path_factory) -> dict:
+    """Model folders trained on the dates task, one per scorer used by tests (trained once)."""
+    root = tmp_path_factory.mktemp("dates-models")
+    return {scorer: train_tiny_model(root / f"dates-{scorer}", scorer) for scorer in ("additive", "dot", "none")}

@@ -1,0 +1,95 @@
+"""Where model folders live, and what is in them (read from config.json only: cheap).
+
+Two places: the models shipped with the app (``resources/models/<src>-<tgt>-<scorer>/``) and the
+user's own runs (``<user data folder>/models/``, by platformdirs; ``ATTENTION_STUDIO_DATA``
+overrides it, which tests use). Folders that do not hold a readable config are listed with the
+reason instead of being skipped silently.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+from engine.bundle import read_config
+from engine.errors import ModelFileError
+
+APP_NAME = "attention-studio"
+SHIPPED_MODELS = Path(__file__).resolve().parent.parent / "resources" / "models"
+
+
+def user_data_folder() -> Path:
+    override = os.environ.get("ATTENTION_STUDIO_DATA")
+    return Path(override) if override else Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def user_models_folder() -> Path:
+    return user_data_folder() / "models"
+
+
+@dataclass(frozen=True)
+class ModelEntry:
+    folder: Path
+    source_language: str
+    target_language: str
+    scorer: str
+    shipped: bool  # True for resources/models, False for the user's runs
+    test_bleu: float | None
+    modified: float  # mtime of config.json (newest first in listings)
+
+    @property
+    def direction(self) -> str:
+        return f"{self.source_language}-{self.target_language}"
+
+    @property
+    def name(self) -> str:
+        return self.folder.name
+
+
+@dataclass(frozen=True)
+class UnusableFolder:
+    folder: Path
+    reason: str
+
+
+def _entry(folder: Path, shipped: bool) -> ModelEntry:
+    info = read_config(folder)
+    try:
+        scorer = info["model"]["scorer"]
+        source, target = info["source_language"], info["target_language"]
+    except (KeyError, TypeError):
+        raise ModelFileError(f"{folder}/config.json lacks the model's scorer or languages") from None
+    test = (info.get("metrics") or {}).get("test") or {}
+    return ModelEntry(folder, source, target, scorer, shipped, test.get("bleu"),
+                      (folder / "config.json").stat().st_mtime)
+
+
+def scan(folders: list[tuple[Path, bool]] | None = None) -> tuple[list[ModelEntry], list[UnusableFolder]]:
+    """Model folders in the shipped and user locations (or ``folders``), shipped first, then newest."""
+    locations = folders if folders is not None else [(SHIPPED_MODELS, True), (user_models_folder(), False)]
+    entries: list[ModelEntry] = []
+    unusable: list[UnusableFolder] = []
+    for root, shipped in locations:
+        if not root.is_dir():
+            continue
+        for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+            try:
+                entries.append(_entry(folder, shipped))
+            except ModelFileError as error:
+                unusable.append(UnusableFolder(folder, str(error)))
+    entries.sort(key=lambda e: (not e.shipped, -e.modified))
+    return entries, unusable
+
+
+def default_model(entries: list[ModelEntry]) -> ModelEntry | None:
+    """zh→en additive if shipped, else the newest model the user trained, else any model."""
+    for entry in entries:
+        if entry.shipped and entry.direction == "zh-en" and entry.scorer == "additive":
+            return entry
+    own = [e for e in entries if not e.shipped]
+    if own:
+        return max(own, key=lambda e: e.modified)
+    return entries[0] if entries else None

@@ -1,0 +1,1 @@
+"""The Training view: start runs, watch curves and attention learn, compare runs."""

@@ -1,0 +1,32 @@
+"""GUI test settings: a private data folder and QSettings per test, and no thread left behind."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from PySide6.QtCore import QCoreApplication, QSettings
+
+from gui.workers import WorkerHandle
+
+
+@pytest.fixture(autouse=True)
+def private_user_state(tmp_path, monkeypatch):
+    """Models the app trains and its saved settings go to a temporary folder, never the user's."""
+    monkeypatch.setenv("ATTENTION_STUDIO_DATA", str(tmp_path / "user-data"))
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
+    QCoreApplication.setOrganizationName("AttentionStudioTests")
+    yield
+
+
+@pytest.fixture(autouse=True)
+def no_thread_left_running(qapp):
+    """Fail any test that leaves a worker QThread or a Python thread running."""
+    before = set(threading.enumerate())
+    yield
+    qapp.processEvents()
+    running = [h.thread.objectName() for h in list(WorkerHandle.instances) if h.thread.isRunning()]
+    extra = [t.name for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon]
+    assert not running, f"worker threads still running after the test: {running}"
+    assert not extra, f"Python threads still running after the test: {extra}"
