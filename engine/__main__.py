@@ -98,7 +98,7 @@ def command_train(args: argparse.Namespace) -> int:
     model_options = dict(scorer=args.scorer, cell=args.cell, embedding_size=args.embedding_size,
                          encoder_hidden_size=args.hidden_size, decoder_hidden_size=args.hidden_size,
                          attention_size=args.hidden_size, dropout=args.dropout)
-    command = "python -m engine " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    command = "python -m engine " + " ".join(shlex.quote(a) for a in args.argv)
     job, loaded = prepare_job(
         choice, args.out, model_options, train_config, args.src_vocab, args.tgt_vocab, resume=args.resume,
         command=command, storage_dtype="float16" if args.float16 else "float32",
@@ -200,7 +200,9 @@ COMMANDS = {"train": command_train, "translate": command_translate, "evaluate": 
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
     args = build_parser().parse_args(argv)
+    args.argv = argv
     try:
         return COMMANDS[args.command](args)
     except EngineError as error:

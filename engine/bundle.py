@@ -205,7 +205,9 @@ def load_model_folder(folder: Path) -> ModelBundle:
     info = read_config(folder)
     try:
         model_config = ModelConfig.from_dict(info.get("model") or {})
-        source_language, target_language = info["source_language"], info["target_language"]
+        source_language = str(info["source_language"])
+        if not isinstance(info["target_language"], str):
+            raise TypeError("target_language must be a string")
     except (EngineError, KeyError, TypeError) as error:
         raise ModelFileError(f"{folder / CONFIG_FILE} has an invalid model section ({error})") from None
     source_tokenizer = _load_tokenizer(folder, info, "source", model_config.src_vocab_size)

@@ -77,7 +77,7 @@ def evaluate(
     hypotheses = [t.text for t in translations]
     references = [p.target for p in pairs]
     scores = corpus_scores(hypotheses, references, target_language)
-    exact = sum(h.strip() == r.strip() for h, r in zip(hypotheses, references)) / max(len(pairs), 1)
+    exact = sum(h.strip() == r.strip() for h, r in zip(hypotheses, references, strict=False)) / max(len(pairs), 1)
     buckets = []
     for low, high in LENGTH_BUCKETS:
         members = [i for i, t in enumerate(translations) if low <= len(t.source_tokens) <= high]

@@ -80,7 +80,7 @@ def _alternatives(logp: Tensor, top_k: int, namer: Namer) -> tuple[Alternative, 
     values, ids = logp.topk(top_k)
     id_list = ids.tolist()
     return tuple(
-        Alternative(i, name, float(p)) for i, name, p in zip(id_list, namer(id_list), values.exp().tolist())
+        Alternative(i, name, float(p)) for i, name, p in zip(id_list, namer(id_list), values.exp().tolist(), strict=False)
     )
 
 
@@ -188,7 +188,7 @@ def beam(
         vocab = logp.size(1)
         new_live: list[_Beam] = []
         best_step: DecodeStep | None = None
-        for total, position in zip(candidate_scores.tolist(), flat.tolist()):
+        for total, position in zip(candidate_scores.tolist(), flat.tolist(), strict=False):
             parent_row, token_id = divmod(position, vocab)
             parent = live[parent_row]
             step = _beam_step(parent, parent_row, token_id, total, logp, weights, raw, index, top_k, namer)

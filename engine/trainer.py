@@ -94,7 +94,7 @@ def collate(data: Sequence[tuple[list[int], list[int]]], indices: Sequence[int])
     longest = max(len(t) for t in targets) + 1
     target_in = torch.full((len(indices), longest), PAD_ID, dtype=torch.long)
     target_out = torch.full((len(indices), longest), PAD_ID, dtype=torch.long)
-    for row, (s, t) in enumerate(zip(sources, targets)):
+    for row, (s, t) in enumerate(zip(sources, targets, strict=False)):
         source[row, : len(s)] = torch.tensor(s)
         target_in[row, : len(t) + 1] = torch.tensor([BOS_ID] + t)
         target_out[row, : len(t) + 1] = torch.tensor(t + [EOS_ID])

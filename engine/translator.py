@@ -180,7 +180,7 @@ class Translator:
                     truncated=prepared[i].truncated,
                     notice=prepared[i].notice,
                 )
-        return [r if r is not None else self._empty(p) for r, p in zip(results, prepared)]
+        return [r if r is not None else self._empty(p) for r, p in zip(results, prepared, strict=False)]
 
     def _empty(self, prepared: PreparedSource) -> Translation:
         return Translation(prepared.text, (), (), "", None, None, 0.0, empty=True, notice=prepared.notice)

@@ -1,0 +1,126 @@
+"""Model folders: round trip, and every way a folder can be bad is refused with the reason."""
+
+import json
+import pickle
+import shutil
+
+import numpy as np
+import pytest
+import torch
+from safetensors.torch import load_file, save_file
+
+from engine.bundle import load_model_folder, save_model_folder
+from engine.errors import ModelFileError
+from engine.tokenizer import TokenizerSettings, train_tokenizer
+
+
+@pytest.fixture
+def folder(dates_models, tmp_path):
+    copy = tmp_path / "model"
+    shutil.copytree(dates_models["additive"], copy)
+    return copy
+
+
+@pytest.fixture(autouse=True)
+def never_unpickle(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("a model file was unpickled")
+
+    monkeypatch.setattr(pickle, "load", refuse)
+    monkeypatch.setattr(pickle, "loads", refuse)
+    monkeypatch.setattr(torch, "load", refuse)
+
+
+def _set_sha(folder, name="model.safetensors"):
+    import hashlib
+
+    info = json.loads((folder / "config.json").read_text())
+    info["weights"]["sha256"] = hashlib.sha256((folder / name).read_bytes()).hexdigest()
+    (folder / "config.json").write_text(json.dumps(info))
+
+
+@pytest.mark.parametrize("storage", ["float32", "float16"])
+def test_round_trip_gives_identical_translations(folder, tmp_path, storage):
+    original = load_model_folder(folder)
+    copy = save_model_folder(tmp_path / "copy", original.translator.model, original.translator.source_tokenizer,
+                             original.translator.target_tokenizer, dict(original.info), storage)
+    loaded = load_model_folder(copy)
+    for sentence in ["29 Nov 2026", "二〇二六年十一月二十九日"]:
+        a, b = original.translator.translate(sentence), loaded.translator.translate(sentence)
+        assert a.tokens == b.tokens
+        assert np.allclose(a.attention, b.attention, atol=1e-6 if storage == "float32" else 2e-2)
+    assert loaded.info["weights"]["dtype"] == storage
+    assert not list((tmp_path / "copy").glob("*.tmp")), "temporary files left behind"
+
+
+@pytest.mark.parametrize("name", ["model.safetensors", "src.model", "tgt.model", "config.json"])
+def test_a_missing_file_is_named(folder, name):
+    (folder / name).unlink()
+    with pytest.raises(ModelFileError, match=name):
+        load_model_folder(folder)
+
+
+def test_a_truncated_weights_file_is_refused(folder):
+    data = (folder / "model.safetensors").read_bytes()
+    (folder / "model.safetensors").write_bytes(data[: len(data) // 2])
+    with pytest.raises(ModelFileError, match="sha256 differs"):
+        load_model_folder(folder)
+    _set_sha(folder)  # even when the config is made to agree, the file itself is refused
+    with pytest.raises(ModelFileError, match="not a valid safetensors"):
+        load_model_folder(folder)
+
+
+def test_a_bit_flip_is_detected(folder):
+    data = bytearray((folder / "model.safetensors").read_bytes())
+    data[-100] ^= 0x04
+    (folder / "model.safetensors").write_bytes(bytes(data))
+    with pytest.raises(ModelFileError, match="corrupted or replaced"):
+        load_model_folder(folder)
+
+
+def test_a_nan_weight_is_refused(folder):
+    tensors = load_file(folder / "model.safetensors")
+    name = sorted(tensors)[3]
+    tensors[name][0] = float("nan")
+    save_file(tensors, folder / "model.safetensors")
+    _set_sha(folder)
+    with pytest.raises(ModelFileError, match="NaN"):
+        load_model_folder(folder)
+
+
+def test_a_tokenizer_from_another_model_is_refused(folder):
+    other = train_tokenizer([f"sentence number {i} of another corpus" for i in range(200)],
+                            TokenizerSettings(vocab_size=300))
+    (folder / "src.model").write_bytes(other.model_bytes)
+    with pytest.raises(ModelFileError, match="another model"):
+        load_model_folder(folder)
+
+
+def test_a_planted_pickle_is_never_unpickled(folder):
+    state = {"weights": [1, 2, 3]}
+    (folder / "model.safetensors").write_bytes(pickle.dumps(state, protocol=4))
+    with pytest.raises(ModelFileError, match="pickle"):
+        load_model_folder(folder)
+
+
+def test_weights_that_do_not_fit_the_architecture_are_refused(folder):
+    info = json.loads((folder / "config.json").read_text())
+    info["model"]["decoder_hidden_size"] += 1
+    (folder / "config.json").write_text(json.dumps(info))
+    with pytest.raises(ModelFileError, match="shape"):
+        load_model_folder(folder)
+
+
+def test_a_config_that_is_not_json_or_not_ours_is_refused(folder):
+    (folder / "config.json").write_text("{not json")
+    with pytest.raises(ModelFileError, match="not valid JSON"):
+        load_model_folder(folder)
+    (folder / "config.json").write_text(json.dumps({"format": "something-else"}))
+    with pytest.raises(ModelFileError, match="format"):
+        load_model_folder(folder)
+
+
+def test_a_file_instead_of_a_folder_is_refused(tmp_path):
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(ModelFileError, match="not a model folder"):
+        load_model_folder(tmp_path / "file")

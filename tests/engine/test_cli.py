@@ -1,0 +1,98 @@
+"""The command line: train / translate / evaluate, output formats and exit codes."""
+
+import functools
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import engine.jobs
+from engine.__main__ import main
+from engine.bundle import load_model_folder
+from engine.tasks import dates
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_translate_json_prints_the_contract_object(dates_models, capsys):
+    assert main(["translate", "--model", str(dates_models["additive"]), "--json", "29 Nov 2026", "3 May 1999"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 2
+    result = json.loads(lines[0])
+    assert set(result) >= {"source", "source_tokens", "tokens", "text", "attention", "score"}
+    assert result["source"] == "29 Nov 2026"
+    assert len(result["attention"]) == len(result["tokens"])
+    assert all(len(row) == len(result["source_tokens"]) for row in result["attention"])
+    assert all(abs(sum(row) - 1) < 1e-4 for row in result["attention"])
+
+
+def test_translate_reads_stdin_lines_when_no_text_is_given(dates_models, capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("29 Nov 2026\n\n1 May 2000\n"))
+    assert main(["translate", "--model", str(dates_models["none"]), "--beam", "3"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 3
+
+
+def test_evaluate_json_for_the_dates_task(dates_models, capsys):
+    assert main(["evaluate", "--model", str(dates_models["additive"]), "--task", "dates", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert set(result) >= {"bleu", "chrf", "signature", "n", "sentences_per_second", "exact_match"}
+    assert 0 <= result["bleu"] <= 100 and 0 <= result["exact_match"] <= 1 and result["n"] == 500
+
+
+def test_train_on_the_dates_task_writes_a_usable_model_folder(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(engine.jobs.dates, "dates_split",
+                        functools.partial(dates.dates_split, train_size=600, valid_size=40, test_size=40))
+    out = tmp_path / "model"
+    code = main(["train", "--task", "dates", "--scorer", "dot", "--epochs", "1", "--hidden-size", "32",
+                 "--embedding-size", "16", "--out", str(out)])
+    assert code == 0
+    errors = capsys.readouterr().err
+    assert "[valid] epoch 1" in errors and "[test] BLEU" in errors
+    info = load_model_folder(out).info
+    assert info["metrics"]["test"]["n"] == 40
+    assert info["command"].startswith("python -m engine train --task dates")
+
+
+def test_train_on_a_tsv_corpus_reports_bad_lines_and_evaluates(tmp_path, capsys):
+    numbers = "零一二三四五六七八九"
+    lines = [f"I have {n} apples.\t我有{numbers[n % 10]}{numbers[n // 10 % 10]}个苹果。\tCC-BY" for n in range(400)]
+    lines.insert(5, "a line without any tab")
+    corpus = tmp_path / "small.tsv"
+    corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "model"
+    code = main(["train", "--corpus", str(corpus), "--src", "zh", "--tgt", "en", "--scorer", "additive",
+                 "--epochs", "1", "--hidden-size", "32", "--embedding-size", "16", "--src-vocab", "300",
+                 "--tgt-vocab", "300", "--out", str(out)])
+    assert code == 0
+    assert "line 6: no tab" in capsys.readouterr().err
+    assert main(["evaluate", "--model", str(out), "--test", str(corpus), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["n"] == load_model_folder(out).info["data"]["split"]["test"]
+
+
+def test_bad_files_exit_2_with_a_one_line_reason(tmp_path, capsys):
+    assert main(["translate", "--model", str(tmp_path / "missing"), "x"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.count("\n") == 0 and "not a model folder" in error
+    (tmp_path / "bad.tsv").write_bytes(b"\x00\x01\x02" * 100)
+    assert main(["train", "--corpus", str(tmp_path / "bad.tsv"), "--scorer", "dot", "--out",
+                 str(tmp_path / "m")]) == 2
+    assert "text corpus" in capsys.readouterr().err
+
+
+def test_bad_arguments_exit_2(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["train", "--task", "dates", "--scorer", "cosine", "--out", "x"])
+    assert exit_info.value.code == 2
+    assert "invalid choice: 'cosine'" in capsys.readouterr().err
+
+
+def test_help_documents_every_command_as_a_subprocess():
+    for command in ("train", "translate", "evaluate"):
+        result = subprocess.run([sys.executable, "-m", "engine", command, "--help"], cwd=ROOT,
+                                capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0 and "--model" in result.stdout or "--out" in result.stdout

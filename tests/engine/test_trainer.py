@@ -1,0 +1,127 @@
+"""The trainer: learning, stop, resume, non-finite steps, time budget."""
+
+import dataclasses
+import math
+
+import pytest
+import torch
+
+import engine.trainer as trainer_module
+from engine.bundle import load_model_folder
+from engine.errors import DivergedError
+from engine.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent
+from engine.model import build_model
+from engine.trainer import train
+from tests.model_factory import tiny_job
+
+
+def test_the_dates_task_learns_loss_falls_and_exact_match_rises(tmp_path):
+    events = list(train(tiny_job(tmp_path / "run", epochs=4)))
+    losses = [e.loss for e in events if isinstance(e, StepEvent)]
+    validations = [e for e in events if isinstance(e, ValidationEvent)]
+    assert sum(losses[-10:]) / 10 < 0.5 * sum(losses[:10]) / 10
+    assert validations[-1].exact_match > validations[0].exact_match
+    assert validations[-1].exact_match >= 0.2
+    assert validations[-1].samples and validations[-1].samples[0].attention is not None
+    finished = events[-1]
+    assert isinstance(finished, FinishedEvent) and finished.reason == "completed"
+    assert load_model_folder(tmp_path / "run").info["metrics"]["valid"]["bleu"] == pytest.approx(
+        finished.best_bleu, abs=0.01)
+
+
+def test_a_stop_request_is_honoured_before_the_next_batch_and_keeps_a_model(tmp_path):
+    control = TrainControl()
+    steps = []
+    for event in train(tiny_job(tmp_path / "run", epochs=3), control):
+        if isinstance(event, StepEvent):
+            steps.append(event.step)
+            if event.step == 5:
+                control.request_stop()
+        if isinstance(event, FinishedEvent):
+            finished = event
+    assert steps == [1, 2, 3, 4, 5]
+    assert finished.reason == "stopped" and finished.steps == 5
+    assert load_model_folder(tmp_path / "run").translator.translate("1 May 2000").tokens
+
+
+def _final_weights(job, control=None, resume=False, stop_at=None):
+    control = control or TrainControl()
+    for event in train(job, control, resume=resume):
+        if isinstance(event, StepEvent) and event.step == stop_at:
+            control.request_stop()
+    return {k: v.clone() for k, v in job.model.state_dict().items()}
+
+
+def test_resume_continues_the_same_run(tmp_path):
+    straight = tiny_job(tmp_path / "straight", epochs=2, train_size=640)
+    expected = _final_weights(straight)
+    interrupted = tiny_job(tmp_path / "resumed", epochs=2, train_size=640)
+    _final_weights(interrupted, stop_at=13)  # mid second epoch (10 batches per epoch)
+    fresh_model = build_model(interrupted.model.config, seed=99)  # different weights until restored
+    resumed = dataclasses.replace(interrupted, model=fresh_model)
+    actual = _final_weights(resumed, resume=True)
+    for name, tensor in expected.items():
+        assert torch.allclose(actual[name], tensor, atol=1e-5), name
+
+
+def test_a_non_finite_step_is_skipped_and_counted(tmp_path, monkeypatch):
+    original = trainer_module.compute_loss
+    calls = {"n": 0}
+
+    def loss_with_one_nan(logits, target, smoothing):
+        if torch.is_grad_enabled():
+            calls["n"] += 1
+            if calls["n"] == 3:
+                return original(logits, target, smoothing) * math.nan
+        return original(logits, target, smoothing)
+
+    monkeypatch.setattr(trainer_module, "compute_loss", loss_with_one_nan)
+    job = tiny_job(tmp_path / "run", epochs=1, train_size=640)
+    events = [e for e in train(job) if isinstance(e, StepEvent)]
+    assert math.isnan(events[2].loss) and events[2].skipped_steps == 1
+    assert not math.isnan(events[3].loss) and events[-1].skipped_steps == 1
+    assert all(torch.isfinite(p).all() for p in job.model.parameters())
+
+
+def test_repeated_non_finite_steps_raise_diverged_and_keep_the_last_good_model(tmp_path, monkeypatch):
+    original = trainer_module.compute_loss
+    calls = {"n": 0}
+
+    def diverging(logits, target, smoothing):
+        if torch.is_grad_enabled():
+            calls["n"] += 1
+            if calls["n"] > 12:  # after the first epoch (10 batches) was validated and saved
+                return original(logits, target, smoothing) * math.inf
+        return original(logits, target, smoothing)
+
+    monkeypatch.setattr(trainer_module, "compute_loss", diverging)
+    job = tiny_job(tmp_path / "run", epochs=3, train_size=640)
+    saved_before = None
+    with pytest.raises(DivergedError, match="5 non-finite"):
+        for event in train(job):
+            if isinstance(event, ValidationEvent):
+                saved_before = (tmp_path / "run" / "model.safetensors").read_bytes()
+    assert saved_before == (tmp_path / "run" / "model.safetensors").read_bytes()
+    assert load_model_folder(tmp_path / "run").translator.translate("1 May 2000").tokens
+
+
+def test_the_time_budget_ends_training_cleanly_with_a_model(tmp_path):
+    job = tiny_job(tmp_path / "run", epochs=50, max_minutes=0.02)
+    events = list(train(job))
+    assert events[-1].reason == "time budget"
+    assert isinstance(events[-2], ValidationEvent)
+    load_model_folder(tmp_path / "run")
+
+
+def test_pause_blocks_until_resumed(tmp_path):
+    import threading
+
+    control = TrainControl()
+    generator = train(tiny_job(tmp_path / "run", epochs=1, train_size=640), control)
+    next(generator)
+    control.pause()
+    threading.Timer(0.3, control.resume).start()
+    event = next(generator)
+    assert isinstance(event, StepEvent) and event.step == 2
+    assert control.paused is False
+    generator.close()
