@@ -1,0 +1,74 @@
+"""Decode latency per sentence on the held-out test split: greedy and beam 5, p50 and p95.
+
+    python bench/bench_decode_latency.py --model resources/models/zh-en-additive [--limit 300] [--threads 2]
+
+One sentence at a time through Translator.translate (what the app does for a typed sentence),
+plus batched greedy throughput (Translator.translate_many, batches of 64) for comparison.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import torch
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine.bundle import load_model_folder  # noqa: E402
+from engine.config import DecodeConfig  # noqa: E402
+from engine.jobs import CorpusChoice, load_corpus  # noqa: E402
+from engine.tasks import dates  # noqa: E402
+
+DEFAULT_CORPUS = ROOT.parent / "shared" / "data" / "tatoeba-cmn-eng" / "cmn-eng.tsv"
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", type=Path, default=ROOT / "resources" / "models" / "zh-en-additive")
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--limit", type=int, default=300, help="test sentences timed one by one")
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    bundle = load_model_folder(args.model)
+    if bundle.info.get("task") == "dates":
+        pairs = dates.dates_split().test
+    elif args.corpus.is_file():
+        choice = CorpusChoice(corpus=args.corpus, source_language=bundle.source_language,
+                              target_language=bundle.target_language)
+        pairs = load_corpus(choice).split.test
+    else:
+        print(f"corpus not found: {args.corpus}; skipping")
+        return
+    sources = [p.source for p in pairs[: args.limit]]
+    translator = bundle.translator
+    translator.translate(sources[0])  # warm-up
+    print(f"model {args.model.name} ({bundle.scorer}), {len(sources)} test sentences, {args.threads} threads")
+    for beam in (1, 5):
+        config = DecodeConfig(beam_size=beam)
+        times = []
+        for source in sources:
+            started = time.perf_counter()
+            translator.translate(source, config)
+            times.append((time.perf_counter() - started) * 1000)
+        name = "greedy" if beam == 1 else f"beam {beam}"
+        print(f"{name:>7}: p50 {percentile(times, 0.5):6.1f} ms  p95 {percentile(times, 0.95):6.1f} ms  "
+              f"mean {statistics.mean(times):6.1f} ms per sentence")
+    started = time.perf_counter()
+    translator.translate_many([p.source for p in pairs], DecodeConfig(), batch_size=64)
+    seconds = time.perf_counter() - started
+    print(f"batched greedy (64): {seconds / len(pairs) * 1000:.2f} ms per sentence over {len(pairs)} sentences")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,216 @@
+"""Measure the shipped models on the held-out test split and write the quality report.
+
+    python scripts/quality_report.py [--models resources/models] [--corpus …/cmn-eng.tsv]
+        [--out docs/quality-report.md] [--beam-limit 0]
+
+For every model folder: sacrebleu BLEU and chrF (greedy and beam 5), BLEU by source-length bucket,
+attention statistics (mean row entropy; how diagonal and how monotonic the alignments are), decode
+speed, and — for the default model — ten test translations spread evenly over the sentence-level
+chrF ranking (so good and bad ones appear in their true proportion). Figures also go to a JSON file
+beside the report; the BLEU-by-length plot needs matplotlib (``pip install matplotlib``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from sacrebleu.metrics import CHRF  # noqa: E402
+
+from engine.bundle import load_model_folder  # noqa: E402
+from engine.config import DecodeConfig  # noqa: E402
+from engine.evaluate import evaluate  # noqa: E402
+from engine.jobs import CorpusChoice, load_corpus  # noqa: E402
+
+DEFAULT_CORPUS = ROOT.parent / "shared" / "data" / "tatoeba-cmn-eng" / "cmn-eng.tsv"
+JOEY = {"greedy": (24.4, 42.2), "beam5": (25.2, 43.3)}  # Joey NMT 2.3, 25 min CPU, same held-out rule
+
+
+def attention_statistics(matrices: list[np.ndarray | None]) -> dict[str, float] | None:
+    """Mean row entropy (nats), diagonality (Pearson r of target position vs. attended source
+    position) and monotonicity (share of steps whose most-attended source position does not move
+    backwards), over sentences with at least 3 source and 3 output tokens; EOS rows excluded."""
+    entropies, correlations, forward = [], [], []
+    for matrix in matrices:
+        if matrix is None:
+            return None
+        rows = matrix[:-1] if matrix.shape[0] > 1 else matrix
+        if rows.shape[0] < 3 or rows.shape[1] < 3:
+            continue
+        clipped = np.clip(rows, 1e-12, 1.0)
+        entropies.extend((-(clipped * np.log(clipped)).sum(axis=1)).tolist())
+        expected = rows @ np.arange(rows.shape[1])
+        if np.std(expected) > 0:
+            correlations.append(float(np.corrcoef(np.arange(rows.shape[0]), expected)[0, 1]))
+        peaks = rows.argmax(axis=1)
+        forward.extend((np.diff(peaks) >= 0).tolist())
+    return {
+        "mean_row_entropy": round(float(np.mean(entropies)), 3),
+        "diagonality": round(float(np.mean(correlations)), 3),
+        "monotonicity": round(float(np.mean(forward)), 3),
+    }
+
+
+def measure(folder: Path, corpus: Path, beam_limit: int) -> dict:
+    bundle = load_model_folder(folder)
+    choice = CorpusChoice(corpus=corpus, source_language=bundle.source_language,
+                          target_language=bundle.target_language)
+    pairs = list(load_corpus(choice).split.test)
+    greedy = evaluate(bundle.translator, pairs, bundle.target_language, DecodeConfig(beam_size=1))
+    beam_pairs = pairs[:beam_limit] if beam_limit else pairs
+    beam = evaluate(bundle.translator, beam_pairs, bundle.target_language, DecodeConfig(beam_size=5))
+    single = [p.source for p in pairs[:200]]
+    started = time.perf_counter()
+    for source in single:
+        bundle.translator.translate(source)
+    one_by_one = len(single) / (time.perf_counter() - started)
+    training = bundle.info.get("training") or {}
+    finished = training.get("finished") or {}
+    return {
+        "name": folder.name, "scorer": bundle.scorer, "direction": f"{bundle.source_language}-{bundle.target_language}",
+        "parameters": bundle.parameter_count, "n": greedy.count,
+        "greedy": {"bleu": round(greedy.scores.bleu, 2), "chrf": round(greedy.scores.chrf, 2)},
+        "beam5": {"bleu": round(beam.scores.bleu, 2), "chrf": round(beam.scores.chrf, 2), "n": beam.count},
+        "signature": greedy.scores.signature,
+        "buckets": [{"bucket": b, "n": n, "bleu": round(s, 2)} for b, n, s in greedy.buckets],
+        "attention": attention_statistics([t.attention for t in greedy.translations]),
+        "speed": {"greedy_batched_sentences_per_second": round(greedy.count / greedy.seconds, 1),
+                  "greedy_one_by_one_sentences_per_second": round(one_by_one, 1),
+                  "beam5_sentences_per_second": round(beam.count / beam.seconds, 1)},
+        "training": {"minutes": round(finished.get("seconds", 0) / 60, 1), "epochs": finished.get("epochs_completed"),
+                     "steps": finished.get("steps"), "tokens_per_second": finished.get("tokens_per_second"),
+                     "best_epoch": finished.get("best_epoch"), "reason": finished.get("reason"),
+                     "hardware": training.get("hardware"), "command": bundle.info.get("command")},
+        "examples": examples(pairs, greedy.translations),
+    }
+
+
+def examples(pairs, translations, count: int = 10) -> list[dict]:
+    """``count`` test translations evenly spread over the sentence-level chrF ranking."""
+    metric = CHRF()
+    scored = sorted(
+        ((metric.sentence_score(t.text, [p.target]).score, p, t) for p, t in zip(pairs, translations, strict=True)),
+        key=lambda item: item[0], reverse=True,
+    )
+    picks = [scored[round(i * (len(scored) - 1) / (count - 1))] for i in range(count)]
+    return [{"source": p.source, "reference": p.target, "output": t.text, "chrf": round(s, 1)} for s, p, t in picks]
+
+
+def plot_buckets(results: list[dict], path: Path) -> bool:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    figure, axes = plt.subplots(figsize=(7, 4))
+    for result in results:
+        if result["direction"] != "zh-en":
+            continue
+        labels = [b["bucket"] for b in result["buckets"]]
+        axes.plot(labels, [b["bleu"] for b in result["buckets"]], marker="o", label=result["scorer"],
+                  linestyle="--" if result["scorer"] == "none" else "-")
+    axes.set_xlabel("source length (sub-word tokens)")
+    axes.set_ylabel("BLEU (greedy)")
+    axes.set_title("zh→en BLEU by source length: attention scorers vs. fixed context C")
+    axes.legend()
+    axes.grid(alpha=0.3)
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=120)
+    return True
+
+
+def render(results: list[dict], plotted: bool) -> str:
+    lines = ["# Quality report: shipped models", "",
+             f"Held-out test split of `cmn-eng.tsv` (sha256 rule: English digest starting with `0`), "
+             f"n = {results[0]['n']} pairs. sacrebleu, detokenized: `{results[0]['signature']}` "
+             "(BLEU on a Chinese target uses the `zh` tokenizer).", "",
+             "| model | greedy BLEU / chrF | beam 5 BLEU / chrF | training | params |", "| --- | --- | --- | --- | --- |"]
+    for r in results:
+        t = r["training"]
+        lines.append(f"| {r['name']} | {r['greedy']['bleu']} / {r['greedy']['chrf']} | {r['beam5']['bleu']} / "
+                     f"{r['beam5']['chrf']} | {t['minutes']} min, {t['epochs']} epochs | {r['parameters']:,} |")
+    lines.append(f"| Joey NMT 2.3 (25 min, same rule) | {JOEY['greedy'][0]} / {JOEY['greedy'][1]} | "
+                 f"{JOEY['beam5'][0]} / {JOEY['beam5'][1]} | 25 min, ≈13 epochs | 3.66 M |")
+    zh_en = [r for r in results if r["direction"] == "zh-en"]
+    if zh_en:
+        labels = [b["bucket"] for b in zh_en[0]["buckets"]]
+        lines += ["", "## BLEU by source length (greedy)", "", "| scorer | " + " | ".join(
+            f"{b['bucket']} (n={b['n']})" for b in zh_en[0]["buckets"]) + " |", "| --- |" + " --- |" * len(labels)]
+        for r in zh_en:
+            lines.append(f"| {r['scorer']} | " + " | ".join(str(b["bleu"]) for b in r["buckets"]) + " |")
+        if plotted:
+            lines += ["", "![BLEU by source length](img/bleu-by-length.png)"]
+    lines += ["", "## Attention statistics (greedy, test split)", "",
+              "Entropy in nats per row; diagonality = mean Pearson r between output position and the "
+              "attention-weighted source position; monotonicity = share of steps whose most-attended source "
+              "position does not move backwards.", "", "| model | mean row entropy | diagonality | monotonicity |",
+              "| --- | --- | --- | --- |"]
+    for r in results:
+        a = r["attention"]
+        lines.append(f"| {r['name']} | " + (" | ".join(str(a[k]) for k in ("mean_row_entropy", "diagonality",
+                                                                          "monotonicity")) if a else
+                                           "— | — | — (no attention: fixed C)") + " |")
+    lines += ["", "## Decode speed (sentences per second, this CPU)", "",
+              "| model | greedy, batches of 64 | greedy, one by one | beam 5, one by one |", "| --- | --- | --- | --- |"]
+    for r in results:
+        s = r["speed"]
+        lines.append(f"| {r['name']} | {s['greedy_batched_sentences_per_second']} | "
+                     f"{s['greedy_one_by_one_sentences_per_second']} | {s['beam5_sentences_per_second']} |")
+    default = next((r for r in results if r["name"] == "zh-en-additive"), results[0])
+    lines += ["", f"## Ten test translations ({default['name']}, greedy)", "",
+              "Spread evenly over the sentence-level chrF ranking, best first: as many good and bad ones as the "
+              "model really produces.", "", "| chrF | source | reference | output |", "| --- | --- | --- | --- |"]
+    for e in default["examples"]:
+        cells = [str(e["chrf"]), e["source"], e["reference"], e["output"]]
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    lines += ["", "## How each model was trained", ""]
+    for r in results:
+        lines.append(f"- `{r['name']}`: `{r['training']['command']}` — {r['training']['reason']} after "
+                     f"{r['training']['steps']} steps, best epoch {r['training']['best_epoch']}, "
+                     f"{r['training']['tokens_per_second'] or 0:,.0f} target tokens/s ({r['training']['hardware']})")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", type=Path, default=ROOT / "resources" / "models")
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "quality-report.md")
+    parser.add_argument("--beam-limit", type=int, default=0, help="beam-5 on the first N test pairs only (0 = all)")
+    args = parser.parse_args()
+    if not args.corpus.is_file():
+        print(f"corpus not found: {args.corpus}", file=sys.stderr)
+        return 2
+    folders = sorted(p for p in args.models.iterdir() if (p / "config.json").is_file())
+    order = {"additive": 0, "bilinear": 1, "dot": 2, "scaled_dot": 3, "none": 4}
+    folders.sort(key=lambda p: (not p.name.startswith("zh-en"), order.get(p.name.split("-", 2)[-1], 9)))
+    results = []
+    for folder in folders:
+        started = time.monotonic()
+        results.append(measure(folder, args.corpus, args.beam_limit))
+        r = results[-1]
+        print(f"{folder.name}: greedy {r['greedy']['bleu']} / beam5 {r['beam5']['bleu']} BLEU "
+              f"({time.monotonic() - started:.0f} s)", flush=True)
+    plotted = plot_buckets(results, args.out.parent / "img" / "bleu-by-length.png")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(render(results, plotted), encoding="utf-8")
+    args.out.with_suffix(".json").write_text(json.dumps(results, ensure_ascii=False, indent=1, default=float),
+                                             encoding="utf-8")
+    print(f"wrote {args.out}")
+    return 0 if all(not math.isnan(r["greedy"]["bleu"]) for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
