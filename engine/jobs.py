@@ -15,6 +15,7 @@ from typing import Any
 
 import torch
 
+from engine.atomic import write_bytes_atomic
 from engine.checkpoint import CHECKPOINT_FOLDER, has_checkpoint
 from engine.config import ModelConfig, TrainConfig
 from engine.data import CorpusReport, Split, read_tsv, split_pairs
@@ -132,8 +133,6 @@ def prepare_job(
         target_tokenizer = train_tokenizer((p.target for p in loaded.split.train), tgt_settings)
         try:
             tokenizer_folder.mkdir(parents=True, exist_ok=True)
-            from engine.atomic import write_bytes_atomic
-
             write_bytes_atomic(tokenizer_folder / "src.model", source_tokenizer.model_bytes)
             write_bytes_atomic(tokenizer_folder / "tgt.model", target_tokenizer.model_bytes)
         except OSError as error:

@@ -123,6 +123,7 @@ class _Run:
         self.recent: deque[tuple[int, float]] = deque(maxlen=50)
         self.started = time.monotonic()
         self.paused_seconds = 0.0
+        self.first_step = 0  # the step this call started from (resumed runs start later)
 
     # -- state -------------------------------------------------------------------------------
     def restore(self) -> None:
@@ -132,6 +133,7 @@ class _Run:
         torch.set_rng_state(checkpoint.rng_state)
         self.scheduler.load_state_dict(checkpoint.progress.pop("scheduler"))
         self.progress.update(checkpoint.progress)
+        self.first_step = self.progress["step"]
 
     def checkpoint(self) -> None:
         progress = dict(self.progress, scheduler=self.scheduler.state_dict())
@@ -273,7 +275,6 @@ def train(job: TrainingJob, control: TrainControl | None = None, resume: bool = 
     run = _Run(job, control)
     if resume and has_checkpoint(job.run_folder):
         run.restore()
-    run.first_step = run.progress["step"]
     reason = "completed"
     while run.progress["epoch"] < config.epochs and reason == "completed":
         batches = make_batches(run.train_data, config.batch_size, config.seed * 1000 + run.progress["epoch"])

@@ -125,3 +125,10 @@ def test_pause_blocks_until_resumed(tmp_path):
     assert isinstance(event, StepEvent) and event.step == 2
     assert control.paused is False
     generator.close()
+
+
+def test_same_seed_same_run(tmp_path):
+    first = _final_weights(tiny_job(tmp_path / "a", epochs=1, train_size=640))
+    second = _final_weights(tiny_job(tmp_path / "b", epochs=1, train_size=640))
+    for name, tensor in first.items():
+        assert torch.equal(second[name], tensor), name

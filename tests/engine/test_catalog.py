@@ -1,0 +1,35 @@
+"""Finding model folders: shipped first, the user's newest next, unusable ones reported."""
+
+import os
+import shutil
+
+from engine.catalog import default_model, scan, user_models_folder
+
+
+def test_scan_lists_models_and_reports_unusable_folders(dates_models, tmp_path):
+    shipped, own = tmp_path / "shipped", tmp_path / "own"
+    shutil.copytree(dates_models["additive"], shipped / "zh-en-additive")
+    shutil.copytree(dates_models["dot"], own / "run-1")
+    shutil.copytree(dates_models["none"], own / "run-2")
+    (own / "broken").mkdir()
+    os.utime(own / "run-1" / "config.json", (1, 1))
+    entries, unusable = scan([(shipped, True), (own, False)])
+    assert [e.name for e in entries] == ["zh-en-additive", "run-2", "run-1"]
+    assert entries[0].shipped and not entries[1].shipped
+    assert entries[1].scorer == "none" and entries[1].direction == "dates-src-iso"
+    assert [u.folder.name for u in unusable] == ["broken"] and "config.json is missing" in unusable[0].reason
+
+
+def test_default_model_prefers_shipped_zh_en_additive_then_the_newest_own(dates_models, tmp_path):
+    own = tmp_path / "own"
+    shutil.copytree(dates_models["dot"], own / "old")
+    shutil.copytree(dates_models["none"], own / "new")
+    os.utime(own / "old" / "config.json", (1, 1))
+    entries, _ = scan([(own, False)])
+    assert default_model(entries).name == "new"
+    assert default_model([]) is None
+
+
+def test_user_models_folder_follows_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("ATTENTION_STUDIO_DATA", str(tmp_path))
+    assert user_models_folder() == tmp_path / "models"
