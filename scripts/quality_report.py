@@ -53,11 +53,10 @@ def attention_statistics(matrices: list[np.ndarray | None]) -> dict[str, float] 
             correlations.append(float(np.corrcoef(np.arange(rows.shape[0]), expected)[0, 1]))
         peaks = rows.argmax(axis=1)
         forward.extend((np.diff(peaks) >= 0).tolist())
-    return {
-        "mean_row_entropy": round(float(np.mean(entropies)), 3),
-        "diagonality": round(float(np.mean(correlations)), 3),
-        "monotonicity": round(float(np.mean(forward)), 3),
-    }
+    def mean(values: list) -> float:
+        return round(float(np.mean(values)), 3) if values else math.nan
+
+    return {"mean_row_entropy": mean(entropies), "diagonality": mean(correlations), "monotonicity": mean(forward)}
 
 
 def measure(folder: Path, corpus: Path, beam_limit: int) -> dict:

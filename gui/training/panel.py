@@ -1,17 +1,336 @@
-"""The Training tab (being built): the main window relies on this interface."""
+"""The Train tab: pick a corpus and settings, start a run, watch its curves and attention learn,
+compare runs, and export what was measured.
+
+The main window relies on this interface: ``TrainingPanel(parent=None)``, the ``modelSaved(str)``
+signal (a model folder was written: rescan the models), :meth:`TrainingPanel.is_training` and
+:meth:`TrainingPanel.stop_and_wait` (used when the window closes during a run).
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QWidget
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.errors import ConfigError
+from gui.training.controller import TrainingController
+from gui.training.corpus import CorpusEntry, CorpusInspection
+from gui.training.curves import CurvesView
+from gui.training.form import TrainingForm
+from gui.training.records import RunRecord, write_metrics_csv
+from gui.training.runs_table import RunsTable, format_seconds
+from gui.training.snapshots import SnapshotView
+
+MESSAGE_STYLES = {
+    "info": "background: #eef5ff; border: 1px solid #b8d4f5; border-radius: 3px; padding: 4px;",
+    "error": "background: #fdecea; border: 1px solid #f5b8b0; border-radius: 3px; padding: 4px; color: #8a1c12;",
+}
 
 
 class TrainingPanel(QWidget):
-    modelSaved = Signal(str)  # a model folder was written (best model of a run)
+    """The Training view (form, controls, curves, attention snapshots, runs table)."""
 
+    modelSaved = Signal(str)  # a run wrote its model folder (each new best model and at the end)
+    runFinished = Signal(str)  # a run's thread has ended (its folder path)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("trainingPanel")
+        self.controller = TrainingController(self)
+        self.form = TrainingForm()
+        self.curves = CurvesView()
+        self.snapshots = SnapshotView()
+        self.table = RunsTable()
+        self._shown_run: RunRecord | None = None
+        self._inspection: CorpusInspection | None = None
+        self._build_controls()
+        self._build_layout()
+        self._wire()
+        self.controller.inspect(self.form.current_entry())
+        self._refresh_resumable()
+        self._update_buttons()
+
+    # -- construction ---------------------------------------------------------------------------
+    def _build_controls(self) -> None:
+        self.start_button = QPushButton("Start training")
+        self.start_button.setObjectName("startTrainingButton")
+        self.start_button.setToolTip("Train a new model with these settings in the background")
+        self.pause_button = QPushButton("Pause")
+        self.pause_button.setObjectName("pauseTrainingButton")
+        self.pause_button.setToolTip("Pause after the current batch (the clock stops too); press again to resume")
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.setObjectName("stopTrainingButton")
+        self.stop_button.setToolTip("Stop after the current batch, keeping the best model and a checkpoint to "
+                                    "resume from")
+        self.resume_combo = QComboBox()
+        self.resume_combo.setObjectName("resumeRunCombo")
+        self.resume_combo.setToolTip("Runs that were interrupted; they continue from their checkpoint with the "
+                                     "settings they were started with")
+        self.resume_button = QPushButton("Resume run")
+        self.resume_button.setObjectName("resumeTrainingButton")
+        self.resume_button.setToolTip("Continue the selected interrupted run from its checkpoint")
+        self.progress = QProgressBar()
+        self.progress.setObjectName("trainingProgressBar")
+        self.progress.setRange(0, 1000)
+        self.progress.setValue(0)
+        self.progress.setTextVisible(True)
+        self.progress.setFormat("idle")
+        self.status_label = QLabel("Choose a corpus and settings, then start training.")
+        self.status_label.setObjectName("trainingStatusLabel")
+        self.status_label.setWordWrap(True)
+        self.message_label = QLabel("")
+        self.message_label.setObjectName("trainingMessageLabel")
+        self.message_label.setWordWrap(True)
+        self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.message_label.hide()
+
+    def _build_layout(self) -> None:
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(self.form)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        buttons = QHBoxLayout()
+        for button in (self.start_button, self.pause_button, self.stop_button):
+            buttons.addWidget(button)
+        resume_row = QHBoxLayout()
+        resume_row.addWidget(self.resume_combo, 1)
+        resume_row.addWidget(self.resume_button)
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 4, 0)
+        left_layout.addWidget(scroll, 1)
+        left_layout.addLayout(resume_row)
+        left_layout.addLayout(buttons)
+        left_layout.addWidget(self.progress)
+        left_layout.addWidget(self.status_label)
+        left_layout.addWidget(self.message_label)
+        left.setMinimumWidth(340)
+        top = QSplitter(Qt.Orientation.Horizontal)
+        top.addWidget(self.curves)
+        top.addWidget(self.snapshots)
+        top.setStretchFactor(0, 3)
+        top.setStretchFactor(1, 2)
+        top.setSizes([600, 420])
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.addWidget(top)
+        right.addWidget(self.table)
+        right.setStretchFactor(0, 4)
+        right.setStretchFactor(1, 1)
+        right.setSizes([700, 170])
+        main = QSplitter(Qt.Orientation.Horizontal)
+        main.addWidget(left)
+        main.addWidget(right)
+        main.setStretchFactor(0, 0)
+        main.setStretchFactor(1, 1)
+        main.setSizes([370, 1030])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(main)
+
+    def _wire(self) -> None:
+        c = self.controller
+        self.start_button.clicked.connect(self.start)
+        self.pause_button.clicked.connect(self._toggle_pause)
+        self.stop_button.clicked.connect(c.stop)
+        self.resume_button.clicked.connect(self._resume_selected)
+        self.form.corpusChanged.connect(self._corpus_changed)
+        c.inspected.connect(self._show_inspection)
+        c.runAdded.connect(self._run_added)
+        c.runChanged.connect(self._run_changed)
+        c.validated.connect(self._validated)
+        c.diverged.connect(self.curves.mark_diverged)
+        c.runEnded.connect(self._run_ended)
+        c.stateChanged.connect(self._update_buttons)
+        c.message.connect(self.show_message)
+        c.modelSaved.connect(self.modelSaved)
+        self.curves.smoothingChanged.connect(self._set_smoothing)
+        self.curves.exportPngRequested.connect(self._export_png_dialog)
+        self.curves.exportCsvRequested.connect(self._export_csv_dialog)
+        self.table.runSelected.connect(self._show_run)
+        self.table.visibilityChanged.connect(
+            lambda row, visible: self.curves.set_run_visible(self.table.records()[row], visible))
+
+    # -- the main window's interface --------------------------------------------------------------
     def is_training(self) -> bool:
-        return False
+        """True while a run's thread is alive."""
+        return self.controller.is_training()
 
     def stop_and_wait(self, timeout_ms: int = 5000) -> bool:
         """Stop the run (a resumable checkpoint is saved) and wait for its thread; True if ended."""
+        return self.controller.stop_and_wait(timeout_ms)
+
+    # -- actions -----------------------------------------------------------------------------------
+    def start(self) -> None:
+        """Start a run (or one per scorer) with the form's settings."""
+        if self.is_training():
+            return
+        try:
+            settings = self.form.settings()
+            for item in settings:
+                item.train_config()
+                item.corpus_choice()
+        except ConfigError as error:
+            self.show_message("error", f"Cannot start training: {error}")
+            return
+        self.message_label.hide()
+        self.controller.start(settings)
+
+    def _toggle_pause(self) -> None:
+        if self.controller.is_paused():
+            self.controller.resume()
+        else:
+            self.controller.pause()
+
+    def _resume_selected(self) -> None:
+        run = self.resume_combo.currentData()
+        if run is not None and not self.is_training():
+            self.message_label.hide()
+            self.controller.resume_run(run)
+
+    def export_curves_png(self, path: Path) -> bool:
+        """Save the plots as PNG; shows an error naming the path when that fails."""
+        if self.curves.export_png(Path(path)):
+            self.show_message("info", f"Curves saved to {path}")
+            return True
+        self.show_message("error", f"Could not write the image {path}")
+        return False
+
+    def export_metrics_csv(self, path: Path) -> bool:
+        """Save every run's metrics as CSV; shows an error naming the path when that fails."""
+        try:
+            write_metrics_csv(Path(path), self.table.records())
+        except OSError as error:
+            self.show_message("error", f"Could not write {path}: {error.strerror or error}")
+            return False
+        self.show_message("info", f"Metrics of {len(self.table.records())} run(s) saved to {path}")
         return True
+
+    def _export_png_dialog(self) -> None:
+        name, _ = QFileDialog.getSaveFileName(self, "Export curves", str(Path.home() / "training-curves.png"),
+                                              "PNG image (*.png)")
+        if name:
+            self.export_curves_png(Path(name))
+
+    def _export_csv_dialog(self) -> None:
+        name, _ = QFileDialog.getSaveFileName(self, "Export metrics", str(Path.home() / "training-metrics.csv"),
+                                              "CSV (*.csv)")
+        if name:
+            self.export_metrics_csv(Path(name))
+
+    # -- reactions -----------------------------------------------------------------------------------
+    def show_message(self, kind: str, text: str) -> None:
+        """An inline message above the controls (never a modal box: training goes on)."""
+        self.message_label.setStyleSheet(MESSAGE_STYLES.get(kind, MESSAGE_STYLES["info"]))
+        self.message_label.setProperty("kind", kind)
+        self.message_label.setText(text)
+        self.message_label.show()
+
+    def _corpus_changed(self, entry: CorpusEntry) -> None:
+        self._inspection = None
+        if not entry.is_task:
+            self.form.preview.show_loading(entry.label)
+        self.controller.inspect(entry)
+        self._update_buttons()
+
+    def _show_inspection(self, inspection: CorpusInspection) -> None:
+        self._inspection = inspection
+        self.form.preview.show_inspection(inspection)
+        self._update_buttons()
+
+    def _run_added(self, record: RunRecord) -> None:
+        self.curves.add_run(record)
+        self.table.add_run(record)
+        self._show_run(self.table.records().index(record))
+        self._update_progress(record)
+
+    def _run_changed(self, record: RunRecord) -> None:
+        self.curves.update_run(record)
+        self.table.update_run(record)
+        if record is self.controller.current:
+            self._update_progress(record)
+
+    def _validated(self, record: RunRecord) -> None:
+        self.curves.update_run(record)
+        self.table.update_run(record)
+        if record is self._shown_run:
+            self.snapshots.snapshot_added(record.snapshots)
+
+    def _run_ended(self, record: RunRecord) -> None:
+        self._update_progress(record)
+        self._refresh_resumable()
+        self.runFinished.emit(str(record.folder))
+
+    def _show_run(self, row: int) -> None:
+        records = self.table.records()
+        if 0 <= row < len(records) and records[row] is not self._shown_run:
+            self._shown_run = records[row]
+            self.snapshots.set_snapshots(self._shown_run.snapshots)
+
+    def _set_smoothing(self, weight: float) -> None:
+        for record in self.table.records():
+            record.set_smoothing(weight)
+            self.curves.update_run(record)
+
+    def _refresh_resumable(self) -> None:
+        runs = self.controller.resumable()
+        self.resume_combo.clear()
+        for run in runs:
+            self.resume_combo.addItem(run.label, run)
+        if not runs:
+            self.resume_combo.addItem("No interrupted runs to resume", None)
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        training = self.is_training()
+        paused = self.controller.is_paused()
+        usable = self._inspection is None or self._inspection.usable
+        self.start_button.setEnabled(not training and usable)
+        self.start_button.setToolTip("Train a new model with these settings in the background" if usable else
+                                     f"This corpus cannot be used: {self._inspection.problem}")
+        self.pause_button.setEnabled(training)
+        self.pause_button.setText("Resume" if paused else "Pause")
+        self.stop_button.setEnabled(training)
+        self.resume_button.setEnabled(not training and self.resume_combo.currentData() is not None)
+        if self.controller.current is not None:
+            self._update_progress(self.controller.current)
+
+    def _update_progress(self, record: RunRecord) -> None:
+        """Progress bar and status line from the newest step of ``record``."""
+        event = record.last_step
+        s = record.settings
+        if event is None:
+            self.progress.setValue(0)
+            self.progress.setFormat(record.status)
+            self.status_label.setText(f"{record.name}: {record.status}")
+            return
+        total = max(s.epochs * event.batches_per_epoch, 1)
+        done = (event.epoch - 1) * event.batches_per_epoch + event.batch
+        fraction = done / total
+        if s.max_minutes > 0:
+            fraction = max(fraction, event.elapsed_seconds / (60 * s.max_minutes))
+        if record.finished is not None and record.status in ("completed", "early stopping", "time budget"):
+            fraction = 1.0
+        self.progress.setValue(round(min(fraction, 1.0) * 1000))
+        eta = "" if record.finished is not None else f" · ETA {format_seconds(event.eta_seconds)}"
+        self.progress.setFormat(f"Epoch {event.epoch}/{s.epochs} · batch {event.batch}/{event.batches_per_epoch}"
+                                f" · step {event.step:,}{eta}")
+        loss = f"{event.loss:.3f}" if event.loss == event.loss else "NaN (step skipped)"
+        best = record.best_bleu
+        best_text = f" · best BLEU {best:.1f}" if best is not None else ""
+        self.status_label.setText(
+            f"{record.name}: {record.status} · loss {loss} · {event.tokens_per_second:,.0f} tok/s · "
+            f"{format_seconds(record.elapsed)} elapsed{best_text}")
