@@ -23,9 +23,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.config import TrainConfig  # noqa: E402
+from engine.events import TrainControl  # noqa: E402
 from engine.jobs import CorpusChoice, prepare_job  # noqa: E402
 from engine.trainer import _Run, make_batches  # noqa: E402
-from engine.events import TrainControl  # noqa: E402
 
 DEFAULT_CORPUS = ROOT.parent / "shared" / "data" / "tatoeba-cmn-eng" / "cmn-eng.tsv"
 

@@ -306,8 +306,9 @@ def train(job: TrainingJob, control: TrainControl | None = None, resume: bool = 
         patience = config.early_stopping_patience
         if patience and run.progress["epochs_without_improvement"] >= patience:
             reason = "early stopping"
+    run.checkpoint()  # first, so that a stop which must be quick never loses the run
     if reason == "time budget" or (reason == "stopped" and run.progress["best_epoch"] == 0):
         # Learning since the last validation is not lost: validate once more (keeps the better model).
         yield run.validate()
-    run.checkpoint()
+        run.checkpoint()
     yield run.finished(reason)

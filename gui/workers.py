@@ -9,8 +9,7 @@ waits for the thread; it never calls ``QThread.terminate()``.
 
 from __future__ import annotations
 
-import ctypes
-import sys
+import contextlib
 import threading
 import traceback
 import weakref
@@ -18,35 +17,6 @@ from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
-
-
-def _guard_against_singleton_refcount_leaks() -> tuple[str, ...]:
-    """Work around PySide6 6.12.0 on Python 3.11, which returns ``None`` from every void method
-    (``setText``, ``processEvents``, ...) and ``True`` from ``Signal.emit()`` without taking a
-    reference: each call drops one reference, and within seconds of a busy GUI the singleton is
-    freed ("Fatal Python error: none_dealloc"). Probe calls detect the leak; when present, the
-    leaking singleton gets an immortal-sized reference count, as Python 3.12 gives it anyway.
-    Returns the names of the singletons guarded (none on fixed versions or on Python 3.12+)."""
-    if sys.version_info >= (3, 12) or sys.implementation.name != "cpython":
-        return ()
-
-    class _Probe(QObject):
-        ping = Signal()
-
-    probe = _Probe()
-    guarded = []
-    for name, singleton, call in (("None", None, lambda: probe.setObjectName("probe")),
-                                  ("True", True, probe.ping.emit)):
-        before = sys.getrefcount(singleton)
-        for _ in range(8):
-            call()
-        if before - sys.getrefcount(singleton) >= 8:
-            ctypes.c_ssize_t.from_address(id(singleton)).value += 1 << 40  # ob_refcnt: a PyObject's first field
-            guarded.append(name)
-    return tuple(guarded)
-
-
-REFCOUNT_GUARDED = _guard_against_singleton_refcount_leaks()
 
 
 class GeneratorWorker(QObject):
@@ -135,10 +105,8 @@ class GeneratorWorker(QObject):
                              traceback.format_exc())
         finally:
             if generator is not None and hasattr(generator, "close"):
-                try:
+                with contextlib.suppress(Exception):
                     generator.close()
-                except Exception:
-                    pass
             self.finished.emit()
 
 

@@ -1,0 +1,337 @@
+"""The Training view's controller: the only code that starts training and corpus workers.
+
+One run at a time (a CPU has no cores to spare for two); "all scorers" queues runs. The worker
+relays each trainer event as a queued signal; step events are only *buffered* here and drawn by a
+33 ms timer, so the window redraws about 30 times a second however fast the steps come. Stop,
+pause and resume go through the engine's :class:`TrainControl`, honoured before the next batch;
+stopping lets the trainer end normally, so its best model and a resumable checkpoint are saved.
+
+Responsiveness (a 10 ms timer must not stall over 100 ms, median 20 ms, on a 2-core CPU while a
+run trains), measured by ``bench/bench_training_responsiveness.py``:
+
+- training uses all cores but one (:func:`gui.training.runner.training_threads`), leaving a core
+  to the window and the Translate view;
+- redraws are throttled to ≈30 a second (the buffer and timer above), with one-pixel pens, no
+  grid and plot ranges that change rarely (:mod:`gui.training.ranges`), so a frame of four plots
+  costs a few milliseconds;
+- the objects alive at startup are frozen out of the garbage collector
+  (:func:`freeze_startup_heap`): a full collection otherwise holds the GIL for ~150 ms;
+- torch._dynamo, which the first optimizer imports, is imported with the window
+  (:mod:`gui.training.runner`), not at the start of a run.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
+
+from engine.bundle import CONFIG_FILE
+from engine.catalog import user_models_folder
+from engine.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent
+from gui.training.corpus import CorpusEntry, CorpusInspection, inspect_corpus
+from gui.training.plotstyle import run_colour
+from gui.training.records import RunRecord
+from gui.training.runner import (
+    ResumableRun,
+    RunFailed,
+    RunPrepared,
+    RunRequest,
+    StatusMessage,
+    TestScored,
+    resumable_runs,
+    run_training,
+)
+from gui.training.runs_table import format_seconds
+from gui.training.settings import RunSettings
+from gui.workers import GeneratorWorker, WorkerHandle
+
+FLUSH_INTERVAL_MS = 33  # ≈30 redraws a second at most
+ENDED_ON_ITS_OWN = ("completed", "early stopping", "time budget")
+
+
+def freeze_startup_heap() -> None:
+    """Move every object alive now (torch, Qt, pyqtgraph: a few hundred thousand) out of the
+    garbage collector's sight, once. Otherwise each full collection walks them all while holding
+    the GIL, about 150 ms on a small CPU, and freezes the window whenever a run allocates enough
+    to trigger one (encoding the corpus does)."""
+    if gc.get_freeze_count() == 0:
+        gc.collect()
+        gc.freeze()
+
+
+class TrainingController(QObject):
+    """Starts, steers and stops runs; keeps a :class:`RunRecord` per run."""
+
+    runAdded = Signal(object)  # RunRecord
+    runChanged = Signal(object)  # RunRecord: new steps, status or scores (at most ≈30 times a second)
+    validated = Signal(object)  # RunRecord that has a new validation point (and maybe a snapshot)
+    diverged = Signal(object)  # RunRecord
+    runEnded = Signal(object)  # RunRecord, after its thread has ended
+    stateChanged = Signal()  # training / paused changed
+    message = Signal(str, str)  # kind ("info", "error"), text
+    inspected = Signal(object)  # CorpusInspection of the corpus last asked for
+    modelSaved = Signal(str)  # model folder written (each new best model, and at the end of a run)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.records: list[RunRecord] = []
+        self.current: RunRecord | None = None
+        self._handle: WorkerHandle | None = None
+        self._control: TrainControl | None = None
+        self._buffer: list[StepEvent] = []
+        self._queue: list[RunSettings] = []
+        self._flush = QTimer(self)
+        self._flush.setInterval(FLUSH_INTERVAL_MS)
+        self._flush.timeout.connect(self.flush)
+        self._inspections: list[WorkerHandle] = []
+        self._inspect_entry: CorpusEntry | None = None
+        self._inspected: dict[CorpusEntry, CorpusInspection] = {}
+        freeze_startup_heap()
+
+    # -- state -------------------------------------------------------------------------------
+    def is_training(self) -> bool:
+        return self._handle is not None and self._handle.is_running()
+
+    def is_paused(self) -> bool:
+        return self._control is not None and self._control.paused
+
+    def models_folder(self) -> Path:
+        return user_models_folder()
+
+    def resumable(self) -> list[ResumableRun]:
+        return resumable_runs(self.models_folder())
+
+    # -- runs --------------------------------------------------------------------------------
+    def start(self, settings: list[RunSettings]) -> None:
+        """Start the first run and queue the others (one per scorer)."""
+        if self.is_training() or not settings:
+            return
+        self._queue = list(settings[1:])
+        self._launch(settings[0].with_unique_name(self.models_folder()), None)
+
+    def resume_run(self, run: ResumableRun) -> None:
+        """Continue an interrupted run from its checkpoint, with the settings it was started with."""
+        if self.is_training():
+            return
+        self._queue = []
+        self._launch(run.settings, run)
+
+    def _launch(self, settings: RunSettings, resumed: ResumableRun | None) -> None:
+        folder = resumed.folder if resumed is not None else self.models_folder() / settings.name
+        record = RunRecord(folder.name, settings, folder, run_colour(len(self.records)))
+        if resumed is not None:
+            record.add_history(resumed.history)
+        record.status = "preparing"
+        self.records.append(record)
+        self.current = record
+        self._control = TrainControl()
+        request = RunRequest(settings, folder, resume=resumed is not None)
+        control = self._control
+        worker = GeneratorWorker(lambda: run_training(request, control))
+        worker.on_abort = control.request_stop
+        handle = WorkerHandle(worker, name=f"training {folder.name}", parent=self)
+        worker.yielded.connect(self._on_item)
+        worker.failed.connect(self._on_failed)
+        worker.finished.connect(self._on_finished)
+        self._handle = handle
+        self.runAdded.emit(record)
+        handle.start()
+        self._flush.start()
+        self.stateChanged.emit()
+
+    def pause(self) -> None:
+        if self._control is not None and self.is_training():
+            self._control.pause()
+            self._set_status("paused")
+            self.stateChanged.emit()
+
+    def resume(self) -> None:
+        if self._control is not None and self.is_training():
+            self._control.resume()
+            self._set_status("training")
+            self.stateChanged.emit()
+
+    def stop(self) -> None:
+        """Stop after the current batch; the best model and a checkpoint are saved."""
+        self._queue = []
+        if self._control is not None and self.is_training():
+            self._control.request_stop()
+            self._set_status("stopping")
+            self.stateChanged.emit()
+
+    def stop_and_wait(self, timeout_ms: int = 5000) -> bool:
+        """Stop the run and the corpus readers and wait for their threads (never terminates one).
+
+        Most of the time is given to a clean stop (the trainer validates when no model exists yet
+        and writes its checkpoint); if that is not enough, the worker is aborted at its next event.
+        """
+        self._queue = []
+        for handle in self._inspections:
+            handle.worker.abort()
+        ended = True
+        if self._handle is not None and self._handle.is_running():
+            if self._control is not None:
+                self._control.request_stop()
+            self._handle.thread.quit()  # ends its event loop as soon as the generator is done
+            if not self._handle.thread.wait(max(int(timeout_ms * 0.8), 1)):
+                ended = self._handle.stop(max(timeout_ms - int(timeout_ms * 0.8), 1))
+        for handle in list(self._inspections):
+            handle.thread.quit()
+            ended = handle.thread.wait(1000) and ended
+        if ended:
+            self._flush.stop()
+            return ended
+
+    @Slot()
+    def flush(self) -> None:
+        """Hand buffered step events to the record and redraw (the 33 ms timer calls this)."""
+        record = self.current
+        if record is None or not self._buffer:
+            return
+        events, self._buffer = self._buffer, []
+        record.add_steps(events)
+        self.runChanged.emit(record)
+
+    @Slot(object)
+    def _on_item(self, item: object) -> None:
+        record = self.current
+        if record is None:
+            return
+        if isinstance(item, StepEvent):
+            self._buffer.append(item)
+            if record.status == "preparing":
+                record.status = "training"
+            return
+        self.flush()
+        if isinstance(item, StatusMessage):
+            finished = record.finished
+            record.status = item.text if finished is None else f"{finished.reason}; {item.text}"
+        elif isinstance(item, RunPrepared):
+            record.parameters = item.parameters
+            record.status = "training"
+            resumed = f"; resumed at step {item.resumed_at_step:,}" if item.resumed_at_step else ""
+            self.message.emit("info", f"{record.name}: {item.report_summary}; {item.split['train']:,} training pairs, "
+                              f"{item.parameters:,} parameters, {item.torch_threads} torch thread(s){resumed}")
+        elif isinstance(item, ValidationEvent):
+            record.add_validation(item)
+            self.validated.emit(record)
+            if item.is_best:
+                self.modelSaved.emit(str(record.folder))
+        elif isinstance(item, FinishedEvent):
+            record.finished = item
+            record.status = item.reason
+            self.message.emit("info", self._finished_text(record, item))
+        elif isinstance(item, TestScored):
+            record.test_bleu = item.bleu
+            if record.finished is not None:
+                record.status = record.finished.reason
+        elif isinstance(item, RunFailed):
+            self._failed(record, item)
+        self.runChanged.emit(record)
+
+    def _failed(self, record: RunRecord, failure: RunFailed) -> None:
+        record.error = failure.message
+        self._queue = []
+        if failure.kind == "diverged":
+            record.status = "diverged"
+            elapsed = record.last_step.elapsed_seconds if record.last_step is not None else math.nan
+            record.diverged_at = (failure.step, elapsed)
+            self.diverged.emit(record)
+            self.message.emit("error", f"{record.name}: {failure.message}")
+        elif failure.kind == "data":
+            record.status = "not started"
+            self.message.emit("error", f"Cannot start training: {failure.message}")
+        else:
+            record.status = "failed"
+            self.message.emit("error", f"{record.name}: {failure.message}")
+
+    @Slot(str, str)
+    def _on_failed(self, message: str, details: str) -> None:
+        record = self.current
+        if record is not None:
+            self._failed(record, RunFailed("error", f"unexpected error: {message}", 0))
+            self.runChanged.emit(record)
+
+    @Slot()
+    def _on_finished(self) -> None:
+        handle, record = self._handle, self.current
+        if handle is None or record is None:
+            return
+        self.flush()
+        handle.thread.quit()
+        handle.thread.wait(2000)
+        handle.deleteLater()
+        self._flush.stop()
+        self._handle, self._control, self.current = None, None, None
+        if record.status in ("preparing", "training", "stopping", "paused"):
+            record.status = "ended"
+        if (record.folder / CONFIG_FILE).is_file():
+            self.modelSaved.emit(str(record.folder))
+        self.runChanged.emit(record)
+        self.runEnded.emit(record)
+        self.stateChanged.emit()
+        if self._queue and record.status in ENDED_ON_ITS_OWN:
+            following = self._queue.pop(0)
+            self._launch(following.with_unique_name(self.models_folder()), None)
+        else:
+            self._queue = []
+
+    def _set_status(self, status: str) -> None:
+        if self.current is not None:
+            self.current.status = status
+            self.runChanged.emit(self.current)
+
+    @staticmethod
+    def _finished_text(record: RunRecord, event: FinishedEvent) -> str:
+        if event.best_epoch == 0 and record.best_bleu is None:
+            return f"{record.name}: {event.reason} after {event.steps:,} steps; no model was saved."
+        kept = "best model and a resumable checkpoint are" if event.reason == "stopped" else "best model is"
+        return (f"{record.name}: {event.reason} after {event.steps:,} steps in {format_seconds(event.seconds)}; "
+                f"best validation BLEU {event.best_bleu:.2f} (epoch {event.best_epoch}). The {kept} in "
+                f"{record.folder}, and the model is listed in the Translate tab.")
+
+    # -- corpus inspection ---------------------------------------------------------------------
+    def inspect(self, entry: CorpusEntry) -> None:
+        """Preview and report on ``entry``; large files are read in a worker thread."""
+        self._inspect_entry = entry
+        cached = self._inspected.get(entry)
+        if cached is not None:
+            self.inspected.emit(cached)
+            return
+        if entry.is_task:
+            for inspection in inspect_corpus(entry):
+                self._remember(inspection)
+            return
+        worker = GeneratorWorker(lambda: inspect_corpus(entry))
+        handle = WorkerHandle(worker, name=f"corpus {entry.label}", parent=self)
+        worker.yielded.connect(self._remember)
+        worker.finished.connect(self._inspection_finished)
+        self._inspections.append(handle)
+        handle.start()
+
+    @Slot(object)
+    def _remember(self, inspection: CorpusInspection) -> None:
+        if inspection.done:
+            self._inspected[inspection.entry] = inspection
+        if inspection.entry == self._inspect_entry:
+            self.inspected.emit(inspection)
+
+    @Slot()
+    def _inspection_finished(self) -> None:
+        sender = self.sender()
+        for handle in list(self._inspections):
+            if handle.worker is sender or not handle.is_running():
+                handle.thread.quit()
+                handle.thread.wait(1000)
+                self._inspections.remove(handle)
+                handle.deleteLater()
+
+    def inspection_of(self, entry: CorpusEntry) -> CorpusInspection | None:
+        return self._inspected.get(entry)
+
+    def forget_inspection(self, entry: CorpusEntry) -> None:
+        """Read the file again next time (it may have changed on disk)."""
+        self._inspected.pop(entry, None)

@@ -1,0 +1,250 @@
+"""The training form: corpus (with preview and report), direction, model and training settings.
+
+A view: it renders choices and returns :class:`RunSettings`; the panel starts the runs. Every
+field has a tooltip and a default suited to the kind of corpus (the built-in task trains a small
+model in minutes; a real corpus needs a bigger one); switching between the two kinds restores
+that kind's sizes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.attention import SCORERS
+from engine.config import CELL_NAMES, SCORER_NAMES, TrainConfig
+from engine.tasks import dates
+from gui.training.corpus import CorpusEntry, builtin_entries
+from gui.training.corpus_view import CorpusPreview
+from gui.training.settings import CORPUS_DEFAULTS, TASK_DEFAULTS, RunSettings, SizeDefaults
+
+ALL_SCORERS = "*"  # the scorer combo's "one run per scorer" choice
+CELL_LABELS = {"gru": "GRU", "lstm": "LSTM", "rnn": "Plain RNN (tanh)"}
+FILE_DIRECTIONS = (("Chinese → English", ("zh", "en")), ("English → Chinese", ("en", "zh")))
+TASK_DIRECTIONS = (("Human date → ISO 8601", (dates.SOURCE_LANGUAGE, dates.TARGET_LANGUAGE)),)
+RECENT_KEY = "training/recentCorpora"
+MAX_RECENT = 5
+
+
+def _spin(low: int, high: int, value: int, tip: str, step: int = 1, special: str = "") -> QSpinBox:
+    box = QSpinBox()
+    box.setRange(low, high)
+    box.setSingleStep(step)
+    box.setValue(value)
+    box.setToolTip(tip)
+    if special:
+        box.setSpecialValueText(special)
+    return box
+
+
+def _double(low: float, high: float, value: float, decimals: int, step: float, tip: str,
+            special: str = "") -> QDoubleSpinBox:
+    box = QDoubleSpinBox()
+    box.setDecimals(decimals)
+    box.setRange(low, high)
+    box.setSingleStep(step)
+    box.setValue(value)
+    box.setToolTip(tip)
+    if special:
+        box.setSpecialValueText(special)
+    return box
+
+
+class TrainingForm(QWidget):
+    """Corpus, model and training choices."""
+
+    corpusChanged = Signal(object)  # CorpusEntry
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._kind_is_task: bool | None = None
+        # -- corpus --------------------------------------------------------------------------
+        self.corpus_combo = QComboBox()
+        self.corpus_combo.setObjectName("trainCorpusCombo")
+        self.corpus_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.corpus_combo.setMinimumContentsLength(16)
+        self.corpus_combo.setToolTip("What the model learns from: the built-in dates task, the Tatoeba "
+                                     "Chinese–English corpus, or any TSV file (English<TAB>Chinese per line)")
+        self.browse_button = QPushButton("Open TSV…")
+        self.browse_button.setObjectName("trainBrowseButton")
+        self.browse_button.setToolTip("Pick a corpus file: one English<TAB>Chinese[<TAB>attribution] pair a line")
+        self.browse_button.clicked.connect(self._browse)
+        corpus_row = QHBoxLayout()
+        corpus_row.addWidget(self.corpus_combo, 1)
+        corpus_row.addWidget(self.browse_button)
+        self.preview = CorpusPreview()
+        corpus_box = QGroupBox("Corpus")
+        corpus_layout = QVBoxLayout(corpus_box)
+        corpus_layout.addLayout(corpus_row)
+        corpus_layout.addWidget(self.preview)
+        # -- model ---------------------------------------------------------------------------
+        self.direction_combo = QComboBox()
+        self.direction_combo.setObjectName("trainDirectionCombo")
+        self.direction_combo.setToolTip("Which side is the source (read by the encoder) and which the target")
+        self.scorer_combo = QComboBox()
+        self.scorer_combo.setObjectName("trainScorerCombo")
+        for name in SCORER_NAMES:
+            self.scorer_combo.addItem(SCORERS[name].label, name)
+        self.scorer_combo.addItem("All five, one run after another", ALL_SCORERS)
+        self.scorer_combo.setToolTip("How the decoder scores each source position (design §2); 'All five' queues "
+                                     "one run per scorer with the same settings, to compare their curves")
+        self.cell_combo = QComboBox()
+        self.cell_combo.setObjectName("trainCellCombo")
+        for name in CELL_NAMES:
+            self.cell_combo.addItem(CELL_LABELS.get(name, name), name)
+        self.cell_combo.setToolTip("Recurrent cell of encoder and decoder; GRU trains fastest and most reliably")
+        self.embedding = _spin(8, 1024, TASK_DEFAULTS.embedding_size, "Size of the token embeddings (both sides)", 16)
+        self.hidden = _spin(8, 2048, TASK_DEFAULTS.hidden_size, "Hidden size of the encoder (per direction), the "
+                            "decoder and the additive scorer's layer; larger learns more, slower", 32)
+        self.dropout = _double(0.0, 0.9, TASK_DEFAULTS.dropout, 2, 0.05, "Dropout on embeddings and the output "
+                               "layer during training (off when translating)")
+        self.source_vocab = _spin(0, 64000, 0, "Source SentencePiece vocabulary; 'default' uses the engine's size "
+                                  "for the language (shrinks by itself on small corpora)", 500, "default")
+        self.target_vocab = _spin(0, 64000, 0, "Target SentencePiece vocabulary; 'default' uses the engine's size "
+                                  "for the language", 500, "default")
+        model_box = QGroupBox("Model")
+        model_form = QFormLayout(model_box)
+        model_form.addRow("Direction", self.direction_combo)
+        model_form.addRow("Attention", self.scorer_combo)
+        model_form.addRow("Cell", self.cell_combo)
+        sizes = QHBoxLayout()
+        sizes.addWidget(self.embedding)
+        sizes.addWidget(self.hidden)
+        model_form.addRow("Embedding / hidden", sizes)
+        model_form.addRow("Dropout", self.dropout)
+        vocab = QHBoxLayout()
+        vocab.addWidget(self.source_vocab)
+        vocab.addWidget(self.target_vocab)
+        model_form.addRow("Vocab src / tgt", vocab)
+        # -- training ------------------------------------------------------------------------
+        self.epochs = _spin(1, 10000, TASK_DEFAULTS.epochs, "Maximum passes over the training pairs; early "
+                            "stopping or the time budget may end sooner")
+        self.minutes = _double(0.0, 100000.0, 0.0, 1, 1.0, "Wall-clock budget in minutes (pauses excluded); the run "
+                               "ends cleanly with its best model saved. 'none' = no budget", "none")
+        self.batch_size = _spin(1, 4096, TrainConfig.batch_size, "Sentence pairs per optimizer step", 16)
+        self.learning_rate = _double(0.00001, 1.0, TrainConfig.learning_rate, 5, 0.0005, "Adam's learning rate; "
+                                     "halved when validation BLEU stops improving")
+        self.validate_every = _spin(0, 1000000, 0, "Validate (and snapshot the attention) every N steps as well as "
+                                    "after each epoch; 'each epoch' = only after each epoch", 100, "each epoch")
+        self.patience = _spin(0, 1000, TrainConfig.early_stopping_patience, "Stop after this many epochs without "
+                              "a better validation BLEU; 'off' never stops early", 1, "off")
+        self.seed = _spin(0, 2**31 - 1, 1, "Random seed: same seed and settings, same run")
+        self.run_name = QLineEdit()
+        self.run_name.setObjectName("trainRunNameEdit")
+        self.run_name.setPlaceholderText("automatic, e.g. dates-additive-20261129-1830")
+        self.run_name.setToolTip("Name of the model folder in your data folder; made from corpus, scorer and time "
+                                 "when empty")
+        train_box = QGroupBox("Training")
+        train_form = QFormLayout(train_box)
+        train_form.addRow("Epochs", self.epochs)
+        train_form.addRow("Time budget (min)", self.minutes)
+        train_form.addRow("Batch size", self.batch_size)
+        train_form.addRow("Learning rate", self.learning_rate)
+        train_form.addRow("Validate", self.validate_every)
+        train_form.addRow("Early stopping", self.patience)
+        train_form.addRow("Seed", self.seed)
+        train_form.addRow("Run name", self.run_name)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(corpus_box)
+        layout.addWidget(model_box)
+        layout.addWidget(train_box)
+        for entry in builtin_entries():
+            self.corpus_combo.addItem(entry.label, entry)
+        for path in self._recent_files():
+            if path.is_file() and self._find(path) < 0:
+                self.corpus_combo.addItem(CorpusEntry.file(path).label, CorpusEntry.file(path))
+        self.corpus_combo.currentIndexChanged.connect(self._corpus_selected)
+        self._corpus_selected()
+
+    # -- corpus --------------------------------------------------------------------------------
+    def current_entry(self) -> CorpusEntry:
+        return self.corpus_combo.currentData()
+
+    def add_corpus_file(self, path: Path) -> None:
+        """Add (or re-select) a TSV file in the corpus list and remember it."""
+        path = Path(path)
+        index = self._find(path)
+        if index < 0:
+            self.corpus_combo.addItem(CorpusEntry.file(path).label, CorpusEntry.file(path))
+            index = self.corpus_combo.count() - 1
+        self.corpus_combo.setCurrentIndex(index)
+        recent = [str(path)] + [str(p) for p in self._recent_files() if p != path]
+        QSettings().setValue(RECENT_KEY, recent[:MAX_RECENT])
+
+    def _find(self, path: Path) -> int:
+        for index in range(self.corpus_combo.count()):
+            entry = self.corpus_combo.itemData(index)
+            if entry.path is not None and Path(entry.path) == path:
+                return index
+        return -1
+
+    def _recent_files(self) -> list[Path]:
+        value = QSettings().value(RECENT_KEY, [])
+        values = [value] if isinstance(value, str) else list(value or [])
+        return [Path(v) for v in values if isinstance(v, str) and v]
+
+    def _browse(self) -> None:
+        start = str(self.current_entry().path.parent) if self.current_entry().path else str(Path.home())
+        name, _ = QFileDialog.getOpenFileName(self, "Open a corpus", start, "Tab-separated text (*.tsv *.txt);;All "
+                                              "files (*)")
+        if name:
+            self.add_corpus_file(Path(name))
+
+    def _corpus_selected(self) -> None:
+        entry = self.current_entry()
+        if entry is None:
+            return
+        is_task = entry.is_task
+        if is_task != self._kind_is_task:
+            self._kind_is_task = is_task
+            self.direction_combo.clear()
+            for label, languages in TASK_DIRECTIONS if is_task else FILE_DIRECTIONS:
+                self.direction_combo.addItem(label, languages)
+            self.direction_combo.setEnabled(not is_task)
+            self.apply_defaults(TASK_DEFAULTS if is_task else CORPUS_DEFAULTS)
+        self.corpusChanged.emit(entry)
+
+    def apply_defaults(self, defaults: SizeDefaults) -> None:
+        self.embedding.setValue(defaults.embedding_size)
+        self.hidden.setValue(defaults.hidden_size)
+        self.epochs.setValue(defaults.epochs)
+        self.dropout.setValue(defaults.dropout)
+
+    # -- settings ------------------------------------------------------------------------------
+    def settings(self) -> list[RunSettings]:
+        """The runs the form asks for: one, or one per scorer for "All five"."""
+        entry = self.current_entry()
+        source, target = self.direction_combo.currentData()
+        base = RunSettings(
+            task=entry.task, corpus_path=None if entry.is_task else str(entry.path),
+            source_language=source, target_language=target, scorer=SCORER_NAMES[0],
+            cell=self.cell_combo.currentData(), embedding_size=self.embedding.value(),
+            hidden_size=self.hidden.value(), dropout=round(self.dropout.value(), 4),
+            source_vocab=self.source_vocab.value(), target_vocab=self.target_vocab.value(),
+            epochs=self.epochs.value(), max_minutes=self.minutes.value(), batch_size=self.batch_size.value(),
+            learning_rate=self.learning_rate.value(), validate_every_steps=self.validate_every.value(),
+            early_stopping_patience=self.patience.value(), seed=self.seed.value(), name=self.run_name.text().strip(),
+        )
+        chosen = self.scorer_combo.currentData()
+        scorers = SCORER_NAMES if chosen == ALL_SCORERS else (chosen,)
+        suffix = len(scorers) > 1 and bool(base.name)
+        return [replace(base, scorer=s, name=f"{base.name}-{s}" if suffix else base.name) for s in scorers]
+
+    def set_scorer(self, name: str) -> None:
+        self.scorer_combo.setCurrentIndex(max(self.scorer_combo.findData(name), 0))

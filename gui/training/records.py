@@ -1,0 +1,210 @@
+"""What the window remembers about each run: the curves' data, validations and attention snapshots.
+
+Plain Python and numpy, no Qt: the curves and the table render a :class:`RunRecord`; the CSV
+export writes it. Step data lives in growing numpy buffers so that redrawing a curve 30 times a
+second never copies a Python list.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from engine.events import FinishedEvent, SampleTranslation, StepEvent, ValidationEvent
+from gui.training.settings import RunSettings
+
+DEFAULT_SMOOTHING = 0.9  # weight of the past in the smoothed training loss (TensorBoard's convention)
+
+
+class GrowingArray:
+    """An append-only float64 array with amortized O(1) appends; :meth:`view` is a no-copy slice."""
+
+    def __init__(self, capacity: int = 1024) -> None:
+        self._data = np.empty(capacity, dtype=np.float64)
+        self._size = 0
+
+    def extend(self, values: Sequence[float]) -> None:
+        needed = self._size + len(values)
+        if needed > len(self._data):
+            grown = np.empty(max(needed, 2 * len(self._data)), dtype=np.float64)
+            grown[: self._size] = self._data[: self._size]
+            self._data = grown
+        self._data[self._size : needed] = values
+        self._size = needed
+
+    def view(self) -> np.ndarray:
+        return self._data[: self._size]
+
+    def __len__(self) -> int:
+        return self._size
+
+
+def smooth(values: np.ndarray, weight: float, state: tuple[float, int] = (0.0, 0)) -> tuple[np.ndarray, tuple[float, int]]:
+    """Debiased exponential moving average; NaN inputs stay NaN (gaps) and do not move the average.
+
+    ``state`` (running average, finite values seen) continues an earlier call, so a growing series
+    is smoothed incrementally. Returns the smoothed values and the new state.
+    """
+    average, count = state
+    out = np.empty(len(values), dtype=np.float64)
+    for index, value in enumerate(values):
+        if not math.isfinite(value):
+            out[index] = math.nan
+            continue
+        average = weight * average + (1.0 - weight) * value
+        count += 1
+        out[index] = average / (1.0 - weight**count) if weight > 0 else average
+    return out, (average, count)
+
+
+@dataclass(frozen=True)
+class ValidationPoint:
+    step: int
+    epoch: int
+    elapsed: float  # seconds of training; NaN for points read back from an older checkpoint
+    valid_loss: float
+    bleu: float
+    chrf: float
+    exact_match: float
+    learning_rate: float
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The fixed sample sentences translated after one validation, with their attention."""
+
+    epoch: int
+    step: int
+    bleu: float
+    samples: tuple[SampleTranslation, ...]
+
+
+class RunRecord:
+    """One run's history as the window shows it."""
+
+    STEP_COLUMNS = ("step", "epoch", "elapsed", "loss", "learning_rate", "tokens_per_second")
+
+    def __init__(self, name: str, settings: RunSettings, folder: Path, colour: str) -> None:
+        self.name, self.settings, self.folder, self.colour = name, settings, folder, colour
+        self.columns = {column: GrowingArray() for column in self.STEP_COLUMNS}
+        self.smoothing = DEFAULT_SMOOTHING
+        self._smoothed = GrowingArray()
+        self._smooth_state: tuple[float, int] = (0.0, 0)
+        self.validations: list[ValidationPoint] = []
+        self.snapshots: list[Snapshot] = []
+        self.status = "waiting"  # preparing, training, paused, stopping, finished reason, failed, diverged
+        self.last_step: StepEvent | None = None
+        self.finished: FinishedEvent | None = None
+        self.test_bleu: float | None = None
+        self.error: str | None = None
+        self.diverged_at: tuple[int, float] | None = None  # (step, elapsed) where training diverged
+        self.parameters: int | None = None
+        self.visible = True
+
+    # -- input --------------------------------------------------------------------------------
+    def add_steps(self, events: Sequence[StepEvent]) -> None:
+        """Append a batch of step events (in order)."""
+        if not events:
+            return
+        rows = {
+            "step": [e.step for e in events], "epoch": [e.epoch for e in events],
+            "elapsed": [e.elapsed_seconds for e in events], "loss": [e.loss for e in events],
+            "learning_rate": [e.learning_rate for e in events],
+            "tokens_per_second": [e.tokens_per_second for e in events],
+        }
+        for column, values in rows.items():
+            self.columns[column].extend(values)
+        smoothed, self._smooth_state = smooth(np.asarray(rows["loss"], dtype=np.float64), self.smoothing,
+                                              self._smooth_state)
+        self._smoothed.extend(smoothed)
+        self.last_step = events[-1]
+
+    def add_validation(self, event: ValidationEvent) -> None:
+        self.validations.append(ValidationPoint(
+            event.step, event.epoch, event.elapsed_seconds, event.valid_loss, event.bleu, event.chrf,
+            event.exact_match, event.learning_rate,
+        ))
+        if event.samples:
+            self.snapshots.append(Snapshot(event.epoch, event.step, event.bleu, event.samples))
+
+    def add_history(self, history: Iterable[dict]) -> None:
+        """Validation points recorded in a checkpoint (when a run is resumed)."""
+        for item in history:
+            try:
+                self.validations.append(ValidationPoint(
+                    int(item["step"]), int(item["epoch"]), math.nan, float(item["valid_loss"]),
+                    float(item["bleu"]), float(item.get("chrf", math.nan)), float(item.get("exact_match", math.nan)),
+                    float(item.get("learning_rate", math.nan)),
+                ))
+            except (KeyError, TypeError, ValueError):
+                continue
+
+    def set_smoothing(self, weight: float) -> None:
+        """Recompute the smoothed loss with a new weight (0 = raw, 0.99 = very smooth)."""
+        self.smoothing = min(max(weight, 0.0), 0.999)
+        smoothed, self._smooth_state = smooth(self.columns["loss"].view(), self.smoothing)
+        self._smoothed = GrowingArray(max(len(smoothed), 16))
+        self._smoothed.extend(smoothed)
+
+    # -- output -------------------------------------------------------------------------------
+    def series(self, column: str) -> np.ndarray:
+        """A step column ("step", "elapsed", "loss", …) or "smoothed_loss", as a no-copy view."""
+        if column == "smoothed_loss":
+            return self._smoothed.view()
+        return self.columns[column].view()
+
+    def validation_series(self, field: str) -> np.ndarray:
+        return np.array([getattr(point, field) for point in self.validations], dtype=np.float64)
+
+    @property
+    def step_count(self) -> int:
+        return len(self.columns["step"])
+
+    @property
+    def best_bleu(self) -> float | None:
+        scores = [p.bleu for p in self.validations if math.isfinite(p.bleu)]
+        return max(scores) if scores else None
+
+    @property
+    def elapsed(self) -> float:
+        if self.finished is not None:
+            return self.finished.seconds
+        return self.last_step.elapsed_seconds if self.last_step is not None else 0.0
+
+
+CSV_COLUMNS = ("run", "kind", "step", "epoch", "elapsed_seconds", "train_loss", "valid_loss", "bleu", "chrf",
+               "exact_match", "learning_rate", "tokens_per_second", "scorer", "cell", "corpus", "direction")
+
+
+def _number(value: float) -> str:
+    return "" if value is None or not math.isfinite(value) else f"{value:.6g}"
+
+
+def metrics_rows(runs: Sequence[RunRecord]) -> list[list[str]]:
+    """One row per training step ("train") and per validation ("valid") of every run."""
+    rows: list[list[str]] = []
+    for run in runs:
+        s = run.settings
+        about = [s.scorer, s.cell, s.corpus_label, s.direction_label]
+        columns = [run.series(c) for c in RunRecord.STEP_COLUMNS]
+        for step, epoch, elapsed, loss, lr, tps in zip(*columns, strict=True):
+            rows.append([run.name, "train", str(int(step)), str(int(epoch)), _number(elapsed), _number(loss), "",
+                         "", "", "", _number(lr), _number(tps), *about])
+        for p in run.validations:
+            rows.append([run.name, "valid", str(p.step), str(p.epoch), _number(p.elapsed), "", _number(p.valid_loss),
+                         _number(p.bleu), _number(p.chrf), _number(p.exact_match), _number(p.learning_rate), "",
+                         *about])
+    return rows
+
+
+def write_metrics_csv(path: Path, runs: Sequence[RunRecord]) -> None:
+    """Write every run's metrics as CSV (UTF-8, header row); raises OSError."""
+    with Path(path).open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(CSV_COLUMNS)
+        writer.writerows(metrics_rows(runs))

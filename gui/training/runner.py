@@ -1,0 +1,215 @@
+"""One training run as a generator, run by the app's worker thread (no Qt here).
+
+:func:`run_training` prepares the job (corpus, tokenizers, model) *inside* the worker, so that a
+bad corpus is reported before the first batch without freezing the window, then relays the
+trainer's events and, for a run that ends on its own, scores the best model on the test split
+exactly as the command line does (both write identical model folders).
+
+Expected failures are not exceptions for the GUI: they are yielded as :class:`RunFailed` with a
+kind and a one-line message that names the path involved. Only bugs reach the worker's
+``failed`` signal.
+
+CPU threads. The window must stay responsive while a run uses the CPU (a 10 ms timer may stall
+at most 100 ms, median 20 ms). Training therefore runs with :func:`training_threads` torch
+threads, one core fewer than the machine has (one thread on a 2-core machine), which leaves a
+core for the GUI thread and for the Translate view's decoding. torch's thread count is a process
+setting that each new thread picks up, so it is set when the run starts (through
+``TrainConfig.torch_threads``) and the previous value is restored when the run ends. The GIL is
+not the bottleneck: torch releases it inside every operation.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+import torch._dynamo  # noqa: F401  (see below)
+
+from engine.bundle import CONFIG_FILE, load_model_folder
+from engine.checkpoint import CHECKPOINT_FOLDER, STATE_FILE, has_checkpoint
+from engine.errors import ConfigError, DataError, DivergedError, EngineError, ModelFileError, TokenizerError
+from engine.evaluate import evaluate
+from engine.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent
+from engine.jobs import prepare_job
+from engine.run_report import record_test_metrics
+from engine.trainer import train
+from gui.training.settings import RUN_FILE, RunSettings
+
+# torch._dynamo is imported above on purpose: the first torch optimizer a process creates imports
+# it (about 800 modules, a second of CPU) while holding the GIL for over 100 ms at a time. Done
+# here, while the window is being built, rather than in the worker when a run starts, where it
+# would freeze the window.
+
+MAX_TRAINING_THREADS = 4  # beyond this, a small RNN gains little and the rest of the app loses
+
+
+def training_threads(cpu_count: int | None = None) -> int:
+    """Torch threads for a run: all cores but one (at least 1, at most MAX_TRAINING_THREADS)."""
+    cores = cpu_count if cpu_count is not None else (os.cpu_count() or 1)
+    return max(1, min(cores - 1, MAX_TRAINING_THREADS))
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    settings: RunSettings
+    folder: Path  # the run folder, which becomes the model folder
+    resume: bool = False
+
+
+@dataclass(frozen=True)
+class StatusMessage:
+    text: str  # e.g. "reading the corpus and training the tokenizers"
+
+
+@dataclass(frozen=True)
+class RunPrepared:
+    parameters: int
+    split: dict[str, int]  # train / valid / test sizes
+    report_summary: str  # one line about the data
+    torch_threads: int
+    resumed_at_step: int  # 0 for a fresh run
+
+
+@dataclass(frozen=True)
+class TestScored:
+    bleu: float
+    chrf: float
+    exact_match: float
+    pairs: int
+
+
+@dataclass(frozen=True)
+class RunFailed:
+    kind: str  # "data" (before training), "diverged", "disk", "error"
+    message: str  # one line, naming the path where one is involved
+    step: int  # last step reported before the failure (0 before training)
+
+
+RunItem = StatusMessage | RunPrepared | StepEvent | ValidationEvent | FinishedEvent | TestScored | RunFailed
+
+
+def run_training(request: RunRequest, control: TrainControl) -> Iterator[RunItem]:
+    """Prepare, train and score one run, yielding what the window shows."""
+    folder = Path(request.folder)
+    settings = request.settings
+    created = not folder.exists()
+    threads = training_threads()
+    previous_threads = torch.get_num_threads()
+    step = 0
+    try:
+        torch.set_num_threads(threads)  # before preparing, so that config.json records it too
+        yield StatusMessage("reading the corpus and training the tokenizers" if not request.resume
+                            else "reading the corpus and the checkpoint")
+        try:
+            source_vocab, target_vocab = settings.vocab_sizes()
+            job, loaded = prepare_job(
+                settings.corpus_choice(), folder, settings.model_options(), settings.train_config(threads),
+                source_vocab, target_vocab, resume=request.resume, command="Attention Studio, Train tab",
+            )
+        except (DataError, TokenizerError, ConfigError) as error:
+            yield RunFailed("data", str(error), 0)
+            return
+        settings.save(folder)
+        resumed_at = _checkpoint_step(folder) if request.resume else 0
+        summary = loaded.report.summary() if loaded.report is not None else "generated by the built-in task"
+        yield RunPrepared(job.model.parameter_count(), loaded.split.sizes(), summary, threads, resumed_at)
+        finished: FinishedEvent | None = None
+        try:
+            for event in train(job, control, resume=request.resume):
+                if isinstance(event, StepEvent):
+                    step = event.step
+                elif isinstance(event, FinishedEvent):
+                    finished = event
+                yield event
+        except DivergedError as error:
+            yield RunFailed("diverged", str(error), step)
+            return
+        if finished is None or finished.reason == "stopped" or control.stop_requested:
+            return
+        if not (folder / CONFIG_FILE).is_file() or not loaded.split.test:
+            return
+        yield StatusMessage("scoring the best model on the held-out test split")
+        bundle = load_model_folder(folder)
+        evaluation = evaluate(bundle.translator, loaded.split.test, bundle.target_language)
+        record_test_metrics(folder, evaluation, beam=1, finished=finished)
+        yield TestScored(evaluation.scores.bleu, evaluation.scores.chrf, evaluation.exact_match, evaluation.count)
+    except ModelFileError as error:
+        yield RunFailed("disk", str(error), step)
+    except OSError as error:
+        where = error.filename or folder
+        yield RunFailed("disk", f"cannot write to {where}: {error.strerror or error}", step)
+    except EngineError as error:
+        yield RunFailed("error", str(error), step)
+    finally:
+        torch.set_num_threads(previous_threads)
+        if created:
+            remove_if_empty_run(folder)
+
+
+def remove_if_empty_run(folder: Path) -> None:
+    """Delete a run folder that holds neither a model nor a checkpoint (a run that failed early),
+    so that nothing half-made is offered as a model."""
+    if folder.is_dir() and not (folder / CONFIG_FILE).is_file() and not has_checkpoint(folder):
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _checkpoint_progress(folder: Path) -> dict:
+    try:
+        data = json.loads((folder / CHECKPOINT_FOLDER / STATE_FILE).read_text(encoding="utf-8"))
+        progress = data.get("progress") or {}
+        return progress if isinstance(progress, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def _ended_on_its_own(folder: Path) -> bool:
+    """True when config.json records how the run ended (completed, early stopping, time budget)."""
+    try:
+        info = json.loads((folder / CONFIG_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(info, dict) and bool((info.get("training") or {}).get("finished"))
+
+
+def _checkpoint_step(folder: Path) -> int:
+    return int(_checkpoint_progress(folder).get("step", 0))
+
+
+@dataclass(frozen=True)
+class ResumableRun:
+    folder: Path
+    settings: RunSettings
+    epoch: int  # epochs completed
+    step: int
+    history: tuple[dict, ...]  # per-validation metrics recorded in the checkpoint
+
+    @property
+    def label(self) -> str:
+        return f"{self.folder.name} — {self.epoch}/{self.settings.epochs} epochs, step {self.step:,}"
+
+
+def resumable_runs(models_folder: Path) -> list[ResumableRun]:
+    """Runs started by the app that have a checkpoint and epochs left, newest first."""
+    runs: list[tuple[float, ResumableRun]] = []
+    if not models_folder.is_dir():
+        return []
+    for folder in models_folder.iterdir():
+        if not folder.is_dir() or not (folder / RUN_FILE).is_file() or not has_checkpoint(folder):
+            continue
+        try:
+            settings = RunSettings.load(folder)
+        except (OSError, ValueError, TypeError):
+            continue
+        progress = _checkpoint_progress(folder)
+        epoch = int(progress.get("epoch", 0))
+        if epoch >= settings.epochs or _ended_on_its_own(folder):
+            continue
+        history = tuple(h for h in progress.get("history", []) if isinstance(h, dict))
+        stamp = (folder / CHECKPOINT_FOLDER / STATE_FILE).stat().st_mtime
+        runs.append((stamp, ResumableRun(folder, settings, epoch, int(progress.get("step", 0)), history)))
+    return [run for _, run in sorted(runs, key=lambda item: -item[0])]

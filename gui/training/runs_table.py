@@ -1,0 +1,113 @@
+"""The table of runs: settings, status and best validation BLEU of each, in its curve colour.
+
+Ticking a row's first cell shows or hides that run's curves; selecting a row shows its attention
+snapshots.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QIcon, QPixmap
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
+
+from engine.attention import SCORERS
+from gui.training.records import RunRecord
+
+COLUMNS = ("Run", "Corpus", "Direction", "Scorer", "Cell", "Emb/Hidden", "Epochs", "Status", "Best valid BLEU",
+           "Test BLEU", "Steps", "Time")
+
+
+def format_seconds(seconds: float | None) -> str:
+    """m:ss, or h:mm:ss from an hour on; "–" when unknown."""
+    if seconds is None or seconds != seconds:
+        return "–"
+    total = int(round(max(seconds, 0.0)))
+    hours, rest = divmod(total, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def _swatch(colour: str) -> QIcon:
+    pixmap = QPixmap(12, 12)
+    pixmap.fill(QColor(colour))
+    return QIcon(pixmap)
+
+
+class RunsTable(QTableWidget):
+    """One row per run of this session (resumed runs included)."""
+
+    runSelected = Signal(int)  # row index
+    visibilityChanged = Signal(int, bool)  # row index, curves shown
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(0, len(COLUMNS), parent)
+        self.setObjectName("trainingRunsTable")
+        self.setHorizontalHeaderLabels(COLUMNS)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.verticalHeader().setVisible(False)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        self.setToolTip("Runs of this session. Tick a run to show its curves; select it to see its attention.")
+        self._records: list[RunRecord] = []
+        self.itemChanged.connect(self._item_changed)
+        self.itemSelectionChanged.connect(self._selection_changed)
+
+    def add_run(self, record: RunRecord) -> int:
+        """Append a row for ``record`` and select it; returns its row."""
+        row = len(self._records)
+        self._records.append(record)
+        self.blockSignals(True)
+        self.insertRow(row)
+        for column in range(len(COLUMNS)):
+            self.setItem(row, column, QTableWidgetItem(""))
+        name = self.item(row, 0)
+        name.setIcon(_swatch(record.colour))
+        name.setFlags(name.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+        name.setCheckState(Qt.CheckState.Checked)
+        self.blockSignals(False)
+        self.update_run(record)
+        self.selectRow(row)
+        return row
+
+    def update_run(self, record: RunRecord) -> None:
+        """Refresh the row of ``record``."""
+        if record not in self._records:
+            return
+        row = self._records.index(record)
+        s = record.settings
+        best = record.best_bleu
+        values = (
+            record.name, s.corpus_label, s.direction_label, SCORERS[s.scorer].label, s.cell.upper(),
+            f"{s.embedding_size}/{s.hidden_size}", str(s.epochs), record.status,
+            "–" if best is None else f"{best:.2f}",
+            "–" if record.test_bleu is None else f"{record.test_bleu:.2f}",
+            f"{record.last_step.step:,}" if record.last_step else "0", format_seconds(record.elapsed),
+        )
+        self.blockSignals(True)
+        for column, value in enumerate(values):
+            item = self.item(row, column)
+            if item.text() != value:
+                item.setText(value)
+        tip = f"{record.folder}" + (f"\n{record.error}" if record.error else "")
+        self.item(row, 0).setToolTip(tip)
+        self.item(row, 7).setToolTip(record.error or "")
+        self.blockSignals(False)
+
+    def records(self) -> list[RunRecord]:
+        return list(self._records)
+
+    def selected_row(self) -> int:
+        rows = self.selectionModel().selectedRows()
+        return rows[0].row() if rows else -1
+
+    def _item_changed(self, item: QTableWidgetItem) -> None:
+        if item.column() == 0:
+            self.visibilityChanged.emit(item.row(), item.checkState() == Qt.CheckState.Checked)
+
+    def _selection_changed(self) -> None:
+        row = self.selected_row()
+        if row >= 0:
+            self.runSelected.emit(row)

@@ -1,0 +1,152 @@
+"""What one training run is asked to do: the form's values as a plain, frozen record.
+
+:class:`RunSettings` knows no Qt. It turns into the engine's :class:`CorpusChoice`, model options
+and :class:`TrainConfig`, names its run folder, and round-trips through ``run.json`` (written
+into the run folder) so that an interrupted run can be resumed later with exactly its settings.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from engine.atomic import write_json_atomic
+from engine.config import TrainConfig
+from engine.jobs import DEFAULT_VOCAB, CorpusChoice
+from engine.tasks import dates
+
+RUN_FILE = "run.json"  # the run's settings, next to config.json and checkpoint/ in the run folder
+RUN_FILE_FORMAT = "attention-studio-run"
+
+LANGUAGE_LABELS = {"zh": "Chinese", "en": "English", dates.SOURCE_LANGUAGE: "dates", dates.TARGET_LANGUAGE: "ISO"}
+
+
+@dataclass(frozen=True)
+class SizeDefaults:
+    """Sizes that suit a kind of corpus on a 2-core CPU (the form starts from these)."""
+
+    embedding_size: int
+    hidden_size: int
+    epochs: int
+    dropout: float
+
+
+# The dates task learns in a few epochs with a small model; a real corpus needs more of both.
+TASK_DEFAULTS = SizeDefaults(embedding_size=64, hidden_size=128, epochs=6, dropout=0.1)
+CORPUS_DEFAULTS = SizeDefaults(embedding_size=128, hidden_size=256, epochs=TrainConfig.epochs, dropout=0.2)
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """Everything the form asks for one run; defaults are the engine's."""
+
+    task: str | None = "dates"  # a built-in task, or None for a corpus file
+    corpus_path: str | None = None  # the TSV file when ``task`` is None
+    source_language: str = dates.SOURCE_LANGUAGE
+    target_language: str = dates.TARGET_LANGUAGE
+    scorer: str = "additive"
+    cell: str = "gru"
+    embedding_size: int = TASK_DEFAULTS.embedding_size
+    hidden_size: int = TASK_DEFAULTS.hidden_size  # encoder per direction, decoder, attention layer
+    dropout: float = TASK_DEFAULTS.dropout
+    source_vocab: int = 0  # SentencePiece vocabulary; 0 = the engine's default for the language
+    target_vocab: int = 0
+    epochs: int = TASK_DEFAULTS.epochs
+    max_minutes: float = 0.0  # 0 = no time budget
+    batch_size: int = TrainConfig.batch_size
+    learning_rate: float = TrainConfig.learning_rate
+    validate_every_steps: int = 0  # 0 = once per epoch
+    early_stopping_patience: int = TrainConfig.early_stopping_patience
+    seed: int = 1
+    name: str = ""  # run folder name; empty = made from corpus, scorer and time
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)  # unknown keys of an older run.json
+
+    # -- engine objects ----------------------------------------------------------------------
+    def corpus_choice(self) -> CorpusChoice:
+        """The engine's description of the data (raises ConfigError when inconsistent)."""
+        if self.task is not None:
+            return CorpusChoice(task=self.task, source_language=self.source_language,
+                                target_language=self.target_language)
+        return CorpusChoice(corpus=Path(self.corpus_path or ""), source_language=self.source_language,
+                            target_language=self.target_language)
+
+    def model_options(self) -> dict[str, Any]:
+        """ModelConfig fields other than the vocabulary sizes."""
+        return dict(scorer=self.scorer, cell=self.cell, embedding_size=self.embedding_size,
+                    encoder_hidden_size=self.hidden_size, decoder_hidden_size=self.hidden_size,
+                    attention_size=self.hidden_size, dropout=self.dropout)
+
+    def train_config(self, torch_threads: int = 0) -> TrainConfig:
+        """The engine's training configuration (raises ConfigError naming a bad value)."""
+        return TrainConfig(
+            epochs=self.epochs, max_minutes=self.max_minutes, batch_size=self.batch_size,
+            learning_rate=self.learning_rate, validate_every_steps=self.validate_every_steps,
+            early_stopping_patience=self.early_stopping_patience, seed=self.seed, torch_threads=torch_threads,
+        )
+
+    def vocab_sizes(self) -> tuple[int, int]:
+        """Source and target vocabulary sizes actually asked of SentencePiece."""
+        return (self.source_vocab or DEFAULT_VOCAB.get(self.source_language, 4000),
+                self.target_vocab or DEFAULT_VOCAB.get(self.target_language, 4000))
+
+    # -- names shown to a person ---------------------------------------------------------------
+    @property
+    def corpus_label(self) -> str:
+        """"dates task" or the corpus file's name."""
+        return f"{self.task} task" if self.task else Path(self.corpus_path or "?").name
+
+    @property
+    def direction_label(self) -> str:
+        """E.g. "Chinese → English"."""
+        source = LANGUAGE_LABELS.get(self.source_language, self.source_language)
+        target = LANGUAGE_LABELS.get(self.target_language, self.target_language)
+        return f"{source} → {target}"
+
+    def default_name(self, now: datetime.datetime | None = None) -> str:
+        """E.g. ``dates-additive-20261129-1830`` or ``zh-en-bilinear-20261129-1830``."""
+        stamp = (now or datetime.datetime.now()).strftime("%Y%m%d-%H%M")
+        corpus = self.task or f"{self.source_language}-{self.target_language}"
+        return f"{corpus}-{self.scorer.replace('_', '-')}-{stamp}"
+
+    def with_unique_name(self, models_folder: Path, now: datetime.datetime | None = None) -> RunSettings:
+        """A copy whose ``name`` is free in ``models_folder`` ("-2", "-3" … appended when taken)."""
+        base = _safe_name(self.name) or self.default_name(now)
+        name, counter = base, 1
+        while (models_folder / name).exists():
+            counter += 1
+            name = f"{base}-{counter}"
+        return replace(self, name=name)
+
+    # -- run.json ----------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        data = {k: v for k, v in asdict(self).items() if k != "extra"}
+        return {"format": RUN_FILE_FORMAT, **self.extra, **data}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RunSettings:
+        """Settings read back from ``run.json``; unknown keys are kept aside, missing ones defaulted."""
+        known = {f.name for f in fields(cls)} - {"extra"}
+        values = {k: v for k, v in data.items() if k in known}
+        extra = {k: v for k, v in data.items() if k not in known and k != "format"}
+        return cls(**values, extra=extra)
+
+    def save(self, run_folder: Path) -> None:
+        """Write ``run.json`` atomically (raises OSError)."""
+        write_json_atomic(Path(run_folder) / RUN_FILE, self.to_json())
+
+    @classmethod
+    def load(cls, run_folder: Path) -> RunSettings:
+        """Read ``run.json`` (raises OSError or ValueError when missing or not a run file)."""
+        data = json.loads((Path(run_folder) / RUN_FILE).read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or data.get("format") != RUN_FILE_FORMAT:
+            raise ValueError(f"{Path(run_folder) / RUN_FILE} is not a training run file")
+        return cls.from_json(data)
+
+
+def _safe_name(name: str) -> str:
+    """A folder name from what a person typed: path separators and leading dots removed."""
+    cleaned = "".join("-" if ch in '/\\:*?"<>|' or ord(ch) < 32 else ch for ch in name.strip())
+    return cleaned.lstrip(".").strip()

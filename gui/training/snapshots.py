@@ -1,0 +1,132 @@
+"""Attention learning to align: the fixed sample's heatmap after each validation, with a slider
+over the validations so far (it follows the newest one unless the user has moved it back)."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+import numpy as np
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSlider, QVBoxLayout, QWidget
+
+from gui.training.heatmap import AttentionHeatmap
+from gui.training.records import Snapshot
+
+SAMPLE_NAMES = ("short", "medium", "long")
+NO_ATTENTION = "The 'none' scorer has no attention:\nevery output step sees the same fixed context C."
+WAITING = "The attention on a fixed validation sentence\nappears here after the first validation."
+
+
+class SnapshotView(QWidget):
+    """Heatmap + slider over validations + the sample's source, output and reference."""
+
+    snapshotShown = Signal(int)  # index of the snapshot now shown
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("trainingSnapshots")
+        self._snapshots: list[Snapshot] = []
+        self._shown = -1
+        title = QLabel("<b>Attention on a fixed validation sentence</b>")
+        self._sample = QComboBox()
+        self._sample.setObjectName("snapshotSampleCombo")
+        self._sample.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self._sample.setToolTip("Which of the fixed validation sentences (short, medium, long) to show")
+        self._sample.currentIndexChanged.connect(lambda _index: self._show(self._shown))
+        header = QHBoxLayout()
+        header.addWidget(title, 1)
+        header.addWidget(self._sample)
+        self.heatmap = AttentionHeatmap()
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setObjectName("snapshotSlider")
+        self.slider.setToolTip("Move back through the validations to watch the attention learn to align")
+        self.slider.setRange(0, 0)
+        self.slider.setEnabled(False)
+        self.slider.valueChanged.connect(self._show)
+        self._position = QLabel("")
+        self._position.setMinimumWidth(190)
+        slider_row = QHBoxLayout()
+        slider_row.addWidget(self.slider, 1)
+        slider_row.addWidget(self._position)
+        self._text = QLabel("")
+        self._text.setWordWrap(True)
+        self._text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(header)
+        layout.addWidget(self.heatmap, 1)
+        layout.addLayout(slider_row)
+        layout.addWidget(self._text)
+        self.set_snapshots([])
+
+    # -- input --------------------------------------------------------------------------------
+    def set_snapshots(self, snapshots: Sequence[Snapshot]) -> None:
+        """Show another run's snapshots (the newest one)."""
+        self._snapshots = list(snapshots)
+        self._sync_samples()
+        self._sync_slider(follow=True)
+
+    def snapshot_added(self, snapshots: Sequence[Snapshot]) -> None:
+        """The shown run has one more snapshot: follow it if the slider was at the newest one."""
+        follow = self.slider.value() >= len(self._snapshots) - 1
+        self._snapshots = list(snapshots)
+        self._sync_samples()
+        self._sync_slider(follow)
+
+    # -- state for tests and export -----------------------------------------------------------
+    def count(self) -> int:
+        return len(self._snapshots)
+
+    def current_index(self) -> int:
+        return self._shown
+
+    def current_matrix(self) -> np.ndarray:
+        return self.heatmap.matrix()
+
+    # -- internals ----------------------------------------------------------------------------
+    def _sync_samples(self) -> None:
+        count = max((len(s.samples) for s in self._snapshots), default=0)
+        if count == self._sample.count():
+            return
+        keep = max(self._sample.currentIndex(), 0)
+        self._sample.blockSignals(True)
+        self._sample.clear()
+        for index in range(count):
+            name = SAMPLE_NAMES[index] if index < len(SAMPLE_NAMES) else str(index + 1)
+            self._sample.addItem(f"{name} sentence")
+        self._sample.setCurrentIndex(min(keep, count - 1) if count else -1)
+        self._sample.blockSignals(False)
+
+    def _sync_slider(self, follow: bool) -> None:
+        last = len(self._snapshots) - 1
+        self.slider.blockSignals(True)
+        self.slider.setRange(0, max(last, 0))
+        self.slider.setEnabled(last > 0)
+        if follow or self.slider.value() > last:
+            self.slider.setValue(max(last, 0))
+        self.slider.blockSignals(False)
+        self._show(self.slider.value() if last >= 0 else -1)
+
+    def _show(self, index: int) -> None:
+        if not 0 <= index < len(self._snapshots):
+            self._shown = -1
+            self.heatmap.set_attention(None, (), (), WAITING)
+            self._position.setText("no validation yet")
+            self._text.setText("")
+            return
+        snapshot = self._snapshots[index]
+        self._shown = index
+        self._position.setText(f"{index + 1}/{len(self._snapshots)} · epoch {snapshot.epoch} · "
+                               f"step {snapshot.step:,} · BLEU {snapshot.bleu:.1f}")
+        sample_index = min(max(self._sample.currentIndex(), 0), len(snapshot.samples) - 1)
+        sample = snapshot.samples[sample_index]
+        self.heatmap.set_attention(sample.attention, sample.source_tokens, sample.tokens, NO_ATTENTION)
+        verdict = "✓" if sample.hypothesis.strip() == sample.reference.strip() else "✗"
+        self._text.setText(
+            f"<table cellspacing=0 cellpadding=1>"
+            f"<tr><td>Source&nbsp;</td><td>{html.escape(sample.source)}</td></tr>"
+            f"<tr><td>Output&nbsp;</td><td><b>{html.escape(sample.hypothesis)}</b> {verdict}</td></tr>"
+            f"<tr><td>Reference&nbsp;</td><td>{html.escape(sample.reference)}</td></tr></table>"
+        )
+        self.snapshotShown.emit(index)

@@ -1,0 +1,254 @@
+"""The Train tab end to end on a small dates task: curves, snapshots, stop, pause, resume, faults."""
+
+from __future__ import annotations
+
+import functools
+import math
+import time
+from pathlib import Path
+
+import pyqtgraph as pg
+import pytest
+import torch
+from PySide6.QtCore import Qt
+
+import engine.trainer
+from engine.bundle import load_model_folder
+from engine.catalog import scan, user_models_folder
+from engine.checkpoint import has_checkpoint
+from engine.tasks import dates
+from gui.training.panel import TrainingPanel
+from gui.training.records import RunRecord
+
+RUN_TIMEOUT_MS = 60_000
+
+
+@pytest.fixture
+def small_dates(monkeypatch):
+    """The dates task with a small split, so that an epoch takes a fraction of a second."""
+    monkeypatch.setattr(dates, "dates_split",
+                        functools.partial(dates.dates_split, train_size=640, valid_size=24, test_size=24))
+
+
+@pytest.fixture
+def panel(qtbot, small_dates):
+    widget = TrainingPanel()
+    qtbot.addWidget(widget)
+    widget.resize(1300, 850)
+    form = widget.form
+    form.embedding.setValue(16)
+    form.hidden.setValue(32)
+    form.epochs.setValue(2)
+    yield widget
+    assert widget.stop_and_wait(20_000)
+    qtbot.waitUntil(lambda: widget.controller.current is None, timeout=RUN_TIMEOUT_MS)
+
+
+def _record(panel: TrainingPanel) -> RunRecord:
+    return panel.table.records()[-1]
+
+
+def _start(panel: TrainingPanel, qtbot) -> RunRecord:
+    qtbot.mouseClick(panel.start_button, Qt.MouseButton.LeftButton)
+    assert panel.is_training()
+    return _record(panel)
+
+
+def _wait_steps(qtbot, record: RunRecord, count: int) -> None:
+    qtbot.waitUntil(lambda: record.step_count >= count, timeout=RUN_TIMEOUT_MS)
+
+
+def test_a_dates_run_draws_curves_progress_and_attention_snapshots(panel, qtbot):
+    loss_plot = panel.findChild(pg.PlotWidget, "lossPlot")
+    assert loss_plot is not None and panel.findChild(type(panel.start_button), "stopTrainingButton") is not None
+    saved: list[str] = []
+    panel.modelSaved.connect(saved.append)
+    with qtbot.waitSignal(panel.runFinished, timeout=RUN_TIMEOUT_MS):
+        record = _start(panel, qtbot)
+        qtbot.waitUntil(lambda: panel.curves.point_count(record) > 0 and panel.progress.value() > 0,
+                        timeout=RUN_TIMEOUT_MS)
+        assert "Epoch 1/2" in panel.progress.format()
+    assert not panel.is_training()
+    assert record.status == "completed" and record.step_count == 20  # 640 pairs / 64 × 2 epochs
+    assert panel.curves.point_count(record) == 20
+    assert panel.progress.value() == 1000
+    assert panel.snapshots.count() == 2 and panel.snapshots.current_index() == 1
+    matrix = panel.snapshots.current_matrix()
+    sample = record.snapshots[-1].samples[0]
+    assert matrix.shape == (len(sample.tokens), len(sample.source_tokens))
+    assert matrix.sum(axis=1) == pytest.approx([1.0] * matrix.shape[0], abs=1e-4)
+    panel.snapshots.slider.setValue(0)  # back to the first validation
+    assert panel.snapshots.current_index() == 0
+    assert saved and saved[-1] == str(record.folder)
+    assert record.test_bleu is not None
+    assert load_model_folder(record.folder).scorer == "additive"
+    assert record.folder.parent == user_models_folder()
+    assert any(entry.folder == record.folder for entry in scan()[0])
+
+
+def test_screen_updates_are_throttled_whatever_the_step_rate(panel, qtbot, monkeypatch):
+    redraws: list[float] = []
+    original = panel.curves.update_run
+    monkeypatch.setattr(panel.curves, "update_run", lambda record: (redraws.append(time.monotonic()),
+                                                                     original(record)))
+    panel.form.epochs.setValue(3)
+    started = time.monotonic()
+    with qtbot.waitSignal(panel.runFinished, timeout=RUN_TIMEOUT_MS):
+        record = _start(panel, qtbot)
+    seconds = time.monotonic() - started
+    validations = len(record.validations)
+    # ≈30 redraws a second from the timer, plus one per validation and a few for status changes
+    assert len(redraws) <= seconds * 32 + 3 * validations + 12, (len(redraws), seconds, record.step_count)
+
+
+def test_stop_takes_effect_before_the_next_batch_and_keeps_a_model(panel, qtbot):
+    panel.form.epochs.setValue(200)
+    record = _start(panel, qtbot)
+    _wait_steps(qtbot, record, 5)
+    qtbot.mouseClick(panel.pause_button, Qt.MouseButton.LeftButton)
+    assert panel.pause_button.text() == "Resume"
+    qtbot.wait(300)  # the batch in flight when pausing ends
+    seen = record.step_count
+    saved: list[str] = []
+    panel.modelSaved.connect(saved.append)
+    with qtbot.waitSignal(panel.runFinished, timeout=RUN_TIMEOUT_MS):
+        qtbot.mouseClick(panel.stop_button, Qt.MouseButton.LeftButton)
+    assert record.finished is not None and record.finished.reason == "stopped"
+    assert record.finished.steps == seen  # no batch ran after the stop
+    assert saved and Path(saved[-1]) == record.folder
+    assert load_model_folder(record.folder).model_config.decoder_hidden_size == 32
+    assert has_checkpoint(record.folder)
+    assert panel.resume_combo.currentData() is not None  # offered for resuming
+    assert panel.start_button.isEnabled()
+
+
+def test_pause_and_resume(panel, qtbot):
+    panel.form.epochs.setValue(200)
+    record = _start(panel, qtbot)
+    _wait_steps(qtbot, record, 3)
+    panel.pause_button.click()
+    qtbot.waitUntil(lambda: record.status == "paused", timeout=1000)
+    qtbot.wait(300)
+    paused_at = record.step_count
+    qtbot.wait(600)
+    assert record.step_count == paused_at
+    assert panel.is_training()
+    panel.pause_button.click()
+    assert panel.pause_button.text() == "Pause"
+    _wait_steps(qtbot, record, paused_at + 3)
+    with qtbot.waitSignal(panel.runFinished, timeout=RUN_TIMEOUT_MS):
+        panel.stop_button.click()
+
+
+def test_closing_during_training_stops_cleanly_and_the_run_can_be_resumed(panel, qtbot):
+    panel.form.epochs.setValue(4)
+    record = _start(panel, qtbot)
+    qtbot.waitUntil(lambda: len(record.validations) >= 1 and record.step_count >= 13, timeout=RUN_TIMEOUT_MS)
+    assert panel.stop_and_wait(10_000)
+    assert not panel.is_training()
+    assert has_checkpoint(record.folder)
+    qtbot.waitUntil(lambda: panel.controller.current is None, timeout=5000)
+    run = panel.resume_combo.currentData()
+    assert run is not None and run.folder == record.folder
+    stopped_at = run.step
+    with qtbot.waitSignal(panel.runFinished, timeout=RUN_TIMEOUT_MS):
+        panel.resume_button.click()
+        resumed = _record(panel)
+        assert resumed is not record and resumed.folder == record.folder
+        assert len(resumed.validations) >= 1  # history read back from the checkpoint
+        _wait_steps(qtbot, resumed, 1)
+        assert resumed.series("step")[0] == stopped_at + 1
+    assert resumed.status == "completed"
+
+
+def test_a_corpus_with_malformed_lines_shows_the_report(panel, qtbot, tmp_path):
+    corpus = tmp_path / "mixed.tsv"
+    good = "".join(f"Sentence number {i}.\t第{i}个句子。\n" for i in range(80))
+    corpus.write_text("Hello.\t你好。\nno tab on this line\nOnly English.\t\n" + good, encoding="utf-8")
+    panel.form.add_corpus_file(corpus)
+    qtbot.waitUntil(lambda: panel._inspection is not None and panel._inspection.done, timeout=10_000)
+    text = panel.form.preview.report_text()
+    assert "83 lines read" in text and "2 lines skipped" in text
+    assert "line 2: no tab separator" in text and "line 3: empty Chinese side" in text
+    assert panel.start_button.isEnabled()
+    assert panel.form.preview.table.item(0, 1).text() == "你好。"
+
+    swapped = tmp_path / "swapped.tsv"
+    swapped.write_text("".join(f"第{i}个句子。\tSentence number {i}.\n" for i in range(80)), encoding="utf-8")
+    panel.form.add_corpus_file(swapped)
+    qtbot.waitUntil(lambda: panel._inspection is not None and panel._inspection.done, timeout=10_000)
+    assert "columns seem swapped" in panel.form.preview.report_text()
+    assert not panel.start_button.isEnabled()
+
+
+def test_too_little_data_is_refused_before_training_and_nothing_is_left(panel, qtbot, tmp_path):
+    tiny = tmp_path / "tiny.tsv"
+    tiny.write_text("Hello.\t你好。\nGood night.\t晚安。\n", encoding="utf-8")
+    panel.form.add_corpus_file(tiny)
+    qtbot.waitUntil(lambda: panel._inspection is not None and panel._inspection.done, timeout=10_000)
+    assert not panel.start_button.isEnabled()
+    with qtbot.waitSignal(panel.runFinished, timeout=RUN_TIMEOUT_MS):
+        panel.controller.start(panel.form.settings())  # as if started before the report was ready
+    assert panel.message_label.property("kind") == "error"
+    assert "too little data" in panel.message_label.text()
+    models = user_models_folder()
+    assert not models.exists() or not any(models.iterdir())  # the failed run left no folder
+
+
+def test_an_unwritable_data_folder_is_named_in_the_error(panel, qtbot, tmp_path, monkeypatch):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the data folder should be")
+    monkeypatch.setenv("ATTENTION_STUDIO_DATA", str(blocker))
+    with qtbot.waitSignal(panel.runFinished, timeout=RUN_TIMEOUT_MS):
+        panel.start()
+    assert panel.message_label.property("kind") == "error"
+    assert str(blocker) in panel.message_label.text()
+    assert panel.start_button.isEnabled()
+
+
+def test_a_diverging_run_shows_the_error_and_the_app_stays_usable(panel, qtbot, monkeypatch):
+    def nan_loss(logits: torch.Tensor, target: torch.Tensor, label_smoothing: float) -> torch.Tensor:
+        return logits.sum() * math.nan
+
+    monkeypatch.setattr(engine.trainer, "compute_loss", nan_loss)
+    with qtbot.waitSignal(panel.runFinished, timeout=RUN_TIMEOUT_MS):
+        record = _start(panel, qtbot)
+    assert record.status == "diverged" and record.diverged_at is not None
+    assert panel.message_label.property("kind") == "error" and "diverged" in panel.message_label.text()
+    assert all(math.isnan(value) for value in record.series("loss"))  # drawn as gaps
+    assert panel.start_button.isEnabled() and not panel.is_training()
+    monkeypatch.undo()
+    monkeypatch.setattr(dates, "dates_split",
+                        functools.partial(dates.dates_split, train_size=640, valid_size=24, test_size=24))
+    second = _start(panel, qtbot)  # the app goes on: a new run trains
+    _wait_steps(qtbot, second, 2)
+    assert math.isfinite(second.series("loss")[-1])
+    with qtbot.waitSignal(panel.runFinished, timeout=RUN_TIMEOUT_MS):
+        panel.stop_button.click()
+
+
+def test_runs_are_compared_and_exported(panel, qtbot, tmp_path):
+    panel.form.epochs.setValue(1)
+    for scorer in ("dot", "none"):
+        panel.form.set_scorer(scorer)
+        with qtbot.waitSignal(panel.runFinished, timeout=RUN_TIMEOUT_MS):
+            _start(panel, qtbot)
+    first, second = panel.table.records()
+    assert first.colour != second.colour
+    assert panel.table.item(1, 3).text() == "None (fixed context C)"
+    assert panel.table.item(0, 8).text() not in ("", "–")  # best valid BLEU
+    legend = panel.curves.loss_plot.getPlotItem().legend
+    assert [label.text for _, label in legend.items] == [first.name, second.name]
+    assert panel.snapshots.current_matrix().size == 0  # 'none' has no attention to show
+    panel.curves.x_combo.setCurrentIndex(1)  # elapsed time on the x axis
+    x, _ = panel.curves._runs[id(first)][1].raw.getData()
+    assert list(x) == list(first.series("elapsed"))
+    panel.curves.log_check.setChecked(True)
+    assert panel.curves.loss_plot.getPlotItem().ctrl.logYCheck.isChecked()
+    png, table = tmp_path / "curves.png", tmp_path / "metrics.csv"
+    assert panel.export_curves_png(png) and png.stat().st_size > 1000
+    assert panel.export_metrics_csv(table)
+    lines = table.read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith("run,kind,step") and sum(first.name in line for line in lines) == 10 + 1
+    assert not panel.export_metrics_csv(tmp_path / "missing" / "metrics.csv")
+    assert "missing" in panel.message_label.text()

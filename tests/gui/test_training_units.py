@@ -1,0 +1,127 @@
+"""The Training view's plain parts: settings, run folders, smoothing, CSV, the run generator."""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import math
+
+import numpy as np
+import pytest
+
+from engine.errors import ConfigError
+from engine.events import StepEvent, TrainControl
+from gui.training.corpus import CorpusEntry, inspect_corpus
+from gui.training.ranges import nice_bounds, nice_ceil
+from gui.training.records import RunRecord, smooth, write_metrics_csv
+from gui.training.runner import RunFailed, RunRequest, StatusMessage, resumable_runs, run_training, training_threads
+from gui.training.settings import RunSettings
+
+
+def _step(step: int, loss: float) -> StepEvent:
+    return StepEvent(step, 1, step, 100, loss, 1000.0, 1e-3, 0, step * 0.1, 10.0)
+
+
+def test_training_threads_leave_a_core_for_the_window():
+    assert training_threads(1) == 1
+    assert training_threads(2) == 1
+    assert training_threads(8) == 4
+
+
+def test_run_names_are_made_from_corpus_scorer_and_time_and_never_reuse_a_folder(tmp_path):
+    now = datetime.datetime(2026, 11, 29, 18, 30)
+    settings = RunSettings(scorer="scaled_dot")
+    assert settings.default_name(now) == "dates-scaled-dot-20261129-1830"
+    (tmp_path / "dates-scaled-dot-20261129-1830").mkdir()
+    assert settings.with_unique_name(tmp_path, now).name == "dates-scaled-dot-20261129-1830-2"
+    corpus = RunSettings(task=None, corpus_path="x.tsv", source_language="en", target_language="zh", name="../my run")
+    assert corpus.with_unique_name(tmp_path, now).name == "-my run"
+    assert corpus.direction_label == "English → Chinese"
+
+
+def test_settings_round_trip_through_the_run_file(tmp_path):
+    settings = RunSettings(scorer="dot", cell="lstm", epochs=3, hidden_size=48, name="a")
+    settings.save(tmp_path)
+    assert RunSettings.load(tmp_path) == settings
+    with pytest.raises(ConfigError):
+        RunSettings(epochs=0).train_config()
+
+
+def test_smoothing_keeps_nan_as_gaps_and_continues_incrementally():
+    values = np.array([4.0, 2.0, math.nan, 1.0])
+    whole, _ = smooth(values, 0.5)
+    first, state = smooth(values[:2], 0.5)
+    rest, _ = smooth(values[2:], 0.5, state)
+    assert math.isnan(whole[2])
+    assert whole[0] == pytest.approx(4.0)  # debiased: the first value is itself
+    np.testing.assert_allclose(np.concatenate([first, rest]), whole)
+
+
+def test_record_grows_and_writes_csv(tmp_path):
+    record = RunRecord("run-a", RunSettings(), tmp_path, "#1f77b4")
+    for start in range(0, 3000, 500):
+        record.add_steps([_step(s + 1, 1.0 / (s + 1)) for s in range(start, start + 500)])
+    record.add_steps([_step(3001, math.nan)])
+    assert record.step_count == 3001
+    assert math.isnan(record.series("smoothed_loss")[-1])
+    path = tmp_path / "metrics.csv"
+    write_metrics_csv(path, [record])
+    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    assert len(rows) == 3001
+    assert rows[0]["run"] == "run-a" and rows[0]["kind"] == "train" and rows[-1]["train_loss"] == ""
+
+
+def test_inspection_reports_bad_lines_swapped_columns_and_binary_files(tmp_path):
+    good = "".join(f"Sentence number {i}.\t第{i}个句子。\tCC-BY 2.0\n" for i in range(80))
+    mixed = tmp_path / "mixed.tsv"
+    mixed.write_text("Hello.\t你好。\nno tab here\n\t空的\n" + good, encoding="utf-8")
+    final = list(inspect_corpus(CorpusEntry.file(mixed)))[-1]
+    assert final.done and final.usable
+    assert any("line 2: no tab separator" in line for line in final.summary_lines())
+    assert any("line 3: empty English side" in line for line in final.summary_lines())
+
+    swapped = tmp_path / "swapped.tsv"
+    swapped.write_text("".join(f"第{i}个句子。\tSentence number {i}.\n" for i in range(80)), encoding="utf-8")
+    problem = list(inspect_corpus(CorpusEntry.file(swapped)))[-1].problem
+    assert problem is not None and "swapped" in problem
+
+    binary = tmp_path / "binary.tsv"
+    binary.write_bytes(b"\x00\x01\x02" * 100)
+    problem = list(inspect_corpus(CorpusEntry.file(binary)))[-1].problem
+    assert problem is not None and "does not look like a text corpus" in problem
+
+    tiny = tmp_path / "tiny.tsv"
+    tiny.write_text("Hello.\t你好。\n", encoding="utf-8")
+    problem = list(inspect_corpus(CorpusEntry.file(tiny)))[-1].problem
+    assert problem is not None and "too little data" in problem
+
+
+def test_a_bad_corpus_fails_before_training_and_leaves_no_folder(tmp_path):
+    binary = tmp_path / "binary.tsv"
+    binary.write_bytes(b"\x00" * 64)
+    settings = RunSettings(task=None, corpus_path=str(binary), source_language="zh", target_language="en")
+    folder = tmp_path / "models" / "run"
+    items = list(run_training(RunRequest(settings, folder), TrainControl()))
+    assert isinstance(items[0], StatusMessage)
+    assert isinstance(items[-1], RunFailed) and items[-1].kind == "data" and str(binary) in items[-1].message
+    assert not folder.exists()
+
+
+def test_only_interrupted_runs_are_offered_for_resuming(tmp_path):
+    assert resumable_runs(tmp_path / "missing") == []
+    run = tmp_path / "run"
+    (run / "checkpoint").mkdir(parents=True)
+    RunSettings(epochs=5).save(run)
+    (run / "checkpoint" / "state.safetensors").write_bytes(b"")
+    (run / "checkpoint" / "state.json").write_text('{"progress": {"epoch": 2, "step": 40, "history": []}}')
+    [found] = resumable_runs(tmp_path)
+    assert (found.epoch, found.step) == (2, 40) and "2/5 epochs" in found.label
+    (run / "config.json").write_text('{"training": {"finished": {"reason": "early stopping"}}}')
+    assert resumable_runs(tmp_path) == []
+
+
+def test_plot_ranges_round_to_nice_numbers_and_skip_nan():
+    assert [nice_ceil(v) for v in (0.0, 7, 10, 11, 990, 1001)] == [1.0, 8.0, 10.0, 12.0, 1000.0, 1200.0]
+    assert nice_bounds([np.array([math.nan, 0.93, 5.8])]) == (0.0, 6.0)
+    assert nice_bounds([np.array([3.0, 7.5])], floor_zero=True) == (0.0, 8.0)
+    assert nice_bounds([np.array([math.nan])]) is None
