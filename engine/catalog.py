@@ -8,26 +8,15 @@ reason instead of being skipped silently.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
-import platformdirs
-
 from engine.bundle import read_config
 from engine.errors import ModelFileError
+from engine.paths import SHIPPED_MODELS, user_data_folder, user_models_folder
 
-APP_NAME = "attention-studio"
-SHIPPED_MODELS = Path(__file__).resolve().parent.parent / "resources" / "models"
-
-
-def user_data_folder() -> Path:
-    override = os.environ.get("ATTENTION_STUDIO_DATA")
-    return Path(override) if override else Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
-
-
-def user_models_folder() -> Path:
-    return user_data_folder() / "models"
+__all__ = ["SHIPPED_MODELS", "ModelEntry", "UnusableFolder", "default_model", "scan", "user_data_folder",
+           "user_models_folder"]
 
 
 @dataclass(frozen=True)

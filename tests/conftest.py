@@ -3,6 +3,9 @@
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# OpenMP worker threads sleep instead of spinning when idle: on 2 shared cores, spinning threads of
+# one test process starve the others (and the GUI thread) many times over.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import torch  # noqa: E402
 

@@ -1,0 +1,25 @@
+"""Where Attention Studio keeps things. Imports nothing heavy, so the app can ask early.
+
+The user's data folder comes from platformdirs; the ``ATTENTION_STUDIO_DATA`` environment variable
+overrides it (tests and portable installs use that).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "attention-studio"
+SHIPPED_MODELS = Path(__file__).resolve().parent.parent / "resources" / "models"
+
+
+def user_data_folder() -> Path:
+    override = os.environ.get("ATTENTION_STUDIO_DATA")
+    return Path(override) if override else Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def user_models_folder() -> Path:
+    """Where the app saves the models it trains, one folder per run."""
+    return user_data_folder() / "models"

@@ -1,0 +1,147 @@
+"""Exports of the attention panel: the heatmap as PNG or SVG (pyqtgraph exporters), the matrix
+with its tokens as CSV or JSON.
+
+The JSON object uses the command line's ``translate --json`` keys (``source``, ``source_tokens``,
+``tokens``, ``text``, ``attention``) plus the model's scorer, direction and folder name.
+CSV: a header row (corner cell, then the source tokens) and one row per output token.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pyqtgraph.exporters import ImageExporter, SVGExporter
+from PySide6.QtCore import QRect
+from PySide6.QtGui import QPainter
+from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtWidgets import QWidget
+
+from engine.atomic import write_bytes_atomic
+from gui.attention.panel import AttentionPanel
+
+log = logging.getLogger("attention_studio")
+PNG_WIDTH = 1600  # pixels: sharp enough for slides and papers
+CORNER = "output \\ source"
+
+
+class ExportError(Exception):
+    """Nothing to export, or the file could not be written; the message says which."""
+
+
+def _require_rows(panel: AttentionPanel) -> None:
+    if not panel.has_attention():
+        raise ExportError("this model has no attention weights (fixed context C): nothing to export")
+    if not panel.target_tokens():
+        raise ExportError("translate a sentence first: there is no attention matrix yet")
+
+
+def export_png(panel: AttentionPanel, path: Path, width: int = PNG_WIDTH) -> Path:
+    """The heatmap with its axes and colour bar as a PNG image."""
+    _require_rows(panel)
+    panel.render_now()
+    exporter = ImageExporter(panel.heatmap.scene())
+    exporter.parameters()["width"] = width
+    return _export_with(lambda name: exporter.export(name), path)
+
+
+def export_svg(panel: AttentionPanel, path: Path) -> Path:
+    """The heatmap as SVG (vector axes and labels; the cells as an embedded image).
+
+    pyqtgraph 0.14's SVG exporter cannot parse the closed paths ("… Z") that recent Qt versions
+    write (pyqtgraph issue #3495); then Qt's own SVG generator draws the widget instead.
+    """
+    _require_rows(panel)
+    panel.render_now()
+    exporter = SVGExporter(panel.heatmap.scene())
+    try:
+        return _export_with(lambda name: exporter.export(name), path)
+    except ValueError:
+        log.info("pyqtgraph's SVG exporter failed (closed paths); using Qt's SVG generator")
+        return _export_with(lambda name: _render_svg(panel.heatmap, name), path)
+
+
+def _render_svg(widget: QWidget, name: str) -> None:
+    generator = QSvgGenerator()
+    generator.setFileName(name)
+    generator.setSize(widget.size())
+    generator.setViewBox(QRect(0, 0, widget.width(), widget.height()))
+    generator.setTitle("Attention heatmap")
+    generator.setDescription("Attention weights α_ij: rows are output tokens, columns source tokens.")
+    painter = QPainter(generator)
+    try:
+        widget.render(painter)
+    finally:
+        painter.end()
+
+
+def _export_with(write: Callable[[str], Any], path: Path) -> Path:
+    path = Path(path)
+    try:
+        write(str(path))
+    except OSError as error:
+        raise ExportError(f"cannot write {path}: {error.strerror or error}") from None
+    if not path.is_file() or path.stat().st_size == 0:
+        raise ExportError(f"cannot write {path}")
+    return path
+
+
+def matrix_csv(panel: AttentionPanel) -> str:
+    _require_rows(panel)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow([CORNER, *panel.source_tokens()])
+    for token, row in zip(panel.target_tokens(), panel.attention(), strict=True):
+        writer.writerow([token, *(f"{float(value):.6f}" for value in row)])
+    return buffer.getvalue()
+
+
+def matrix_json(panel: AttentionPanel, metadata: dict[str, Any] | None = None) -> dict[str, Any]:
+    _require_rows(panel)
+    return {
+        **(metadata or {}),
+        "source_tokens": panel.source_tokens(),
+        "tokens": panel.target_tokens(),
+        "attention": [[round(float(v), 6) for v in row] for row in panel.attention()],
+    }
+
+
+def export_csv(panel: AttentionPanel, path: Path) -> Path:
+    return _write_text(Path(path), matrix_csv(panel))
+
+
+def export_json(panel: AttentionPanel, path: Path, metadata: dict[str, Any] | None = None) -> Path:
+    text = json.dumps(matrix_json(panel, metadata), ensure_ascii=False, indent=1) + "\n"
+    return _write_text(Path(path), text)
+
+
+def _write_text(path: Path, text: str) -> Path:
+    try:
+        write_bytes_atomic(path, text.encode("utf-8"))
+    except OSError as error:
+        raise ExportError(f"cannot write {path}: {error.strerror or error}") from None
+    return path
+
+
+@dataclass(frozen=True)
+class ExportKind:
+    """One export format: its file-dialog filter, file suffix and writer."""
+
+    title: str
+    file_filter: str
+    suffix: str
+    write: Callable[[AttentionPanel, Path, dict[str, Any]], Path]
+
+
+EXPORT_KINDS: dict[str, ExportKind] = {
+    "png": ExportKind("Heatmap as PNG…", "PNG image (*.png)", ".png", lambda p, f, m: export_png(p, f)),
+    "svg": ExportKind("Heatmap as SVG…", "SVG drawing (*.svg)", ".svg", lambda p, f, m: export_svg(p, f)),
+    "csv": ExportKind("Matrix as CSV…", "CSV table (*.csv)", ".csv", lambda p, f, m: export_csv(p, f)),
+    "json": ExportKind("Matrix as JSON…", "JSON (*.json)", ".json", export_json),
+}

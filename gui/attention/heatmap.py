@@ -1,0 +1,194 @@
+"""The attention heatmap: a pyqtgraph ImageItem of α (rows = output tokens, columns = source
+tokens), token labels on the axes, a 0–1 colour bar, hover and click reporting, highlights.
+
+Rows not decoded yet are NaN, which pyqtgraph draws transparent, so the grid visibly fills in.
+The view can be zoomed (wheel) and panned (drag); long inputs open scrolled to their start.
+No global pyqtgraph configuration is touched: the image is row-major by its own option.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPalette, QPen
+from PySide6.QtWidgets import QGraphicsRectItem, QWidget
+
+from gui.attention.labels import axis_label
+
+VISIBLE_COLUMNS = 40  # source tokens in view at first; the rest is reached by panning or zooming out
+VISIBLE_ROWS = 30
+COLOR_MAP = "viridis"
+
+
+class HeatmapView(pg.GraphicsLayoutWidget):
+    """Renders an attention matrix; knows nothing about decoding."""
+
+    cellHovered = Signal(int, int)  # row, column; (-1, -1) when the pointer leaves the cells
+    rowClicked = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        palette = self.palette()
+        self.setBackground(palette.color(QPalette.ColorRole.Base))
+        text = palette.color(QPalette.ColorRole.Text)
+        self.plot = self.addPlot()
+        self.plot.invertY(True)
+        self.plot.setDefaultPadding(0.0)
+        self.plot.hideButtons()
+        self.plot.setMenuEnabled(False)
+        self.plot.showAxes((True, True, False, False), showValues=(True, True, False, False))
+        font = QFont(self.font())
+        for side in ("left", "top"):
+            axis = self.plot.getAxis(side)
+            axis.setPen(text)
+            axis.setTextPen(text)
+            axis.setStyle(tickFont=font, tickLength=-4, autoExpandTextSpace=True)
+        self.image = pg.ImageItem(axisOrder="row-major")
+        self.plot.addItem(self.image)
+        self.color_bar = pg.ColorBarItem(values=(0.0, 1.0), colorMap=pg.colormap.get(COLOR_MAP),
+                                         interactive=False, label="α", colorMapMenu=False, width=16)
+        self.color_bar.setImageItem(self.image, insert_in=self.plot)
+        bar_axis = self.color_bar.getAxis("right") if hasattr(self.color_bar, "getAxis") else None
+        if bar_axis is not None:
+            bar_axis.setPen(text)
+            bar_axis.setTextPen(text)
+        self._cell_box = self._overlay(QColor(255, 64, 64), 2)
+        self._row_box = self._overlay(QColor(255, 140, 0), 2)
+        self._columns = 0
+        self._capacity = 0
+        self._rows = 0
+        self._grid = np.zeros((0, 0), np.float32)
+        self._source_labels: tuple[str, ...] = ()
+        self._row_labels: list[str] = []
+        self._metrics = QFontMetrics(font)
+        self._hovered = (-1, -1)
+        self.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self.scene().sigMouseClicked.connect(self._on_mouse_clicked)
+
+    def _overlay(self, color: QColor, width: int) -> QGraphicsRectItem:
+        box = QGraphicsRectItem()
+        pen = QPen(color, width)
+        pen.setCosmetic(True)
+        box.setPen(pen)
+        box.setZValue(10)
+        box.hide()
+        self.plot.addItem(box, ignoreBounds=True)
+        return box
+
+    # -- data -------------------------------------------------------------------------------
+    def reset(self, source_tokens: Sequence[str]) -> None:
+        """A new run over ``source_tokens``: an empty grid with one column per token."""
+        self._columns = len(source_tokens)
+        self._source_labels = tuple(source_tokens)
+        self._rows = -1
+        self.plot.getAxis("top").setTicks([[(j, axis_label(t)) for j, t in enumerate(source_tokens)], []])
+        self.plot.getAxis("left").setTicks([[], []])
+        self._row_labels = []
+        self._cell_box.hide()
+        self._row_box.hide()
+        self._capacity = max(1, min(self._columns, VISIBLE_ROWS))  # blank rows: about a square to fill
+        self._grid = np.full((self._capacity, max(self._columns, 1)), np.nan, np.float32)
+        self.image.setImage(self._grid, levels=(0.0, 1.0), autoLevels=False)
+        self._place_image()  # after setImage: the rectangle's scale depends on the image size
+        self.plot.getViewBox().setRange(xRange=(-0.5, min(max(self._columns, 1), VISIBLE_COLUMNS) - 0.5),
+                                        yRange=(-0.5, self._capacity - 0.5), padding=0)
+
+    def set_rows(self, matrix: np.ndarray, target_tokens: Sequence[str], finished: bool = False) -> None:
+        """Show ``matrix`` (rows decoded so far) with its output-token labels; while the run goes
+        on, blank rows below stand for the steps still to come."""
+        rows = int(matrix.shape[0])
+        capacity = max(rows, 1) if finished else max(self._capacity, rows + 1)
+        resized = capacity != self._capacity
+        if resized:
+            self._capacity = capacity
+            self._grid = np.full((capacity, max(self._columns, 1)), np.nan, np.float32)
+        else:
+            self._grid[rows:] = np.nan  # a beam hypothesis may have become shorter
+        if rows and self._columns:
+            self._grid[:rows, : self._columns] = matrix
+        self.image.setImage(self._grid, levels=(0.0, 1.0), autoLevels=False)
+        if resized:
+            self._place_image()
+            self._show_rows()
+        labels = [axis_label(t) for t in target_tokens[:rows]]
+        if labels != self._row_labels:
+            self._row_labels = labels
+            left = self.plot.getAxis("left")
+            left.setTicks([list(enumerate(labels)), []])
+            left.setWidth(self._label_width(labels))
+        self._rows = rows
+
+    def _label_width(self, labels: Sequence[str]) -> int:
+        widest = max((self._metrics.horizontalAdvance(label) for label in labels), default=0)
+        return max(36, widest + 16)
+
+    def _place_image(self) -> None:
+        """Image rectangle and pan/zoom limits for the current grid (the view range is kept)."""
+        columns, capacity = max(self._columns, 1), self._capacity
+        self.image.setRect(QRectF(-0.5, -0.5, columns, capacity))
+        self.plot.getViewBox().setLimits(xMin=-0.5, xMax=columns - 0.5, yMin=-0.5, yMax=capacity - 0.5,
+                                         minXRange=min(3, columns), minYRange=min(3, capacity))
+
+    def _show_rows(self) -> None:
+        """All rows while they fit (up to VISIBLE_ROWS); beyond that, scroll to keep the newest
+        row in view without zooming."""
+        view = self.plot.getViewBox()
+        bottom = self._capacity - 0.5
+        if self._capacity <= VISIBLE_ROWS:
+            view.setYRange(-0.5, bottom, padding=0)
+            return
+        top, shown_bottom = view.viewRange()[1]
+        height = min(shown_bottom - top, VISIBLE_ROWS)
+        view.setYRange(bottom - height, bottom, padding=0)
+
+    # -- highlights -------------------------------------------------------------------------
+    def highlight_cell(self, row: int, column: int) -> None:
+        if 0 <= row < max(self._rows, 0) and 0 <= column < self._columns:
+            self._cell_box.setRect(QRectF(column - 0.5, row - 0.5, 1, 1))
+            self._cell_box.show()
+        else:
+            self._cell_box.hide()
+
+    def highlight_row(self, row: int) -> None:
+        if 0 <= row < max(self._capacity, 0) and self._columns:
+            self._row_box.setRect(QRectF(-0.5, row - 0.5, self._columns, 1))
+            self._row_box.show()
+        else:
+            self._row_box.hide()
+
+    # -- pointer ----------------------------------------------------------------------------
+    def cell_at(self, scene_pos: QPointF) -> tuple[int, int]:
+        """(row, column) under a scene position, or (-1, -1) outside the decoded cells."""
+        view = self.plot.getViewBox()
+        if not view.sceneBoundingRect().contains(scene_pos):
+            return -1, -1
+        point = view.mapSceneToView(scene_pos)
+        row, column = math.floor(point.y() + 0.5), math.floor(point.x() + 0.5)
+        if 0 <= row < max(self._rows, 0) and 0 <= column < self._columns:
+            return row, column
+        return -1, -1
+
+    def _on_mouse_moved(self, scene_pos: QPointF) -> None:
+        cell = self.cell_at(scene_pos)
+        if cell != self._hovered:
+            self._hovered = cell
+            self.highlight_cell(*cell)
+            self.cellHovered.emit(*cell)
+
+    def _on_mouse_clicked(self, event) -> None:
+        if event.button() != Qt.MouseButton.LeftButton:
+            return
+        row, _ = self.cell_at(event.scenePos())
+        if row >= 0:
+            self.rowClicked.emit(row)
+
+    def leaveEvent(self, event) -> None:
+        if self._hovered != (-1, -1):
+            self._hovered = (-1, -1)
+            self.highlight_cell(-1, -1)
+            self.cellHovered.emit(-1, -1)
+        super().leaveEvent(event)

@@ -1,0 +1,192 @@
+"""The step inspector: for one decoding step i, what the formulas computed.
+
+It shows the scorer's formula for e_ij, the softmax that turns scores into weights α_ij, the raw
+scores and weights per source token, which source tokens dominate the context vector c_i, and
+the top-k output tokens the step chose between. This connects the heatmap to the mathematics.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QSizePolicy,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gui.attention.labels import quoted, token_label
+
+if TYPE_CHECKING:
+    from engine.search import DecodeStep
+
+SOFTMAX = "α_ij = exp(e_ij) / Σ_k exp(e_ik)"
+CONTEXT = "c_i = Σ_j α_ij h_j"
+DOMINANT_SHARE = 0.9  # list source tokens until they carry this share of the weight
+DOMINANT_MAX = 4
+
+
+def dominant_sources(weights: np.ndarray, tokens: Sequence[str]) -> list[tuple[str, float]]:
+    """The few source tokens that carry most of c_i: (token, α) by decreasing α."""
+    picked: list[tuple[str, float]] = []
+    total = 0.0
+    for j in np.argsort(-weights, kind="stable")[:DOMINANT_MAX]:
+        picked.append((tokens[int(j)], float(weights[int(j)])))
+        total += float(weights[int(j)])
+        if total >= DOMINANT_SHARE:
+            break
+    return picked
+
+
+def _weight_colour(alpha: float) -> QColor:
+    colour = QColor(68, 1, 84)
+    colour.setAlphaF(min(max(alpha, 0.0), 1.0) * 0.6)
+    return colour
+
+
+class WeightTable(QAbstractTableModel):
+    """Per source token j: its label, the raw score e_ij and the weight α_ij (one reset per step,
+    so a step costs the same whatever the sentence length)."""
+
+    HEADERS = ("j", "source token", "score e_ij", "weight α_ij")
+    _ROLES = frozenset({Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.BackgroundRole})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._tokens: list[str] = []
+        self._scores: np.ndarray | None = None
+        self._weights: np.ndarray = np.zeros(0)
+
+    def set_rows(self, tokens: Sequence[str], scores: np.ndarray | None, weights: np.ndarray) -> None:
+        labels = [token_label(t) for t in tokens]
+        if labels == self._tokens:  # same sentence, next step: new numbers only
+            self._scores, self._weights = scores, weights
+            if labels:
+                self.dataChanged.emit(self.index(0, 2), self.index(len(labels) - 1, 3))
+            return
+        self.beginResetModel()
+        self._tokens, self._scores, self._weights = labels, scores, weights
+        self.endResetModel()
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._tokens)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return self.HEADERS[section]
+        return None
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        if role not in self._ROLES:
+            return None
+        j, column = index.row(), index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == 0:
+                return str(j)
+            if column == 1:
+                return self._tokens[j]
+            if column == 2:
+                scores = self._scores
+                return "—" if scores is None or j >= len(scores) else f"{float(scores[j]):+.3f}"
+            return f"{self._weight(j):.4f}"
+        if role == Qt.ItemDataRole.TextAlignmentRole and column != 1:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.BackgroundRole and column == 3:
+            return _weight_colour(self._weight(j))
+        return None
+
+    def _weight(self, j: int) -> float:
+        return float(self._weights[j]) if j < len(self._weights) else float("nan")
+
+
+class StepInspector(QWidget):
+    """Shows one step; call :meth:`show_step` with what the record holds for it."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("stepInspector")
+        self.title = QLabel("Step inspector: translate a sentence, then hover or click an output token.")
+        self.title.setWordWrap(True)
+        self.formula = QLabel()
+        self.formula.setObjectName("inspectorFormula")
+        self.formula.setWordWrap(True)
+        self.formula.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.context = QLabel()
+        self.context.setWordWrap(True)
+        self.context.setTextFormat(Qt.TextFormat.PlainText)
+        self.alternatives = QLabel()
+        self.alternatives.setWordWrap(True)
+        self.alternatives.setTextFormat(Qt.TextFormat.PlainText)
+        self.weights = WeightTable()
+        self.table = QTableView()
+        self.table.setObjectName("inspectorTable")
+        self.table.setModel(self.weights)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)  # contents-sized columns cost O(rows) per step
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setStretchLastSection(False)
+        metrics = self.fontMetrics()
+        for column, sample in ((0, "000"), (2, "score e_ij"), (3, "weight α_ij")):
+            header.resizeSection(column, metrics.horizontalAdvance(sample) + 18)
+        self.table.verticalHeader().setDefaultSectionSize(metrics.lineSpacing() + 6)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        for widget in (self.title, self.formula, self.context, self.alternatives):
+            widget.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+            layout.addWidget(widget)
+        layout.addWidget(self.table, 1)
+        layout.addStretch(0)  # takes the room when the table is hidden (no attention)
+        self.shown_index = -1
+
+    def clear(self, formula: str = "") -> None:
+        self.shown_index = -1
+        self.title.setText("Step inspector: hover or click an output token or a heatmap row.")
+        self.formula.setText(self._formulas(formula, True) if formula else "")
+        self.context.clear()
+        self.alternatives.clear()
+        self.weights.set_rows([], None, np.zeros(0))
+
+    def show_step(self, index: int, token: str, step: DecodeStep | None, weights: np.ndarray | None,
+                  source_tokens: Sequence[str], formula: str, uses_attention: bool) -> None:
+        """Show step ``index`` (output ``token``); ``step`` is None when its details are not known
+        (a beam hypothesis changed mid-run), ``weights`` is α_i (None without attention)."""
+        self.shown_index = index
+        probability = f" with p = {step.probability:.3f}" if step is not None else ""
+        self.title.setText(f"<b>Step i = {index}</b>: output {html.escape(quoted(token))}{probability}")
+        self.formula.setText(self._formulas(formula, uses_attention))
+        if step is not None and step.alternatives:
+            choices = " · ".join(f"{quoted(a.token)} {a.probability:.3f}" for a in step.alternatives)
+            self.alternatives.setText(f"Top-{len(step.alternatives)} candidates: {choices}")
+        else:
+            self.alternatives.setText("")
+        if not uses_attention or weights is None:
+            self.context.setText("c_i = C: the same fixed context vector at every step (no weights to inspect).")
+            self.weights.set_rows([], None, np.zeros(0))
+            self.table.setVisible(uses_attention)
+            return
+        self.table.setVisible(True)
+        parts = " + ".join(f"{alpha:.2f}·h({quoted(tok)})" for tok, alpha in dominant_sources(weights, source_tokens))
+        self.context.setText(f"c_{index} ≈ {parts} + …")
+        self.weights.set_rows(source_tokens, step.scores if step is not None else None, weights)
+
+    @staticmethod
+    def _formulas(formula: str, uses_attention: bool) -> str:
+        if not uses_attention:
+            return f"<b>Scorer:</b> {html.escape(formula)}"
+        return (f"<b>Score:</b> {html.escape(formula)}<br><b>Softmax:</b> {SOFTMAX}"
+                f"<br><b>Context:</b> {CONTEXT}")

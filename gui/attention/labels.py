@@ -1,0 +1,60 @@
+"""How sub-word pieces are shown: on the heatmap's axes, and as running text.
+
+SentencePiece marks a word start with ``▁``. On the axes and in the inspector a piece is shown
+without that mark (``Nov``, ``2``, ``6``: the sub-word split stays visible as separate labels,
+and the text tints of the token lines show where words start); a piece that is only the mark
+stays ``▁``. In running text the mark becomes a space. Byte-fallback pieces such as ``<0xF0>``
+and unknown pieces are shown unchanged, so nothing the model saw is hidden.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+WORD_START = "\u2581"
+END_OF_SENTENCE = "</s>"
+MAX_AXIS_LABEL = 14  # characters; longer pieces are elided on the axes (the hover text is exact)
+
+
+def token_label(piece: str) -> str:
+    """A piece as a token on its own: without the word-start mark (unless that is all it is)."""
+    return piece.replace(WORD_START, "") or piece
+
+
+def axis_label(piece: str) -> str:
+    """A piece as an axis tick label (elided when very long)."""
+    label = token_label(piece)
+    if len(label) > MAX_AXIS_LABEL:
+        return label[: MAX_AXIS_LABEL - 1] + "…"
+    return label
+
+
+def text_piece(piece: str) -> str:
+    """A piece as part of running text: the word-start mark becomes a space."""
+    return piece.replace(WORD_START, " ")
+
+
+def join_pieces(pieces: Sequence[str], *, skip_end: bool = True) -> tuple[str, list[tuple[int, int]]]:
+    """Running text of ``pieces`` and, per piece, its (start, end) character span in that text.
+
+    The end-of-sentence piece is left out of the text (its span is empty) when ``skip_end``;
+    leading spaces of the text are dropped, so a span may be shorter than its piece.
+    """
+    text = ""
+    spans: list[tuple[int, int]] = []
+    for piece in pieces:
+        if skip_end and piece == END_OF_SENTENCE:
+            spans.append((len(text), len(text)))
+            continue
+        shown = text_piece(piece)
+        if not text:
+            shown = shown.lstrip(" ")
+        start = len(text)
+        text += shown
+        spans.append((start, len(text)))
+    return text, spans
+
+
+def quoted(piece: str) -> str:
+    """A piece quoted for sentences in the interface: ‘Nov’ (plain text, not HTML)."""
+    return f"\u2018{token_label(piece)}\u2019"

@@ -1,0 +1,195 @@
+"""The attention panel (objectName ``attentionPanel``): heatmap, hover read-out, step inspector.
+
+Public contract (tests outside the project rely on it): :meth:`attention` (rows = output tokens
+shown so far, columns = source tokens), :meth:`source_tokens`, :meth:`target_tokens`, and the
+signal ``stepShown(int)``, emitted once per row, in order, as it appears. The data behind these
+is updated on every step; only the drawing is coalesced to ~30 frames a second when steps arrive
+faster than that.
+
+A model without attention (the ``none`` scorer) has no weights: instead of a heatmap the panel
+explains that every step reads the same fixed context C, and :meth:`attention` has no rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QLabel, QSplitter, QStackedWidget, QVBoxLayout, QWidget
+
+from gui.attention.heatmap import HeatmapView
+from gui.attention.inspector import StepInspector
+from gui.attention.labels import quoted
+from gui.attention.record import RunRecord
+from gui.attention.throttle import FrameThrottle
+
+if TYPE_CHECKING:
+    from engine.search import DecodeStep
+    from engine.translator import Translation
+
+NO_ATTENTION_NOTE = (
+    "<h3>No attention: every step sees the same C</h3>"
+    "<p>This model is the plain encoder–decoder of Sutskever et al. and Cho et al. (2014): the encoder "
+    "squeezes the whole sentence into one fixed vector C, and every decoding step reads that same C. "
+    "There are no weights α<sub>ij</sub>, so there is no heatmap to draw.</p>"
+    "<p>Switch the scorer to Additive, Bilinear or Dot product to watch each output token look back at "
+    "the source tokens it needs, and compare the translations of long sentences.</p>"
+)
+HOVER_HINT = "Hover a cell for its exact weight; wheel to zoom, drag to pan; click a row to inspect that step."
+
+
+class AttentionPanel(QWidget):
+    """Live view of one decoding run's attention."""
+
+    stepShown = Signal(int)  # output position i, once per row as it appears
+    cellHovered = Signal(int, int)  # (row, column) under the pointer; (-1, -1) when none
+    stepSelected = Signal(int)  # a heatmap row was clicked
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("attentionPanel")
+        self.record = RunRecord()
+        self.heatmap = HeatmapView(self)
+        self.heatmap.setObjectName("attentionHeatmap")
+        self.hover_label = QLabel(HOVER_HINT)
+        self.hover_label.setObjectName("attentionHoverLabel")
+        self.hover_label.setWordWrap(True)
+        self.note = QLabel(NO_ATTENTION_NOTE)
+        self.note.setObjectName("noAttentionNote")
+        self.note.setWordWrap(True)
+        self.note.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.note.setMargin(24)
+        self.stack = QStackedWidget()
+        heat_page = QWidget()
+        heat_layout = QVBoxLayout(heat_page)
+        heat_layout.setContentsMargins(0, 0, 0, 0)
+        heat_layout.addWidget(self.heatmap, 1)
+        heat_layout.addWidget(self.hover_label)
+        self.stack.addWidget(heat_page)
+        self.stack.addWidget(self.note)
+        self.inspector = StepInspector()
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(self.stack)
+        splitter.addWidget(self.inspector)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(splitter)
+        self._throttle = FrameThrottle(self._render, self)
+        self._pinned = -1  # step chosen by a click; -1 follows the newest step
+        self._preview = -1  # step under the pointer in the output text
+        self._emitted = 0  # rows announced by stepShown in this run
+        self.heatmap.cellHovered.connect(self._on_cell_hovered)
+        self.heatmap.rowClicked.connect(self.select_step)
+
+    # -- contract ---------------------------------------------------------------------------
+    def attention(self) -> np.ndarray:
+        """Rows = output tokens shown so far, columns = source tokens (a copy)."""
+        return self.record.attention()
+
+    def source_tokens(self) -> list[str]:
+        return list(self.record.source_tokens)
+
+    def target_tokens(self) -> list[str]:
+        return list(self.record.target_tokens)
+
+    def has_attention(self) -> bool:
+        """False for a model with a fixed context (no weights, no heatmap)."""
+        return self.record.uses_attention
+
+    # -- a run ------------------------------------------------------------------------------
+    def begin(self, source_tokens: Sequence[str], uses_attention: bool, formula: str, scorer_label: str = "") -> None:
+        """Start showing a new run: an empty grid over ``source_tokens``."""
+        self._throttle.cancel()
+        self.record = RunRecord(tuple(source_tokens), uses_attention, formula, scorer_label)
+        self._pinned = self._preview = -1
+        self._emitted = 0
+        self.stack.setCurrentIndex(0 if uses_attention else 1)
+        self.heatmap.reset(source_tokens)
+        self.hover_label.setText(HOVER_HINT)
+        self.inspector.clear(formula)
+
+    def clear(self) -> None:
+        self.begin((), True, "")
+
+    def show_step(self, step: DecodeStep) -> None:
+        """Take in one step: data now, ``stepShown`` for each new row, drawing soon."""
+        self.record.add(step)
+        self._announce()
+        self._throttle.request()
+
+    def finish(self, translation: Translation) -> None:
+        """The run ended with the search's final choice."""
+        self.record.finish(translation)
+        self._announce()
+        self._throttle.cancel()
+        self._render()
+
+    def end(self) -> None:
+        """The run stopped early: draw what it produced."""
+        self._throttle.flush()
+
+    def _announce(self) -> None:
+        while self._emitted < self.record.row_count:
+            self._emitted += 1
+            self.stepShown.emit(self._emitted - 1)
+
+    # -- drawing ----------------------------------------------------------------------------
+    def render_now(self) -> None:
+        """Draw pending changes at once (export and tests call this)."""
+        self._throttle.cancel()
+        self._render()
+
+    def _render(self) -> None:
+        record = self.record
+        if record.uses_attention:
+            self.heatmap.set_rows(record.matrix, record.target_tokens, record.finished)
+        self._show_inspected()
+
+    def _inspected_index(self) -> int:
+        for index in (self._preview, self._pinned):
+            if 0 <= index < self.record.row_count:
+                return index
+        return self.record.row_count - 1
+
+    def _show_inspected(self) -> None:
+        index = self._inspected_index()
+        if index < 0:
+            return
+        record = self.record
+        self.inspector.show_step(index, record.target_tokens[index], record.step(index), record.row(index),
+                                 record.source_tokens, record.formula, record.uses_attention)
+
+    # -- interaction ------------------------------------------------------------------------
+    def select_step(self, index: int) -> None:
+        """Pin the inspector to step ``index`` (-1 follows the newest step)."""
+        self._pinned = index
+        self.heatmap.highlight_row(index)
+        self._show_inspected()
+        if index >= 0:
+            self.stepSelected.emit(index)
+
+    def preview_step(self, index: int) -> None:
+        """Show step ``index`` while the pointer is on its output token (-1 ends the preview)."""
+        self._preview = index
+        self.heatmap.highlight_row(index if index >= 0 else self._pinned)
+        self._show_inspected()
+
+    def highlight_column(self, column: int) -> None:
+        """Outline the cell of the inspected row under source token ``column`` (-1 clears)."""
+        self.heatmap.highlight_cell(self._inspected_index() if column >= 0 else -1, column)
+
+    def _on_cell_hovered(self, row: int, column: int) -> None:
+        record = self.record
+        if row >= 0:
+            weight = float(record.matrix[row, column])
+            self.hover_label.setText(
+                f"α({quoted(record.target_tokens[row])} ← {quoted(record.source_tokens[column])}) = {weight:.4f}"
+                f"   (output step {row}, source position {column})"
+            )
+        else:
+            self.hover_label.setText(HOVER_HINT)
+        self.cellHovered.emit(row, column)

@@ -1,0 +1,79 @@
+"""What one decoding run has shown so far: tokens, the attention rows and each step's details.
+
+Pure Python and numpy (no Qt), so it is cheap to update on every step and easy to test. In beam
+search the best hypothesis can change between steps: each step carries the whole hypothesis so
+far, and the record takes its tokens and attention matrix from there, never by appending.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from engine.search import DecodeStep
+    from engine.translator import Translation
+
+
+@dataclass
+class RunRecord:
+    """Source tokens, output tokens and the attention matrix of the run on screen."""
+
+    source_tokens: tuple[str, ...] = ()
+    uses_attention: bool = True
+    formula: str = ""  # the scorer's formula, e.g. "e_ij = vᵀ tanh(W s_{i-1} + U h_j)"
+    scorer_label: str = ""
+    target_tokens: list[str] = field(default_factory=list)
+    steps: list[DecodeStep | None] = field(default_factory=list)  # per output position
+    matrix: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
+    finished: bool = False
+
+    def __post_init__(self) -> None:
+        self.matrix = np.zeros((0, len(self.source_tokens)), np.float32)
+
+    @property
+    def row_count(self) -> int:
+        return len(self.target_tokens)
+
+    def add(self, step: DecodeStep) -> None:
+        """Take in one decoding step (its hypothesis replaces whatever was shown before)."""
+        self.target_tokens = list(step.hypothesis_tokens)
+        del self.steps[step.index :]
+        self.steps.extend([None] * (step.index - len(self.steps)))
+        self.steps.append(step)
+        if step.hypothesis_attention is not None:
+            self.matrix = np.asarray(step.hypothesis_attention, dtype=np.float32)
+
+    def finish(self, translation: Translation) -> None:
+        """The search's final choice (in beam search it may differ from the last step shown)."""
+        self.finished = True
+        if translation.empty:
+            return
+        self.target_tokens = list(translation.tokens)
+        if translation.steps:
+            self.steps = list(translation.steps)
+        if translation.attention is not None:
+            self.matrix = np.asarray(translation.attention, dtype=np.float32)
+
+    def attention(self) -> np.ndarray:
+        """Rows = output tokens shown so far, columns = source tokens (0 rows without attention)."""
+        if not self.uses_attention:
+            return np.zeros((0, len(self.source_tokens)), np.float32)
+        return self.matrix.copy()
+
+    def step(self, index: int) -> DecodeStep | None:
+        """The step that produced output token ``index``, when it belongs to the shown hypothesis."""
+        if not 0 <= index < len(self.steps):
+            return None
+        step = self.steps[index]
+        if step is None or index >= len(self.target_tokens) or step.token != self.target_tokens[index]:
+            return None
+        return step
+
+    def row(self, index: int) -> np.ndarray | None:
+        """α_i, the attention row of output token ``index``."""
+        if not self.uses_attention or not 0 <= index < self.matrix.shape[0]:
+            return None
+        return self.matrix[index]

@@ -1,0 +1,148 @@
+"""The main window: a "Translate" and a "Train" tab, the status bar, and the close protocol.
+
+At start-up from ``main.py`` the Training tab is built once PyTorch has been imported in the
+background, so that the window appears at once; :func:`gui.app.create_window` builds it at once.
+
+Closing: if a model is being trained, ask whether to stop it (``confirm_stop_training`` decides
+without a dialog when set, e.g. in tests); then stop the decoding and loading jobs and the
+training run with bounded waits. Threads are always asked to stop, never terminated.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
+from PySide6.QtGui import QCloseEvent, QKeySequence
+from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QTabWidget, QWidget
+
+from gui.fonts import NO_CJK_WARNING
+from gui.translate.tab import TranslateTab
+
+if TYPE_CHECKING:
+    from gui.training.panel import TrainingPanel
+
+TRAIN_TAB = 1  # index of the "Train" tab
+DECODE_STOP_MS = 3000  # a decoding step is milliseconds; a model load cannot be interrupted
+TRAINING_STOP_MS = 10000
+log = logging.getLogger("attention_studio")
+
+
+class MainWindow(QMainWindow):
+    errorReported = Signal(str, str, str)  # title, message, details
+
+    def __init__(self, pinned_folder: Path | None = None, cjk_family: str | None = "",
+                 defer_training: bool = False, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("mainWindow")
+        self.setWindowTitle("Attention Studio")
+        self.resize(1280, 860)
+        self._pinned_folder = pinned_folder
+        # None: ask with a dialog; True/False or a callable returning it: the answer (tests, scripts).
+        self.confirm_stop_training: bool | Callable[[], bool] | None = None
+        self._closing = False
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("mainTabs")
+        self.translate_tab = TranslateTab()
+        self.training_panel: TrainingPanel | None = None
+        self.tabs.addTab(self.translate_tab, "Translate")
+        placeholder = QLabel("Loading the training tools…")
+        placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.tabs.addTab(placeholder, "Train")
+        self.setCentralWidget(self.tabs)
+        self.statusBar().addPermanentWidget(self.translate_tab.status)
+        if cjk_family is None:
+            warning = QLabel("⚠ No Chinese font")
+            warning.setObjectName("fontWarning")
+            warning.setToolTip(NO_CJK_WARNING)
+            self.statusBar().addPermanentWidget(warning)
+            log.warning(NO_CJK_WARNING)
+        self.translate_tab.trainRequested.connect(lambda: self.tabs.setCurrentIndex(TRAIN_TAB))
+        self.translate_tab.errorReported.connect(self.errorReported)
+        self.translate_tab.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 6000))
+        self._add_shortcuts()
+        if defer_training:
+            self.translate_tab.controller.engineReady.connect(self.build_training_panel)
+        else:
+            self.build_training_panel()
+
+    def build_training_panel(self) -> TrainingPanel | None:
+        """Put the Training tab in place (deferred at start-up until PyTorch has been imported in
+        the background, so that the window appears at once)."""
+        if self.training_panel is None and not self._closing:
+            from gui.training.panel import TrainingPanel
+
+            current = self.tabs.currentIndex()
+            panel = TrainingPanel()
+            panel.modelSaved.connect(self._on_model_saved)
+            placeholder = self.tabs.widget(TRAIN_TAB)
+            self.tabs.removeTab(TRAIN_TAB)
+            self.tabs.insertTab(TRAIN_TAB, panel, "Train")
+            self.tabs.setCurrentIndex(current)
+            placeholder.deleteLater()
+            self.training_panel = panel
+        return self.training_panel
+
+    def _add_shortcuts(self) -> None:
+        quit_action = self.addAction("Quit")
+        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        quit_action.triggered.connect(self.close)
+
+    def start(self) -> None:
+        """Look for models and load the first one (in the background)."""
+        self.translate_tab.start(self._pinned_folder)
+
+    # -- models -----------------------------------------------------------------------------
+    def _on_model_saved(self, folder: str) -> None:
+        """A training run saved a model: list it at once among the choices."""
+        self.statusBar().showMessage(f"New model saved: {Path(folder).name} (pick its scorer to use it)", 8000)
+        self.translate_tab.controller.rescan()
+
+    # -- settings ---------------------------------------------------------------------------
+    def restore_settings(self) -> None:
+        settings = QSettings()
+        geometry = settings.value("window/geometry")
+        if isinstance(geometry, QByteArray | bytes) and geometry:
+            self.restoreGeometry(QByteArray(geometry))
+        state = settings.value("window/state")
+        if isinstance(state, QByteArray | bytes) and state:
+            self.restoreState(QByteArray(state))
+
+    def save_settings(self) -> None:
+        settings = QSettings()
+        settings.setValue("window/geometry", self.saveGeometry())
+        settings.setValue("window/state", self.saveState())
+        self.translate_tab.save_settings()
+        settings.sync()
+
+    # -- closing ----------------------------------------------------------------------------
+    def _stop_training_confirmed(self) -> bool:
+        answer = self.confirm_stop_training
+        if callable(answer):
+            return bool(answer())
+        if answer is not None:
+            return bool(answer)
+        reply = QMessageBox.question(
+            self, "Training in progress",
+            "A model is being trained. Stop the training and quit?\n\n"
+            "The run is stopped cleanly and can be resumed from its checkpoint later.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No,
+        )
+        return reply == QMessageBox.StandardButton.Yes
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        training = self.training_panel
+        if training is not None and training.is_training() and not self._stop_training_confirmed():
+            event.ignore()
+            return
+        self._closing = True
+        self.save_settings()
+        if not self.translate_tab.shutdown(DECODE_STOP_MS):
+            log.warning("a decoding or loading job did not stop within %d ms", DECODE_STOP_MS)
+        if training is not None and not training.stop_and_wait(TRAINING_STOP_MS):
+            log.warning("the training run did not stop within %d ms", TRAINING_STOP_MS)
+        event.accept()
+        super().closeEvent(event)

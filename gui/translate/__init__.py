@@ -1,0 +1,1 @@
+"""The Translate view: type a sentence, watch it decode, switch scorers and directions."""

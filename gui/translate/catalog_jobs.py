@@ -1,0 +1,84 @@
+"""What the Translate view runs in the background besides decoding: scanning the model catalog
+and loading a model folder. Both import the engine (and with it PyTorch) lazily, in the worker
+thread, so the window can appear before PyTorch has loaded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.catalog import ModelEntry, UnusableFolder
+
+
+@dataclass(frozen=True)
+class CatalogSnapshot:
+    """The model folders found, plus the folder named on the command line (if any)."""
+
+    entries: list[ModelEntry]
+    unusable: list[UnusableFolder]
+    default: ModelEntry | None  # engine.catalog.default_model's choice
+    pinned: ModelEntry | None = None
+    pinned_error: str = ""
+    scorers: dict[str, tuple[str, str]] = field(default_factory=dict)  # name → (label, formula)
+
+
+@dataclass(frozen=True)
+class LoadFailure:
+    """A model folder that could not be loaded, with the engine's one-line reason."""
+
+    folder: Path
+    reason: str
+
+
+def pinned_entry(folder: Path) -> ModelEntry:
+    """A catalog entry for a folder given on the command line (it wins its direction × scorer slot)."""
+    from engine.bundle import read_config
+    from engine.catalog import ModelEntry
+    from engine.errors import ModelFileError
+
+    info = read_config(folder)
+    try:
+        scorer = info["model"]["scorer"]
+        source, target = info["source_language"], info["target_language"]
+    except (KeyError, TypeError):
+        raise ModelFileError(f"{folder}/config.json lacks the model's scorer or languages") from None
+    bleu = ((info.get("metrics") or {}).get("test") or {}).get("bleu")
+    return ModelEntry(Path(folder), source, target, scorer, False, bleu, float("inf"))
+
+
+def scan_catalog(pinned_folder: Path | None = None) -> CatalogSnapshot:
+    """Scan the shipped and user model folders (imports the engine)."""
+    from engine.attention import SCORERS
+    from engine.catalog import default_model, scan
+    from engine.errors import EngineError
+
+    entries, unusable = scan()
+    pinned, pinned_error = None, ""
+    if pinned_folder is not None:
+        try:
+            pinned = pinned_entry(pinned_folder)
+        except EngineError as error:
+            pinned_error = str(error)
+    scorers = {name: (cls.label, cls.formula) for name, cls in SCORERS.items()}
+    return CatalogSnapshot(entries, unusable, default_model(entries), pinned, pinned_error, scorers)
+
+
+def catalog_items(pinned_folder: Path | None) -> Iterator[CatalogSnapshot]:
+    yield scan_catalog(pinned_folder)
+
+
+def load_items(folder: Path) -> Iterator[object]:
+    """Yields the loaded ModelBundle, or a :class:`LoadFailure` for a folder the engine refuses."""
+    from engine.bundle import load_model_folder
+    from engine.errors import EngineError
+
+    try:
+        bundle = load_model_folder(folder)
+    except EngineError as error:
+        yield LoadFailure(Path(folder), str(error))
+        return
+    yield bundle

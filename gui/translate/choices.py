@@ -1,0 +1,121 @@
+"""Which models back the direction and scorer choices (pure Python: no Qt, no torch).
+
+Every direction that has at least one model is offered. For the current direction all five
+scorers are listed; each is backed by the newest model with that scorer, and a scorer without a
+model is offered disabled with the reason. A folder given on the command line wins its slot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.config import SCORER_NAMES
+
+if TYPE_CHECKING:
+    from engine.catalog import ModelEntry
+
+LANGUAGE_NAMES = {"zh": "Chinese", "en": "English", "dates-src": "Dates", "iso": "ISO 8601"}
+DIRECTION_ORDER = ("zh-en", "en-zh", "dates-src-iso")  # known directions first, others after
+PREFERRED_SCORER = "additive"
+
+
+def language_name(code: str) -> str:
+    return LANGUAGE_NAMES.get(code, code)
+
+
+def direction_label(source_language: str, target_language: str) -> str:
+    """E.g. "Chinese → English", "Dates → ISO 8601"."""
+    return f"{language_name(source_language)} → {language_name(target_language)}"
+
+
+@dataclass(frozen=True)
+class ScorerOption:
+    """One row of the scorer list for a direction."""
+
+    name: str  # registry name, e.g. "additive"
+    label: str  # e.g. "Additive (Bahdanau)"
+    entry: ModelEntry | None  # the model that backs it; None when there is none
+    reason: str  # why it is disabled ("" when enabled)
+
+    @property
+    def enabled(self) -> bool:
+        return self.entry is not None
+
+
+class ModelChoices:
+    """The catalog seen as direction × scorer choices."""
+
+    def __init__(self, entries: Iterable[ModelEntry], scorer_labels: Mapping[str, str],
+                 pinned: ModelEntry | None = None) -> None:
+        self.entries = list(entries)
+        self.pinned = pinned
+        self.scorer_labels = dict(scorer_labels)
+        self._best: dict[tuple[str, str], ModelEntry] = {}
+        self._languages: dict[str, tuple[str, str]] = {}
+        for entry in sorted(self.entries, key=lambda e: e.modified):
+            self._best[(entry.direction, entry.scorer)] = entry  # later (newer) wins
+            self._languages[entry.direction] = (entry.source_language, entry.target_language)
+        if pinned is not None:
+            self._best[(pinned.direction, pinned.scorer)] = pinned
+            self._languages[pinned.direction] = (pinned.source_language, pinned.target_language)
+
+    @property
+    def empty(self) -> bool:
+        return not self._best
+
+    def directions(self) -> list[tuple[str, str]]:
+        """(direction key, label) of every direction with a model, known directions first."""
+        keys = sorted(self._languages, key=lambda d: (DIRECTION_ORDER.index(d) if d in DIRECTION_ORDER
+                                                      else len(DIRECTION_ORDER), d))
+        return [(key, direction_label(*self._languages[key])) for key in keys]
+
+    def direction_label(self, direction: str) -> str:
+        languages = self._languages.get(direction)
+        return direction_label(*languages) if languages else direction
+
+    def source_language(self, direction: str) -> str:
+        return self._languages.get(direction, ("", ""))[0]
+
+    def best(self, direction: str, scorer: str) -> ModelEntry | None:
+        return self._best.get((direction, scorer))
+
+    def options(self, direction: str) -> list[ScorerOption]:
+        """All five scorers for ``direction``, in the registry's order."""
+        options = []
+        for name in SCORER_NAMES:
+            entry = self.best(direction, name)
+            label = self.scorer_labels.get(name, name)
+            reason = "" if entry else (
+                f"No {self.direction_label(direction)} model with the {label} scorer yet: "
+                "train one in the Train tab."
+            )
+            options.append(ScorerOption(name, label, entry, reason))
+        return options
+
+    def scorer_for(self, direction: str, wanted: str) -> str | None:
+        """``wanted`` if it has a model in ``direction``, else additive, else any scorer that has one."""
+        for name in (wanted, PREFERRED_SCORER, *SCORER_NAMES):
+            if self.best(direction, name) is not None:
+                return name
+        return None
+
+    def initial(self, direction: str | None, scorer: str | None,
+                fallback: ModelEntry | None) -> ModelEntry | None:
+        """The model to open at start: the pinned folder, else the remembered choice, else ``fallback``."""
+        if self.pinned is not None:
+            return self.pinned
+        if direction and scorer and self.best(direction, scorer) is not None:
+            return self.best(direction, scorer)
+        if direction and (name := self.scorer_for(direction, scorer or PREFERRED_SCORER)):
+            return self.best(direction, name)
+        return fallback
+
+
+def find_entry(entries: Sequence[ModelEntry], folder: str) -> ModelEntry | None:
+    """The catalog entry for a model folder path, if listed."""
+    for entry in entries:
+        if str(entry.folder) == folder:
+            return entry
+    return None

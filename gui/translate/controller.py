@@ -1,0 +1,333 @@
+"""The Translate view's controller: the only code here that starts workers and calls the engine.
+
+It scans the catalog and loads models in the background, keeps the model in use until a new one
+has loaded (a failed load leaves it in place), and runs one decoding at a time. Every job has an
+id; signals of a job that is no longer current (a cancelled run, a superseded load) are dropped,
+so rows of one model never land under another run's tokens.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+from gui.translate.catalog_jobs import CatalogSnapshot, LoadFailure, catalog_items, load_items, scan_catalog
+from gui.translate.choices import ModelChoices
+from gui.translate.jobs import Job, JobSet
+
+if TYPE_CHECKING:
+    from engine.bundle import ModelBundle
+    from engine.catalog import ModelEntry
+    from engine.translator import PreparedSource
+    from gui.workers import GeneratorWorker
+
+IDLE, RUNNING, PAUSED = "idle", "running", "paused"
+FINISHED, STOPPED, FAILED = "finished", "stopped", "failed"
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """One decoding run: what is decoded, with which model."""
+
+    run_id: int
+    prepared: PreparedSource
+    bundle: ModelBundle
+    beam_size: int
+    scorer_label: str
+    formula: str
+
+    @property
+    def uses_attention(self) -> bool:
+        return self.bundle.translator.uses_attention
+
+
+class TranslateController(QObject):
+    engineReady = Signal()  # the first catalog scan ended: the engine (PyTorch) is imported
+    catalogChanged = Signal(object)  # ModelChoices
+    modelLoading = Signal(object)  # ModelEntry being loaded
+    modelLoaded = Signal(object)  # ModelBundle now in use
+    modelFailed = Signal(str)  # why a model could not be loaded (the previous one stays)
+    runStarted = Signal(object)  # RunInfo
+    stepArrived = Signal(object)  # DecodeStep of the current run
+    runFinished = Signal(object)  # Translation of the current run
+    runFailed = Signal(str, str)  # message, traceback
+    runEnded = Signal(str)  # finished | stopped | failed
+    stateChanged = Signal(str)  # idle | running | paused
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.jobs = JobSet(self)
+        self.choices: ModelChoices | None = None
+        self.scorers: dict[str, tuple[str, str]] = {}
+        self.bundle: ModelBundle | None = None
+        self.entry: ModelEntry | None = None
+        self.text = ""  # the sentence last asked for (re-decoded when the model changes)
+        self.beam_size = 1
+        self.delay = 0.0
+        self.state = IDLE
+        self.last_run: RunInfo | None = None
+        self._pinned_folder: Path | None = None
+        self._load_job: Job | None = None
+        self._loading_entry: ModelEntry | None = None
+        self._run_job: Job | None = None
+        self._pending_text: str | None = None
+        self._failed: set[Path] = set()  # folders that failed to load this session
+        self._closed = False  # after shutdown no new job starts
+        self._scanning = False  # the first catalog scan is running
+
+    # -- catalog ----------------------------------------------------------------------------
+    def start(self, pinned_folder: Path | None, direction: str | None, scorer: str | None) -> None:
+        """Scan the catalog in the background, then load the first model."""
+        self._pinned_folder = pinned_folder
+        self._scanning = True
+        job = self.jobs.start(lambda: catalog_items(pinned_folder), "catalog scan")
+        job.yielded.connect(lambda _id, snapshot: self._apply_catalog(snapshot, (direction, scorer)))
+        job.failed.connect(lambda _id, message, details: self.modelFailed.emit(f"Cannot list models: {message}"))
+        job.done.connect(self._on_first_scan_done)
+
+    def _on_first_scan_done(self, _job_id: int) -> None:
+        self._scanning = False
+        if self.bundle is None and not self.loading:
+            self._pending_text = None  # no model to translate with after all
+        self.engineReady.emit()
+
+    def rescan(self) -> None:
+        """List the model folders again (a model was just trained): choices update at once."""
+        if "engine.catalog" in sys.modules:
+            self._apply_catalog(scan_catalog(self._pinned_folder), None)
+        else:
+            job = self.jobs.start(lambda: catalog_items(self._pinned_folder), "catalog scan")
+            job.yielded.connect(lambda _id, snapshot: self._apply_catalog(snapshot, None))
+
+    def _apply_catalog(self, snapshot: CatalogSnapshot, initial: tuple[str | None, str | None] | None) -> None:
+        self.scorers = snapshot.scorers
+        labels = {name: label for name, (label, _) in snapshot.scorers.items()}
+        self.choices = ModelChoices(snapshot.entries, labels, snapshot.pinned)
+        if initial is not None and snapshot.pinned_error:
+            self.modelFailed.emit(f"Cannot open the model folder given on the command line: {snapshot.pinned_error}")
+        entry = None
+        if self.bundle is None and not self.loading:  # at start, or the first model just appeared
+            wanted = initial if initial is not None else (None, None)
+            entry = self.choices.initial(wanted[0], wanted[1], snapshot.default)
+            if entry is not None and entry.folder in self._failed:
+                entry = self._fallback()
+        if entry is not None:
+            self.load(entry)  # before catalogChanged, so that the view shows the model coming
+        self.catalogChanged.emit(self.choices)
+
+    # -- models -----------------------------------------------------------------------------
+    @property
+    def loading(self) -> bool:
+        return self._load_job is not None
+
+    @property
+    def starting(self) -> bool:
+        """True until the first model is in use or known not to come (scan or load running)."""
+        return self.bundle is None and (self._scanning or self.loading)
+
+    @property
+    def loading_entry(self) -> ModelEntry | None:
+        return self._loading_entry
+
+    def select(self, direction: str, scorer: str) -> bool:
+        """Use the model behind (direction, scorer); False when there is none."""
+        entry = self.choices.best(direction, scorer) if self.choices else None
+        if entry is None:
+            return False
+        if self.entry is not None and entry.folder == self.entry.folder and entry.modified == self.entry.modified:
+            if self.loading:  # back to the model in use: forget the load in flight
+                self._drop_load()
+                self.modelLoaded.emit(self.bundle)
+            return True
+        if self._loading_entry is not None and entry.folder == self._loading_entry.folder:
+            return True
+        self.load(entry)
+        return True
+
+    def load(self, entry: ModelEntry) -> None:
+        """Load ``entry`` in the background; the current model stays in use until it is ready."""
+        if self._closed:
+            return
+        self._drop_load()
+        folder = entry.folder
+        job = self.jobs.start(lambda: load_items(folder), f"load {entry.name}")
+        self._load_job, self._loading_entry = job, entry
+        job.yielded.connect(self._on_loaded)
+        job.failed.connect(self._on_load_failed)
+        self.modelLoading.emit(entry)
+
+    def _drop_load(self) -> None:
+        if self._load_job is not None:
+            self._load_job.cancel()
+        self._load_job, self._loading_entry = None, None
+
+    def _is_current_load(self, job_id: int) -> bool:
+        return self._load_job is not None and self._load_job.id == job_id
+
+    @Slot(int, object)
+    def _on_loaded(self, job_id: int, result: object) -> None:
+        if not self._is_current_load(job_id):
+            return
+        entry = self._loading_entry
+        self._load_job, self._loading_entry = None, None
+        if isinstance(result, LoadFailure):
+            self._load_failed(result.folder, f"Cannot load the model {result.folder.name}: {result.reason}")
+            return
+        self.bundle, self.entry = result, entry  # type: ignore[assignment]
+        self.modelLoaded.emit(result)
+        text = self._pending_text if self._pending_text is not None else self.text
+        self._pending_text = None
+        if text.strip():
+            self.translate(text)
+
+    @Slot(int, str, str)
+    def _on_load_failed(self, job_id: int, message: str, details: str) -> None:
+        if self._is_current_load(job_id) and self._loading_entry is not None:
+            folder = self._loading_entry.folder
+            self._load_job, self._loading_entry = None, None
+            self._load_failed(folder, f"Cannot load the model {folder.name}: {message}")
+
+    def _load_failed(self, folder: Path, message: str) -> None:
+        """Report the failure; with no model in use yet, open another one instead."""
+        self._failed.add(folder)
+        fallback = self._fallback() if self.bundle is None else None
+        if self.bundle is not None:
+            message += " The previous model is still in use."
+        elif fallback is not None:
+            message += f" Opening {fallback.name} instead."
+        self.modelFailed.emit(message)
+        if fallback is not None:
+            self.load(fallback)
+
+    def _fallback(self) -> ModelEntry | None:
+        """Another model to open when the first one fails: newest first, never one that failed."""
+        candidates = self.choices.entries if self.choices else []
+        usable = [e for e in candidates if e.folder not in self._failed]
+        return max(usable, key=lambda e: (not e.shipped, e.modified), default=None) if usable else None
+
+    # -- decoding ---------------------------------------------------------------------------
+    def prepare(self, text: str) -> PreparedSource | None:
+        """The current model's view of ``text`` (tokens, truncation notice); None without a model."""
+        return self.bundle.translator.prepare(text) if self.bundle is not None else None
+
+    @property
+    def running(self) -> bool:
+        return self._run_job is not None
+
+    def translate(self, text: str) -> bool:
+        """Decode ``text`` (cancelling a run in progress). Before a model has loaded the request
+        waits for it. False when there is nothing to translate."""
+        if not text.strip() or self._closed:
+            return False
+        if self.bundle is None:
+            if not self.starting:
+                return False
+            self._pending_text = text  # translated as soon as the model is ready
+            return True
+        prepared = self.bundle.translator.prepare(text)
+        if prepared.empty:
+            return False
+        self.text = text
+        self.cancel()
+        from engine.config import DecodeConfig
+
+        translator, config, delay = self.bundle.translator, DecodeConfig(beam_size=self.beam_size), self.delay
+
+        def configure(worker: GeneratorWorker) -> None:
+            worker.set_delay(delay)
+
+        job = self.jobs.start(lambda: translator.steps(prepared, config), "decode", configure)
+        label, formula = self.scorers.get(self.bundle.scorer, (self.bundle.scorer, ""))
+        self._run_job = job
+        self.last_run = RunInfo(job.id, prepared, self.bundle, self.beam_size, label, formula)
+        job.yielded.connect(self._on_step)
+        job.returned.connect(self._on_returned)
+        job.failed.connect(self._on_run_failed)
+        job.done.connect(self._on_run_done)
+        self.runStarted.emit(self.last_run)
+        self._set_state(RUNNING)
+        return True
+
+    def cancel(self) -> None:
+        """Forget the current run (its thread ends on its own; nothing it sends is shown)."""
+        if self._run_job is not None:
+            self._run_job.cancel()
+            self._run_job = None
+            self._set_state(IDLE)
+
+    def stop(self) -> None:
+        """End the current run where it is (the rows shown stay)."""
+        if self._run_job is not None:
+            self.cancel()
+            self.runEnded.emit(STOPPED)
+
+    def pause(self) -> None:
+        if self._run_job is not None:
+            self._run_job.worker.pause()
+            self._set_state(PAUSED)
+
+    def resume(self) -> None:
+        if self._run_job is not None:
+            self._run_job.worker.resume()
+            self._set_state(RUNNING)
+
+    def step(self) -> None:
+        """While paused: decode exactly one more token."""
+        if self._run_job is not None:
+            if self.state != PAUSED:
+                self.pause()
+            self._run_job.worker.step()
+
+    def set_delay(self, seconds: float) -> None:
+        self.delay = max(0.0, seconds)
+        if self._run_job is not None:
+            self._run_job.worker.set_delay(self.delay)
+
+    def set_beam_size(self, size: int) -> None:
+        self.beam_size = size
+
+    def _is_current_run(self, job_id: int) -> bool:
+        return self._run_job is not None and self._run_job.id == job_id
+
+    @Slot(int, object)
+    def _on_step(self, job_id: int, step: object) -> None:
+        if self._is_current_run(job_id):
+            self.stepArrived.emit(step)
+
+    @Slot(int, object)
+    def _on_returned(self, job_id: int, translation: object) -> None:
+        if self._is_current_run(job_id):
+            self.runFinished.emit(translation)
+
+    @Slot(int, str, str)
+    def _on_run_failed(self, job_id: int, message: str, details: str) -> None:
+        if self._is_current_run(job_id):
+            self._run_job = None
+            self._set_state(IDLE)
+            self.runFailed.emit(message, details)
+            self.runEnded.emit(FAILED)
+
+    @Slot(int)
+    def _on_run_done(self, job_id: int) -> None:
+        if self._is_current_run(job_id):
+            self._run_job = None
+            self._set_state(IDLE)
+            self.runEnded.emit(FINISHED)
+
+    def _set_state(self, state: str) -> None:
+        if state != self.state:
+            self.state = state
+            self.stateChanged.emit(state)
+
+    # -- shutdown ---------------------------------------------------------------------------
+    def shutdown(self, timeout_ms: int = 3000) -> bool:
+        """Stop every job and wait (bounded); True when all threads have ended."""
+        self._closed = True
+        self._pending_text = None
+        self._drop_load()
+        self._run_job = None
+        return self.jobs.stop_all(timeout_ms)

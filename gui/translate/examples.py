@@ -1,0 +1,93 @@
+"""Example sentences (``resources/examples.json``) and this session's translation history, both
+offered as menus of the Translate view."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtWidgets import QMenu
+
+EXAMPLES_FILE = Path(__file__).resolve().parents[2] / "resources" / "examples.json"
+HISTORY_LIMIT = 30
+MENU_TEXT_LIMIT = 70  # characters of a sentence shown in a menu entry
+
+log = logging.getLogger("attention_studio")
+
+
+@dataclass(frozen=True)
+class Example:
+    text: str
+    length: str  # "short" or "long"
+
+
+def load_examples(path: Path = EXAMPLES_FILE) -> dict[str, list[Example]]:
+    """Examples by source language; an unreadable file gives none (and a log line), never a crash."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return {
+            language: [Example(str(item["text"]), str(item.get("length", "short"))) for item in items]
+            for language, items in data.items()
+            if isinstance(items, list)
+        }
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+        log.warning("cannot read the example sentences %s: %s", path, error)
+        return {}
+
+
+class History:
+    """Sentences translated this session, newest first, without repeats."""
+
+    def __init__(self, limit: int = HISTORY_LIMIT) -> None:
+        self._items: list[str] = []
+        self._limit = limit
+
+    def add(self, text: str) -> None:
+        text = text.strip()
+        if not text:
+            return
+        if text in self._items:
+            self._items.remove(text)
+        self._items.insert(0, text)
+        del self._items[self._limit :]
+
+    def items(self) -> list[str]:
+        return list(self._items)
+
+
+def _menu_text(text: str) -> str:
+    one_line = " ".join(text.split())
+    shown = one_line if len(one_line) <= MENU_TEXT_LIMIT else one_line[: MENU_TEXT_LIMIT - 1] + "…"
+    return shown.replace("&", "&&")  # a lone & would become a keyboard accelerator
+
+
+def fill_examples_menu(menu: QMenu, examples: list[Example], pick: Callable[[str], None]) -> None:
+    """Short examples, a separator, long examples."""
+    menu.clear()
+    if not examples:
+        menu.addAction("No examples for this direction").setEnabled(False)
+        return
+    for length in ("short", "long"):
+        group = [e for e in examples if e.length == length]
+        if group and not menu.isEmpty():
+            menu.addSeparator()
+        if group:
+            menu.addSection(f"{length.capitalize()} sentences")
+        for example in group:
+            action = menu.addAction(_menu_text(example.text))
+            action.setToolTip(example.text)
+            action.triggered.connect(lambda _checked=False, text=example.text: pick(text))
+
+
+def fill_history_menu(menu: QMenu, history: History, pick: Callable[[str], None]) -> None:
+    menu.clear()
+    items = history.items()
+    if not items:
+        menu.addAction("Nothing translated yet").setEnabled(False)
+        return
+    for text in items:
+        action = menu.addAction(_menu_text(text))
+        action.triggered.connect(lambda _checked=False, text=text: pick(text))

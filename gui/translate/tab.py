@@ -1,0 +1,306 @@
+"""The Translate tab: the view wired to the controller, plus history, examples, export and the
+choices remembered between sessions (QSettings: direction, scorer, beam, speed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QSettings, Qt, Signal, Slot
+from PySide6.QtGui import QCursor, QKeySequence, QShortcut
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QToolTip, QVBoxLayout, QWidget
+
+from gui.attention.export import EXPORT_KINDS, ExportError
+from gui.attention.labels import quoted
+from gui.translate.controller import STOPPED, TranslateController
+from gui.translate.controls import SPEED_STEPS, delay_for
+from gui.translate.examples import History, fill_examples_menu, fill_history_menu, load_examples
+from gui.translate.status import ModelStatus, describe_model
+from gui.translate.view import TranslateView
+
+if TYPE_CHECKING:
+    from engine.bundle import ModelBundle
+    from engine.catalog import ModelEntry
+    from engine.search import DecodeStep
+    from engine.translator import Translation
+    from gui.translate.choices import ModelChoices
+    from gui.translate.controller import RunInfo
+
+EMPTY_HINT = "Type a sentence (or pick one under Examples) and press Enter."
+BLANK_HINT = "Nothing to translate: the input is only spaces."
+LOADING_HINT = "The model is still loading; the sentence is translated as soon as it is ready."
+NO_MODEL_HINT = "No model is loaded: choose a direction and scorer that have a model."
+
+
+class TranslateTab(QWidget):
+    """Everything of the Translate tab; the main window only places it and its status widget."""
+
+    trainRequested = Signal()
+    errorReported = Signal(str, str, str)  # title, message, details
+    statusMessage = Signal(str)  # a passing message for the status bar
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.view = TranslateView()
+        self.controller = TranslateController(self)
+        self.status = ModelStatus()
+        self.history = History()
+        self.examples = load_examples()
+        self.last_translation: Translation | None = None
+        self._run: RunInfo | None = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.view)
+        self._connect()
+        self.update_input_state()
+
+    # -- wiring -----------------------------------------------------------------------------
+    def _connect(self) -> None:
+        view, controller, panel = self.view, self.controller, self.view.attention_panel
+        controller.catalogChanged.connect(self._on_catalog)
+        controller.modelLoading.connect(self._on_loading)
+        controller.modelLoaded.connect(self._on_loaded)
+        controller.modelFailed.connect(self._on_failed)
+        controller.runStarted.connect(self._on_run_started)
+        controller.stepArrived.connect(self._on_step)
+        controller.runFinished.connect(self._on_finished)
+        controller.runEnded.connect(self._on_ended)
+        controller.runFailed.connect(lambda message, details: self.errorReported.emit(
+            "Decoding failed", message, details))
+        controller.stateChanged.connect(view.transport.set_state)
+        controller.engineReady.connect(self.update_input_state)
+        view.source_input.textChanged.connect(self.update_input_state)
+        view.source_input.textEdited.connect(self._on_text_edited)
+        view.source_input.returnPressed.connect(self.translate)
+        view.translate_button.clicked.connect(self.translate)
+        view.choice_bar.directionChosen.connect(self._on_direction_chosen)
+        view.choice_bar.scorerChosen.connect(self._on_scorer_chosen)
+        view.choice_bar.beamChanged.connect(self._on_beam_changed)
+        view.choice_bar.speedChanged.connect(controller.set_delay)
+        view.transport.pauseToggled.connect(lambda paused: controller.pause() if paused else controller.resume())
+        view.transport.stepRequested.connect(controller.step)
+        view.transport.stopRequested.connect(controller.stop)
+        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=controller.stop)
+        view.exportRequested.connect(self._on_export_requested)
+        view.trainRequested.connect(self.trainRequested)
+        view.history_menu.aboutToShow.connect(
+            lambda: fill_history_menu(view.history_menu, self.history, self.translate_text))
+        panel.cellHovered.connect(self._on_cell_hovered)
+        panel.stepSelected.connect(view.target_output.highlight)
+        view.target_output.tokenHovered.connect(self._on_output_hovered)
+        view.target_output.tokenClicked.connect(panel.select_step)
+        view.source_tokens.tokenHovered.connect(panel.highlight_column)
+        self._fill_examples("")
+
+    # -- start and settings -----------------------------------------------------------------
+    def start(self, pinned_folder: Path | None = None) -> None:
+        """Restore the remembered choices and look for models (in the background)."""
+        settings = QSettings()
+        beam = int(settings.value("translate/beam", 1))
+        speed = int(settings.value("translate/speed", 0))
+        self.view.choice_bar.beam_spin.setValue(min(max(beam, 1), 10))
+        self.view.choice_bar.speed_slider.setValue(min(max(speed, 0), SPEED_STEPS))
+        self.controller.set_beam_size(self.view.choice_bar.beam_spin.value())
+        self.controller.set_delay(delay_for(self.view.choice_bar.speed_slider.value()))
+        self.controller.start(pinned_folder, settings.value("translate/direction"), settings.value("translate/scorer"))
+
+    def save_settings(self) -> None:
+        settings = QSettings()
+        entry = self.controller.entry
+        if entry is not None:
+            settings.setValue("translate/direction", entry.direction)
+            settings.setValue("translate/scorer", entry.scorer)
+        settings.setValue("translate/beam", self.view.choice_bar.beam_spin.value())
+        settings.setValue("translate/speed", self.view.choice_bar.speed_slider.value())
+
+    def shutdown(self, timeout_ms: int = 3000) -> bool:
+        return self.controller.shutdown(timeout_ms)
+
+    # -- input ------------------------------------------------------------------------------
+    def translate(self) -> bool:
+        """Translate what is in the input line (Enter or the button)."""
+        text = self.view.source_input.text()
+        if not self.view.translate_button.isEnabled():
+            return False
+        started = self.controller.translate(text)
+        if started and self.controller.bundle is None:
+            self.view.show_hint(LOADING_HINT)
+        return started
+
+    def translate_text(self, text: str) -> None:
+        """Put ``text`` in the input line and translate it (examples, history)."""
+        self.view.source_input.setText(text)
+        self.translate()
+
+    def update_input_state(self) -> None:
+        """Enable Translate only for something to translate, and say why not."""
+        text = self.view.source_input.text()
+        enabled, hint, notice = True, "", False
+        if not text:
+            enabled, hint = False, EMPTY_HINT
+        elif not text.strip():
+            enabled, hint = False, BLANK_HINT
+        elif self.controller.bundle is not None:
+            prepared = self.controller.prepare(text)
+            if prepared is not None and prepared.empty:
+                enabled, hint = False, f"Nothing to translate: {prepared.notice}."
+            elif prepared is not None and prepared.truncated:
+                hint, notice = f"Long input: {prepared.notice}. Only that part is translated.", True
+        elif self.controller.loading or self.controller.starting:
+            hint = LOADING_HINT
+        else:
+            enabled, hint = False, NO_MODEL_HINT
+        self.view.translate_button.setEnabled(enabled)
+        self.view.translate_button.setToolTip("" if enabled else hint)
+        self.view.show_hint(hint, notice)
+
+    def _on_text_edited(self, _text: str) -> None:
+        if self.controller.running:
+            self.controller.stop()  # typing a new sentence ends the old run
+
+    # -- catalog and models -----------------------------------------------------------------
+    @Slot(object)
+    def _on_catalog(self, choices: ModelChoices) -> None:
+        empty = choices.empty and self.controller.bundle is None
+        self.view.show_empty_state(empty)
+        if empty:
+            self.status.show_idle("No model yet: train one in the Train tab.")
+        entry = self.controller.loading_entry or self.controller.entry
+        direction = entry.direction if entry else (choices.directions()[0][0] if choices.directions() else None)
+        self._show_choices(direction, entry.scorer if entry else None)
+        self.update_input_state()
+
+    def _show_choices(self, direction: str | None, scorer: str | None) -> None:
+        choices = self.controller.choices
+        if choices is None:
+            return
+        bar = self.view.choice_bar
+        bar.set_directions(choices.directions(), direction)
+        bar.set_scorers(choices.options(direction) if direction else [], scorer)
+        self._fill_examples(choices.source_language(direction) if direction else "")
+
+    def _fill_examples(self, source_language: str) -> None:
+        fill_examples_menu(self.view.examples_menu, self.examples.get(source_language, []), self.translate_text)
+
+    def _on_direction_chosen(self, direction: str) -> None:
+        self.view.show_error("")
+        choices = self.controller.choices
+        if choices is None:
+            return
+        scorer = choices.scorer_for(direction, self.view.choice_bar.current_scorer() or "")
+        self._show_choices(direction, scorer)
+        if scorer is not None:
+            self.controller.select(direction, scorer)
+
+    def _on_scorer_chosen(self, scorer: str) -> None:
+        self.view.show_error("")
+        direction = self.view.choice_bar.current_direction()
+        if direction:
+            self.controller.select(direction, scorer)
+
+    def _on_beam_changed(self, size: int) -> None:
+        self.controller.set_beam_size(size)
+        if self.controller.bundle is not None and self.controller.text and self._run is not None:
+            self.controller.translate(self.controller.text)  # show the same sentence with the new search
+
+    @Slot(object)
+    def _on_loading(self, entry: ModelEntry) -> None:
+        self.status.show_loading(entry.name)
+        self._show_choices(entry.direction, entry.scorer)
+        self.update_input_state()
+
+    @Slot(object)
+    def _on_loaded(self, bundle: ModelBundle) -> None:
+        entry = self.controller.entry
+        choices = self.controller.choices
+        self.view.show_empty_state(False)
+        if entry is not None:
+            self._show_choices(entry.direction, entry.scorer)
+        label = self.controller.scorers.get(bundle.scorer, (bundle.scorer, ""))[0]
+        direction = choices.direction_label(entry.direction) if choices and entry else ""
+        self.status.show_model(describe_model(bundle, label, direction), str(bundle.folder), bundle.attribution)
+        self.update_input_state()
+
+    @Slot(str)
+    def _on_failed(self, message: str) -> None:
+        self.view.show_error(message)
+        entry = self.controller.entry
+        if entry is not None:
+            self._show_choices(entry.direction, entry.scorer)
+        self.status.show_idle("Model not loaded")
+        self.update_input_state()
+
+    # -- a run ------------------------------------------------------------------------------
+    @Slot(object)
+    def _on_run_started(self, info: RunInfo) -> None:
+        self._run = info
+        self.last_translation = None
+        prepared = info.prepared
+        self.view.attention_panel.begin(prepared.tokens, info.uses_attention, info.formula, info.scorer_label)
+        self.view.source_tokens.set_pieces(prepared.tokens)
+        self.view.target_output.set_pieces([])
+        self.history.add(prepared.text)
+        self.update_input_state()
+
+    @Slot(object)
+    def _on_step(self, step: DecodeStep) -> None:
+        self.view.target_output.set_pieces(step.hypothesis_tokens)
+        self.view.attention_panel.show_step(step)
+
+    @Slot(object)
+    def _on_finished(self, translation: Translation) -> None:
+        self.last_translation = translation
+        self.view.target_output.set_pieces(translation.tokens)
+        self.view.attention_panel.finish(translation)
+
+    @Slot(str)
+    def _on_ended(self, outcome: str) -> None:
+        self.view.attention_panel.end()
+        if outcome == STOPPED:
+            rows = len(self.view.attention_panel.target_tokens())
+            self.view.show_hint(f"Stopped after {rows} output token{'s' if rows != 1 else ''}.")
+
+    # -- hover ------------------------------------------------------------------------------
+    def _on_cell_hovered(self, row: int, column: int) -> None:
+        self.view.source_tokens.highlight(column)
+        self.view.target_output.highlight(row)
+
+    def _on_output_hovered(self, index: int) -> None:
+        panel = self.view.attention_panel
+        panel.preview_step(index)
+        self.view.target_output.highlight(index)
+        step = panel.record.step(index) if index >= 0 else None
+        if step is None:
+            QToolTip.hideText()
+            return
+        lines = [f"Step {index}: {quoted(step.token)}  p = {step.probability:.3f}", "Top candidates:"]
+        lines += [f"  {quoted(a.token)}  {a.probability:.3f}" for a in step.alternatives]
+        QToolTip.showText(QCursor.pos(), "\n".join(lines), self.view.target_output)
+
+    # -- export -----------------------------------------------------------------------------
+    def export(self, kind: str, path: Path) -> Path:
+        """Write the current heatmap or matrix (``kind``: png, svg, csv, json) to ``path``."""
+        metadata = {}
+        if self._run is not None:
+            metadata = {"source": self._run.prepared.text, "text": self.view.target_output.text(),
+                        "scorer": self._run.bundle.scorer, "model": self._run.bundle.folder.name,
+                        "direction": f"{self._run.bundle.source_language}-{self._run.bundle.target_language}"}
+        return EXPORT_KINDS[kind].write(self.view.attention_panel, Path(path), metadata)
+
+    def _on_export_requested(self, kind: str) -> None:
+        spec = EXPORT_KINDS[kind]
+        settings = QSettings()
+        folder = Path(str(settings.value("export/folder", str(Path.home()))))
+        scorer = self._run.bundle.scorer if self._run else "attention"
+        name, _ = QFileDialog.getSaveFileName(self, spec.title.rstrip("…"), str(folder / f"attention-{scorer}{spec.suffix}"),
+                                              spec.file_filter)
+        if not name:
+            return
+        path = Path(name) if Path(name).suffix else Path(name + spec.suffix)
+        try:
+            self.export(kind, path)
+        except ExportError as error:
+            QMessageBox.warning(self, "Export", str(error))
+            return
+        settings.setValue("export/folder", str(path.parent))
+        self.statusMessage.emit(f"Saved {path}")

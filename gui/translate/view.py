@@ -1,0 +1,160 @@
+"""The Translate view's widgets and layout (render only: the tab wires them to the controller).
+
+Top to bottom: choices (direction, scorer, beam, speed) with the examples, history and export
+menus; the input line with Translate and the pause / step / stop buttons; a hint line (empty
+input, truncation, load errors); the source tokens and the output tokens; the attention panel.
+With no model at all an empty state replaces the workspace and offers to train the dates task.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QPushButton,
+    QStackedWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gui.attention.export import EXPORT_KINDS
+from gui.attention.panel import AttentionPanel
+from gui.translate.controls import ChoiceBar, TransportBar
+from gui.translate.tokens import TokenStrip
+
+ERROR_STYLE = "color: #b00020; font-weight: bold;"
+NOTICE_STYLE = "color: #a05a00;"
+EMPTY_STATE_TEXT = (
+    "<h2>No translation model yet</h2>"
+    "<p>Attention Studio needs a trained model to translate. The quickest start is the built-in "
+    "<b>dates</b> task: it turns dates written in many English and Chinese styles "
+    "(“29 Nov 2026”, “二〇二六年十一月二十九日”) into ISO 8601 (“2026-11-29”). It trains in a few "
+    "minutes on a CPU and shows crisp, readable attention.</p>"
+)
+
+
+def _menu_button(text: str, tooltip: str, name: str) -> tuple[QToolButton, QMenu]:
+    button = QToolButton()
+    button.setObjectName(name)
+    button.setText(text)
+    button.setToolTip(tooltip)
+    button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+    menu = QMenu(button)
+    button.setMenu(menu)
+    return button, menu
+
+
+class TranslateView(QWidget):
+    """All widgets of the Translate tab."""
+
+    exportRequested = Signal(str)  # export kind: png, svg, csv, json
+    trainRequested = Signal()  # the empty state's "train the dates task"
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.choice_bar = ChoiceBar()
+        self.examples_button, self.examples_menu = _menu_button("Examples", "Example sentences", "examplesButton")
+        self.history_button, self.history_menu = _menu_button("History", "Sentences translated in this session",
+                                                              "historyButton")
+        self.export_button, self.export_menu = _menu_button("Export", "Save the heatmap or the matrix",
+                                                            "exportButton")
+        for kind, spec in EXPORT_KINDS.items():
+            self.export_menu.addAction(spec.title).triggered.connect(
+                lambda _checked=False, kind=kind: self.exportRequested.emit(kind))
+        self.source_input = QLineEdit()
+        self.source_input.setObjectName("sourceInput")
+        self.source_input.setPlaceholderText("Type a sentence and press Enter")
+        self.source_input.setClearButtonEnabled(True)
+        self.translate_button = QPushButton("Translate")
+        self.translate_button.setObjectName("translateButton")
+        self.translate_button.setDefault(True)
+        self.transport = TransportBar()
+        self.hint_label = QLabel()
+        self.hint_label.setObjectName("inputHint")
+        self.hint_label.setWordWrap(True)
+        self.error_label = QLabel()
+        self.error_label.setObjectName("modelErrorLabel")
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet(ERROR_STYLE)
+        self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.error_label.hide()
+        self.source_tokens = TokenStrip(lines=2)
+        self.source_tokens.setObjectName("sourceTokens")
+        self.source_tokens.setToolTip("The source as the model sees it: one tint per sub-word token")
+        self.target_output = TokenStrip(lines=2)
+        self.target_output.setObjectName("targetOutput")
+        self.target_output.setToolTip("The translation, token by token: hover a token for its alternatives")
+        self.attention_panel = AttentionPanel()
+        self.empty_state = self._build_empty_state()
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self._build_workspace())
+        self.stack.addWidget(self.empty_state)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.stack)
+
+    def _build_workspace(self) -> QWidget:
+        page = QWidget()
+        top = QHBoxLayout()
+        top.addWidget(self.choice_bar, 1)
+        for button in (self.examples_button, self.history_button, self.export_button):
+            top.addWidget(button)
+        entry = QHBoxLayout()
+        entry.addWidget(self.source_input, 1)
+        entry.addWidget(self.translate_button)
+        entry.addWidget(self.transport)
+        tokens = QFormLayout()
+        tokens.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        tokens.addRow("Source tokens", self.source_tokens)
+        tokens.addRow("Output", self.target_output)
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(top)
+        layout.addLayout(entry)
+        layout.addWidget(self.hint_label)
+        layout.addWidget(self.error_label)
+        layout.addLayout(tokens)
+        layout.addWidget(self.attention_panel, 1)
+        return page
+
+    def _build_empty_state(self) -> QWidget:
+        page = QWidget()
+        page.setObjectName("emptyState")
+        text = QLabel(EMPTY_STATE_TEXT)
+        text.setWordWrap(True)
+        text.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        text.setFixedWidth(560)
+        self.train_dates_button = QPushButton("Train the dates task…")
+        self.train_dates_button.setObjectName("trainDatesButton")
+        self.train_dates_button.clicked.connect(self.trainRequested)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(text)
+        row.addStretch(1)
+        layout = QVBoxLayout(page)
+        layout.addStretch(1)
+        layout.addLayout(row)
+        layout.addWidget(self.train_dates_button, 0, Qt.AlignmentFlag.AlignHCenter)
+        layout.addStretch(2)
+        return page
+
+    # -- small render helpers ---------------------------------------------------------------
+    def show_empty_state(self, empty: bool) -> None:
+        self.stack.setCurrentIndex(1 if empty else 0)
+
+    def is_empty_state(self) -> bool:
+        return self.stack.currentIndex() == 1
+
+    def show_hint(self, text: str, notice: bool = False) -> None:
+        self.hint_label.setStyleSheet(NOTICE_STYLE if notice else "")
+        self.hint_label.setText(text)
+        self.hint_label.setVisible(bool(text))
+
+    def show_error(self, text: str) -> None:
+        self.error_label.setText(text)
+        self.error_label.setVisible(bool(text))

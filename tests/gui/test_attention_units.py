@@ -1,0 +1,112 @@
+"""Pieces of the attention view that need no model: labels, the run record, the throttle,
+the scorer/direction choices, the heatmap's geometry."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from engine.search import Alternative, DecodeStep
+from gui.attention.heatmap import HeatmapView
+from gui.attention.labels import axis_label, join_pieces, quoted
+from gui.attention.record import RunRecord
+from gui.attention.throttle import FrameThrottle
+from gui.translate.choices import ModelChoices, direction_label
+
+
+def step(index: int, tokens: list[str], matrix: np.ndarray) -> DecodeStep:
+    return DecodeStep(index, 10 + index, tokens[index], 0.9, matrix[index], matrix[index] * 3,
+                      (Alternative(10, tokens[index], 0.9),), tuple(tokens[: index + 1]),
+                      matrix[: index + 1], -0.1 * (index + 1))
+
+
+def test_labels():
+    assert join_pieces(["▁20", "2", "6", "-", "</s>"]) == ("2026-", [(0, 2), (2, 3), (3, 4), (4, 5), (5, 5)])
+    assert join_pieces(["▁I", "▁love", "▁you", "."])[0] == "I love you."
+    assert join_pieces(["<0xF0>", "▁a"])[0] == "<0xF0> a"  # byte pieces stay visible
+    assert axis_label("▁Nov") == "Nov" and axis_label("▁") == "▁" and axis_label("x" * 40).endswith("…")
+    assert quoted("▁29") == "\u201829\u2019"
+
+
+def test_record_takes_the_whole_hypothesis_each_step():
+    matrix = np.eye(3, dtype=np.float32)
+    record = RunRecord(("a", "b", "c"), True, "e = f(s, h)")
+    record.add(step(0, ["x", "y", "z"], matrix))
+    record.add(step(1, ["x", "y", "z"], matrix))
+    assert record.attention().shape == (2, 3) and record.target_tokens == ["x", "y"]
+    # beam search: the best hypothesis changed, its step 2 replaces everything shown
+    other = np.full((3, 3), 1 / 3, np.float32)
+    record.add(step(2, ["p", "q", "r"], other))
+    assert record.target_tokens == ["p", "q", "r"]
+    np.testing.assert_allclose(record.attention(), other)
+    assert record.step(2) is not None and record.step(0) is None  # step 0 was for "x", not "p"
+    empty = RunRecord(("a",), False, "")
+    empty.add(DecodeStep(0, 3, "</s>", 1.0, None, None, (), ("</s>",), None, 0.0, True))
+    assert empty.attention().shape == (0, 1) and empty.target_tokens == ["</s>"]
+
+
+def test_throttle_draws_at_once_when_slow_and_coalesces_when_fast(qtbot):
+    calls = []
+    throttle = FrameThrottle(lambda: calls.append(time.perf_counter()), frame_seconds=0.05)
+    throttle.request()
+    assert len(calls) == 1  # first request: drawn at once
+    for _ in range(20):
+        throttle.request()
+    assert len(calls) == 1 and throttle.pending
+    qtbot.waitUntil(lambda: len(calls) == 2, timeout=1000)
+    qtbot.wait(80)
+    assert len(calls) == 2  # twenty requests, one more frame
+    throttle.request()
+    assert len(calls) == 3  # a frame later: at once again
+
+
+@dataclass(frozen=True)
+class Entry:
+    folder: Path
+    source_language: str
+    target_language: str
+    scorer: str
+    shipped: bool
+    modified: float
+
+    @property
+    def direction(self) -> str:
+        return f"{self.source_language}-{self.target_language}"
+
+    @property
+    def name(self) -> str:
+        return self.folder.name
+
+
+def test_choices():
+    entries = [Entry(Path("old"), "zh", "en", "additive", False, 1.0), Entry(Path("new"), "zh", "en", "additive", False, 2.0),
+               Entry(Path("d"), "dates-src", "iso", "dot", False, 3.0), Entry(Path("e"), "en", "zh", "none", True, 0.5)]
+    choices = ModelChoices(entries, {"additive": "Additive (Bahdanau)", "dot": "Dot product"})
+    assert [d for d, _ in choices.directions()] == ["zh-en", "en-zh", "dates-src-iso"]
+    assert choices.direction_label("dates-src-iso") == "Dates → ISO 8601" == direction_label("dates-src", "iso")
+    assert choices.best("zh-en", "additive").folder == Path("new")
+    options = {o.name: o for o in choices.options("zh-en")}
+    assert list(options) == ["additive", "bilinear", "dot", "scaled_dot", "none"]
+    assert options["additive"].enabled and not options["dot"].enabled and "Dot product" in options["dot"].reason
+    assert choices.scorer_for("dates-src-iso", "additive") == "dot"
+    assert choices.initial("en-zh", "none", None).folder == Path("e")
+    assert choices.initial("fr-en", "additive", entries[0]) is entries[0]
+    pinned = Entry(Path("cli"), "zh", "en", "additive", False, float("inf"))
+    assert ModelChoices(entries, {}, pinned).initial("dates-src-iso", "dot", None) is pinned
+    assert ModelChoices([], {}).empty
+
+
+def test_heatmap_geometry(qtbot):
+    view = HeatmapView()
+    qtbot.addWidget(view)
+    view.reset(["▁a", "b", "c"])
+    view.set_rows(np.array([[0.2, 0.3, 0.5]], np.float32), ["x"])
+    assert view.image.image.shape == (3, 3)  # one decoded row, blank rows for the steps to come
+    assert np.isnan(view.image.image[1:]).all()
+    view.set_rows(np.array([[0.2, 0.3, 0.5], [1, 0, 0]], np.float32), ["x", "</s>"], finished=True)
+    assert view.image.image.shape == (2, 3)
+    centre = view.plot.getViewBox().mapViewToScene(__import__("PySide6.QtCore", fromlist=["QPointF"]).QPointF(2, 1))
+    assert view.cell_at(centre) == (1, 2)
