@@ -15,7 +15,7 @@ from engine.bundle import read_config
 from engine.errors import ModelFileError
 from engine.paths import SHIPPED_MODELS, user_data_folder, user_models_folder
 
-__all__ = ["SHIPPED_MODELS", "ModelEntry", "UnusableFolder", "default_model", "scan", "user_data_folder",
+__all__ = ["SHIPPED_MODELS", "ModelEntry", "UnusableFolder", "default_model", "read_entry", "scan", "user_data_folder",
            "user_models_folder"]
 
 
@@ -44,7 +44,8 @@ class UnusableFolder:
     reason: str
 
 
-def _entry(folder: Path, shipped: bool) -> ModelEntry:
+def read_entry(folder: Path, shipped: bool) -> ModelEntry:
+    """The catalog entry of one model folder (config.json only); ModelFileError if unusable."""
     info = read_config(folder)
     try:
         scorer = info["model"]["scorer"]
@@ -66,7 +67,7 @@ def scan(folders: list[tuple[Path, bool]] | None = None) -> tuple[list[ModelEntr
             continue
         for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
             try:
-                entries.append(_entry(folder, shipped))
+                entries.append(read_entry(folder, shipped))
             except ModelFileError as error:
                 unusable.append(UnusableFolder(folder, str(error)))
     entries.sort(key=lambda e: (not e.shipped, -e.modified))

@@ -5,6 +5,7 @@ thread, so the window can appear before PyTorch has loaded.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,18 +37,9 @@ class LoadFailure:
 
 def pinned_entry(folder: Path) -> ModelEntry:
     """A catalog entry for a folder given on the command line (it wins its direction × scorer slot)."""
-    from engine.bundle import read_config
-    from engine.catalog import ModelEntry
-    from engine.errors import ModelFileError
+    from engine.catalog import read_entry
 
-    info = read_config(folder)
-    try:
-        scorer = info["model"]["scorer"]
-        source, target = info["source_language"], info["target_language"]
-    except (KeyError, TypeError):
-        raise ModelFileError(f"{folder}/config.json lacks the model's scorer or languages") from None
-    bleu = ((info.get("metrics") or {}).get("test") or {}).get("bleu")
-    return ModelEntry(Path(folder), source, target, scorer, False, bleu, float("inf"))
+    return dataclasses.replace(read_entry(Path(folder), shipped=False), modified=float("inf"))
 
 
 def scan_catalog(pinned_folder: Path | None = None) -> CatalogSnapshot:

@@ -7,13 +7,16 @@ import threading
 import pytest
 from PySide6.QtCore import QCoreApplication, QSettings
 
+import engine.catalog
 from gui.workers import WorkerHandle
 
 
 @pytest.fixture(autouse=True)
 def private_user_state(tmp_path, monkeypatch):
-    """Models the app trains and its saved settings go to a temporary folder, never the user's."""
+    """Models the app trains and its saved settings go to a temporary folder, never the user's;
+    the shipped models are hidden too, so tests see only the models they install."""
     monkeypatch.setenv("ATTENTION_STUDIO_DATA", str(tmp_path / "user-data"))
+    monkeypatch.setattr(engine.catalog, "SHIPPED_MODELS", tmp_path / "shipped-models")
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
     QCoreApplication.setOrganizationName("AttentionStudioTests")

@@ -4,11 +4,11 @@ the scorer/direction choices, the heatmap's geometry."""
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from engine.catalog import ModelEntry
 from engine.search import Alternative, DecodeStep
 from gui.attention.heatmap import HeatmapView
 from gui.attention.labels import axis_label, join_pieces, quoted
@@ -63,22 +63,8 @@ def test_throttle_draws_at_once_when_slow_and_coalesces_when_fast(qtbot):
     assert len(calls) == 3  # a frame later: at once again
 
 
-@dataclass(frozen=True)
-class Entry:
-    folder: Path
-    source_language: str
-    target_language: str
-    scorer: str
-    shipped: bool
-    modified: float
-
-    @property
-    def direction(self) -> str:
-        return f"{self.source_language}-{self.target_language}"
-
-    @property
-    def name(self) -> str:
-        return self.folder.name
+def Entry(folder, source, target, scorer, shipped, modified):  # noqa: N802 - reads like the dataclass
+    return ModelEntry(folder, source, target, scorer, shipped, None, modified)
 
 
 def test_choices():
