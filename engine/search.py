@@ -44,6 +44,7 @@ class DecodeStep:
     hypothesis_attention: np.ndarray | None  # (i+1)×S, rows 0..i
     log_probability: float  # Σ log p over tokens 0..i
     is_eos: bool = False
+    previous_steps: tuple[DecodeStep, ...] = field(default=(), repr=False)  # the hypothesis' steps 0..i-1
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,7 @@ def greedy(
             hypothesis_attention=_rows(attention),
             log_probability=total,
             is_eos=token_id == EOS_ID,
+            previous_steps=tuple(steps),
         )
         steps.append(step)
         yield step
@@ -227,6 +229,7 @@ def _beam_step(parent, parent_row, token_id, total, logp, weights, raw, index, t
         hypothesis_attention=np.stack(previous_rows + [row]) if row is not None else None,
         log_probability=total,
         is_eos=token_id == EOS_ID,
+        previous_steps=parent.steps,
     )
 
 

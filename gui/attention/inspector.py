@@ -163,8 +163,8 @@ class StepInspector(QWidget):
 
     def show_step(self, index: int, token: str, step: DecodeStep | None, weights: np.ndarray | None,
                   source_tokens: Sequence[str], formula: str, uses_attention: bool) -> None:
-        """Show step ``index`` (output ``token``); ``step`` is None when its details are not known
-        (a beam hypothesis changed mid-run), ``weights`` is α_i (None without attention)."""
+        """Show step ``index`` (output ``token``); ``step`` is None when its details are not known,
+        ``weights`` is α_i (None without attention)."""
         self.shown_index = index
         probability = f" with p = {step.probability:.3f}" if step is not None else ""
         self.title.setText(f"<b>Step i = {index}</b>: output {html.escape(quoted(token))}{probability}")

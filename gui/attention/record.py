@@ -26,7 +26,7 @@ class RunRecord:
     formula: str = ""  # the scorer's formula, e.g. "e_ij = vᵀ tanh(W s_{i-1} + U h_j)"
     scorer_label: str = ""
     target_tokens: list[str] = field(default_factory=list)
-    steps: list[DecodeStep | None] = field(default_factory=list)  # per output position
+    steps: list[DecodeStep] = field(default_factory=list)  # per output position, of the shown hypothesis
     matrix: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
     finished: bool = False
 
@@ -40,9 +40,7 @@ class RunRecord:
     def add(self, step: DecodeStep) -> None:
         """Take in one decoding step (its hypothesis replaces whatever was shown before)."""
         self.target_tokens = list(step.hypothesis_tokens)
-        del self.steps[step.index :]
-        self.steps.extend([None] * (step.index - len(self.steps)))
-        self.steps.append(step)
+        self.steps = [*step.previous_steps, step]
         if step.hypothesis_attention is not None:
             self.matrix = np.asarray(step.hypothesis_attention, dtype=np.float32)
 
@@ -68,7 +66,7 @@ class RunRecord:
         if not 0 <= index < len(self.steps):
             return None
         step = self.steps[index]
-        if step is None or index >= len(self.target_tokens) or step.token != self.target_tokens[index]:
+        if index >= len(self.target_tokens) or step.token != self.target_tokens[index]:
             return None
         return step
 

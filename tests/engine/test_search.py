@@ -102,3 +102,13 @@ def test_fixed_context_model_has_no_attention(dates_models):
     assert translation.attention is None and translation.tokens
     assert all(step.attention is None for step in translation.steps)
     assert translation.to_json()["attention"] is None
+
+
+def test_every_step_carries_its_hypothesis_earlier_steps(translator):
+    for config in (DecodeConfig(beam_size=1), DecodeConfig(beam_size=4)):
+        for step in translator.steps("29 Nov 2026", config):
+            assert len(step.previous_steps) == step.index
+            assert tuple(s.token for s in step.previous_steps) + (step.token,) == step.hypothesis_tokens
+            if step.previous_steps:
+                rows = np.stack([s.attention for s in step.previous_steps] + [step.attention])
+                assert np.allclose(rows, step.hypothesis_attention)

@@ -18,9 +18,10 @@ from gui.translate.choices import ModelChoices, direction_label
 
 
 def step(index: int, tokens: list[str], matrix: np.ndarray) -> DecodeStep:
+    previous = tuple(step(i, tokens, matrix) for i in range(index))
     return DecodeStep(index, 10 + index, tokens[index], 0.9, matrix[index], matrix[index] * 3,
                       (Alternative(10, tokens[index], 0.9),), tuple(tokens[: index + 1]),
-                      matrix[: index + 1], -0.1 * (index + 1))
+                      matrix[: index + 1], -0.1 * (index + 1), previous_steps=previous)
 
 
 def test_labels():
@@ -42,7 +43,7 @@ def test_record_takes_the_whole_hypothesis_each_step():
     record.add(step(2, ["p", "q", "r"], other))
     assert record.target_tokens == ["p", "q", "r"]
     np.testing.assert_allclose(record.attention(), other)
-    assert record.step(2) is not None and record.step(0) is None  # step 0 was for "x", not "p"
+    assert record.step(2).token == "r" and record.step(0).token == "p"  # the new hypothesis' own steps
     empty = RunRecord(("a",), False, "")
     empty.add(DecodeStep(0, 3, "</s>", 1.0, None, None, (), ("</s>",), None, 0.0, True))
     assert empty.attention().shape == (0, 1) and empty.target_tokens == ["</s>"]
