@@ -152,7 +152,8 @@ def prepare_job(
             "source": {**src_settings.__dict__, "vocab_size_trained": source_tokenizer.vocab_size},
             "target": {**tgt_settings.__dict__, "vocab_size_trained": target_tokenizer.vocab_size},
         },
-        "training": {"hardware": hardware_summary(), "torch_threads": torch.get_num_threads()},
+        "training": {"hardware": hardware_summary(),
+                     "torch_threads": train_config.torch_threads or torch.get_num_threads()},
     }
     job = TrainingJob(
         model=model, source_tokenizer=source_tokenizer, target_tokenizer=target_tokenizer, split=loaded.split,

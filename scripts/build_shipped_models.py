@@ -15,6 +15,7 @@ Then ``python scripts/quality_report.py`` measures them and writes docs/quality-
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import time
@@ -37,10 +38,12 @@ def train_one(source: str, target: str, scorer: str, args: argparse.Namespace) -
     name = f"{source}-{target}-{scorer}"
     out = args.out / name
     log = args.out / f".{name}.log"
+    # Paths relative to the project, so that config.json records a command anyone can rerun.
     command = [
-        sys.executable, "-m", "engine", "train", "--corpus", str(args.corpus), "--src", source, "--tgt", target,
+        sys.executable, "-m", "engine", "train", "--corpus", os.path.relpath(args.corpus, ROOT), "--src", source,
+        "--tgt", target,
         "--scorer", scorer, "--max-minutes", str(args.minutes), "--epochs", str(args.epochs),
-        "--seed", str(args.seed), "--threads", str(args.threads), "--float16", "--out", str(out),
+        "--seed", str(args.seed), "--threads", str(args.threads), "--float16", "--out", os.path.relpath(out, ROOT),
     ]
     started = time.monotonic()
     with log.open("w", encoding="utf-8") as stream:
