@@ -13,7 +13,6 @@ from engine.errors import ConfigError
 
 SCORER_NAMES = ("additive", "bilinear", "dot", "scaled_dot", "none")
 CELL_NAMES = ("gru", "lstm", "rnn")
-LANGUAGES = ("zh", "en", "dates-src", "iso")
 
 # Hard cap on the characters of one input sentence; longer input is truncated (and reported).
 MAX_INPUT_CHARS = 1000

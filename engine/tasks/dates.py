@@ -24,7 +24,7 @@ from engine.errors import DataError
 FIRST_DATE = datetime.date(1950, 1, 1)
 LAST_DATE = datetime.date(2049, 12, 31)
 
-# Language names of the two sides (engine.config.LANGUAGES).
+# Language names of the two sides, as model folders record them.
 SOURCE_LANGUAGE = "dates-src"
 TARGET_LANGUAGE = "iso"
 ATTRIBUTION = "generated"
