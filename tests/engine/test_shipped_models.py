@@ -1,0 +1,35 @@
+"""The models shipped in resources/models load, verify and translate (skipped where none ship)."""
+
+import pytest
+
+from engine.bundle import load_model_folder
+from engine.catalog import SHIPPED_MODELS, default_model, scan
+
+SHIPPED = sorted(p for p in SHIPPED_MODELS.glob("*") if (p / "config.json").is_file()) if SHIPPED_MODELS.is_dir() \
+    else []
+
+
+@pytest.mark.skipif(not SHIPPED, reason="no shipped models in resources/models")
+@pytest.mark.parametrize("folder", SHIPPED, ids=[p.name for p in SHIPPED])
+def test_each_shipped_model_loads_and_records_its_provenance(folder):
+    bundle = load_model_folder(folder)
+    source, target, scorer = folder.name.split("-", 2)
+    assert (bundle.source_language, bundle.target_language, bundle.scorer) == (source, target, scorer)
+    assert "Tatoeba" in bundle.attribution and "CC-BY 2.0" in bundle.attribution
+    assert bundle.info["command"].startswith("python -m engine train")
+    assert "/work/" not in bundle.info["command"] and bundle.info["weights"]["dtype"] == "float16"
+    assert bundle.test_bleu is not None and bundle.info["data"]["split"]["test"] > 1000
+    text = "我今天很忙。" if source == "zh" else "I am very busy today."
+    translation = bundle.translator.translate(text)
+    assert translation.text and not translation.empty
+    if scorer != "none":
+        assert translation.attention.shape == (len(translation.tokens), len(translation.source_tokens))
+
+
+@pytest.mark.skipif(not (SHIPPED_MODELS / "zh-en-additive").is_dir(), reason="zh-en-additive is not shipped")
+def test_the_default_model_is_the_shipped_zh_en_additive_and_it_translates():
+    entries, unusable = scan([(SHIPPED_MODELS, True)])
+    assert not unusable
+    assert default_model(entries).name == "zh-en-additive"
+    translation = load_model_folder(SHIPPED_MODELS / "zh-en-additive").translator.translate("我今天很忙。")
+    assert "busy" in translation.text
