@@ -22,9 +22,8 @@ sys.path.insert(0, str(ROOT))
 from engine.bundle import load_model_folder  # noqa: E402
 from engine.config import DecodeConfig  # noqa: E402
 from engine.jobs import CorpusChoice, load_corpus  # noqa: E402
+from engine.paths import TATOEBA_CORPUS  # noqa: E402
 from engine.tasks import dates  # noqa: E402
-
-DEFAULT_CORPUS = ROOT.parent / "shared" / "data" / "tatoeba-cmn-eng" / "cmn-eng.tsv"
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -35,7 +34,7 @@ def percentile(values: list[float], q: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", type=Path, default=ROOT / "resources" / "models" / "zh-en-additive")
-    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--corpus", type=Path, default=TATOEBA_CORPUS)
     parser.add_argument("--limit", type=int, default=300, help="test sentences timed one by one")
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()

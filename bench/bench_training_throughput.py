@@ -25,14 +25,13 @@ sys.path.insert(0, str(ROOT))
 from engine.config import TrainConfig  # noqa: E402
 from engine.events import TrainControl  # noqa: E402
 from engine.jobs import CorpusChoice, prepare_job  # noqa: E402
+from engine.paths import TATOEBA_CORPUS  # noqa: E402
 from engine.trainer import _Run, make_batches  # noqa: E402
-
-DEFAULT_CORPUS = ROOT.parent / "shared" / "data" / "tatoeba-cmn-eng" / "cmn-eng.tsv"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--corpus", type=Path, default=TATOEBA_CORPUS)
     parser.add_argument("--steps", type=int, default=80)
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--threads", type=int, default=2)

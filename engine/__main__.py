@@ -19,7 +19,7 @@ from engine.errors import EngineError
 from engine.evaluate import evaluate
 from engine.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent
 from engine.jobs import TASKS, CorpusChoice, load_corpus, prepare_job
-from engine.run_report import record_test_metrics
+from engine.run_report import score_on_test
 from engine.tasks import dates
 from engine.trainer import train
 
@@ -138,9 +138,7 @@ def command_train(args: argparse.Namespace) -> int:
         print(f"[train] finished ({finished.reason}) after {finished.steps} steps, "
               f"{_format_seconds(finished.seconds)}; best valid BLEU {finished.best_bleu:.2f} "
               f"(epoch {finished.best_epoch}); {finished.tokens_per_second:,.0f} target tok/s", file=sys.stderr)
-    bundle = load_model_folder(args.out)
-    evaluation = evaluate(bundle.translator, loaded.split.test, bundle.target_language)
-    record_test_metrics(args.out, evaluation, beam=1, finished=finished)
+    evaluation = score_on_test(args.out, loaded.split.test, finished)
     print(f"[test] BLEU {evaluation.scores.bleu:.2f} chrF {evaluation.scores.chrf:.2f} "
           f"exact {evaluation.exact_match:.3f} on {evaluation.count} held-out pairs; model in {args.out}",
           file=sys.stderr)

@@ -12,7 +12,10 @@ from pathlib import Path
 import platformdirs
 
 APP_NAME = "attention-studio"
-SHIPPED_MODELS = Path(__file__).resolve().parent.parent / "resources" / "models"
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+SHIPPED_MODELS = PROJECT_ROOT / "resources" / "models"
+# The Tatoeba Chinese–English corpus, beside the project (never committed into it).
+TATOEBA_CORPUS = PROJECT_ROOT.parent / "shared" / "data" / "tatoeba-cmn-eng" / "cmn-eng.tsv"
 
 
 def user_data_folder() -> Path:

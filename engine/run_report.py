@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 
 from engine.atomic import write_json_atomic
-from engine.bundle import CONFIG_FILE, read_config
-from engine.evaluate import Evaluation
+from engine.bundle import CONFIG_FILE, load_model_folder, read_config
+from engine.data import Pair
+from engine.evaluate import Evaluation, evaluate
 from engine.events import FinishedEvent
 
 
@@ -31,3 +33,11 @@ def record_test_metrics(
             k: (round(v, 2) if isinstance(v, float) else v) for k, v in asdict(finished).items() if k != "model_folder"
         }
     write_json_atomic(Path(folder) / CONFIG_FILE, info)
+
+
+def score_on_test(folder: Path, test_pairs: Sequence[Pair], finished: FinishedEvent | None = None) -> Evaluation:
+    """Load the run's best model, score it (greedy) on the held-out pairs and record the result."""
+    bundle = load_model_folder(folder)
+    evaluation = evaluate(bundle.translator, test_pairs, bundle.target_language)
+    record_test_metrics(folder, evaluation, beam=1, finished=finished)
+    return evaluation

@@ -23,7 +23,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_CORPUS = ROOT.parent / "shared" / "data" / "tatoeba-cmn-eng" / "cmn-eng.tsv"
+sys.path.insert(0, str(ROOT))
+
+from engine.paths import TATOEBA_CORPUS  # noqa: E402
+
 MODELS = (  # in this order, so that the key comparison (additive against the fixed C) comes first
     ("zh", "en", "additive"),
     ("zh", "en", "none"),
@@ -53,7 +56,7 @@ def train_one(source: str, target: str, scorer: str, args: argparse.Namespace) -
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--corpus", type=Path, default=TATOEBA_CORPUS)
     parser.add_argument("--out", type=Path, default=ROOT / "resources" / "models")
     parser.add_argument("--minutes", type=float, default=25.0, help="wall-clock training budget per model")
     parser.add_argument("--epochs", type=int, default=60, help="upper bound on epochs (the budget usually ends first)")

@@ -30,8 +30,8 @@ from engine.bundle import load_model_folder  # noqa: E402
 from engine.config import DecodeConfig  # noqa: E402
 from engine.evaluate import evaluate  # noqa: E402
 from engine.jobs import CorpusChoice, load_corpus  # noqa: E402
+from engine.paths import TATOEBA_CORPUS  # noqa: E402
 
-DEFAULT_CORPUS = ROOT.parent / "shared" / "data" / "tatoeba-cmn-eng" / "cmn-eng.tsv"
 JOEY = {"greedy": (24.4, 42.2), "beam5": (25.2, 43.3)}  # Joey NMT 2.3, 25 min CPU, same held-out rule
 
 
@@ -185,7 +185,7 @@ def render(results: list[dict], plotted: bool) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=Path, default=ROOT / "resources" / "models")
-    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--corpus", type=Path, default=TATOEBA_CORPUS)
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "quality-report.md")
     parser.add_argument("--beam-limit", type=int, default=0, help="beam-5 on the first N test pairs only (0 = all)")
     args = parser.parse_args()

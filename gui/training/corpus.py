@@ -14,10 +14,10 @@ from pathlib import Path
 
 from engine.data import CorpusReport, preview, read_tsv, split_pairs
 from engine.errors import DataError
+from engine.paths import TATOEBA_CORPUS
 from engine.tasks import dates
 
 # The Tatoeba / manythings Chinese–English corpus, kept beside the project (never inside it).
-TATOEBA_PATH = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "tatoeba-cmn-eng" / "cmn-eng.tsv"
 PREVIEW_ROWS = 8
 MIN_TRAIN_PAIRS = 50  # engine.jobs refuses smaller corpora; say so before the run
 
@@ -43,7 +43,7 @@ class CorpusEntry:
         return CorpusEntry(label or f"File: {path.name}", path=Path(path))
 
 
-def builtin_entries(tatoeba: Path = TATOEBA_PATH) -> list[CorpusEntry]:
+def builtin_entries(tatoeba: Path = TATOEBA_CORPUS) -> list[CorpusEntry]:
     """The dates task, then the Tatoeba corpus when the file exists."""
     entries = [CorpusEntry.dates_task()]
     if tatoeba.is_file():

@@ -30,13 +30,12 @@ from pathlib import Path
 import torch
 import torch._dynamo  # noqa: F401  (see below)
 
-from engine.bundle import CONFIG_FILE, load_model_folder
+from engine.bundle import CONFIG_FILE
 from engine.checkpoint import CHECKPOINT_FOLDER, STATE_FILE, has_checkpoint
 from engine.errors import ConfigError, DataError, DivergedError, EngineError, ModelFileError, TokenizerError
-from engine.evaluate import evaluate
 from engine.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent
 from engine.jobs import prepare_job
-from engine.run_report import record_test_metrics
+from engine.run_report import score_on_test
 from engine.trainer import train
 from gui.training.settings import RUN_FILE, RunSettings
 
@@ -134,9 +133,7 @@ def run_training(request: RunRequest, control: TrainControl) -> Iterator[RunItem
         if not (folder / CONFIG_FILE).is_file() or not loaded.split.test:
             return
         yield StatusMessage("scoring the best model on the held-out test split")
-        bundle = load_model_folder(folder)
-        evaluation = evaluate(bundle.translator, loaded.split.test, bundle.target_language)
-        record_test_metrics(folder, evaluation, beam=1, finished=finished)
+        evaluation = score_on_test(folder, loaded.split.test, finished)
         yield TestScored(evaluation.scores.bleu, evaluation.scores.chrf, evaluation.exact_match, evaluation.count)
     except ModelFileError as error:
         yield RunFailed("disk", str(error), step)

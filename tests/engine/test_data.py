@@ -19,8 +19,9 @@ from engine.data import (
     split_pairs,
 )
 from engine.errors import DataError
+from engine.paths import TATOEBA_CORPUS
 
-REAL_CORPUS = Path(__file__).parents[2].parent / "shared/data/tatoeba-cmn-eng/cmn-eng.tsv"
+REAL_CORPUS = TATOEBA_CORPUS
 ATTR = "CC-BY 2.0 (France) Attribution: tatoeba.org #1 (a) & #2 (b)"
 
 
