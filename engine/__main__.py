@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from engine.bundle import load_model_folder
-from engine.config import CELL_NAMES, SCORER_NAMES, DecodeConfig, TrainConfig
+from engine.config import CELL_NAMES, LR_SCHEDULES, SCORER_NAMES, DecodeConfig, TrainConfig
 from engine.errors import EngineError
 from engine.evaluate import evaluate
 from engine.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent
@@ -49,8 +49,15 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--seed", type=int, default=1, help="random seed (same seed, same run)")
     tr.add_argument("--batch-size", type=int, default=TrainConfig.batch_size, help="sentences per batch")
     tr.add_argument("--learning-rate", type=float, default=TrainConfig.learning_rate, help="Adam learning rate")
+    tr.add_argument("--lr-schedule", choices=LR_SCHEDULES, default=TrainConfig.lr_schedule,
+                    help="plateau: halve the rate when valid BLEU stalls; budget: hold it, then decay it "
+                    "linearly to the minimum over the last part of --max-minutes")
+    tr.add_argument("--lr-decay-start", type=float, default=TrainConfig.lr_decay_start,
+                    help="with --lr-schedule budget: fraction of the budget after which the rate decays")
     tr.add_argument("--embedding-size", type=int, default=128, help="token embedding size")
     tr.add_argument("--hidden-size", type=int, default=256, help="encoder size per direction and decoder size")
+    tr.add_argument("--tie-embeddings", action="store_true",
+                    help="share the target embedding with the output layer (fewer parameters)")
     tr.add_argument("--dropout", type=float, default=0.2, help="dropout rate")
     tr.add_argument("--src-vocab", type=int, default=None, help="source SentencePiece vocabulary size")
     tr.add_argument("--tgt-vocab", type=int, default=None, help="target SentencePiece vocabulary size")
@@ -94,10 +101,12 @@ def command_train(args: argparse.Namespace) -> int:
     train_config = TrainConfig(
         epochs=args.epochs, max_minutes=args.max_minutes, seed=args.seed, batch_size=args.batch_size,
         learning_rate=args.learning_rate, validate_every_steps=args.validate_every, torch_threads=args.threads,
+        lr_schedule=args.lr_schedule, lr_decay_start=args.lr_decay_start,
     )
     model_options = dict(scorer=args.scorer, cell=args.cell, embedding_size=args.embedding_size,
                          encoder_hidden_size=args.hidden_size, decoder_hidden_size=args.hidden_size,
-                         attention_size=args.hidden_size, dropout=args.dropout)
+                         attention_size=args.hidden_size, dropout=args.dropout,
+                         tie_embeddings=args.tie_embeddings)
     command = "python -m engine " + " ".join(shlex.quote(a) for a in args.argv)
     job, loaded = prepare_job(
         choice, args.out, model_options, train_config, args.src_vocab, args.tgt_vocab, resume=args.resume,

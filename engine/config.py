@@ -13,6 +13,7 @@ from engine.errors import ConfigError
 
 SCORER_NAMES = ("additive", "bilinear", "dot", "scaled_dot", "none")
 CELL_NAMES = ("gru", "lstm", "rnn")
+LR_SCHEDULES = ("plateau", "budget")  # decay on a valid-BLEU plateau, or linearly over the time budget
 
 # Hard cap on the characters of one input sentence; longer input is truncated (and reported).
 MAX_INPUT_CHARS = 1000
@@ -59,6 +60,7 @@ class ModelConfig(_Serializable):
     decoder_hidden_size: int = 256  # s_i; the memory h_j is projected to this size once
     attention_size: int = 256  # hidden size of the additive scorer's tanh layer
     dropout: float = 0.2  # on embeddings and the pre-output layer; off at inference
+    tie_embeddings: bool = False  # output layer shares the target embedding (pre-output of size E)
 
     def __post_init__(self) -> None:
         _check_choice("scorer", self.scorer, SCORER_NAMES)
@@ -84,6 +86,8 @@ class TrainConfig(_Serializable):
     lr_decay_factor: float = 0.5  # multiply the learning rate on a plateau of valid BLEU
     lr_patience: int = 1  # epochs without improvement before decaying
     min_learning_rate: float = 1e-5
+    lr_schedule: str = "plateau"  # one of LR_SCHEDULES; "budget" needs max_minutes
+    lr_decay_start: float = 0.5  # "budget": fraction of max_minutes after which the rate decays linearly
     early_stopping_patience: int = 4  # epochs without a better valid BLEU before stopping; 0 = off
     max_consecutive_bad_steps: int = 5  # non-finite losses/gradients in a row before DivergedError
     validate_every_steps: int = 0  # extra validations inside an epoch; 0 = once per epoch
@@ -101,6 +105,22 @@ class TrainConfig(_Serializable):
         _check_range("lr_decay_factor", self.lr_decay_factor, 0.01, 1.0)
         _check_range("max_consecutive_bad_steps", self.max_consecutive_bad_steps, 1, 1000)
         _check_range("torch_threads", self.torch_threads, 0, 256)
+        _check_choice("lr_schedule", self.lr_schedule, LR_SCHEDULES)
+        _check_range("lr_decay_start", self.lr_decay_start, 0.0, 1.0)
+        if self.lr_schedule == "budget" and self.max_minutes <= 0:
+            raise ConfigError("lr_schedule 'budget' decays over the time budget: set max_minutes > 0 "
+                              "or use lr_schedule 'plateau'")
+
+    def budget_learning_rate(self, elapsed_seconds: float) -> float:
+        """The "budget" schedule's rate after ``elapsed_seconds`` of training: the base rate until
+        ``lr_decay_start`` of the budget, then a straight line down to ``min_learning_rate`` at its end
+        (budgeted training, Li et al. 2020: a run that must stop at a fixed time ends annealed)."""
+        budget = 60.0 * self.max_minutes
+        fraction = min(max(elapsed_seconds / budget, 0.0), 1.0)
+        if fraction <= self.lr_decay_start:
+            return self.learning_rate
+        remaining = (1.0 - fraction) / max(1.0 - self.lr_decay_start, 1e-9)
+        return self.min_learning_rate + (self.learning_rate - self.min_learning_rate) * remaining
 
 
 @dataclass(frozen=True)

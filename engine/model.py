@@ -7,7 +7,7 @@ the decoder size D. Decoder, at step i:
     α_ij = softmax_j(e_ij)            (padding gets exactly zero)
     c_i  = Σ_j α_ij h_j               (or the fixed summary C for the ``none`` scorer)
     s_i  = RNN(s_{i-1}, [emb(y_{i-1}); c_i])
-    p(y_i | …) = softmax(W_o tanh(W_p [s_i; c_i; emb(y_{i-1})]))
+    p(y_i | …) = softmax(W_o tanh(W_p [s_i; c_i; emb(y_{i-1})]))   (W_o may be the target embedding)
 
 Shapes: B batch, S source length, T target length, E embedding, H encoder size per direction,
 D decoder size, V target vocabulary.
@@ -87,8 +87,18 @@ class Decoder(nn.Module):
         self.scorer = build_scorer(config.scorer, size, config.attention_size)
         self.init_layer = nn.Linear(2 * config.encoder_hidden_size, size)
         self.cell = RNN_CELLS[config.cell](config.embedding_size + size, size)
-        self.pre_output = nn.Linear(2 * size + config.embedding_size, size)
-        self.output = nn.Linear(size, config.tgt_vocab_size)
+        # Tied (Press & Wolf 2017): the output layer reuses the target embedding matrix (V×E), so the
+        # pre-output layer maps to E; fewer parameters, and a smaller output product at every step.
+        pre_output_size = config.embedding_size if config.tie_embeddings else size
+        self.pre_output = nn.Linear(2 * size + config.embedding_size, pre_output_size)
+        self.output = nn.Linear(pre_output_size, config.tgt_vocab_size)
+        if config.tie_embeddings:
+            # N(0, 1/E) instead of N(0, 1): the shared matrix also makes the initial logits, which
+            # should start small.
+            with torch.no_grad():
+                self.embedding.weight.normal_(0.0, config.embedding_size**-0.5)
+                self.embedding.weight[PAD_ID].zero_()
+            self.output.weight = self.embedding.weight
 
     def initial_state(self, final_both: Tensor) -> State:
         """final_both: B×2H → s_0 (B×D; LSTM cell state starts at zero)."""
@@ -153,7 +163,7 @@ class Seq2Seq(nn.Module):
         return self.decoder.logits(hidden, context, embedded)  # B×T×V
 
     def parameter_count(self) -> int:
-        return sum(p.numel() for p in self.parameters())
+        return sum(p.numel() for p in self.parameters())  # a tied matrix is counted once
 
 
 def build_model(config: ModelConfig, seed: int | None = None) -> Seq2Seq:

@@ -158,6 +158,9 @@ class _Run:
         source, lengths, target_in, target_out = collate(self.train_data, indices)
         tokens = int((target_out != PAD_ID).sum())
         started = time.perf_counter()
+        if self.config.lr_schedule == "budget":
+            for group in self.optimizer.param_groups:
+                group["lr"] = self.config.budget_learning_rate(self.elapsed())
         logits = self.model(source, lengths, target_in)
         loss = compute_loss(logits, target_out, self.config.label_smoothing) / tokens
         self.progress["step"] += 1
@@ -298,7 +301,8 @@ def train(job: TrainingJob, control: TrainControl | None = None, resume: bool = 
         event = run.validate()
         run.progress["epoch"] += 1
         run.progress["batch_in_epoch"] = 0
-        run.scheduler.step(event.bleu)
+        if config.lr_schedule == "plateau":
+            run.scheduler.step(event.bleu)
         if not event.is_best:
             run.progress["epochs_without_improvement"] += 1
         run.checkpoint()

@@ -28,6 +28,7 @@ from sacrebleu.metrics import CHRF  # noqa: E402
 
 from engine.bundle import load_model_folder  # noqa: E402
 from engine.config import DecodeConfig  # noqa: E402
+from engine.data import read_tsv, split_bucket  # noqa: E402
 from engine.evaluate import evaluate  # noqa: E402
 from engine.jobs import CorpusChoice, load_corpus  # noqa: E402
 from engine.paths import TATOEBA_CORPUS  # noqa: E402
@@ -37,9 +38,12 @@ JOEY = {"greedy": (24.4, 42.2), "beam5": (25.2, 43.3)}  # Joey NMT 2.3, 25 min C
 
 def attention_statistics(matrices: list[np.ndarray | None]) -> dict[str, float] | None:
     """Mean row entropy (nats), diagonality (Pearson r of target position vs. attended source
-    position) and monotonicity (share of steps whose most-attended source position does not move
-    backwards), over sentences with at least 3 source and 3 output tokens; EOS rows excluded."""
-    entropies, correlations, forward = [], [], []
+    position), monotonicity (share of steps whose most-attended source position does not move
+    backwards) and the last-token share (steps whose most-attended position is the final source
+    token, where the forward encoder's summary of the whole sentence sits: a model that looks there
+    at every step has learned to ignore attention and read the fixed C instead), over sentences with
+    at least 3 source and 3 output tokens; EOS rows excluded."""
+    entropies, correlations, forward, on_last = [], [], [], []
     for matrix in matrices:
         if matrix is None:
             return None
@@ -53,10 +57,12 @@ def attention_statistics(matrices: list[np.ndarray | None]) -> dict[str, float] 
             correlations.append(float(np.corrcoef(np.arange(rows.shape[0]), expected)[0, 1]))
         peaks = rows.argmax(axis=1)
         forward.extend((np.diff(peaks) >= 0).tolist())
+        on_last.extend((peaks == rows.shape[1] - 1).tolist())
     def mean(values: list) -> float:
         return round(float(np.mean(values)), 3) if values else math.nan
 
-    return {"mean_row_entropy": mean(entropies), "diagonality": mean(correlations), "monotonicity": mean(forward)}
+    return {"mean_row_entropy": mean(entropies), "diagonality": mean(correlations), "monotonicity": mean(forward),
+            "last_token_share": mean(on_last)}
 
 
 def measure(folder: Path, corpus: Path, beam_limit: int) -> dict:
@@ -91,6 +97,18 @@ def measure(folder: Path, corpus: Path, beam_limit: int) -> dict:
                      "hardware": training.get("hardware"), "command": bundle.info.get("command")},
         "examples": examples(pairs, greedy.translations),
     }
+
+
+def peer_overlap(corpus: Path) -> dict[str, int]:
+    """How many test pairs have a Chinese source that the peer's training data also holds.
+
+    The peer trained on every line outside the test rule; our split also holds out a valid part and
+    drops every training pair whose source is a valid or test source, so our models never see one.
+    """
+    pairs, _ = read_tsv(corpus, "zh", "en")
+    test = [p for p in pairs if split_bucket(p.english) == "test"]
+    peer_train_sources = {p.source for p in pairs if split_bucket(p.english) != "test"}
+    return {"test_pairs": len(test), "seen_by_peer": sum(p.source in peer_train_sources for p in test)}
 
 
 def examples(pairs, translations, count: int = 10) -> list[dict]:
@@ -130,7 +148,7 @@ def plot_buckets(results: list[dict], path: Path) -> bool:
     return True
 
 
-def render(results: list[dict], plotted: bool) -> str:
+def render(results: list[dict], plotted: bool, overlap: dict[str, int]) -> str:
     lines = ["# Quality report: shipped models", "",
              f"Held-out test split of `cmn-eng.tsv` (sha256 rule: English digest starting with `0`), "
              f"n = {results[0]['n']} pairs. sacrebleu, detokenized: `{results[0]['signature']}` "
@@ -142,6 +160,13 @@ def render(results: list[dict], plotted: bool) -> str:
                      f"{r['beam5']['chrf']} | {t['minutes']} min, {t['epochs']} epochs | {r['parameters']:,} |")
     lines.append(f"| Joey NMT 2.3 (25 min, same rule) | {JOEY['greedy'][0]} / {JOEY['greedy'][1]} | "
                  f"{JOEY['beam5'][0]} / {JOEY['beam5'][1]} | 25 min, ≈13 epochs | 3.66 M |")
+    share = overlap["seen_by_peer"] / max(overlap["test_pairs"], 1)
+    lines += ["", f"The peer's figures come from a run on the same held-out pairs, but its training data was every "
+              f"other line of the corpus: {overlap['seen_by_peer']} of the {overlap['test_pairs']} test pairs "
+              f"({share:.0%}) have a Chinese sentence that also occurs there, with another English translation. "
+              "Our split keeps every held-out source out of training (and holds out a separate valid part for "
+              "choosing the checkpoint, where the peer chose on the test pairs), so our figures are measured on "
+              "sentences the models have never seen and the comparison leans against us."]
     zh_en = [r for r in results if r["direction"] == "zh-en"]
     if zh_en:
         labels = [b["bucket"] for b in zh_en[0]["buckets"]]
@@ -149,18 +174,31 @@ def render(results: list[dict], plotted: bool) -> str:
             f"{b['bucket']} (n={b['n']})" for b in zh_en[0]["buckets"]) + " |", "| --- |" + " --- |" * len(labels)]
         for r in zh_en:
             lines.append(f"| {r['scorer']} | " + " | ".join(str(b["bleu"]) for b in r["buckets"]) + " |")
+        none = next((r for r in zh_en if r["scorer"] == "none"), None)
+        if none is not None:
+            lines += ["", "Gain over the fixed context C (BLEU points, greedy):", "",
+                      "| scorer | all | " + " | ".join(labels) + " |", "| --- | --- |" + " --- |" * len(labels)]
+            for r in zh_en:
+                if r is none:
+                    continue
+                gains = [round(b["bleu"] - n["bleu"], 2) for b, n in zip(r["buckets"], none["buckets"], strict=True)]
+                lines.append(f"| {r['scorer']} | {round(r['greedy']['bleu'] - none['greedy']['bleu'], 2)} | "
+                             + " | ".join(f"{g:+}" for g in gains) + " |")
         if plotted:
             lines += ["", "![BLEU by source length](img/bleu-by-length.png)"]
     lines += ["", "## Attention statistics (greedy, test split)", "",
               "Entropy in nats per row; diagonality = mean Pearson r between output position and the "
               "attention-weighted source position; monotonicity = share of steps whose most-attended source "
-              "position does not move backwards.", "", "| model | mean row entropy | diagonality | monotonicity |",
-              "| --- | --- | --- | --- |"]
+              "position does not move backwards; last-token share = steps whose most-attended position is the "
+              "final source token (usually 。), where the forward encoder's summary of the whole sentence sits — "
+              "near 1, the model has learned to read a fixed summary, like C, instead of aligning.", "",
+              "| model | mean row entropy | diagonality | monotonicity | last-token share |",
+              "| --- | --- | --- | --- | --- |"]
     for r in results:
         a = r["attention"]
         lines.append(f"| {r['name']} | " + (" | ".join(str(a[k]) for k in ("mean_row_entropy", "diagonality",
-                                                                          "monotonicity")) if a else
-                                           "— | — | — (no attention: fixed C)") + " |")
+                                                                          "monotonicity", "last_token_share"))
+                                           if a else "— | — | — | — (no attention: fixed C)") + " |")
     lines += ["", "## Decode speed (sentences per second, this CPU)", "",
               "| model | greedy, batches of 64 | greedy, one by one | beam 5, one by one |", "| --- | --- | --- | --- |"]
     for r in results:
@@ -204,7 +242,7 @@ def main() -> int:
               f"({time.monotonic() - started:.0f} s)", flush=True)
     plotted = plot_buckets(results, args.out.parent / "img" / "bleu-by-length.png")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(render(results, plotted), encoding="utf-8")
+    args.out.write_text(render(results, plotted, peer_overlap(args.corpus)), encoding="utf-8")
     args.out.with_suffix(".json").write_text(json.dumps(results, ensure_ascii=False, indent=1, default=float),
                                              encoding="utf-8")
     print(f"wrote {args.out}")

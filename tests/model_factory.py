@@ -14,14 +14,15 @@ from engine.trainer import TrainingJob, train
 
 
 def tiny_job(folder: Path, scorer: str = "additive", epochs: int = 4, train_size: int = 4000,
-             hidden: int = 64, cell: str = "gru", seed: int = 1, **train_options) -> TrainingJob:
+             hidden: int = 64, cell: str = "gru", seed: int = 1, tie_embeddings: bool = False,
+             **train_options) -> TrainingJob:
     split = dates.dates_split(seed=seed, train_size=train_size, valid_size=100, test_size=100)
     source_tokenizer = train_tokenizer((p.source for p in split.train), TokenizerSettings(vocab_size=400))
     target_tokenizer = train_tokenizer((p.target for p in split.train), TokenizerSettings(vocab_size=300))
     config = ModelConfig(
         src_vocab_size=source_tokenizer.vocab_size, tgt_vocab_size=target_tokenizer.vocab_size, scorer=scorer,
         cell=cell, embedding_size=32, encoder_hidden_size=hidden, decoder_hidden_size=hidden,
-        attention_size=hidden, dropout=0.1,
+        attention_size=hidden, dropout=0.1, tie_embeddings=tie_embeddings,
     )
     train_config = TrainConfig(epochs=epochs, seed=seed, batch_size=64, label_smoothing=0.0, learning_rate=3e-3,
                                early_stopping_patience=0, **train_options)

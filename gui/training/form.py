@@ -13,6 +13,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QFileDialog,
@@ -36,6 +37,7 @@ from gui.training.settings import CORPUS_DEFAULTS, TASK_DEFAULTS, RunSettings, S
 ALL_SCORERS = "*"  # the scorer combo's "one run per scorer" choice
 CELL_LABELS = {"gru": "GRU", "lstm": "LSTM", "rnn": "Plain RNN (tanh)"}
 FILE_DIRECTIONS = (("Chinese → English", ("zh", "en")), ("English → Chinese", ("en", "zh")))
+LR_SCHEDULE_LABELS = (("Halve on a BLEU plateau", "plateau"), ("Hold, then decay over the budget", "budget"))
 TASK_DIRECTIONS = (("Human date → ISO 8601", (dates.SOURCE_LANGUAGE, dates.TARGET_LANGUAGE)),)
 RECENT_KEY = "training/recentCorpora"
 MAX_RECENT = 5
@@ -117,6 +119,11 @@ class TrainingForm(QWidget):
                                   "for the language (shrinks by itself on small corpora)", 500, "default")
         self.target_vocab = _spin(0, 64000, 0, "Target SentencePiece vocabulary; 'default' uses the engine's size "
                                   "for the language", 500, "default")
+        self.tie_embeddings = QCheckBox("Tie output layer to the target embedding")
+        self.tie_embeddings.setObjectName("trainTieCheck")
+        self.tie_embeddings.setToolTip("The output layer reuses the target embedding matrix (Press & Wolf 2017): "
+                                       "about a million fewer parameters and faster steps; the shipped models "
+                                       "use it")
         model_box = QGroupBox("Model")
         model_form = QFormLayout(model_box)
         model_form.addRow("Direction", self.direction_combo)
@@ -131,14 +138,23 @@ class TrainingForm(QWidget):
         vocab.addWidget(self.source_vocab)
         vocab.addWidget(self.target_vocab)
         model_form.addRow("Vocab src / tgt", vocab)
+        model_form.addRow("", self.tie_embeddings)
         # -- training ------------------------------------------------------------------------
         self.epochs = _spin(1, 10000, TASK_DEFAULTS.epochs, "Maximum passes over the training pairs; early "
                             "stopping or the time budget may end sooner")
         self.minutes = _double(0.0, 100000.0, 0.0, 1, 1.0, "Wall-clock budget in minutes (pauses excluded); the run "
                                "ends cleanly with its best model saved. 'none' = no budget", "none")
         self.batch_size = _spin(1, 4096, TrainConfig.batch_size, "Sentence pairs per optimizer step", 16)
-        self.learning_rate = _double(0.00001, 1.0, TrainConfig.learning_rate, 5, 0.0005, "Adam's learning rate; "
-                                     "halved when validation BLEU stops improving")
+        self.learning_rate = _double(0.00001, 1.0, TrainConfig.learning_rate, 5, 0.0005, "Adam's learning rate, "
+                                     "changed during the run by the schedule below")
+        self.lr_schedule = QComboBox()
+        self.lr_schedule.setObjectName("trainScheduleCombo")
+        for label, name in LR_SCHEDULE_LABELS:
+            self.lr_schedule.addItem(label, name)
+        self.lr_schedule.setToolTip("Plateau: halve the rate whenever validation BLEU stops improving. Budget "
+                                    "(needs a time budget): keep the rate for the first half of the budget, then "
+                                    "lower it steadily to the minimum, so the run ends well annealed")
+        self.minutes.valueChanged.connect(self._budget_changed)
         self.validate_every = _spin(0, 1000000, 0, "Validate (and snapshot the attention) every N steps as well as "
                                     "after each epoch; 'each epoch' = only after each epoch", 100, "each epoch")
         self.patience = _spin(0, 1000, TrainConfig.early_stopping_patience, "Stop after this many epochs without "
@@ -155,6 +171,7 @@ class TrainingForm(QWidget):
         train_form.addRow("Time budget (min)", self.minutes)
         train_form.addRow("Batch size", self.batch_size)
         train_form.addRow("Learning rate", self.learning_rate)
+        train_form.addRow("Schedule", self.lr_schedule)
         train_form.addRow("Validate", self.validate_every)
         train_form.addRow("Early stopping", self.patience)
         train_form.addRow("Seed", self.seed)
@@ -171,6 +188,7 @@ class TrainingForm(QWidget):
                 self.corpus_combo.addItem(CorpusEntry.file(path).label, CorpusEntry.file(path))
         self.corpus_combo.currentIndexChanged.connect(self._corpus_selected)
         self._corpus_selected()
+        self._budget_changed()
 
     # -- corpus --------------------------------------------------------------------------------
     def current_entry(self) -> CorpusEntry:
@@ -225,6 +243,16 @@ class TrainingForm(QWidget):
         self.hidden.setValue(defaults.hidden_size)
         self.epochs.setValue(defaults.epochs)
         self.dropout.setValue(defaults.dropout)
+        self.learning_rate.setValue(defaults.learning_rate)
+        self.tie_embeddings.setChecked(defaults.tie_embeddings)
+
+    def _budget_changed(self) -> None:
+        """The budget schedule decays over the time budget: offered only when there is one."""
+        has_budget = self.minutes.value() > 0
+        budget_index = self.lr_schedule.findData("budget")
+        self.lr_schedule.model().item(budget_index).setEnabled(has_budget)
+        if not has_budget and self.lr_schedule.currentData() == "budget":
+            self.lr_schedule.setCurrentIndex(self.lr_schedule.findData("plateau"))
 
     # -- settings ------------------------------------------------------------------------------
     def settings(self) -> list[RunSettings]:
@@ -236,9 +264,11 @@ class TrainingForm(QWidget):
             source_language=source, target_language=target, scorer=SCORER_NAMES[0],
             cell=self.cell_combo.currentData(), embedding_size=self.embedding.value(),
             hidden_size=self.hidden.value(), dropout=round(self.dropout.value(), 4),
+            tie_embeddings=self.tie_embeddings.isChecked(),
             source_vocab=self.source_vocab.value(), target_vocab=self.target_vocab.value(),
             epochs=self.epochs.value(), max_minutes=self.minutes.value(), batch_size=self.batch_size.value(),
-            learning_rate=self.learning_rate.value(), validate_every_steps=self.validate_every.value(),
+            learning_rate=self.learning_rate.value(), lr_schedule=self.lr_schedule.currentData(),
+            validate_every_steps=self.validate_every.value(),
             early_stopping_patience=self.patience.value(), seed=self.seed.value(), name=self.run_name.text().strip(),
         )
         chosen = self.scorer_combo.currentData()

@@ -8,7 +8,8 @@ import torch
 
 import engine.trainer as trainer_module
 from engine.bundle import load_model_folder
-from engine.errors import DivergedError
+from engine.config import TrainConfig
+from engine.errors import ConfigError, DivergedError
 from engine.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent
 from engine.model import build_model
 from engine.trainer import train
@@ -132,3 +133,37 @@ def test_same_seed_same_run(tmp_path):
     second = _final_weights(tiny_job(tmp_path / "b", epochs=1, train_size=640))
     for name, tensor in first.items():
         assert torch.equal(second[name], tensor), name
+
+
+def test_the_budget_schedule_holds_then_decays_linearly_to_the_minimum():
+    config = TrainConfig(max_minutes=10, learning_rate=2e-3, min_learning_rate=1e-5, lr_schedule="budget",
+                         lr_decay_start=0.5)
+    assert config.budget_learning_rate(0) == config.budget_learning_rate(300) == 2e-3
+    assert config.budget_learning_rate(450) == pytest.approx(1e-5 + (2e-3 - 1e-5) / 2)
+    assert config.budget_learning_rate(600) == config.budget_learning_rate(900) == pytest.approx(1e-5)
+    with pytest.raises(ConfigError, match="max_minutes"):
+        TrainConfig(lr_schedule="budget")
+    with pytest.raises(ConfigError, match="plateau, budget"):
+        TrainConfig(lr_schedule="cosine", max_minutes=1)
+
+
+def test_training_on_the_budget_schedule_lowers_the_rate_as_time_passes(tmp_path):
+    job = tiny_job(tmp_path / "run", epochs=50, max_minutes=0.05, lr_schedule="budget", lr_decay_start=0.0)
+    events = list(train(job))
+    rates = [e.learning_rate for e in events if isinstance(e, StepEvent)]
+    assert events[-1].reason == "time budget"
+    assert rates == sorted(rates, reverse=True) and rates[-1] < 0.5 * job.train_config.learning_rate
+    load_model_folder(tmp_path / "run")
+
+
+def test_a_model_with_tied_embeddings_trains_and_reloads_still_tied(tmp_path):
+    job = tiny_job(tmp_path / "run", epochs=1, train_size=640, tie_embeddings=True)
+    decoder = job.model.decoder
+    assert decoder.output.weight is decoder.embedding.weight
+    events = list(train(job))
+    assert isinstance(events[-1], FinishedEvent)
+    loaded = load_model_folder(tmp_path / "run")
+    reloaded = loaded.translator.model.decoder
+    assert reloaded.output.weight is reloaded.embedding.weight
+    assert torch.equal(reloaded.output.weight, decoder.output.weight)
+    assert loaded.model_config.tie_embeddings

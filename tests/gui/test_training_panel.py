@@ -252,3 +252,36 @@ def test_runs_are_compared_and_exported(panel, qtbot, tmp_path):
     assert lines[0].startswith("run,kind,step") and sum(first.name in line for line in lines) == 10 + 1
     assert not panel.export_metrics_csv(tmp_path / "missing" / "metrics.csv")
     assert "missing" in panel.message_label.text()
+
+
+def test_the_budget_schedule_is_offered_only_with_a_time_budget_and_trains_a_tied_model(panel, qtbot):
+    form = panel.form
+    schedule = form.findChild(type(form.lr_schedule), "trainScheduleCombo")
+    budget_item = schedule.model().item(schedule.findData("budget"))
+    form.minutes.setValue(0.0)
+    assert not budget_item.isEnabled()
+    form.minutes.setValue(0.05)
+    assert budget_item.isEnabled()
+    schedule.setCurrentIndex(schedule.findData("budget"))
+    form.findChild(type(form.tie_embeddings), "trainTieCheck").setChecked(True)
+    form.epochs.setValue(100)
+    with qtbot.waitSignal(panel.runFinished, timeout=RUN_TIMEOUT_MS):
+        record = _start(panel, qtbot)
+    assert record.status == "time budget"
+    rates = record.series("learning_rate")
+    assert rates[-1] < 0.5 * rates[0]
+    bundle = load_model_folder(record.folder)
+    assert bundle.model_config.tie_embeddings
+    assert bundle.info["training"]["train_config"]["lr_schedule"] == "budget"
+    form.minutes.setValue(0.0)  # no budget left to decay over: back to the plateau schedule
+    assert schedule.currentData() == "plateau"
+
+
+def test_a_corpus_file_brings_the_shipped_recipe_and_the_dates_task_its_own(panel, qtbot, tmp_path):
+    form = panel.form
+    corpus = tmp_path / "pairs.tsv"
+    corpus.write_text("".join(f"Sentence number {i}.\t第{i}个句子。\n" for i in range(80)), encoding="utf-8")
+    form.add_corpus_file(corpus)
+    assert form.tie_embeddings.isChecked() and form.learning_rate.value() == pytest.approx(0.002)
+    form.corpus_combo.setCurrentIndex(0)  # the dates task
+    assert not form.tie_embeddings.isChecked() and form.learning_rate.value() == pytest.approx(0.001)

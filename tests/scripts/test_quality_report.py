@@ -18,6 +18,15 @@ def test_a_diagonal_alignment_is_diagonal_monotonic_and_sharp():
     assert stats["diagonality"] == pytest.approx(1.0)
     assert stats["monotonicity"] == pytest.approx(1.0)
     assert stats["mean_row_entropy"] == pytest.approx(0.0, abs=1e-6)
+    assert stats["last_token_share"] == pytest.approx(1 / 5)
+
+
+def test_attention_stuck_on_the_final_token_is_reported():
+    stuck = np.zeros((6, 5))
+    stuck[:, -1] = 1.0
+    stats = quality_report.attention_statistics([stuck])
+    assert stats["last_token_share"] == pytest.approx(1.0)
+    assert stats["monotonicity"] == pytest.approx(1.0)  # never moves back, yet aligns nothing
 
 
 def test_a_reversed_uniform_alignment_scores_accordingly():
