@@ -4,7 +4,11 @@ Model: 1-layer bi-GRU 256, embeddings 128, SentencePiece 4k per side, batch 64 s
 attention (the default). Method: target tokens (EOS included, padding excluded) over the wall time
 of the optimizer steps, validation excluded — the same method as Joey NMT's log figure.
 
-    python bench/bench_training_throughput.py [--steps 80] [--threads 2] [--scorer additive] [--profile]
+    python bench/bench_training_throughput.py [--steps 80] [--threads 2] [--scorer additive]
+        [--tie-embeddings] [--profile]
+
+``--tie-embeddings`` measures the shipped models' architecture (output layer tied to the target
+embedding, so a 128×4000 output product instead of 256×4000).
 
 Needs the Tatoeba corpus at ../shared/data/tatoeba-cmn-eng/cmn-eng.tsv (or --corpus).
 """
@@ -36,6 +40,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--scorer", default="additive")
+    parser.add_argument("--tie-embeddings", action="store_true", help="the shipped models' tied output layer")
     parser.add_argument("--profile", action="store_true", help="print where the time goes (torch profiler)")
     args = parser.parse_args()
     if not args.corpus.is_file():
@@ -43,7 +48,7 @@ def main() -> None:
         return
     torch.set_num_threads(args.threads)
     with tempfile.TemporaryDirectory() as folder:
-        job, _ = prepare_job(CorpusChoice(corpus=args.corpus), Path(folder), {"scorer": args.scorer},
+        job, _ = prepare_job(CorpusChoice(corpus=args.corpus), Path(folder), {"scorer": args.scorer, "tie_embeddings": args.tie_embeddings},
                              TrainConfig(seed=1))
         run = _Run(job, TrainControl())
         batches = make_batches(run.train_data, job.train_config.batch_size, seed=1)
@@ -62,7 +67,8 @@ def main() -> None:
                 run.train_step(indices)
         wall = time.perf_counter() - started
     tokens = run.progress["train_tokens"]
-    print(f"scorer {args.scorer}, {torch.get_num_threads()} threads, {job.model.parameter_count():,} parameters")
+    tied = ", tied output layer" if args.tie_embeddings else ""
+    print(f"scorer {args.scorer}{tied}, {torch.get_num_threads()} threads, {job.model.parameter_count():,} parameters")
     print(f"{len(measured)} steps, {tokens:,} target tokens in {wall:.1f} s: {tokens / wall:,.0f} target tokens/s "
           f"({wall / len(measured) * 1000:.0f} ms per batch of {job.train_config.batch_size})")
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from engine.bundle import load_model_folder
 from engine.config import CELL_NAMES, LR_SCHEDULES, SCORER_NAMES, DecodeConfig, TrainConfig
+from engine.data import SPLIT_RULES
 from engine.errors import EngineError
 from engine.evaluate import evaluate
 from engine.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent
@@ -42,6 +43,9 @@ def build_parser() -> argparse.ArgumentParser:
     source.add_argument("--task", choices=TASKS, help="built-in synthetic task instead of a corpus")
     tr.add_argument("--src", choices=LANGUAGE_CHOICES, default="zh", help="source language (with --corpus)")
     tr.add_argument("--tgt", choices=LANGUAGE_CHOICES, default="en", help="target language (with --corpus)")
+    tr.add_argument("--split-rule", choices=SPLIT_RULES, default="strict",
+                    help="strict (default): hold out valid and test, and drop training pairs sharing a source "
+                    "with them; peer: train on every non-test pair, as the Joey NMT peer figures did")
     tr.add_argument("--scorer", choices=SCORER_NAMES, required=True, help="attention scorer")
     tr.add_argument("--cell", choices=CELL_NAMES, default="gru", help="recurrent cell (default gru)")
     tr.add_argument("--epochs", type=int, default=TrainConfig.epochs, help="maximum epochs")
@@ -97,7 +101,7 @@ def command_train(args: argparse.Namespace) -> int:
     if args.corpus is not None and args.src == args.tgt:
         raise EngineError(f"--src and --tgt must differ (both are {args.src})")
     choice = CorpusChoice.dates_task() if args.task else CorpusChoice(
-        corpus=args.corpus, source_language=args.src, target_language=args.tgt)
+        corpus=args.corpus, source_language=args.src, target_language=args.tgt, split_rule=args.split_rule)
     train_config = TrainConfig(
         epochs=args.epochs, max_minutes=args.max_minutes, seed=args.seed, batch_size=args.batch_size,
         learning_rate=args.learning_rate, validate_every_steps=args.validate_every, torch_threads=args.threads,

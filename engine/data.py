@@ -22,7 +22,7 @@ from pathlib import Path
 import opencc
 
 from engine.config import MAX_INPUT_CHARS
-from engine.errors import DataError
+from engine.errors import ConfigError, DataError
 
 # Column (0-based) of each supported language in a corpus line: English<TAB>Other[<TAB>attribution].
 LANGUAGE_COLUMNS: dict[str, int] = {"en": 0, "zh": 1}
@@ -133,7 +133,8 @@ class CorpusReport:
 
 @dataclass(frozen=True)
 class Split:
-    """Train / valid / test pairs. Train never shares a source sentence with valid or test."""
+    """Train / valid / test pairs. Under the default (strict) rule, train never shares a source
+    sentence with valid or test."""
 
     train: tuple[Pair, ...]
     valid: tuple[Pair, ...]
@@ -397,15 +398,32 @@ def split_bucket(english: str) -> str:
     return "train"
 
 
-def split_pairs(pairs: Sequence[Pair]) -> Split:
+SPLIT_RULES = ("strict", "peer")
+SPLIT_RULE_TEXT = {
+    "strict": "sha256(english.strip().lower()) hex digest: 0… test, 1… valid, else train; training pairs whose "
+              "source occurs in valid/test removed",
+    "peer": "sha256(english.strip().lower()) hex digest: 0… test, everything else train (the valid part, 1…, "
+            "included and used only to choose the checkpoint); the protocol of the Joey NMT peer figures",
+}
+
+
+def split_pairs(pairs: Sequence[Pair], rule: str = "strict") -> Split:
     """Split pairs deterministically by :func:`split_bucket`, keeping the input order in each part.
 
-    Train pairs whose source sentence is also a source in valid or test are dropped (counted in
-    ``train_removed_overlap``), so held-out sentences are never seen in training.
+    ``strict`` (the default): train pairs whose source sentence is also a source in valid or test are
+    dropped (counted in ``train_removed_overlap``), so held-out sentences are never seen in training.
+    ``peer``: the protocol behind the Joey NMT figures the quality report compares with — train on
+    every pair outside the test part, the valid part included (it then only chooses the checkpoint)
+    and sources shared with test pairs kept. The test part is the same under both rules.
     """
+    if rule not in SPLIT_RULES:
+        raise ConfigError(f"split rule must be one of {', '.join(SPLIT_RULES)}; got {rule!r}")
     parts: dict[str, list[Pair]] = {"train": [], "valid": [], "test": []}
     for pair in pairs:
         parts[split_bucket(pair.english)].append(pair)
+    if rule == "peer":
+        return Split(train=tuple(p for p in pairs if split_bucket(p.english) != "test"),
+                     valid=tuple(parts["valid"]), test=tuple(parts["test"]))
     held_out = {pair.source for pair in parts["valid"]} | {pair.source for pair in parts["test"]}
     train = [pair for pair in parts["train"] if pair.source not in held_out]
     return Split(

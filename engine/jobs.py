@@ -18,7 +18,7 @@ import torch
 from engine.atomic import write_bytes_atomic
 from engine.checkpoint import CHECKPOINT_FOLDER, has_checkpoint
 from engine.config import ModelConfig, TrainConfig
-from engine.data import CorpusReport, Split, read_tsv, split_pairs
+from engine.data import SPLIT_RULE_TEXT, SPLIT_RULES, CorpusReport, Split, read_tsv, split_pairs
 from engine.errors import ConfigError, DataError
 from engine.model import build_model
 from engine.tasks import dates
@@ -41,8 +41,11 @@ class CorpusChoice:
     task: str | None = None
     source_language: str = "zh"
     target_language: str = "en"
+    split_rule: str = "strict"  # one of engine.data.SPLIT_RULES (corpus files only)
 
     def __post_init__(self) -> None:
+        if self.split_rule not in SPLIT_RULES:
+            raise ConfigError(f"split rule must be one of {', '.join(SPLIT_RULES)}; got {self.split_rule!r}")
         if (self.corpus is None) == (self.task is None):
             raise ConfigError("choose exactly one of a corpus file or a built-in task")
         if self.task is not None and self.task not in TASKS:
@@ -71,7 +74,7 @@ def load_corpus(choice: CorpusChoice, seed: int = 1) -> LoadedCorpus:
     pairs, report = read_tsv(choice.corpus, choice.source_language, choice.target_language)
     if report.suggestion:
         raise DataError(report.suggestion)
-    split = split_pairs(pairs)
+    split = split_pairs(pairs, choice.split_rule)
     if len(split.train) < 50 or not split.valid:
         raise DataError(
             f"{choice.corpus}: too little data to train ({len(split.train)} training and {len(split.valid)} "
@@ -80,8 +83,7 @@ def load_corpus(choice: CorpusChoice, seed: int = 1) -> LoadedCorpus:
     summary = {
         "corpus": Path(choice.corpus).name, "lines_read": report.lines_read, "pairs": report.pairs_kept,
         "duplicates_removed": report.duplicates_removed, "lines_skipped": len(report.skipped),
-        "split": split.sizes(), "split_rule": "sha256(english.strip().lower()) hex digest: 0… test, 1… valid, "
-        "else train; training pairs whose source occurs in valid/test removed",
+        "split": split.sizes(), "split_rule": SPLIT_RULE_TEXT[choice.split_rule],
         "attribution": TATOEBA_ATTRIBUTION if "cmn-eng" in Path(choice.corpus).name else
         "see the corpus file's attribution column",
     }

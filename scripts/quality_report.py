@@ -1,7 +1,7 @@
 """Measure the shipped models on the held-out test split and write the quality report.
 
     python scripts/quality_report.py [--models resources/models] [--corpus …/cmn-eng.tsv]
-        [--out docs/quality-report.md] [--beam-limit 0]
+        [--out docs/quality-report.md] [--beam-limit 0] [--peer-model build/peer-protocol/zh-en-additive]
 
 For every model folder: sacrebleu BLEU and chrF (greedy and beam 5), BLEU by source-length bucket,
 attention statistics (mean row entropy; how diagonal and how monotonic the alignments are), decode
@@ -132,7 +132,7 @@ def plot_buckets(results: list[dict], path: Path) -> bool:
         return False
     figure, axes = plt.subplots(figsize=(7, 4))
     for result in results:
-        if result["direction"] != "zh-en":
+        if result["direction"] != "zh-en" or result.get("peer"):
             continue
         labels = [b["bucket"] for b in result["buckets"]]
         axes.plot(labels, [b["bleu"] for b in result["buckets"]], marker="o", label=result["scorer"],
@@ -167,7 +167,15 @@ def render(results: list[dict], plotted: bool, overlap: dict[str, int]) -> str:
               "Our split keeps every held-out source out of training (and holds out a separate valid part for "
               "choosing the checkpoint, where the peer chose on the test pairs), so our figures are measured on "
               "sentences the models have never seen and the comparison leans against us."]
-    zh_en = [r for r in results if r["direction"] == "zh-en"]
+    peer = next((r for r in results if r.get("peer")), None)
+    if peer is not None:
+        lines += ["", f"To compare like with like, `{peer['name']}` is the default model's recipe trained once "
+                  "more under the peer's protocol (`--split-rule peer`: every pair outside the test part, "
+                  f"{peer['train_pairs']:,} pairs; not shipped): greedy {peer['greedy']['bleu']} / "
+                  f"{peer['greedy']['chrf']}, beam 5 {peer['beam5']['bleu']} / {peer['beam5']['chrf']} "
+                  f"against the peer's {JOEY['greedy'][0]} / {JOEY['greedy'][1]} and "
+                  f"{JOEY['beam5'][0]} / {JOEY['beam5'][1]} (BLEU / chrF)."]
+    zh_en = [r for r in results if r["direction"] == "zh-en" and not r.get("peer")]
     if zh_en:
         labels = [b["bucket"] for b in zh_en[0]["buckets"]]
         lines += ["", "## BLEU by source length (greedy)", "", "| scorer | " + " | ".join(
@@ -225,6 +233,8 @@ def main() -> int:
     parser.add_argument("--models", type=Path, default=ROOT / "resources" / "models")
     parser.add_argument("--corpus", type=Path, default=TATOEBA_CORPUS)
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "quality-report.md")
+    parser.add_argument("--peer-model", type=Path, default=ROOT / "build" / "peer-protocol" / "zh-en-additive",
+                        help="the default recipe trained under the peer's data protocol (reported when present)")
     parser.add_argument("--beam-limit", type=int, default=0, help="beam-5 on the first N test pairs only (0 = all)")
     args = parser.parse_args()
     if not args.corpus.is_file():
@@ -239,6 +249,14 @@ def main() -> int:
         results.append(measure(folder, args.corpus, args.beam_limit))
         r = results[-1]
         print(f"{folder.name}: greedy {r['greedy']['bleu']} / beam5 {r['beam5']['bleu']} BLEU "
+              f"({time.monotonic() - started:.0f} s)", flush=True)
+    if (args.peer_model / "config.json").is_file():
+        started = time.monotonic()
+        peer = measure(args.peer_model, args.corpus, args.beam_limit)
+        peer.update(name="zh-en-additive, peer protocol", peer=True,
+                    train_pairs=load_model_folder(args.peer_model).info["data"]["split"]["train"])
+        results.append(peer)
+        print(f"{peer['name']}: greedy {peer['greedy']['bleu']} / beam5 {peer['beam5']['bleu']} BLEU "
               f"({time.monotonic() - started:.0f} s)", flush=True)
     plotted = plot_buckets(results, args.out.parent / "img" / "bleu-by-length.png")
     args.out.parent.mkdir(parents=True, exist_ok=True)

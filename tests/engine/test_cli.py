@@ -74,6 +74,22 @@ def test_train_on_a_tsv_corpus_reports_bad_lines_and_evaluates(tmp_path, capsys)
     assert result["n"] == load_model_folder(out).info["data"]["split"]["test"]
 
 
+def test_train_with_the_peer_split_rule_records_it_and_scores_the_same_test_part(tmp_path, capsys):
+    lines = [f"I have {n} apples.\t我有{n}个苹果。\tCC-BY" for n in range(300)]
+    corpus = tmp_path / "small.tsv"
+    corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "model"
+    code = main(["train", "--corpus", str(corpus), "--scorer", "dot", "--split-rule", "peer", "--epochs", "1",
+                 "--hidden-size", "32", "--embedding-size", "16", "--src-vocab", "300", "--tgt-vocab", "300",
+                 "--tie-embeddings", "--out", str(out)])
+    assert code == 0
+    data = load_model_folder(out).info["data"]
+    assert data["split"]["train"] + data["split"]["test"] == 300 and data["split"]["valid"] > 0
+    assert "Joey NMT" in data["split_rule"] and "command" in load_model_folder(out).info
+    assert main(["evaluate", "--model", str(out), "--test", str(corpus), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["n"] == data["split"]["test"]
+
+
 def test_bad_files_exit_2_with_a_one_line_reason(tmp_path, capsys):
     assert main(["translate", "--model", str(tmp_path / "missing"), "x"]) == 2
     error = capsys.readouterr().err.strip()

@@ -18,7 +18,7 @@ from engine.data import (
     read_tsv,
     split_pairs,
 )
-from engine.errors import DataError
+from engine.errors import ConfigError, DataError
 from engine.paths import TATOEBA_CORPUS
 
 REAL_CORPUS = TATOEBA_CORPUS
@@ -315,6 +315,20 @@ def test_split_removes_train_overlap() -> None:
     train_sources = {p.source for p in split.train}
     assert held_out.source not in train_sources
     assert not train_sources & {p.source for p in split.valid + split.test}
+
+
+def test_the_peer_rule_trains_on_every_pair_outside_the_same_test_part() -> None:
+    pairs = make_pairs(200)
+    held_out = next(p for p in pairs if expected_bucket(p.english) == "test")
+    other = next(f"Other {i}." for i in range(200) if expected_bucket(f"Other {i}.") == "train")
+    overlapping = Pair(source=held_out.source, target=other, english=other)
+    strict, peer = split_pairs(pairs + [overlapping]), split_pairs(pairs + [overlapping], rule="peer")
+    assert peer.test == strict.test and peer.valid == strict.valid
+    assert list(peer.train) == [p for p in pairs + [overlapping] if expected_bucket(p.english) != "test"]
+    assert overlapping in peer.train and overlapping not in strict.train
+    assert set(peer.valid) <= set(peer.train)
+    with pytest.raises(ConfigError, match="strict, peer"):
+        split_pairs(pairs, rule="loose")
 
 
 # --------------------------------------------------------------------------------------------------

@@ -33,3 +33,25 @@ def test_the_default_model_is_the_shipped_zh_en_additive_and_it_translates():
     assert default_model(entries).name == "zh-en-additive"
     translation = load_model_folder(SHIPPED_MODELS / "zh-en-additive").translator.translate("我今天很忙。")
     assert "busy" in translation.text
+
+
+ZH_EN = [p for p in SHIPPED if p.name.startswith("zh-en-")]
+
+
+@pytest.mark.skipif(len(ZH_EN) < 2, reason="fewer than two shipped zh→en models")
+def test_the_shipped_zh_en_models_differ_only_in_their_scorer():
+    """A fair comparison: same split, architecture, sizes, seed, recipe and time budget."""
+    infos = [load_model_folder(folder).info for folder in ZH_EN]
+    first = infos[0]
+    for info in infos[1:]:
+        assert info["data"]["split"] == first["data"]["split"]
+        assert info["training"]["train_config"] == first["training"]["train_config"]
+        assert {k: v for k, v in info["model"].items() if k != "scorer"} == \
+            {k: v for k, v in first["model"].items() if k != "scorer"}
+        assert info["tokenizers"]["source"]["sha256"] == first["tokenizers"]["source"]["sha256"]
+
+
+@pytest.mark.skipif(not SHIPPED, reason="no shipped models in resources/models")
+def test_the_shipped_weights_keep_the_repository_lean():
+    total = sum((folder / "model.safetensors").stat().st_size for folder in SHIPPED)
+    assert total <= 45 * 1024 * 1024

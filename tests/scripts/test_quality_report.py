@@ -40,3 +40,34 @@ def test_a_reversed_uniform_alignment_scores_accordingly():
 
 def test_no_attention_means_no_statistics():
     assert quality_report.attention_statistics([None]) is None
+
+
+def _result(name, scorer, bleus, peer=False):
+    buckets = [{"bucket": b, "n": 10, "bleu": v} for b, v in zip(("1-5", "6-10", "11-15"), bleus, strict=True)]
+    result = {
+        "name": name, "scorer": scorer, "direction": "zh-en", "parameters": 1000, "n": 30,
+        "greedy": {"bleu": bleus[1], "chrf": 40.0}, "beam5": {"bleu": bleus[1] + 1, "chrf": 41.0, "n": 30},
+        "signature": "BLEU sig", "buckets": buckets,
+        "attention": None if scorer == "none" else {"mean_row_entropy": 1.0, "diagonality": 0.5,
+                                                     "monotonicity": 0.8, "last_token_share": 0.1},
+        "speed": {"greedy_batched_sentences_per_second": 1.0, "greedy_one_by_one_sentences_per_second": 1.0,
+                  "beam5_sentences_per_second": 1.0},
+        "training": {"minutes": 25.0, "epochs": 20, "steps": 100, "tokens_per_second": 3000.0, "best_epoch": 20,
+                     "reason": "time budget", "hardware": "cpu", "command": "python -m engine train …"},
+        "examples": [{"source": "你好|", "reference": "Hello.", "output": "Hi.", "chrf": 20.0}],
+    }
+    if peer:
+        result.update(peer=True, train_pairs=25_909)
+    return result
+
+
+def test_the_report_shows_the_gain_over_c_by_length_and_the_peer_protocol_row():
+    results = [_result("zh-en-additive", "additive", [30.0, 20.0, 10.0]),
+               _result("zh-en-none", "none", [28.0, 15.0, 3.0]),
+               _result("zh-en-additive, peer protocol", "additive", [35.0, 26.0, 12.0], peer=True)]
+    text = quality_report.render(results, plotted=False, overlap={"test_pairs": 30, "seen_by_peer": 6})
+    assert "| additive | 5.0 | +2.0 | +5.0 | +7.0 |" in text  # the gap widens with length
+    assert "6 of the 30 test pairs (20%)" in text
+    assert "25,909 pairs" in text and "greedy 26.0" in text
+    assert text.count("| peer") == 0 and "| zh-en-additive, peer protocol |" in text
+    assert "你好\\|" in text  # table cells escape the pipe
