@@ -39,11 +39,12 @@ JOEY = {"greedy": (24.4, 42.2), "beam5": (25.2, 43.3)}  # Joey NMT 2.3, 25 min C
 def attention_statistics(matrices: list[np.ndarray | None]) -> dict[str, float] | None:
     """Mean row entropy (nats), diagonality (Pearson r of target position vs. attended source
     position), monotonicity (share of steps whose most-attended source position does not move
-    backwards) and the last-token share (steps whose most-attended position is the final source
-    token, where the forward encoder's summary of the whole sentence sits: a model that looks there
-    at every step has learned to ignore attention and read the fixed C instead), over sentences with
-    at least 3 source and 3 output tokens; EOS rows excluded."""
-    entropies, correlations, forward, on_last = [], [], [], []
+    backwards) and the stuck share (per sentence, the share of steps whose most-attended position is
+    that sentence's most frequent one: 1/rows for a clean diagonal, 1 when attention never moves — a
+    model stuck on the first or last source token, where the backward or forward encoder's summary of
+    the whole sentence sits, has learned to read a fixed summary like C instead of aligning), over
+    sentences with at least 3 source and 3 output tokens; EOS rows excluded."""
+    entropies, correlations, forward, stuck = [], [], [], []
     for matrix in matrices:
         if matrix is None:
             return None
@@ -57,12 +58,12 @@ def attention_statistics(matrices: list[np.ndarray | None]) -> dict[str, float] 
             correlations.append(float(np.corrcoef(np.arange(rows.shape[0]), expected)[0, 1]))
         peaks = rows.argmax(axis=1)
         forward.extend((np.diff(peaks) >= 0).tolist())
-        on_last.extend((peaks == rows.shape[1] - 1).tolist())
+        stuck.append(float(np.bincount(peaks).max()) / len(peaks))
     def mean(values: list) -> float:
         return round(float(np.mean(values)), 3) if values else math.nan
 
     return {"mean_row_entropy": mean(entropies), "diagonality": mean(correlations), "monotonicity": mean(forward),
-            "last_token_share": mean(on_last)}
+            "stuck_share": mean(stuck)}
 
 
 def measure(folder: Path, corpus: Path, beam_limit: int) -> dict:
@@ -197,15 +198,17 @@ def render(results: list[dict], plotted: bool, overlap: dict[str, int]) -> str:
     lines += ["", "## Attention statistics (greedy, test split)", "",
               "Entropy in nats per row; diagonality = mean Pearson r between output position and the "
               "attention-weighted source position; monotonicity = share of steps whose most-attended source "
-              "position does not move backwards; last-token share = steps whose most-attended position is the "
-              "final source token (usually 。), where the forward encoder's summary of the whole sentence sits — "
-              "near 1, the model has learned to read a fixed summary, like C, instead of aligning.", "",
-              "| model | mean row entropy | diagonality | monotonicity | last-token share |",
+              "position does not move backwards; stuck share = per sentence, the share of steps whose "
+              "most-attended position is that sentence's most frequent one (1/length for a clean diagonal, 1 "
+              "when attention never moves). Stuck near 1 with near-zero entropy means the model reads one "
+              "fixed position at every step — in practice the first or last source token, where the backward "
+              "or forward encoder's summary of the whole sentence sits — i.e. a fixed summary, like C.", "",
+              "| model | mean row entropy | diagonality | monotonicity | stuck share |",
               "| --- | --- | --- | --- | --- |"]
     for r in results:
         a = r["attention"]
         lines.append(f"| {r['name']} | " + (" | ".join(str(a[k]) for k in ("mean_row_entropy", "diagonality",
-                                                                          "monotonicity", "last_token_share"))
+                                                                          "monotonicity", "stuck_share"))
                                            if a else "— | — | — | — (no attention: fixed C)") + " |")
     lines += ["", "## Decode speed (sentences per second, this CPU)", "",
               "| model | greedy, batches of 64 | greedy, one by one | beam 5, one by one |", "| --- | --- | --- | --- |"]
