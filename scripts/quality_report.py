@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import torch
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -210,7 +211,7 @@ def render(results: list[dict], plotted: bool, overlap: dict[str, int]) -> str:
         lines.append(f"| {r['name']} | " + (" | ".join(str(a[k]) for k in ("mean_row_entropy", "diagonality",
                                                                           "monotonicity", "stuck_share"))
                                            if a else "— | — | — | — (no attention: fixed C)") + " |")
-    lines += ["", "## Decode speed (sentences per second, this CPU)", "",
+    lines += ["", f"## Decode speed (sentences per second, this CPU, {torch.get_num_threads()} torch threads)", "",
               "| model | greedy, batches of 64 | greedy, one by one | beam 5, one by one |", "| --- | --- | --- | --- |"]
     for r in results:
         s = r["speed"]
