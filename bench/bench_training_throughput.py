@@ -48,8 +48,8 @@ def main() -> None:
         return
     torch.set_num_threads(args.threads)
     with tempfile.TemporaryDirectory() as folder:
-        job, _ = prepare_job(CorpusChoice(corpus=args.corpus), Path(folder), {"scorer": args.scorer, "tie_embeddings": args.tie_embeddings},
-                             TrainConfig(seed=1))
+        model_options = {"scorer": args.scorer, "tie_embeddings": args.tie_embeddings}
+        job, _ = prepare_job(CorpusChoice(corpus=args.corpus), Path(folder), model_options, TrainConfig(seed=1))
         run = _Run(job, TrainControl())
         batches = make_batches(run.train_data, job.train_config.batch_size, seed=1)
         for indices in batches[: args.warmup]:

@@ -407,6 +407,12 @@ SPLIT_RULE_TEXT = {
 }
 
 
+def check_split_rule(rule: str) -> None:
+    """Raise ConfigError naming the valid split rules unless ``rule`` is one of them."""
+    if rule not in SPLIT_RULES:
+        raise ConfigError(f"split rule must be one of {', '.join(SPLIT_RULES)}; got {rule!r}")
+
+
 def split_pairs(pairs: Sequence[Pair], rule: str = "strict") -> Split:
     """Split pairs deterministically by :func:`split_bucket`, keeping the input order in each part.
 
@@ -416,14 +422,16 @@ def split_pairs(pairs: Sequence[Pair], rule: str = "strict") -> Split:
     every pair outside the test part, the valid part included (it then only chooses the checkpoint)
     and sources shared with test pairs kept. The test part is the same under both rules.
     """
-    if rule not in SPLIT_RULES:
-        raise ConfigError(f"split rule must be one of {', '.join(SPLIT_RULES)}; got {rule!r}")
+    check_split_rule(rule)
     parts: dict[str, list[Pair]] = {"train": [], "valid": [], "test": []}
+    outside_test: list[Pair] = []  # the peer rule's training part, in input order
     for pair in pairs:
-        parts[split_bucket(pair.english)].append(pair)
+        bucket = split_bucket(pair.english)
+        parts[bucket].append(pair)
+        if bucket != "test":
+            outside_test.append(pair)
     if rule == "peer":
-        return Split(train=tuple(p for p in pairs if split_bucket(p.english) != "test"),
-                     valid=tuple(parts["valid"]), test=tuple(parts["test"]))
+        return Split(train=tuple(outside_test), valid=tuple(parts["valid"]), test=tuple(parts["test"]))
     held_out = {pair.source for pair in parts["valid"]} | {pair.source for pair in parts["test"]}
     train = [pair for pair in parts["train"] if pair.source not in held_out]
     return Split(

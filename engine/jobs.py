@@ -18,7 +18,7 @@ import torch
 from engine.atomic import write_bytes_atomic
 from engine.checkpoint import CHECKPOINT_FOLDER, has_checkpoint
 from engine.config import ModelConfig, TrainConfig
-from engine.data import SPLIT_RULE_TEXT, SPLIT_RULES, CorpusReport, Split, read_tsv, split_pairs
+from engine.data import SPLIT_RULE_TEXT, CorpusReport, Split, check_split_rule, read_tsv, split_pairs
 from engine.errors import ConfigError, DataError
 from engine.model import build_model
 from engine.tasks import dates
@@ -44,8 +44,7 @@ class CorpusChoice:
     split_rule: str = "strict"  # one of engine.data.SPLIT_RULES (corpus files only)
 
     def __post_init__(self) -> None:
-        if self.split_rule not in SPLIT_RULES:
-            raise ConfigError(f"split rule must be one of {', '.join(SPLIT_RULES)}; got {self.split_rule!r}")
+        check_split_rule(self.split_rule)
         if (self.corpus is None) == (self.task is None):
             raise ConfigError("choose exactly one of a corpus file or a built-in task")
         if self.task is not None and self.task not in TASKS:

@@ -17,6 +17,7 @@ import json
 import math
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -29,9 +30,8 @@ from sacrebleu.metrics import CHRF  # noqa: E402
 
 from engine.bundle import load_model_folder  # noqa: E402
 from engine.config import DecodeConfig  # noqa: E402
-from engine.data import read_tsv, split_bucket  # noqa: E402
+from engine.data import Pair, Split, read_tsv, split_pairs  # noqa: E402
 from engine.evaluate import evaluate  # noqa: E402
-from engine.jobs import CorpusChoice, load_corpus  # noqa: E402
 from engine.paths import TATOEBA_CORPUS  # noqa: E402
 
 JOEY = {"greedy": (24.4, 42.2), "beam5": (25.2, 43.3)}  # Joey NMT 2.3, 25 min CPU, same held-out rule
@@ -67,11 +67,9 @@ def attention_statistics(matrices: list[np.ndarray | None]) -> dict[str, float] 
             "stuck_share": mean(stuck)}
 
 
-def measure(folder: Path, corpus: Path, beam_limit: int) -> dict:
+def measure(folder: Path, test_pairs_for: Callable[[str, str], list[Pair]], beam_limit: int) -> dict:
     bundle = load_model_folder(folder)
-    choice = CorpusChoice(corpus=corpus, source_language=bundle.source_language,
-                          target_language=bundle.target_language)
-    pairs = list(load_corpus(choice).split.test)
+    pairs = test_pairs_for(bundle.source_language, bundle.target_language)
     greedy = evaluate(bundle.translator, pairs, bundle.target_language, DecodeConfig(beam_size=1))
     beam_pairs = pairs[:beam_limit] if beam_limit else pairs
     beam = evaluate(bundle.translator, beam_pairs, bundle.target_language, DecodeConfig(beam_size=5))
@@ -85,6 +83,7 @@ def measure(folder: Path, corpus: Path, beam_limit: int) -> dict:
     return {
         "name": folder.name, "scorer": bundle.scorer, "direction": f"{bundle.source_language}-{bundle.target_language}",
         "parameters": bundle.parameter_count, "n": greedy.count,
+        "train_pairs": (bundle.info.get("data") or {}).get("split", {}).get("train"),
         "greedy": {"bleu": round(greedy.scores.bleu, 2), "chrf": round(greedy.scores.chrf, 2)},
         "beam5": {"bleu": round(beam.scores.bleu, 2), "chrf": round(beam.scores.chrf, 2), "n": beam.count},
         "signature": greedy.scores.signature,
@@ -101,16 +100,16 @@ def measure(folder: Path, corpus: Path, beam_limit: int) -> dict:
     }
 
 
-def peer_overlap(corpus: Path) -> dict[str, int]:
+def peer_overlap(peer_split: Split) -> dict[str, int]:
     """How many test pairs have a Chinese source that the peer's training data also holds.
 
-    The peer trained on every line outside the test rule; our split also holds out a valid part and
-    drops every training pair whose source is a valid or test source, so our models never see one.
+    The peer trained on every line outside the test rule (``split_pairs(…, "peer")``); our split also
+    holds out a valid part and drops every training pair whose source is a valid or test source, so
+    our models never see one.
     """
-    pairs, _ = read_tsv(corpus, "zh", "en")
-    test = [p for p in pairs if split_bucket(p.english) == "test"]
-    peer_train_sources = {p.source for p in pairs if split_bucket(p.english) != "test"}
-    return {"test_pairs": len(test), "seen_by_peer": sum(p.source in peer_train_sources for p in test)}
+    peer_train_sources = {p.source for p in peer_split.train}
+    return {"test_pairs": len(peer_split.test),
+            "seen_by_peer": sum(p.source in peer_train_sources for p in peer_split.test)}
 
 
 def examples(pairs, translations, count: int = 10) -> list[dict]:
@@ -247,24 +246,33 @@ def main() -> int:
     folders = sorted(p for p in args.models.iterdir() if (p / "config.json").is_file())
     order = {"additive": 0, "bilinear": 1, "dot": 2, "scaled_dot": 3, "none": 4}
     folders.sort(key=lambda p: (not p.name.startswith("zh-en"), order.get(p.name.split("-", 2)[-1], 9)))
+    corpora: dict[tuple[str, str], list[Pair]] = {}  # each direction's pairs, read once
+
+    def pairs_for(source: str, target: str) -> list[Pair]:
+        if (source, target) not in corpora:
+            corpora[source, target] = read_tsv(args.corpus, source, target)[0]
+        return corpora[source, target]
+
+    def test_pairs_for(source: str, target: str) -> list[Pair]:
+        return list(split_pairs(pairs_for(source, target)).test)
+
     results = []
     for folder in folders:
         started = time.monotonic()
-        results.append(measure(folder, args.corpus, args.beam_limit))
+        results.append(measure(folder, test_pairs_for, args.beam_limit))
         r = results[-1]
         print(f"{folder.name}: greedy {r['greedy']['bleu']} / beam5 {r['beam5']['bleu']} BLEU "
               f"({time.monotonic() - started:.0f} s)", flush=True)
     if (args.peer_model / "config.json").is_file():
         started = time.monotonic()
-        peer = measure(args.peer_model, args.corpus, args.beam_limit)
-        peer.update(name="zh-en-additive, peer protocol", peer=True,
-                    train_pairs=load_model_folder(args.peer_model).info["data"]["split"]["train"])
+        peer = measure(args.peer_model, test_pairs_for, args.beam_limit)
+        peer.update(name="zh-en-additive, peer protocol", peer=True)
         results.append(peer)
         print(f"{peer['name']}: greedy {peer['greedy']['bleu']} / beam5 {peer['beam5']['bleu']} BLEU "
               f"({time.monotonic() - started:.0f} s)", flush=True)
     plotted = plot_buckets(results, args.out.parent / "img" / "bleu-by-length.png")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(render(results, plotted, peer_overlap(args.corpus)), encoding="utf-8")
+    args.out.write_text(render(results, plotted, peer_overlap(split_pairs(pairs_for("zh", "en"), "peer"))), encoding="utf-8")
     args.out.with_suffix(".json").write_text(json.dumps(results, ensure_ascii=False, indent=1, default=float),
                                              encoding="utf-8")
     print(f"wrote {args.out}")

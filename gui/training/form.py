@@ -43,8 +43,9 @@ RECENT_KEY = "training/recentCorpora"
 MAX_RECENT = 5
 
 
-def _spin(low: int, high: int, value: int, tip: str, step: int = 1, special: str = "") -> QSpinBox:
-    box = QSpinBox()
+def _configured(box: QSpinBox | QDoubleSpinBox, low: float, high: float, value: float, step: float, tip: str,
+                special: str) -> QSpinBox | QDoubleSpinBox:
+    """Range, step, value and tooltip of a spin box; ``special`` names its lowest value."""
     box.setRange(low, high)
     box.setSingleStep(step)
     box.setValue(value)
@@ -52,19 +53,17 @@ def _spin(low: int, high: int, value: int, tip: str, step: int = 1, special: str
     if special:
         box.setSpecialValueText(special)
     return box
+
+
+def _spin(low: int, high: int, value: int, tip: str, step: int = 1, special: str = "") -> QSpinBox:
+    return _configured(QSpinBox(), low, high, value, step, tip, special)
 
 
 def _double(low: float, high: float, value: float, decimals: int, step: float, tip: str,
             special: str = "") -> QDoubleSpinBox:
     box = QDoubleSpinBox()
-    box.setDecimals(decimals)
-    box.setRange(low, high)
-    box.setSingleStep(step)
-    box.setValue(value)
-    box.setToolTip(tip)
-    if special:
-        box.setSpecialValueText(special)
-    return box
+    box.setDecimals(decimals)  # before the value, which it rounds
+    return _configured(box, low, high, value, step, tip, special)
 
 
 class TrainingForm(QWidget):

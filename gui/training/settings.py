@@ -90,7 +90,8 @@ class RunSettings:
         return TrainConfig(
             epochs=self.epochs, max_minutes=self.max_minutes, batch_size=self.batch_size,
             learning_rate=self.learning_rate, lr_schedule=self.lr_schedule,
-            validate_every_steps=self.validate_every_steps, early_stopping_patience=self.early_stopping_patience, seed=self.seed, torch_threads=torch_threads,
+            validate_every_steps=self.validate_every_steps, early_stopping_patience=self.early_stopping_patience,
+            seed=self.seed, torch_threads=torch_threads,
         )
 
     def vocab_sizes(self) -> tuple[int, int]:
