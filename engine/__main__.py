@@ -58,6 +58,10 @@ def build_parser() -> argparse.ArgumentParser:
                     "linearly to the minimum over the last part of --max-minutes")
     tr.add_argument("--lr-decay-start", type=float, default=TrainConfig.lr_decay_start,
                     help="with --lr-schedule budget: fraction of the budget after which the rate decays")
+    tr.add_argument("--temperature-warmup", type=float, default=TrainConfig.temperature_warmup,
+                    help="fraction of the training over which unscaled dot/bilinear scores start divided by "
+                    "√d (as scaled dot) and warm up to the plain formula; keeps them from locking onto one "
+                    "source position (0 = off)")
     tr.add_argument("--embedding-size", type=int, default=128, help="token embedding size")
     tr.add_argument("--hidden-size", type=int, default=256, help="encoder size per direction and decoder size")
     tr.add_argument("--tie-embeddings", action="store_true",
@@ -106,6 +110,7 @@ def command_train(args: argparse.Namespace) -> int:
         epochs=args.epochs, max_minutes=args.max_minutes, seed=args.seed, batch_size=args.batch_size,
         learning_rate=args.learning_rate, validate_every_steps=args.validate_every, torch_threads=args.threads,
         lr_schedule=args.lr_schedule, lr_decay_start=args.lr_decay_start,
+        temperature_warmup=args.temperature_warmup,
     )
     model_options = dict(scorer=args.scorer, cell=args.cell, embedding_size=args.embedding_size,
                          encoder_hidden_size=args.hidden_size, decoder_hidden_size=args.hidden_size,

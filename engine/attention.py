@@ -21,11 +21,23 @@ from engine.errors import ConfigError
 
 
 class Scorer(nn.Module):
-    """Base class. ``uses_attention`` is False only for the fixed-context baseline."""
+    """Base class. ``uses_attention`` is False only for the fixed-context baseline.
+
+    ``unscaled`` marks the scorers whose raw scores grow with the vector size (dot, bilinear): only
+    they take a training temperature (see :meth:`set_training_temperature`).
+    """
 
     uses_attention = True
+    unscaled = False
     label = ""
     formula = ""
+    temperature = 1.0  # the raw scores are divided by it; 1 = the formula as written
+
+    def set_training_temperature(self, temperature: float) -> None:
+        """Soften an unscaled scorer during the first part of training (the temperature warm-up of
+        :class:`~engine.config.TrainConfig`); a no-op for the others. Inference always uses 1."""
+        if self.unscaled:
+            self.temperature = float(temperature)
 
     def precompute_keys(self, memory: Tensor) -> Tensor:
         """memory: B×S×D → keys, whatever the scorer compares the query with (B×S×·)."""
@@ -70,8 +82,11 @@ class BilinearScorer(Scorer):
     def precompute_keys(self, memory: Tensor) -> Tensor:
         return self.key_layer(memory)  # B×S×D → B×S×D
 
+    unscaled = True
+
     def score(self, query: Tensor, keys: Tensor) -> Tensor:
-        return torch.bmm(keys, query.unsqueeze(2)).squeeze(2)  # B×S×D @ B×D×1 → B×S
+        scores = torch.bmm(keys, query.unsqueeze(2)).squeeze(2)  # B×S×D @ B×D×1 → B×S
+        return scores if self.temperature == 1.0 else scores / self.temperature
 
 
 class DotScorer(Scorer):
@@ -87,8 +102,11 @@ class DotScorer(Scorer):
     def precompute_keys(self, memory: Tensor) -> Tensor:
         return memory  # B×S×D
 
+    unscaled = True
+
     def score(self, query: Tensor, keys: Tensor) -> Tensor:
-        return torch.bmm(keys, query.unsqueeze(2)).squeeze(2)  # B×S
+        scores = torch.bmm(keys, query.unsqueeze(2)).squeeze(2)  # B×S
+        return scores if self.temperature == 1.0 else scores / self.temperature
 
 
 class ScaledDotScorer(DotScorer):
@@ -96,6 +114,7 @@ class ScaledDotScorer(DotScorer):
 
     label = "Scaled dot product"
     formula = "e_ij = s_{i-1}ᵀ h_j / √d"
+    unscaled = False  # already divided by √d: no warm-up needed
 
     def __init__(self, size: int, attention_size: int) -> None:
         super().__init__(size, attention_size)

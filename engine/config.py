@@ -6,6 +6,7 @@ valid choices, so a bad value is caught where it is written, not deep inside PyT
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
@@ -88,6 +89,7 @@ class TrainConfig(_Serializable):
     min_learning_rate: float = 1e-5
     lr_schedule: str = "plateau"  # one of LR_SCHEDULES; "budget" needs max_minutes
     lr_decay_start: float = 0.5  # "budget": fraction of max_minutes after which the rate decays linearly
+    temperature_warmup: float = 0.0  # fraction of training over which dot/bilinear scores warm up; 0 = off
     early_stopping_patience: int = 4  # epochs without a better valid BLEU before stopping; 0 = off
     max_consecutive_bad_steps: int = 5  # non-finite losses/gradients in a row before DivergedError
     validate_every_steps: int = 0  # extra validations inside an epoch; 0 = once per epoch
@@ -107,6 +109,7 @@ class TrainConfig(_Serializable):
         _check_range("torch_threads", self.torch_threads, 0, 256)
         _check_choice("lr_schedule", self.lr_schedule, LR_SCHEDULES)
         _check_range("lr_decay_start", self.lr_decay_start, 0.0, 1.0)
+        _check_range("temperature_warmup", self.temperature_warmup, 0.0, 1.0)
         if self.lr_schedule == "budget" and self.max_minutes <= 0:
             raise ConfigError("lr_schedule 'budget' decays over the time budget: set max_minutes > 0 "
                               "or use lr_schedule 'plateau'")
@@ -121,6 +124,19 @@ class TrainConfig(_Serializable):
             return self.learning_rate
         remaining = (1.0 - fraction) / max(1.0 - self.lr_decay_start, 1e-9)
         return self.min_learning_rate + (self.learning_rate - self.min_learning_rate) * remaining
+
+    def score_temperature(self, fraction: float, size: int) -> float:
+        """The training temperature of the unscaled scorers (dot, bilinear) once ``fraction`` of the
+        training is done: √size at the start — exactly the scaled-dot scorer's softness — falling
+        geometrically to 1 at ``temperature_warmup``, and 1 from then on (always 1 when it is 0).
+
+        Unscaled scores grow with the vector size and saturate the softmax early in training, which
+        then locks attention onto one source position (the sentence's first or last token, where the
+        encoder's summary sits); starting soft lets alignments form first. The formula the model
+        ends with — and is validated, saved and decoded with — is the one as written."""
+        if self.temperature_warmup <= 0 or fraction >= self.temperature_warmup:
+            return 1.0
+        return math.sqrt(size) ** (1.0 - max(fraction, 0.0) / self.temperature_warmup)
 
 
 @dataclass(frozen=True)

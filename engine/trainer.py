@@ -107,6 +107,7 @@ class _Run:
     def __init__(self, job: TrainingJob, control: TrainControl) -> None:
         self.job, self.control, self.config = job, control, job.train_config
         self.model = job.model
+        self.scorer = job.model.decoder.scorer
         self.train_data = encode_pairs(job, job.split.train)
         self.valid_data = encode_pairs(job, job.split.valid)
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=self.config.learning_rate)
@@ -149,6 +150,13 @@ class _Run:
     def elapsed(self) -> float:
         return time.monotonic() - self.started - self.paused_seconds
 
+    def training_fraction(self) -> float:
+        """How much of the training is done: of the time budget, or else of the planned steps."""
+        if self.config.max_minutes > 0:
+            return self.elapsed() / (60 * self.config.max_minutes)
+        planned = self.config.epochs * max(1, math.ceil(len(self.train_data) / self.config.batch_size))
+        return self.progress["step"] / planned
+
     def over_budget(self) -> bool:
         return self.config.max_minutes > 0 and self.elapsed() >= 60 * self.config.max_minutes
 
@@ -161,6 +169,9 @@ class _Run:
         if self.config.lr_schedule == "budget":
             for group in self.optimizer.param_groups:
                 group["lr"] = self.config.budget_learning_rate(self.elapsed())
+        if self.config.temperature_warmup > 0:
+            self.scorer.set_training_temperature(
+                self.config.score_temperature(self.training_fraction(), self.model.config.decoder_hidden_size))
         logits = self.model(source, lengths, target_in)
         loss = compute_loss(logits, target_out, self.config.label_smoothing) / tokens
         self.progress["step"] += 1
@@ -217,6 +228,8 @@ class _Run:
 
     def validate(self) -> ValidationEvent:
         job = self.job
+        # Judge (and save) the model with the formula it will be used with; the next step re-warms it.
+        self.scorer.set_training_temperature(1.0)
         loss = self.valid_loss() if self.valid_data else math.nan
         translator = Translator(self.model, job.source_tokenizer, job.target_tokenizer, job.source_language)
         evaluation = evaluate(translator, job.split.valid, job.target_language)

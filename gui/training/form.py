@@ -154,6 +154,13 @@ class TrainingForm(QWidget):
                                     "(needs a time budget): keep the rate for the first half of the budget, then "
                                     "lower it steadily to the minimum, so the run ends well annealed")
         self.minutes.valueChanged.connect(self._budget_changed)
+        self.temperature_warmup = _double(0.0, 1.0, TASK_DEFAULTS.temperature_warmup, 2, 0.05, "Dot and bilinear "
+                                          "only: for this fraction of the run their scores start divided by √d "
+                                          "(as scaled dot) and warm up to the plain formula, which keeps their "
+                                          "attention from locking onto one source token; 'off' trains the "
+                                          "plain formula throughout", "off")
+        self.temperature_warmup.setObjectName("trainWarmupSpin")
+        self.scorer_combo.currentIndexChanged.connect(self._scorer_changed)
         self.validate_every = _spin(0, 1000000, 0, "Validate (and snapshot the attention) every N steps as well as "
                                     "after each epoch; 'each epoch' = only after each epoch", 100, "each epoch")
         self.patience = _spin(0, 1000, TrainConfig.early_stopping_patience, "Stop after this many epochs without "
@@ -171,6 +178,7 @@ class TrainingForm(QWidget):
         train_form.addRow("Batch size", self.batch_size)
         train_form.addRow("Learning rate", self.learning_rate)
         train_form.addRow("Schedule", self.lr_schedule)
+        train_form.addRow("Score warm-up", self.temperature_warmup)
         train_form.addRow("Validate", self.validate_every)
         train_form.addRow("Early stopping", self.patience)
         train_form.addRow("Seed", self.seed)
@@ -188,6 +196,7 @@ class TrainingForm(QWidget):
         self.corpus_combo.currentIndexChanged.connect(self._corpus_selected)
         self._corpus_selected()
         self._budget_changed()
+        self._scorer_changed()
 
     # -- corpus --------------------------------------------------------------------------------
     def current_entry(self) -> CorpusEntry:
@@ -244,6 +253,7 @@ class TrainingForm(QWidget):
         self.dropout.setValue(defaults.dropout)
         self.learning_rate.setValue(defaults.learning_rate)
         self.tie_embeddings.setChecked(defaults.tie_embeddings)
+        self.temperature_warmup.setValue(defaults.temperature_warmup)
 
     def _budget_changed(self) -> None:
         """The budget schedule decays over the time budget: offered only when there is one."""
@@ -252,6 +262,11 @@ class TrainingForm(QWidget):
         self.lr_schedule.model().item(budget_index).setEnabled(has_budget)
         if not has_budget and self.lr_schedule.currentData() == "budget":
             self.lr_schedule.setCurrentIndex(self.lr_schedule.findData("plateau"))
+
+    def _scorer_changed(self) -> None:
+        """The score warm-up only changes the unscaled scorers: offered only when one may be trained."""
+        chosen = self.scorer_combo.currentData()
+        self.temperature_warmup.setEnabled(chosen == ALL_SCORERS or SCORERS[chosen].unscaled)
 
     # -- settings ------------------------------------------------------------------------------
     def settings(self) -> list[RunSettings]:
@@ -267,6 +282,7 @@ class TrainingForm(QWidget):
             source_vocab=self.source_vocab.value(), target_vocab=self.target_vocab.value(),
             epochs=self.epochs.value(), max_minutes=self.minutes.value(), batch_size=self.batch_size.value(),
             learning_rate=self.learning_rate.value(), lr_schedule=self.lr_schedule.currentData(),
+            temperature_warmup=round(self.temperature_warmup.value(), 4),
             validate_every_steps=self.validate_every.value(),
             early_stopping_patience=self.patience.value(), seed=self.seed.value(), name=self.run_name.text().strip(),
         )

@@ -91,3 +91,28 @@ def test_fixed_context_scorer_has_no_scores():
 def test_unknown_scorer_names_the_valid_ones():
     with pytest.raises(ConfigError, match="additive, bilinear, dot, scaled_dot, none"):
         build_scorer("cosine", 16, 8)
+
+
+@pytest.mark.parametrize("name", ATTENDING)
+def test_a_training_temperature_softens_only_the_unscaled_scorers(name):
+    scorer = build_scorer(name, 16, 8)
+    memory, mask, query = _batch()
+    keys = scorer.precompute_keys(memory)
+    plain = scorer.score(query, keys).detach()
+    scorer.set_training_temperature(4.0)
+    warmed = scorer.score(query, keys).detach()
+    if name in ("dot", "bilinear"):
+        assert scorer.unscaled
+        assert torch.allclose(warmed, plain / 4.0)
+    else:
+        assert not scorer.unscaled and torch.equal(warmed, plain)
+    scorer.set_training_temperature(1.0)
+    assert torch.equal(scorer.score(query, keys).detach(), plain)
+
+
+def test_the_scaled_dot_scorer_is_the_dot_scorer_at_temperature_root_d():
+    dot, scaled = build_scorer("dot", 16, 8), build_scorer("scaled_dot", 16, 8)
+    memory, _, query = _batch()
+    dot.set_training_temperature(4.0)  # √16
+    assert torch.allclose(dot.score(query, dot.precompute_keys(memory)),
+                          scaled.score(query, scaled.precompute_keys(memory)), atol=1e-6)

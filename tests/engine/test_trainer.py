@@ -167,3 +167,29 @@ def test_a_model_with_tied_embeddings_trains_and_reloads_still_tied(tmp_path):
     assert reloaded.output.weight is reloaded.embedding.weight
     assert torch.equal(reloaded.output.weight, decoder.output.weight)
     assert loaded.model_config.tie_embeddings
+
+
+def test_the_score_temperature_starts_at_root_d_and_warms_up_to_one():
+    config = TrainConfig(temperature_warmup=0.4)
+    assert config.score_temperature(0.0, 256) == pytest.approx(16.0)
+    assert config.score_temperature(0.2, 256) == pytest.approx(4.0)  # geometric: halfway in log
+    assert config.score_temperature(0.4, 256) == config.score_temperature(0.9, 256) == 1.0
+    assert TrainConfig().score_temperature(0.0, 256) == 1.0  # off by default
+    with pytest.raises(ConfigError, match="temperature_warmup"):
+        TrainConfig(temperature_warmup=1.5)
+
+
+def test_training_warms_up_a_dot_scorer_and_validates_and_saves_it_at_temperature_one(tmp_path):
+    job = tiny_job(tmp_path / "run", scorer="dot", epochs=2, train_size=1280, temperature_warmup=0.5)
+    scorer = job.model.decoder.scorer
+    kinds = []
+    for event in train(job):
+        kinds.append((type(event).__name__, scorer.temperature))
+    steps = [t for name, t in kinds if name == "StepEvent"]
+    assert steps[0] == pytest.approx(8.0)  # √64, the hidden size of the tiny model
+    assert steps == sorted(steps, reverse=True) and steps[-1] == 1.0
+    assert all(t == 1.0 for name, t in kinds if name == "ValidationEvent")
+    assert 1.0 < steps[len(steps) // 4] < 8.0
+    reloaded = load_model_folder(tmp_path / "run")
+    assert reloaded.translator.model.decoder.scorer.temperature == 1.0
+    assert reloaded.info["training"]["train_config"]["temperature_warmup"] == 0.5

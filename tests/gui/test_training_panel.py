@@ -17,6 +17,7 @@ from engine.bundle import load_model_folder
 from engine.catalog import scan, user_models_folder
 from engine.checkpoint import has_checkpoint
 from engine.tasks import dates
+from gui.training.form import ALL_SCORERS
 from gui.training.panel import TrainingPanel
 from gui.training.records import RunRecord
 
@@ -283,5 +284,23 @@ def test_a_corpus_file_brings_the_shipped_recipe_and_the_dates_task_its_own(pane
     corpus.write_text("".join(f"Sentence number {i}.\t第{i}个句子。\n" for i in range(80)), encoding="utf-8")
     form.add_corpus_file(corpus)
     assert form.tie_embeddings.isChecked() and form.learning_rate.value() == pytest.approx(0.002)
+    assert form.temperature_warmup.value() == pytest.approx(0.4)
     form.corpus_combo.setCurrentIndex(0)  # the dates task
     assert not form.tie_embeddings.isChecked() and form.learning_rate.value() == pytest.approx(0.001)
+    assert form.temperature_warmup.value() == 0.0
+
+
+def test_the_score_warm_up_is_offered_for_the_unscaled_scorers_and_reaches_the_run(panel, qtbot):
+    form = panel.form
+    warmup = form.findChild(type(form.temperature_warmup), "trainWarmupSpin")
+    for name, offered in (("additive", False), ("scaled_dot", False), ("none", False), ("dot", True),
+                          ("bilinear", True), (ALL_SCORERS, True)):
+        form.scorer_combo.setCurrentIndex(form.scorer_combo.findData(name))
+        assert warmup.isEnabled() is offered, name
+    form.set_scorer("dot")
+    warmup.setValue(0.5)
+    [settings] = form.settings()
+    assert settings.temperature_warmup == 0.5 and settings.train_config().temperature_warmup == 0.5
+    with qtbot.waitSignal(panel.runFinished, timeout=RUN_TIMEOUT_MS):
+        record = _start(panel, qtbot)
+    assert load_model_folder(record.folder).info["training"]["train_config"]["temperature_warmup"] == 0.5
