@@ -74,6 +74,7 @@ class BilinearScorer(Scorer):
 
     label = 'Bilinear (Luong "general")'
     formula = "e_ij = s_{i-1}ᵀ W h_j"
+    unscaled = True  # grows with the vector size: warmed up in training when asked
 
     def __init__(self, size: int, attention_size: int) -> None:
         super().__init__()
@@ -81,8 +82,6 @@ class BilinearScorer(Scorer):
 
     def precompute_keys(self, memory: Tensor) -> Tensor:
         return self.key_layer(memory)  # B×S×D → B×S×D
-
-    unscaled = True
 
     def score(self, query: Tensor, keys: Tensor) -> Tensor:
         scores = torch.bmm(keys, query.unsqueeze(2)).squeeze(2)  # B×S×D @ B×D×1 → B×S
@@ -95,14 +94,13 @@ class DotScorer(Scorer):
 
     label = "Dot product"
     formula = "e_ij = s_{i-1}ᵀ h_j"
+    unscaled = True  # grows with the vector size: warmed up in training when asked
 
     def __init__(self, size: int, attention_size: int) -> None:
         super().__init__()
 
     def precompute_keys(self, memory: Tensor) -> Tensor:
         return memory  # B×S×D
-
-    unscaled = True
 
     def score(self, query: Tensor, keys: Tensor) -> Tensor:
         scores = torch.bmm(keys, query.unsqueeze(2)).squeeze(2)  # B×S

@@ -214,8 +214,8 @@ def render(results: list[dict], plotted: bool, overlap: dict[str, int]) -> str:
               and r["scorer"] in ("dot", "bilinear")]
     if warmed:
         lines += ["", f"{' and '.join(f'`{name}`' for name in warmed)} trained with the score warm-up "
-                  "(`--temperature-warmup`): their scores start divided by √d, as scaled dot's are, and reach the "
-                  "plain formula early in the run; they are validated, saved and decoded with the formula as "
+                  "(`--temperature-warmup`): their scores start divided by √d, as scaled dot's are, and warm up to "
+                  "the plain formula over the fraction of the run it gives; they are validated, saved and decoded with the formula as "
                   "written. Trained without it, both locked onto one source position (see the README)."]
     lines += ["", f"## Decode speed (sentences per second, this CPU, {torch.get_num_threads()} torch threads)", "",
               "| model | greedy, batches of 64 | greedy, one by one | beam 5, one by one |", "| --- | --- | --- | --- |"]

@@ -39,10 +39,10 @@ class SizeDefaults:
 
 # The dates task learns in a few epochs with a small model; a real corpus needs more of both, and
 # learns faster with the shipped models' recipe (Adam 0.002, output layer tied to the embedding, dot and
-# bilinear scores warmed up over the first 80 % of the run).
+# bilinear scores warmed up over the whole run).
 TASK_DEFAULTS = SizeDefaults(embedding_size=64, hidden_size=128, epochs=6, dropout=0.1)
 CORPUS_DEFAULTS = SizeDefaults(embedding_size=128, hidden_size=256, epochs=TrainConfig.epochs, dropout=0.2,
-                               learning_rate=0.002, tie_embeddings=True, temperature_warmup=0.8)
+                               learning_rate=0.002, tie_embeddings=True, temperature_warmup=1.0)
 
 
 @dataclass(frozen=True)

@@ -284,7 +284,7 @@ def test_a_corpus_file_brings_the_shipped_recipe_and_the_dates_task_its_own(pane
     corpus.write_text("".join(f"Sentence number {i}.\t第{i}个句子。\n" for i in range(80)), encoding="utf-8")
     form.add_corpus_file(corpus)
     assert form.tie_embeddings.isChecked() and form.learning_rate.value() == pytest.approx(0.002)
-    assert form.temperature_warmup.value() == pytest.approx(0.8)
+    assert form.temperature_warmup.value() == pytest.approx(1.0)
     form.corpus_combo.setCurrentIndex(0)  # the dates task
     assert not form.tie_embeddings.isChecked() and form.learning_rate.value() == pytest.approx(0.001)
     assert form.temperature_warmup.value() == 0.0
