@@ -1,7 +1,7 @@
 """Measure the shipped models on the held-out test split and write the quality report.
 
     python scripts/quality_report.py [--models resources/models] [--corpus …/cmn-eng.tsv]
-        [--out docs/quality-report.md] [--beam-limit 0] [--peer-model build/peer-protocol/zh-en-additive]
+        [--out docs/quality-report.md] [--beam-limit 0] [--peer-models build/peer-protocol]
 
 For every model folder: sacrebleu BLEU and chrF (greedy and beam 5), BLEU by source-length bucket,
 attention statistics (mean row entropy; how diagonal and how monotonic the alignments are), decode
@@ -168,14 +168,19 @@ def render(results: list[dict], plotted: bool, overlap: dict[str, int]) -> str:
               "Our split keeps every held-out source out of training (and holds out a separate valid part for "
               "choosing the checkpoint, where the peer chose on the test pairs), so our figures are measured on "
               "sentences the models have never seen and the comparison leans against us."]
-    peer = next((r for r in results if r.get("peer")), None)
-    if peer is not None:
-        lines += ["", f"To compare like with like, `{peer['name']}` is the default model's recipe trained once "
-                  "more under the peer's protocol (`--split-rule peer`: every pair outside the test part, "
-                  f"{peer['train_pairs']:,} pairs; not shipped): greedy {peer['greedy']['bleu']} / "
-                  f"{peer['greedy']['chrf']}, beam 5 {peer['beam5']['bleu']} / {peer['beam5']['chrf']} "
-                  f"against the peer's {JOEY['greedy'][0]} / {JOEY['greedy'][1]} and "
-                  f"{JOEY['beam5'][0]} / {JOEY['beam5'][1]} (BLEU / chrF)."]
+    peers = [r for r in results if r.get("peer")]
+    if peers:
+        names = ", ".join(f"`{r['name']}`" for r in peers)
+        lines += ["", f"To compare like with like, {names} are the shipped recipe trained once more under the "
+                  "peer's protocol (`--split-rule peer`: every pair outside the test part, "
+                  f"{peers[0]['train_pairs']:,} pairs; not shipped). Against the peer's "
+                  f"{JOEY['greedy'][0]} / {JOEY['beam5'][0]} BLEU (greedy / beam 5):", "",
+                  "| scorer, peer protocol | greedy BLEU / chrF | beam 5 BLEU / chrF | beam 5 BLEU against the peer |",
+                  "| --- | --- | --- | --- |"]
+        for r in peers:
+            ratio = r["beam5"]["bleu"] / JOEY["beam5"][0]
+            lines.append(f"| {r['scorer']} | {r['greedy']['bleu']} / {r['greedy']['chrf']} | {r['beam5']['bleu']} / "
+                         f"{r['beam5']['chrf']} | {r['beam5']['bleu'] - JOEY['beam5'][0]:+.2f} ({ratio:.2f}×) |")
     zh_en = [r for r in results if r["direction"] == "zh-en" and not r.get("peer")]
     if zh_en:
         labels = [b["bucket"] for b in zh_en[0]["buckets"]]
@@ -243,8 +248,8 @@ def main() -> int:
     parser.add_argument("--models", type=Path, default=ROOT / "resources" / "models")
     parser.add_argument("--corpus", type=Path, default=TATOEBA_CORPUS)
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "quality-report.md")
-    parser.add_argument("--peer-model", type=Path, default=ROOT / "build" / "peer-protocol" / "zh-en-additive",
-                        help="the default recipe trained under the peer's data protocol (reported when present)")
+    parser.add_argument("--peer-models", type=Path, default=ROOT / "build" / "peer-protocol",
+                        help="model folders trained under the peer's data protocol (reported when present)")
     parser.add_argument("--beam-limit", type=int, default=0, help="beam-5 on the first N test pairs only (0 = all)")
     args = parser.parse_args()
     if not args.corpus.is_file():
@@ -270,10 +275,13 @@ def main() -> int:
         r = results[-1]
         print(f"{folder.name}: greedy {r['greedy']['bleu']} / beam5 {r['beam5']['bleu']} BLEU "
               f"({time.monotonic() - started:.0f} s)", flush=True)
-    if (args.peer_model / "config.json").is_file():
+    peer_folders = sorted(p for p in args.peer_models.glob("*") if (p / "config.json").is_file()) \
+        if args.peer_models.is_dir() else []
+    peer_folders.sort(key=lambda p: order.get(p.name.split("-", 2)[-1], 9))
+    for folder in peer_folders:
         started = time.monotonic()
-        peer = measure(args.peer_model, test_pairs_for, args.beam_limit)
-        peer.update(name="zh-en-additive, peer protocol", peer=True)
+        peer = measure(folder, test_pairs_for, args.beam_limit)
+        peer.update(name=f"{folder.name}, peer protocol", peer=True)
         results.append(peer)
         print(f"{peer['name']}: greedy {peer['greedy']['bleu']} / beam5 {peer['beam5']['bleu']} BLEU "
               f"({time.monotonic() - started:.0f} s)", flush=True)

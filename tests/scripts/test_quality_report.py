@@ -61,13 +61,17 @@ def _result(name, scorer, bleus, peer=False):
     return result
 
 
-def test_the_report_shows_the_gain_over_c_by_length_and_the_peer_protocol_row():
+def test_the_report_shows_the_gain_over_c_by_length_and_the_peer_protocol_rows():
     results = [_result("zh-en-additive", "additive", [30.0, 20.0, 10.0]),
                _result("zh-en-none", "none", [28.0, 15.0, 3.0]),
-               _result("zh-en-additive, peer protocol", "additive", [35.0, 26.0, 12.0], peer=True)]
+               _result("zh-en-additive, peer protocol", "additive", [35.0, 26.0, 12.0], peer=True),
+               _result("zh-en-dot, peer protocol", "dot", [33.0, 24.2, 11.0], peer=True)]
     text = quality_report.render(results, plotted=False, overlap={"test_pairs": 30, "seen_by_peer": 6})
     assert "| additive | 5.0 | +2.0 | +5.0 | +7.0 |" in text  # the gap widens with length
+    assert "| dot | " not in text.split("## BLEU by source length")[1].split("## Attention")[0]  # own split only
     assert "6 of the 30 test pairs (20%)" in text
-    assert "25,909 pairs" in text and "greedy 26.0" in text
+    assert "25,909 pairs" in text
+    assert "| additive | 26.0 / 40.0 | 27.0 / 41.0 | +1.80 (1.07×) |" in text  # beam 5 against Joey's 25.2
+    assert "| dot | 24.2 / 40.0 | 25.2 / 41.0 | +0.00 (1.00×) |" in text
     assert text.count("| peer") == 0 and "| zh-en-additive, peer protocol |" in text
     assert "你好\\|" in text  # table cells escape the pipe
