@@ -149,6 +149,12 @@ def plot_buckets(results: list[dict], path: Path) -> bool:
     return True
 
 
+def _listed(names) -> str:
+    """`a`, `b` and `c`."""
+    quoted = [f"`{name}`" for name in names]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+
 def render(results: list[dict], plotted: bool, overlap: dict[str, int]) -> str:
     lines = ["# Quality report: shipped models", "",
              f"Held-out test split of `cmn-eng.tsv` (sha256 rule: English digest starting with `0`), "
@@ -170,8 +176,7 @@ def render(results: list[dict], plotted: bool, overlap: dict[str, int]) -> str:
               "sentences the models have never seen and the comparison leans against us."]
     peers = [r for r in results if r.get("peer")]
     if peers:
-        names = ", ".join(f"`{r['name']}`" for r in peers)
-        lines += ["", f"To compare like with like, {names} are the shipped recipe trained once more under the "
+        lines += ["", f"To compare like with like, {_listed(r['name'] for r in peers)} are the shipped recipe trained once more under the "
                   "peer's protocol (`--split-rule peer`: every pair outside the test part, "
                   f"{peers[0]['train_pairs']:,} pairs; not shipped). Against the peer's "
                   f"{JOEY['greedy'][0]} / {JOEY['beam5'][0]} BLEU (greedy / beam 5):", "",
@@ -218,7 +223,7 @@ def render(results: list[dict], plotted: bool, overlap: dict[str, int]) -> str:
     warmed = [r["name"] for r in results if "--temperature-warmup" in (r["training"]["command"] or "")
               and r["scorer"] in ("dot", "bilinear")]
     if warmed:
-        lines += ["", f"{' and '.join(f'`{name}`' for name in warmed)} trained with the score warm-up "
+        lines += ["", f"{_listed(warmed)} trained with the score warm-up "
                   "(`--temperature-warmup`): their scores start divided by √d, as scaled dot's are, and warm up to "
                   "the plain formula over the fraction of the run it gives; they are validated, saved and decoded with the formula as "
                   "written. Trained without it, both locked onto one source position (see the README)."]
