@@ -119,11 +119,13 @@ class _Run:
             "step": 0, "epoch": 0, "batch_in_epoch": 0, "skipped": 0, "best_bleu": -1.0,
             "best_valid_loss": math.inf, "best_epoch": 0, "epochs_without_improvement": 0,
             "train_seconds": 0.0, "train_tokens": 0, "history": [],
+            "elapsed_seconds": 0.0,  # the run's clock (pauses excluded) when the checkpoint was written
         }
         self.consecutive_bad = 0
         self.recent: deque[tuple[int, float]] = deque(maxlen=50)
         self.started = time.monotonic()
         self.paused_seconds = 0.0
+        self.elapsed_before = 0.0  # the clock of a resumed run's earlier calls
         self.first_step = 0  # the step this call started from (resumed runs start later)
 
     # -- state -------------------------------------------------------------------------------
@@ -135,9 +137,12 @@ class _Run:
         self.scheduler.load_state_dict(checkpoint.progress.pop("scheduler"))
         self.progress.update(checkpoint.progress)
         self.first_step = self.progress["step"]
+        # The clock goes on where it stopped, so the time budget, the budget schedule and the score
+        # warm-up continue instead of starting over (older checkpoints lack it: they start over).
+        self.elapsed_before = float(self.progress.get("elapsed_seconds", 0.0))
 
     def checkpoint(self) -> None:
-        progress = dict(self.progress, scheduler=self.scheduler.state_dict())
+        progress = dict(self.progress, elapsed_seconds=self.elapsed(), scheduler=self.scheduler.state_dict())
         save_checkpoint(
             self.job.run_folder,
             Checkpoint(self.model.state_dict(), self.optimizer.state_dict(), torch.get_rng_state(), progress),
@@ -148,7 +153,7 @@ class _Run:
         return float(self.optimizer.param_groups[0]["lr"])
 
     def elapsed(self) -> float:
-        return time.monotonic() - self.started - self.paused_seconds
+        return self.elapsed_before + time.monotonic() - self.started - self.paused_seconds
 
     def training_fraction(self) -> float:
         """How much of the training is done: of the time budget, or else of the planned steps."""

@@ -193,3 +193,23 @@ def test_training_warms_up_a_dot_scorer_and_validates_and_saves_it_at_temperatur
     reloaded = load_model_folder(tmp_path / "run")
     assert reloaded.translator.model.decoder.scorer.temperature == 1.0
     assert reloaded.info["training"]["train_config"]["temperature_warmup"] == 0.5
+
+
+def test_a_resumed_run_keeps_its_clock_so_budget_and_warm_up_go_on(tmp_path):
+    job = tiny_job(tmp_path / "run", scorer="dot", epochs=50, max_minutes=0.2, temperature_warmup=1.0,
+                   lr_schedule="budget", lr_decay_start=0.0)
+    scorer = job.model.decoder.scorer
+    control = TrainControl()
+    before = []
+    for event in train(job, control):
+        if isinstance(event, StepEvent):
+            before.append((event.elapsed_seconds, scorer.temperature, event.learning_rate))
+            if len(before) == 15:
+                control.request_stop()
+    resumed_job = dataclasses.replace(job, model=build_model(job.model.config, seed=99))
+    resumed_scorer = resumed_job.model.decoder.scorer
+    first = next(e for e in train(resumed_job, resume=True) if isinstance(e, StepEvent))
+    elapsed, temperature, rate = before[-1]
+    assert first.elapsed_seconds >= elapsed > 0
+    assert resumed_scorer.temperature <= temperature < 8.0  # not back to √64
+    assert first.learning_rate <= rate < job.train_config.learning_rate
