@@ -39,6 +39,11 @@ class Scorer(nn.Module):
         if self.unscaled:
             self.temperature = float(temperature)
 
+    def _query_dot_keys(self, query: Tensor, keys: Tensor) -> Tensor:
+        """query: B×D, keys: B×S×D → sᵀk per position (B×S), divided by the training temperature."""
+        scores = torch.bmm(keys, query.unsqueeze(2)).squeeze(2)  # B×S×D @ B×D×1 → B×S
+        return scores if self.temperature == 1.0 else scores / self.temperature
+
     def precompute_keys(self, memory: Tensor) -> Tensor:
         """memory: B×S×D → keys, whatever the scorer compares the query with (B×S×·)."""
         raise NotImplementedError
@@ -84,8 +89,7 @@ class BilinearScorer(Scorer):
         return self.key_layer(memory)  # B×S×D → B×S×D
 
     def score(self, query: Tensor, keys: Tensor) -> Tensor:
-        scores = torch.bmm(keys, query.unsqueeze(2)).squeeze(2)  # B×S×D @ B×D×1 → B×S
-        return scores if self.temperature == 1.0 else scores / self.temperature
+        return self._query_dot_keys(query, keys)  # sᵀ (W h_j)
 
 
 class DotScorer(Scorer):
@@ -103,8 +107,7 @@ class DotScorer(Scorer):
         return memory  # B×S×D
 
     def score(self, query: Tensor, keys: Tensor) -> Tensor:
-        scores = torch.bmm(keys, query.unsqueeze(2)).squeeze(2)  # B×S
-        return scores if self.temperature == 1.0 else scores / self.temperature
+        return self._query_dot_keys(query, keys)  # sᵀ h_j (scaled dot: the keys carry 1/√d)
 
 
 class ScaledDotScorer(DotScorer):

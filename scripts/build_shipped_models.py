@@ -93,10 +93,10 @@ def main() -> int:
     if not args.corpus.is_file():
         print(f"corpus not found: {args.corpus}", file=sys.stderr)
         return 2
-    todo = [(*m, args.out / "-".join(m), ()) for m in MODELS]
-    todo += [(*m, args.peer_out / "-".join(m), ("--split-rule", "peer")) for m in PEER_MODELS]
-    names = ["-".join(m) for m in MODELS] + [PEER_PREFIX + "-".join(m) for m in PEER_MODELS]
-    todo = [job for job, name in zip(todo, names, strict=True) if not args.only or name in args.only]
+    named = [("-".join(m), (*m, args.out / "-".join(m), ())) for m in MODELS]
+    named += [(PEER_PREFIX + "-".join(m), (*m, args.peer_out / "-".join(m), ("--split-rule", "peer")))
+              for m in PEER_MODELS]
+    todo = [job for name, job in named if not args.only or name in args.only]
     print(f"training {len(todo)} models, {args.parallel} at a time, {args.minutes} minutes each", flush=True)
     with ThreadPoolExecutor(max_workers=args.parallel) as pool:
         futures = [pool.submit(train_one, *job, args) for job in todo]

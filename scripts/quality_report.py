@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from sacrebleu.metrics import CHRF  # noqa: E402
 
+from engine.attention import SCORERS  # noqa: E402
 from engine.bundle import load_model_folder  # noqa: E402
 from engine.config import DecodeConfig  # noqa: E402
 from engine.data import Pair, Split, read_tsv, split_pairs  # noqa: E402
@@ -221,7 +222,7 @@ def render(results: list[dict], plotted: bool, overlap: dict[str, int]) -> str:
                                                                           "monotonicity", "stuck_share"))
                                            if a else "— | — | — | — (no attention: fixed C)") + " |")
     warmed = [r["name"] for r in results if "--temperature-warmup" in (r["training"]["command"] or "")
-              and r["scorer"] in ("dot", "bilinear")]
+              and SCORERS[r["scorer"]].unscaled]
     if warmed:
         lines += ["", f"{_listed(warmed)} trained with the score warm-up "
                   "(`--temperature-warmup`): their scores start divided by √d, as scaled dot's are, and warm up to "
@@ -248,6 +249,14 @@ def render(results: list[dict], plotted: bool, overlap: dict[str, int]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _model_folders(parent: Path) -> list[Path]:
+    """The model folders in ``parent`` (none when it is missing): zh→en first, in the design's scorer
+    order, then the others."""
+    order = {"additive": 0, "bilinear": 1, "dot": 2, "scaled_dot": 3, "none": 4}
+    folders = sorted(p for p in parent.glob("*") if (p / "config.json").is_file()) if parent.is_dir() else []
+    return sorted(folders, key=lambda p: (not p.name.startswith("zh-en"), order.get(p.name.split("-", 2)[-1], 9)))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=Path, default=ROOT / "resources" / "models")
@@ -260,10 +269,8 @@ def main() -> int:
     if not args.corpus.is_file():
         print(f"corpus not found: {args.corpus}", file=sys.stderr)
         return 2
-    folders = sorted(p for p in args.models.iterdir() if (p / "config.json").is_file())
-    order = {"additive": 0, "bilinear": 1, "dot": 2, "scaled_dot": 3, "none": 4}
-    folders.sort(key=lambda p: (not p.name.startswith("zh-en"), order.get(p.name.split("-", 2)[-1], 9)))
     corpora: dict[tuple[str, str], list[Pair]] = {}  # each direction's pairs, read once
+    tests: dict[tuple[str, str], list[Pair]] = {}  # and split once
 
     def pairs_for(source: str, target: str) -> list[Pair]:
         if (source, target) not in corpora:
@@ -271,24 +278,20 @@ def main() -> int:
         return corpora[source, target]
 
     def test_pairs_for(source: str, target: str) -> list[Pair]:
-        return list(split_pairs(pairs_for(source, target)).test)
+        if (source, target) not in tests:
+            tests[source, target] = list(split_pairs(pairs_for(source, target)).test)
+        return tests[source, target]
 
+    shipped = [(folder, False) for folder in _model_folders(args.models)]
+    peers = [(folder, True) for folder in _model_folders(args.peer_models)]
     results = []
-    for folder in folders:
+    for folder, peer in shipped + peers:
         started = time.monotonic()
-        results.append(measure(folder, test_pairs_for, args.beam_limit))
-        r = results[-1]
-        print(f"{folder.name}: greedy {r['greedy']['bleu']} / beam5 {r['beam5']['bleu']} BLEU "
-              f"({time.monotonic() - started:.0f} s)", flush=True)
-    peer_folders = sorted(p for p in args.peer_models.glob("*") if (p / "config.json").is_file()) \
-        if args.peer_models.is_dir() else []
-    peer_folders.sort(key=lambda p: order.get(p.name.split("-", 2)[-1], 9))
-    for folder in peer_folders:
-        started = time.monotonic()
-        peer = measure(folder, test_pairs_for, args.beam_limit)
-        peer.update(name=f"{folder.name}, peer protocol", peer=True)
-        results.append(peer)
-        print(f"{peer['name']}: greedy {peer['greedy']['bleu']} / beam5 {peer['beam5']['bleu']} BLEU "
+        r = measure(folder, test_pairs_for, args.beam_limit)
+        if peer:
+            r.update(name=f"{folder.name}, peer protocol", peer=True)
+        results.append(r)
+        print(f"{r['name']}: greedy {r['greedy']['bleu']} / beam5 {r['beam5']['bleu']} BLEU "
               f"({time.monotonic() - started:.0f} s)", flush=True)
     plotted = plot_buckets(results, args.out.parent / "img" / "bleu-by-length.png")
     args.out.parent.mkdir(parents=True, exist_ok=True)
