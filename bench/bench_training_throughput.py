@@ -5,7 +5,7 @@ attention (the default). Method: target tokens (EOS included, padding excluded) 
 of the optimizer steps, validation excluded — the same method as Joey NMT's log figure.
 
     python bench/bench_training_throughput.py [--steps 80] [--threads 2] [--scorer additive]
-        [--tie-embeddings] [--profile]
+        [--tie-embeddings] [--batch-size 64] [--profile]
 
 ``--tie-embeddings`` measures the shipped models' architecture (output layer tied to the target
 embedding, so a 128×4000 output product instead of 256×4000).
@@ -41,6 +41,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--scorer", default="additive")
     parser.add_argument("--tie-embeddings", action="store_true", help="the shipped models' tied output layer")
+    parser.add_argument("--batch-size", type=int, default=TrainConfig.batch_size, help="sentences per batch")
     parser.add_argument("--profile", action="store_true", help="print where the time goes (torch profiler)")
     args = parser.parse_args()
     if not args.corpus.is_file():
@@ -49,7 +50,7 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     with tempfile.TemporaryDirectory() as folder:
         model_options = {"scorer": args.scorer, "tie_embeddings": args.tie_embeddings}
-        job, _ = prepare_job(CorpusChoice(corpus=args.corpus), Path(folder), model_options, TrainConfig(seed=1))
+        job, _ = prepare_job(CorpusChoice(corpus=args.corpus), Path(folder), model_options, TrainConfig(seed=1, batch_size=args.batch_size))
         run = _Run(job, TrainControl())
         batches = make_batches(run.train_data, job.train_config.batch_size, seed=1)
         for indices in batches[: args.warmup]:
