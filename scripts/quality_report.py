@@ -2,6 +2,7 @@
 
     python scripts/quality_report.py [--models resources/models] [--corpus …/cmn-eng.tsv]
         [--out docs/quality-report.md] [--beam-limit 0] [--peer-models build/peer-protocol]
+        [--whole-machine-models build/peer-protocol-whole-machine]
 
 For every model folder: sacrebleu BLEU and chrF (greedy and beam 5), BLEU by source-length bucket,
 attention statistics (mean row entropy; how diagonal and how monotonic the alignments are), decode
@@ -96,7 +97,9 @@ def measure(folder: Path, test_pairs_for: Callable[[str, str], list[Pair]], beam
         "training": {"minutes": round(finished.get("seconds", 0) / 60, 1), "epochs": finished.get("epochs_completed"),
                      "steps": finished.get("steps"), "tokens_per_second": finished.get("tokens_per_second"),
                      "best_epoch": finished.get("best_epoch"), "reason": finished.get("reason"),
-                     "hardware": training.get("hardware"), "command": bundle.info.get("command")},
+                     "hardware": training.get("hardware"), "command": bundle.info.get("command"),
+                     "threads": training.get("torch_threads")},
+        "sizes": {key: (bundle.info.get("model") or {}).get(key) for key in ("embedding_size", "dropout")},
         "examples": examples(pairs, greedy.translations),
     }
 
@@ -156,6 +159,15 @@ def _listed(names) -> str:
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 
+def _run_setup(result: dict) -> str:
+    """'one core, 25.0 min; embeddings 128, dropout 0.2, 2,589,984 parameters'."""
+    threads = result["training"].get("threads")
+    cores = {None: "? cores", 1: "one core", 2: "both cores"}.get(threads, f"{threads} cores")
+    sizes = result.get("sizes") or {}
+    return (f"{cores}, {result['training']['minutes']} min; embeddings {sizes.get('embedding_size', '?')}, "
+            f"dropout {sizes.get('dropout', '?')}, {result['parameters']:,} parameters")
+
+
 def render(results: list[dict], plotted: bool, overlap: dict[str, int]) -> str:
     lines = ["# Quality report: shipped models", "",
              f"Held-out test split of `cmn-eng.tsv` (sha256 rule: English digest starting with `0`), "
@@ -177,16 +189,19 @@ def render(results: list[dict], plotted: bool, overlap: dict[str, int]) -> str:
               "sentences the models have never seen and the comparison leans against us."]
     peers = [r for r in results if r.get("peer")]
     if peers:
-        lines += ["", f"To compare like with like, {_listed(r['name'] for r in peers)} are the shipped recipe trained once more under the "
+        lines += ["", f"To compare like with like, {_listed(r['name'] for r in peers)} were trained under the "
                   "peer's protocol (`--split-rule peer`: every pair outside the test part, "
-                  f"{peers[0]['train_pairs']:,} pairs; not shipped). Against the peer's "
-                  f"{JOEY['greedy'][0]} / {JOEY['beam5'][0]} BLEU (greedy / beam 5):", "",
-                  "| scorer, peer protocol | greedy BLEU / chrF | beam 5 BLEU / chrF | beam 5 BLEU against the peer |",
-                  "| --- | --- | --- | --- |"]
+                  f"{peers[0]['train_pairs']:,} pairs; not shipped) — the shipped recipe, and, where the run column "
+                  "says both cores, one run with the whole machine to itself as the peer had it, and the larger "
+                  f"model that buys. Against the peer's {JOEY['greedy'][0]} / {JOEY['beam5'][0]} BLEU "
+                  "(greedy / beam 5; the peer: both cores, 25 min, embeddings 128):", "",
+                  "| scorer, peer protocol | run | greedy BLEU / chrF | beam 5 BLEU / chrF | beam 5 BLEU against the peer |",
+                  "| --- | --- | --- | --- | --- |"]
         for r in peers:
             ratio = r["beam5"]["bleu"] / JOEY["beam5"][0]
-            lines.append(f"| {r['scorer']} | {r['greedy']['bleu']} / {r['greedy']['chrf']} | {r['beam5']['bleu']} / "
-                         f"{r['beam5']['chrf']} | {r['beam5']['bleu'] - JOEY['beam5'][0]:+.2f} ({ratio:.2f}×) |")
+            lines.append(f"| {r['scorer']} | {_run_setup(r)} | {r['greedy']['bleu']} / {r['greedy']['chrf']} | "
+                         f"{r['beam5']['bleu']} / {r['beam5']['chrf']} | "
+                         f"{r['beam5']['bleu'] - JOEY['beam5'][0]:+.2f} ({ratio:.2f}×) |")
     zh_en = [r for r in results if r["direction"] == "zh-en" and not r.get("peer")]
     if zh_en:
         labels = [b["bucket"] for b in zh_en[0]["buckets"]]
@@ -264,6 +279,8 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "quality-report.md")
     parser.add_argument("--peer-models", type=Path, default=ROOT / "build" / "peer-protocol",
                         help="model folders trained under the peer's data protocol (reported when present)")
+    parser.add_argument("--whole-machine-models", type=Path, default=ROOT / "build" / "peer-protocol-whole-machine",
+                        help="the same, trained alone on the whole machine (reported when present)")
     parser.add_argument("--beam-limit", type=int, default=0, help="beam-5 on the first N test pairs only (0 = all)")
     args = parser.parse_args()
     if not args.corpus.is_file():
@@ -282,14 +299,15 @@ def main() -> int:
             tests[source, target] = list(split_pairs(pairs_for(source, target)).test)
         return tests[source, target]
 
-    shipped = [(folder, False) for folder in _model_folders(args.models)]
-    peers = [(folder, True) for folder in _model_folders(args.peer_models)]
+    shipped = _model_folders(args.models)
+    peers = [(folder, "peer protocol") for folder in _model_folders(args.peer_models)]
+    peers += [(folder, "peer protocol, whole machine") for folder in _model_folders(args.whole_machine_models)]
     results = []
-    for folder, peer in shipped + peers:
+    for folder, protocol in [(folder, None) for folder in shipped] + peers:
         started = time.monotonic()
         r = measure(folder, test_pairs_for, args.beam_limit)
-        if peer:
-            r.update(name=f"{folder.name}, peer protocol", peer=True)
+        if protocol:
+            r.update(name=f"{folder.name}, {protocol}", peer=True)
         results.append(r)
         print(f"{r['name']}: greedy {r['greedy']['bleu']} / beam5 {r['beam5']['bleu']} BLEU "
               f"({time.monotonic() - started:.0f} s)", flush=True)

@@ -42,7 +42,7 @@ def test_no_attention_means_no_statistics():
     assert quality_report.attention_statistics([None]) is None
 
 
-def _result(name, scorer, bleus, peer=False):
+def _result(name, scorer, bleus, peer=False, threads=1, embedding_size=128, dropout=0.2):
     buckets = [{"bucket": b, "n": 10, "bleu": v} for b, v in zip(("1-5", "6-10", "11-15"), bleus, strict=True)]
     result = {
         "name": name, "scorer": scorer, "direction": "zh-en", "parameters": 1000, "n": 30,
@@ -53,7 +53,9 @@ def _result(name, scorer, bleus, peer=False):
         "speed": {"greedy_batched_sentences_per_second": 1.0, "greedy_one_by_one_sentences_per_second": 1.0,
                   "beam5_sentences_per_second": 1.0},
         "training": {"minutes": 25.0, "epochs": 20, "steps": 100, "tokens_per_second": 3000.0, "best_epoch": 20,
-                     "reason": "time budget", "hardware": "cpu", "command": "python -m engine train …"},
+                     "reason": "time budget", "hardware": "cpu", "command": "python -m engine train …",
+                     "threads": threads},
+        "sizes": {"embedding_size": embedding_size, "dropout": dropout},
         "examples": [{"source": "你好|", "reference": "Hello.", "output": "Hi.", "chrf": 20.0}],
     }
     if peer:
@@ -65,13 +67,18 @@ def test_the_report_shows_the_gain_over_c_by_length_and_the_peer_protocol_rows()
     results = [_result("zh-en-additive", "additive", [30.0, 20.0, 10.0]),
                _result("zh-en-none", "none", [28.0, 15.0, 3.0]),
                _result("zh-en-additive, peer protocol", "additive", [35.0, 26.0, 12.0], peer=True),
-               _result("zh-en-dot, peer protocol", "dot", [33.0, 24.2, 11.0], peer=True)]
+               _result("zh-en-dot, peer protocol", "dot", [33.0, 24.2, 11.0], peer=True),
+               _result("zh-en-additive, peer protocol, whole machine", "additive", [36.0, 29.5, 13.0], peer=True,
+                       threads=2, embedding_size=256, dropout=0.3)]
     text = quality_report.render(results, plotted=False, overlap={"test_pairs": 30, "seen_by_peer": 6})
     assert "| additive | 5.0 | +2.0 | +5.0 | +7.0 |" in text  # the gap widens with length
     assert "| dot | " not in text.split("## BLEU by source length")[1].split("## Attention")[0]  # own split only
     assert "6 of the 30 test pairs (20%)" in text
     assert "25,909 pairs" in text
-    assert "| additive | 26.0 / 40.0 | 27.0 / 41.0 | +1.80 (1.07×) |" in text  # beam 5 against Joey's 25.2
-    assert "| dot | 24.2 / 40.0 | 25.2 / 41.0 | +0.00 (1.00×) |" in text
+    one_core = "one core, 25.0 min; embeddings 128, dropout 0.2, 1,000 parameters"
+    assert f"| additive | {one_core} | 26.0 / 40.0 | 27.0 / 41.0 | +1.80 (1.07×) |" in text  # against Joey's 25.2
+    assert f"| dot | {one_core} | 24.2 / 40.0 | 25.2 / 41.0 | +0.00 (1.00×) |" in text
+    both_cores = "both cores, 25.0 min; embeddings 256, dropout 0.3, 1,000 parameters"
+    assert f"| additive | {both_cores} | 29.5 / 40.0 | 30.5 / 41.0 | +5.30 (1.21×) |" in text
     assert text.count("| peer") == 0 and "| zh-en-additive, peer protocol |" in text
     assert "你好\\|" in text  # table cells escape the pipe
