@@ -50,7 +50,8 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     with tempfile.TemporaryDirectory() as folder:
         model_options = {"scorer": args.scorer, "tie_embeddings": args.tie_embeddings}
-        job, _ = prepare_job(CorpusChoice(corpus=args.corpus), Path(folder), model_options, TrainConfig(seed=1, batch_size=args.batch_size))
+        config = TrainConfig(seed=1, batch_size=args.batch_size)
+        job, _ = prepare_job(CorpusChoice(corpus=args.corpus), Path(folder), model_options, config)
         run = _Run(job, TrainControl())
         batches = make_batches(run.train_data, job.train_config.batch_size, seed=1)
         for indices in batches[: args.warmup]:

@@ -119,7 +119,6 @@ class _Run:
             "step": 0, "epoch": 0, "batch_in_epoch": 0, "skipped": 0, "best_bleu": -1.0,
             "best_valid_loss": math.inf, "best_epoch": 0, "epochs_without_improvement": 0,
             "train_seconds": 0.0, "train_tokens": 0, "history": [],
-            "elapsed_seconds": 0.0,  # the run's clock (pauses excluded) when the checkpoint was written
         }
         self.consecutive_bad = 0
         self.recent: deque[tuple[int, float]] = deque(maxlen=50)
@@ -135,11 +134,11 @@ class _Run:
         self.optimizer.load_state_dict(checkpoint.optimizer_state)
         torch.set_rng_state(checkpoint.rng_state)
         self.scheduler.load_state_dict(checkpoint.progress.pop("scheduler"))
-        self.progress.update(checkpoint.progress)
-        self.first_step = self.progress["step"]
         # The clock goes on where it stopped, so the time budget, the budget schedule and the score
         # warm-up continue instead of starting over (older checkpoints lack it: they start over).
-        self.elapsed_before = float(self.progress.get("elapsed_seconds", 0.0))
+        self.elapsed_before = float(checkpoint.progress.pop("elapsed_seconds", 0.0))
+        self.progress.update(checkpoint.progress)
+        self.first_step = self.progress["step"]
 
     def checkpoint(self) -> None:
         progress = dict(self.progress, elapsed_seconds=self.elapsed(), scheduler=self.scheduler.state_dict())

@@ -59,12 +59,13 @@ MODELS = (  # in this order, so that the key comparison (additive against the fi
 # outside the test part, sources shared with test pairs kept), so that the report compares like with like.
 # Every attention scorer, so that each can be set against the peer.
 PEER_MODELS = (("zh", "en", "additive"), ("zh", "en", "dot"), ("zh", "en", "bilinear"), ("zh", "en", "scaled_dot"))
+PEER_PROTOCOL = ("--split-rule", "peer")
 PEER_PREFIX = "peer-"  # --only name of a peer-protocol model, e.g. peer-zh-en-additive
 # Not shipped either: the default scorer under the peer's protocol with the peer's own conditions — the
 # whole machine (one run on both cores) for the same 25 minutes — and the larger model those buy
 # (embeddings 256: 4.0 M parameters instead of 2.6 M, with more dropout against the extra capacity).
 WHOLE_MACHINE_MODELS = (("zh", "en", "additive"),)
-WHOLE_MACHINE_RECIPE = ("--split-rule", "peer", "--embedding-size", "256", "--dropout", "0.3")
+WHOLE_MACHINE_RECIPE = (*PEER_PROTOCOL, "--embedding-size", "256", "--dropout", "0.3")
 WHOLE_MACHINE_PREFIX = "whole-machine-"  # e.g. whole-machine-zh-en-additive
 
 
@@ -94,17 +95,25 @@ def planned_jobs(out: Path, peer_out: Path, whole_machine_out: Path,
                  only: list[str] | None = None) -> list[tuple[str, Job, bool]]:
     """(name, job, runs alone on the whole machine) for every model to build, in build order; ``only``
     keeps the named ones."""
-    named = [("-".join(m), (*m, out / "-".join(m), ()), False) for m in MODELS]
-    named += [(PEER_PREFIX + "-".join(m), (*m, peer_out / "-".join(m), ("--split-rule", "peer")), False)
-              for m in PEER_MODELS]
-    named += [(WHOLE_MACHINE_PREFIX + "-".join(m), (*m, whole_machine_out / "-".join(m), WHOLE_MACHINE_RECIPE), True)
-              for m in WHOLE_MACHINE_MODELS]
+    groups = (  # prefix, models, folder, extra arguments, runs alone
+        ("", MODELS, out, (), False),
+        (PEER_PREFIX, PEER_MODELS, peer_out, PEER_PROTOCOL, False),
+        (WHOLE_MACHINE_PREFIX, WHOLE_MACHINE_MODELS, whole_machine_out, WHOLE_MACHINE_RECIPE, True),
+    )
+    named = [(prefix + "-".join(m), (*m, folder / "-".join(m), extra), alone)
+             for prefix, models, folder, extra, alone in groups for m in models]
     if only:
         unknown = sorted(set(only) - {name for name, _, _ in named})
         if unknown:
             valid = ", ".join(name for name, _, _ in named)
             raise SystemExit(f"unknown model name(s) {', '.join(unknown)}; valid names: {valid}")
     return [entry for entry in named if not only or entry[0] in only]
+
+
+def _announce(name: str, code: int, seconds: float) -> bool:
+    """Print how one run ended; True when it succeeded."""
+    print(f"{name}: {'ok' if code == 0 else f'failed ({code})'} in {seconds / 60:.1f} min", flush=True)
+    return code == 0
 
 
 def main() -> int:
@@ -132,19 +141,12 @@ def main() -> int:
     alone = [job for _, job, alone in planned if alone]
     print(f"training {len(side_by_side)} models {args.parallel} at a time on {args.threads} thread(s) each, then "
           f"{len(alone)} alone on {args.whole_machine_threads} threads; {args.minutes} minutes each", flush=True)
-    failures = 0
-
-    def report(name: str, code: int, seconds: float) -> None:
-        nonlocal failures
-        failures += code != 0
-        print(f"{name}: {'ok' if code == 0 else f'failed ({code})'} in {seconds / 60:.1f} min", flush=True)
-
     with ThreadPoolExecutor(max_workers=args.parallel) as pool:
-        for future in [pool.submit(train_one, *job, args.threads, args) for job in side_by_side]:
-            report(*future.result())
-    for job in alone:  # after the others: a whole-machine run must not share the cores
-        report(*train_one(*job, args.whole_machine_threads, args))
-    return 1 if failures else 0
+        futures = [pool.submit(train_one, *job, args.threads, args) for job in side_by_side]
+        succeeded = [_announce(*future.result()) for future in futures]
+    # After the others: a whole-machine run must not share the cores.
+    succeeded += [_announce(*train_one(*job, args.whole_machine_threads, args)) for job in alone]
+    return 0 if all(succeeded) else 1
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ from sacrebleu.metrics import CHRF  # noqa: E402
 
 from engine.attention import SCORERS  # noqa: E402
 from engine.bundle import load_model_folder  # noqa: E402
-from engine.config import DecodeConfig  # noqa: E402
+from engine.config import SCORER_NAMES, DecodeConfig  # noqa: E402
 from engine.data import Pair, Split, read_tsv, split_pairs  # noqa: E402
 from engine.evaluate import evaluate  # noqa: E402
 from engine.paths import TATOEBA_CORPUS  # noqa: E402
@@ -267,9 +267,12 @@ def render(results: list[dict], plotted: bool, overlap: dict[str, int]) -> str:
 def _model_folders(parent: Path) -> list[Path]:
     """The model folders in ``parent`` (none when it is missing): zh→en first, in the design's scorer
     order, then the others."""
-    order = {"additive": 0, "bilinear": 1, "dot": 2, "scaled_dot": 3, "none": 4}
+    def scorer_rank(folder: Path) -> int:
+        scorer = folder.name.split("-", 2)[-1]
+        return SCORER_NAMES.index(scorer) if scorer in SCORER_NAMES else len(SCORER_NAMES)
+
     folders = sorted(p for p in parent.glob("*") if (p / "config.json").is_file()) if parent.is_dir() else []
-    return sorted(folders, key=lambda p: (not p.name.startswith("zh-en"), order.get(p.name.split("-", 2)[-1], 9)))
+    return sorted(folders, key=lambda p: (not p.name.startswith("zh-en"), scorer_rank(p)))
 
 
 def main() -> int:
