@@ -8,6 +8,10 @@ parses and names a known format; the weights are a safetensors file (a planted p
 as such) whose sha256 matches the config; the tokenizers' hashes and vocabulary sizes match; the
 tensor names, shapes and dtypes are the ones the architecture expects; every value is finite.
 Anything else raises :class:`ModelFileError` with a one-line reason.
+
+A tied matrix (the output layer that reuses the target embedding) is one tensor in memory and is
+stored once, under the name of its first occurrence in the state dict; loading restores the tie.
+Files written before that, which hold the tied matrix twice, still load when both copies agree.
 """
 
 from __future__ import annotations
@@ -79,6 +83,20 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def tied_aliases(state: dict[str, torch.Tensor]) -> dict[str, str]:
+    """{alias: name} for state-dict entries that are the same tensor as an earlier entry (a tied
+    weight appears under both names)."""
+    first: dict[tuple[int, tuple[int, ...], tuple[int, ...]], str] = {}
+    aliases = {}
+    for name, tensor in state.items():
+        key = (tensor.data_ptr(), tuple(tensor.shape), tuple(tensor.stride()))
+        if key in first:
+            aliases[name] = first[key]
+        else:
+            first[key] = name
+    return aliases
+
+
 def save_model_folder(
     folder: Path,
     model: Seq2Seq,
@@ -94,9 +112,11 @@ def save_model_folder(
     folder = Path(folder)
     try:
         folder.mkdir(parents=True, exist_ok=True)
+        state = model.state_dict()
+        aliases = tied_aliases(state)
         tensors = {
             name: tensor.detach().to(STORAGE_DTYPES[storage_dtype]).contiguous().clone()
-            for name, tensor in model.state_dict().items()
+            for name, tensor in state.items() if name not in aliases
         }
         weights = save_safetensors(tensors)
         write_bytes_atomic(folder / WEIGHTS_FILE, weights)
@@ -185,7 +205,8 @@ def _load_weights(folder: Path, info: dict[str, Any], model: Seq2Seq) -> None:
         raise ModelFileError(f"{WEIGHTS_FILE} is not a valid safetensors file ({error})") from None
     storage = STORAGE_DTYPES.get(entry.get("dtype", "float32"))
     expected = model.state_dict()
-    missing = sorted(set(expected) - set(tensors))
+    aliases = tied_aliases(expected)
+    missing = sorted(set(expected) - set(aliases) - set(tensors))
     extra = sorted(set(tensors) - set(expected))
     if missing or extra:
         raise ModelFileError(f"{WEIGHTS_FILE} does not fit the architecture (missing: {missing[:3]}, unexpected: {extra[:3]})")
@@ -196,6 +217,10 @@ def _load_weights(folder: Path, info: dict[str, Any], model: Seq2Seq) -> None:
             raise ModelFileError(f"{WEIGHTS_FILE}: {name} is {tensor.dtype}, config.json says {entry.get('dtype')}")
         if tensor.is_floating_point() and not bool(torch.isfinite(tensor).all()):
             raise ModelFileError(f"{WEIGHTS_FILE}: {name} contains NaN or infinite values")
+    for alias, name in aliases.items():  # a tied matrix: stored once, or twice by older files
+        if alias in tensors and not torch.equal(tensors[alias], tensors[name]):
+            raise ModelFileError(f"{WEIGHTS_FILE}: {alias} must equal {name} (the model ties them) but differs")
+        tensors[alias] = tensors[name]
     model.load_state_dict({name: t.to(expected[name].dtype) for name, t in tensors.items()})
 
 

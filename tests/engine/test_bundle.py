@@ -3,6 +3,7 @@
 import json
 import pickle
 import shutil
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -11,6 +12,7 @@ from safetensors.torch import load_file, save_file
 
 from engine.bundle import load_model_folder, save_model_folder
 from engine.errors import ModelFileError
+from engine.model import build_model
 from engine.tokenizer import TokenizerSettings, train_tokenizer
 
 
@@ -124,3 +126,34 @@ def test_a_file_instead_of_a_folder_is_refused(tmp_path):
     (tmp_path / "file").write_text("x")
     with pytest.raises(ModelFileError, match="not a model folder"):
         load_model_folder(tmp_path / "file")
+
+
+@pytest.fixture
+def tied_folder(folder, tmp_path):
+    """A model whose output layer is tied to its target embedding, saved as a model folder."""
+    original = load_model_folder(folder)
+    model = build_model(replace(original.model_config, tie_embeddings=True), seed=3)
+    return save_model_folder(tmp_path / "tied", model, original.translator.source_tokenizer,
+                             original.translator.target_tokenizer, dict(original.info), "float16")
+
+
+def test_a_tied_matrix_is_stored_once_and_the_tie_survives_loading(tied_folder):
+    stored = load_file(tied_folder / "model.safetensors")
+    assert "decoder.embedding.weight" in stored and "decoder.output.weight" not in stored
+    loaded = load_model_folder(tied_folder).translator.model
+    assert loaded.decoder.output.weight is loaded.decoder.embedding.weight
+    assert torch.equal(loaded.decoder.embedding.weight.half(), stored["decoder.embedding.weight"])
+
+
+def test_an_older_file_holding_the_tied_matrix_twice_loads_only_when_both_copies_agree(tied_folder):
+    stored = load_file(tied_folder / "model.safetensors")
+    first = load_model_folder(tied_folder).translator.translate("29 Nov 2026")
+    stored["decoder.output.weight"] = stored["decoder.embedding.weight"].clone()
+    save_file(stored, tied_folder / "model.safetensors")
+    _set_sha(tied_folder)
+    assert load_model_folder(tied_folder).translator.translate("29 Nov 2026").tokens == first.tokens
+    stored["decoder.output.weight"][0, 0] += 1
+    save_file(stored, tied_folder / "model.safetensors")
+    _set_sha(tied_folder)
+    with pytest.raises(ModelFileError, match="decoder.output.weight must equal decoder.embedding.weight"):
+        load_model_folder(tied_folder)
