@@ -1,10 +1,10 @@
 """Measure the shipped models on the held-out test split and write the quality report.
 
     python scripts/quality_report.py [--models resources/models] [--corpus …/cmn-eng.tsv]
-        [--out docs/quality-report.md] [--beam-limit 0] [--peer-models build/peer-protocol]
-        [--whole-machine-models build/peer-protocol-whole-machine]
+        [--out docs/quality-report.md] [--beam-limit 0]
 
-For every model folder: sacrebleu BLEU and chrF (greedy and beam 5), BLEU by source-length bucket,
+For every model folder: sacrebleu BLEU and chrF (greedy and beam 5), the same on the test pairs
+whose source sentence the model's training data does not hold, BLEU by source-length bucket,
 attention statistics (mean row entropy; how diagonal and how monotonic the alignments are), decode
 speed, and — for the default model — ten test translations spread evenly over the sentence-level
 chrF ranking (so good and bad ones appear in their true proportion). Figures also go to a JSON file
@@ -14,6 +14,7 @@ beside the report; the BLEU-by-length plot needs matplotlib (``pip install matpl
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import sys
@@ -32,8 +33,8 @@ from sacrebleu.metrics import CHRF  # noqa: E402
 from engine.attention import SCORERS  # noqa: E402
 from engine.bundle import load_model_folder  # noqa: E402
 from engine.config import SCORER_NAMES, DecodeConfig  # noqa: E402
-from engine.data import Pair, Split, read_tsv, split_pairs  # noqa: E402
-from engine.evaluate import evaluate  # noqa: E402
+from engine.data import SPLIT_RULE_TEXT, Pair, read_tsv, split_pairs  # noqa: E402
+from engine.evaluate import corpus_scores, evaluate  # noqa: E402
 from engine.paths import TATOEBA_CORPUS  # noqa: E402
 
 JOEY = {"greedy": (24.4, 42.2), "beam5": (25.2, 43.3)}  # Joey NMT 2.3, 25 min CPU, same held-out rule
@@ -69,12 +70,29 @@ def attention_statistics(matrices: list[np.ndarray | None]) -> dict[str, float] 
             "stuck_share": mean(stuck)}
 
 
-def measure(folder: Path, test_pairs_for: Callable[[str, str], list[Pair]], beam_limit: int) -> dict:
+def split_rule_of(info: dict) -> str:
+    """The split rule a model folder records (by its description); folders without one used the default."""
+    text = (info.get("data") or {}).get("split_rule")
+    return next((rule for rule, description in SPLIT_RULE_TEXT.items() if description == text), "strict")
+
+
+def _unseen_scores(pairs: list[Pair], translations, unseen: list[int], target_language: str) -> dict:
+    """BLEU / chrF on the pairs at the ``unseen`` indices that were translated."""
+    kept = [i for i in unseen if i < len(translations)]
+    scores = corpus_scores([translations[i].text for i in kept], [pairs[i].target for i in kept], target_language)
+    return {"bleu": round(scores.bleu, 2), "chrf": round(scores.chrf, 2), "n": len(kept)}
+
+
+def measure(folder: Path, test_pairs_for: Callable[[str, str], list[Pair]],
+            train_sources_for: Callable[[str, str, str], set[str]], beam_limit: int) -> dict:
     bundle = load_model_folder(folder)
     pairs = test_pairs_for(bundle.source_language, bundle.target_language)
     greedy = evaluate(bundle.translator, pairs, bundle.target_language, DecodeConfig(beam_size=1))
     beam_pairs = pairs[:beam_limit] if beam_limit else pairs
     beam = evaluate(bundle.translator, beam_pairs, bundle.target_language, DecodeConfig(beam_size=5))
+    rule = split_rule_of(bundle.info)
+    seen = train_sources_for(bundle.source_language, bundle.target_language, rule)
+    unseen = [i for i, pair in enumerate(pairs) if pair.source not in seen]
     single = [p.source for p in pairs[:200]]
     started = time.perf_counter()
     for source in single:
@@ -85,7 +103,9 @@ def measure(folder: Path, test_pairs_for: Callable[[str, str], list[Pair]], beam
     return {
         "name": folder.name, "scorer": bundle.scorer, "direction": f"{bundle.source_language}-{bundle.target_language}",
         "parameters": bundle.parameter_count, "n": greedy.count,
-        "train_pairs": (bundle.info.get("data") or {}).get("split", {}).get("train"),
+        "train_pairs": (bundle.info.get("data") or {}).get("split", {}).get("train"), "split_rule": rule,
+        "unseen_source": {"greedy": _unseen_scores(pairs, greedy.translations, unseen, bundle.target_language),
+                          "beam5": _unseen_scores(pairs, beam.translations, unseen, bundle.target_language)},
         "greedy": {"bleu": round(greedy.scores.bleu, 2), "chrf": round(greedy.scores.chrf, 2)},
         "beam5": {"bleu": round(beam.scores.bleu, 2), "chrf": round(beam.scores.chrf, 2), "n": beam.count},
         "signature": greedy.scores.signature,
@@ -102,18 +122,6 @@ def measure(folder: Path, test_pairs_for: Callable[[str, str], list[Pair]], beam
         "sizes": {key: (bundle.info.get("model") or {}).get(key) for key in ("embedding_size", "dropout")},
         "examples": examples(pairs, greedy.translations),
     }
-
-
-def peer_overlap(peer_split: Split) -> dict[str, int]:
-    """How many test pairs have a Chinese source that the peer's training data also holds.
-
-    The peer trained on every line outside the test rule (``split_pairs(…, "peer")``); our split also
-    holds out a valid part and drops every training pair whose source is a valid or test source, so
-    our models never see one.
-    """
-    peer_train_sources = {p.source for p in peer_split.train}
-    return {"test_pairs": len(peer_split.test),
-            "seen_by_peer": sum(p.source in peer_train_sources for p in peer_split.test)}
 
 
 def examples(pairs, translations, count: int = 10) -> list[dict]:
@@ -137,7 +145,7 @@ def plot_buckets(results: list[dict], path: Path) -> bool:
         return False
     figure, axes = plt.subplots(figsize=(7, 4))
     for result in results:
-        if result["direction"] != "zh-en" or result.get("peer"):
+        if result["direction"] != "zh-en":
             continue
         labels = [b["bucket"] for b in result["buckets"]]
         axes.plot(labels, [b["bleu"] for b in result["buckets"]], marker="o", label=result["scorer"],
@@ -168,41 +176,44 @@ def _run_setup(result: dict) -> str:
             f"dropout {sizes.get('dropout', '?')}, {result['parameters']:,} parameters")
 
 
-def render(results: list[dict], plotted: bool, overlap: dict[str, int]) -> str:
+def _against_peer(result: dict) -> str:
+    """'+5.03 (1.20×)': beam-5 BLEU against the peer's, for a zh→en model."""
+    if result["direction"] != "zh-en":
+        return "—"
+    bleu = result["beam5"]["bleu"]
+    return f"{bleu - JOEY['beam5'][0]:+.2f} ({bleu / JOEY['beam5'][0]:.2f}×)"
+
+
+def render(results: list[dict], plotted: bool) -> str:
     lines = ["# Quality report: shipped models", "",
              f"Held-out test split of `cmn-eng.tsv` (sha256 rule: English digest starting with `0`), "
              f"n = {results[0]['n']} pairs. sacrebleu, detokenized: `{results[0]['signature']}` "
              "(BLEU on a Chinese target uses the `zh` tokenizer).", "",
-             "| model | greedy BLEU / chrF | beam 5 BLEU / chrF | training | params |", "| --- | --- | --- | --- | --- |"]
+             f"Joey NMT 2.3, the peer: {JOEY['greedy'][0]} / {JOEY['beam5'][0]} BLEU (greedy / beam 5) on the same "
+             "held-out pairs, trained for 25 minutes on both cores of this machine on every other pair of the "
+             "corpus (embeddings 128, 3.66 M parameters).", "",
+             "| model | training | greedy BLEU / chrF | beam 5 BLEU / chrF | beam 5 BLEU against the peer |",
+             "| --- | --- | --- | --- | --- |"]
     for r in results:
-        t = r["training"]
-        lines.append(f"| {r['name']} | {r['greedy']['bleu']} / {r['greedy']['chrf']} | {r['beam5']['bleu']} / "
-                     f"{r['beam5']['chrf']} | {t['minutes']} min, {t['epochs']} epochs | {r['parameters']:,} |")
-    lines.append(f"| Joey NMT 2.3 (25 min, same rule) | {JOEY['greedy'][0]} / {JOEY['greedy'][1]} | "
-                 f"{JOEY['beam5'][0]} / {JOEY['beam5'][1]} | 25 min, ≈13 epochs | 3.66 M |")
-    share = overlap["seen_by_peer"] / max(overlap["test_pairs"], 1)
-    lines += ["", f"The peer's figures come from a run on the same held-out pairs, but its training data was every "
-              f"other line of the corpus: {overlap['seen_by_peer']} of the {overlap['test_pairs']} test pairs "
-              f"({share:.0%}) have a Chinese sentence that also occurs there, with another English translation. "
-              "Our split keeps every held-out source out of training (and holds out a separate valid part for "
-              "choosing the checkpoint, where the peer chose on the test pairs), so our figures are measured on "
-              "sentences the models have never seen and the comparison leans against us."]
-    peers = [r for r in results if r.get("peer")]
-    if peers:
-        lines += ["", f"To compare like with like, {_listed(r['name'] for r in peers)} were trained under the "
-                  "peer's protocol (`--split-rule peer`: every pair outside the test part, "
-                  f"{peers[0]['train_pairs']:,} pairs; not shipped) — the shipped recipe, and, where the run column "
-                  "says both cores, one run with the whole machine to itself as the peer had it, and the larger "
-                  f"model that buys. Against the peer's {JOEY['greedy'][0]} / {JOEY['beam5'][0]} BLEU "
-                  "(greedy / beam 5; the peer: both cores, 25 min, embeddings 128):", "",
-                  "| scorer, peer protocol | run | greedy BLEU / chrF | beam 5 BLEU / chrF | beam 5 BLEU against the peer |",
-                  "| --- | --- | --- | --- | --- |"]
-        for r in peers:
-            ratio = r["beam5"]["bleu"] / JOEY["beam5"][0]
-            lines.append(f"| {r['scorer']} | {_run_setup(r)} | {r['greedy']['bleu']} / {r['greedy']['chrf']} | "
-                         f"{r['beam5']['bleu']} / {r['beam5']['chrf']} | "
-                         f"{r['beam5']['bleu'] - JOEY['beam5'][0]:+.2f} ({ratio:.2f}×) |")
-    zh_en = [r for r in results if r["direction"] == "zh-en" and not r.get("peer")]
+        lines.append(f"| {r['name']} | {_run_setup(r)}, {r['training']['epochs']} epochs | "
+                     f"{r['greedy']['bleu']} / {r['greedy']['chrf']} | {r['beam5']['bleu']} / {r['beam5']['chrf']} | "
+                     f"{_against_peer(r)} |")
+    lines.append(f"| Joey NMT 2.3 (peer) | both cores, 25 min; embeddings 128, 3.66 M parameters, ≈13 epochs | "
+                 f"{JOEY['greedy'][0]} / {JOEY['greedy'][1]} | {JOEY['beam5'][0]} / {JOEY['beam5'][1]} | — |")
+    rules = sorted({r["split_rule"] for r in results})
+    lines += ["", "Training data: " + "; ".join(
+        f"{_listed(r['name'] for r in results if r['split_rule'] == rule)} — `--split-rule {rule}`, "
+        f"{next(r['train_pairs'] for r in results if r['split_rule'] == rule):,} training pairs"
+        for rule in rules) + ". Under the peer's rule (`peer`: every pair outside the test part is a training "
+        "pair, as the peer's figures were made) a test pair's source sentence may also occur in training with "
+        "another translation; the strict rule removes such pairs from training. To show what that is worth, "
+        "the same figures on the test pairs whose source the model's training data does not hold:", "",
+        "| model | test pairs with an unseen source | greedy BLEU / chrF | beam 5 BLEU / chrF |",
+        "| --- | --- | --- | --- |"]
+    for r in results:
+        g, b = r["unseen_source"]["greedy"], r["unseen_source"]["beam5"]
+        lines.append(f"| {r['name']} | {g['n']:,} of {r['n']:,} | {g['bleu']} / {g['chrf']} | {b['bleu']} / {b['chrf']} |")
+    zh_en = [r for r in results if r["direction"] == "zh-en"]
     if zh_en:
         labels = [b["bucket"] for b in zh_en[0]["buckets"]]
         lines += ["", "## BLEU by source length (greedy)", "", "| scorer | " + " | ".join(
@@ -280,43 +291,36 @@ def main() -> int:
     parser.add_argument("--models", type=Path, default=ROOT / "resources" / "models")
     parser.add_argument("--corpus", type=Path, default=TATOEBA_CORPUS)
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "quality-report.md")
-    parser.add_argument("--peer-models", type=Path, default=ROOT / "build" / "peer-protocol",
-                        help="model folders trained under the peer's data protocol (reported when present)")
-    parser.add_argument("--whole-machine-models", type=Path, default=ROOT / "build" / "peer-protocol-whole-machine",
-                        help="the same, trained alone on the whole machine (reported when present)")
     parser.add_argument("--beam-limit", type=int, default=0, help="beam-5 on the first N test pairs only (0 = all)")
     args = parser.parse_args()
     if not args.corpus.is_file():
         print(f"corpus not found: {args.corpus}", file=sys.stderr)
         return 2
     corpora: dict[tuple[str, str], list[Pair]] = {}  # each direction's pairs, read once
-    tests: dict[tuple[str, str], list[Pair]] = {}  # and split once
 
     def pairs_for(source: str, target: str) -> list[Pair]:
         if (source, target) not in corpora:
             corpora[source, target] = read_tsv(args.corpus, source, target)[0]
         return corpora[source, target]
 
+    @functools.cache
     def test_pairs_for(source: str, target: str) -> list[Pair]:
-        if (source, target) not in tests:
-            tests[source, target] = list(split_pairs(pairs_for(source, target)).test)
-        return tests[source, target]
+        return list(split_pairs(pairs_for(source, target)).test)  # the same under every split rule
 
-    shipped = _model_folders(args.models)
-    peers = [(folder, "peer protocol") for folder in _model_folders(args.peer_models)]
-    peers += [(folder, "peer protocol, whole machine") for folder in _model_folders(args.whole_machine_models)]
+    @functools.cache
+    def train_sources_for(source: str, target: str, rule: str) -> set[str]:
+        return {pair.source for pair in split_pairs(pairs_for(source, target), rule).train}
+
     results = []
-    for folder, protocol in [(folder, None) for folder in shipped] + peers:
+    for folder in _model_folders(args.models):
         started = time.monotonic()
-        r = measure(folder, test_pairs_for, args.beam_limit)
-        if protocol:
-            r.update(name=f"{folder.name}, {protocol}", peer=True)
+        r = measure(folder, test_pairs_for, train_sources_for, args.beam_limit)
         results.append(r)
         print(f"{r['name']}: greedy {r['greedy']['bleu']} / beam5 {r['beam5']['bleu']} BLEU "
               f"({time.monotonic() - started:.0f} s)", flush=True)
     plotted = plot_buckets(results, args.out.parent / "img" / "bleu-by-length.png")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(render(results, plotted, peer_overlap(split_pairs(pairs_for("zh", "en"), "peer"))), encoding="utf-8")
+    args.out.write_text(render(results, plotted), encoding="utf-8")
     args.out.with_suffix(".json").write_text(json.dumps(results, ensure_ascii=False, indent=1, default=float),
                                              encoding="utf-8")
     print(f"wrote {args.out}")

@@ -39,9 +39,11 @@ class SizeDefaults:
 
 # The dates task learns in a few epochs with a small model; a real corpus needs more of both, and
 # learns faster with the shipped models' recipe (Adam 0.002, output layer tied to the embedding, dot and
-# bilinear scores warmed up over the whole run).
+# bilinear scores warmed up over the whole run) and their sizes: embeddings 256 with dropout 0.3 beat
+# 128 with 0.2 even on the one core a run in the app gets (zh→en, 25 minutes: 29.05 against 28.28
+# beam-5 BLEU).
 TASK_DEFAULTS = SizeDefaults(embedding_size=64, hidden_size=128, epochs=6, dropout=0.1)
-CORPUS_DEFAULTS = SizeDefaults(embedding_size=128, hidden_size=256, epochs=TrainConfig.epochs, dropout=0.2,
+CORPUS_DEFAULTS = SizeDefaults(embedding_size=256, hidden_size=256, epochs=TrainConfig.epochs, dropout=0.3,
                                learning_rate=0.002, tie_embeddings=True, temperature_warmup=1.0)
 
 

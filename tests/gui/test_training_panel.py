@@ -285,8 +285,10 @@ def test_a_corpus_file_brings_the_shipped_recipe_and_the_dates_task_its_own(pane
     form.add_corpus_file(corpus)
     assert form.tie_embeddings.isChecked() and form.learning_rate.value() == pytest.approx(0.002)
     assert form.temperature_warmup.value() == pytest.approx(1.0)
+    assert (form.embedding.value(), form.dropout.value()) == (256, pytest.approx(0.3))  # the shipped sizes
     form.corpus_combo.setCurrentIndex(0)  # the dates task
     assert not form.tie_embeddings.isChecked() and form.learning_rate.value() == pytest.approx(0.001)
+    assert (form.embedding.value(), form.dropout.value()) == (64, pytest.approx(0.1))
     assert form.temperature_warmup.value() == 0.0
 
 

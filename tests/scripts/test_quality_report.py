@@ -42,11 +42,14 @@ def test_no_attention_means_no_statistics():
     assert quality_report.attention_statistics([None]) is None
 
 
-def _result(name, scorer, bleus, peer=False, threads=1, embedding_size=128, dropout=0.2):
+def _result(name, scorer, bleus, threads=2, embedding_size=256, dropout=0.3, direction="zh-en", rule="peer"):
     buckets = [{"bucket": b, "n": 10, "bleu": v} for b, v in zip(("1-5", "6-10", "11-15"), bleus, strict=True)]
-    result = {
-        "name": name, "scorer": scorer, "direction": "zh-en", "parameters": 1000, "n": 30,
+    return {
+        "name": name, "scorer": scorer, "direction": direction, "parameters": 1000, "n": 30,
+        "train_pairs": 25_909 if rule == "peer" else 21_000, "split_rule": rule,
         "greedy": {"bleu": bleus[1], "chrf": 40.0}, "beam5": {"bleu": bleus[1] + 1, "chrf": 41.0, "n": 30},
+        "unseen_source": {"greedy": {"bleu": bleus[1] - 2, "chrf": 38.0, "n": 24},
+                          "beam5": {"bleu": bleus[1] - 1, "chrf": 39.0, "n": 24}},
         "signature": "BLEU sig", "buckets": buckets,
         "attention": None if scorer == "none" else {"mean_row_entropy": 1.0, "diagonality": 0.5,
                                                      "monotonicity": 0.8, "stuck_share": 0.3},
@@ -58,27 +61,31 @@ def _result(name, scorer, bleus, peer=False, threads=1, embedding_size=128, drop
         "sizes": {"embedding_size": embedding_size, "dropout": dropout},
         "examples": [{"source": "你好|", "reference": "Hello.", "output": "Hi.", "chrf": 20.0}],
     }
-    if peer:
-        result.update(peer=True, train_pairs=25_909)
-    return result
 
 
-def test_the_report_shows_the_gain_over_c_by_length_and_the_peer_protocol_rows():
-    results = [_result("zh-en-additive", "additive", [30.0, 20.0, 10.0]),
+def test_the_report_sets_each_model_against_the_peer_and_shows_the_gain_over_c_by_length():
+    results = [_result("zh-en-additive", "additive", [36.0, 29.5, 13.0]),
                _result("zh-en-none", "none", [28.0, 15.0, 3.0]),
-               _result("zh-en-additive, peer protocol", "additive", [35.0, 26.0, 12.0], peer=True),
-               _result("zh-en-dot, peer protocol", "dot", [33.0, 24.2, 11.0], peer=True),
-               _result("zh-en-additive, peer protocol, whole machine", "additive", [36.0, 29.5, 13.0], peer=True,
-                       threads=2, embedding_size=256, dropout=0.3)]
-    text = quality_report.render(results, plotted=False, overlap={"test_pairs": 30, "seen_by_peer": 6})
-    assert "| additive | 5.0 | +2.0 | +5.0 | +7.0 |" in text  # the gap widens with length
-    assert "| dot | " not in text.split("## BLEU by source length")[1].split("## Attention")[0]  # own split only
-    assert "6 of the 30 test pairs (20%)" in text
-    assert "25,909 pairs" in text
-    one_core = "one core, 25.0 min; embeddings 128, dropout 0.2, 1,000 parameters"
-    assert f"| additive | {one_core} | 26.0 / 40.0 | 27.0 / 41.0 | +1.80 (1.07×) |" in text  # against Joey's 25.2
-    assert f"| dot | {one_core} | 24.2 / 40.0 | 25.2 / 41.0 | +0.00 (1.00×) |" in text
-    both_cores = "both cores, 25.0 min; embeddings 256, dropout 0.3, 1,000 parameters"
-    assert f"| additive | {both_cores} | 29.5 / 40.0 | 30.5 / 41.0 | +5.30 (1.21×) |" in text
-    assert text.count("| peer") == 0 and "| zh-en-additive, peer protocol |" in text
+               _result("zh-en-dot", "dot", [33.0, 24.2, 11.0]),
+               _result("en-zh-additive", "additive", [40.0, 30.0, 20.0], threads=1, embedding_size=128,
+                       dropout=0.2, direction="en-zh", rule="strict")]
+    text = quality_report.render(results, plotted=False)
+    both_cores = "both cores, 25.0 min; embeddings 256, dropout 0.3, 1,000 parameters, 20 epochs"
+    assert f"| zh-en-additive | {both_cores} | 29.5 / 40.0 | 30.5 / 41.0 | +5.30 (1.21×) |" in text  # Joey: 25.2
+    assert f"| zh-en-dot | {both_cores} | 24.2 / 40.0 | 25.2 / 41.0 | +0.00 (1.00×) |" in text
+    one_core = "one core, 25.0 min; embeddings 128, dropout 0.2, 1,000 parameters, 20 epochs"
+    assert f"| en-zh-additive | {one_core} | 30.0 / 40.0 | 31.0 / 41.0 | — |" in text  # no peer for en→zh
+    assert "`zh-en-additive`, `zh-en-none` and `zh-en-dot` — `--split-rule peer`, 25,909 training pairs" in text
+    assert "`en-zh-additive` — `--split-rule strict`, 21,000 training pairs" in text
+    assert "| zh-en-additive | 24 of 30 | 27.5 / 38.0 | 28.5 / 39.0 |" in text  # unseen sources only
+    assert "| additive | 14.5 | +8.0 | +14.5 | +10.0 |" in text  # gain over C by length
+    assert "| dot | 9.2 | +5.0 | +9.2 | +8.0 |" in text
     assert "你好\\|" in text  # table cells escape the pipe
+
+
+def test_a_folder_records_its_split_rule_and_older_folders_used_the_strict_one():
+    from engine.data import SPLIT_RULE_TEXT
+
+    assert quality_report.split_rule_of({"data": {"split_rule": SPLIT_RULE_TEXT["peer"]}}) == "peer"
+    assert quality_report.split_rule_of({"data": {"split_rule": SPLIT_RULE_TEXT["strict"]}}) == "strict"
+    assert quality_report.split_rule_of({"data": {}}) == "strict"
