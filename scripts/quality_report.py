@@ -222,14 +222,17 @@ def render(results: list[dict], plotted: bool) -> str:
             lines.append(f"| {r['scorer']} | " + " | ".join(str(b["bleu"]) for b in r["buckets"]) + " |")
         none = next((r for r in zh_en if r["scorer"] == "none"), None)
         if none is not None:
-            lines += ["", "Gain over the fixed context C (BLEU points, greedy):", "",
-                      "| scorer | all | " + " | ".join(labels) + " |", "| --- | --- |" + " --- |" * len(labels)]
+            lines += ["", "Gain over the fixed context C (BLEU points, greedy; *unseen sources*: on the test pairs "
+                      "whose source sentence is not in the training data):", "",
+                      "| scorer | all | unseen sources | " + " | ".join(labels) + " |",
+                      "| --- | --- | --- |" + " --- |" * len(labels)]
             for r in zh_en:
                 if r is none:
                     continue
                 gains = [round(b["bleu"] - n["bleu"], 2) for b, n in zip(r["buckets"], none["buckets"], strict=True)]
+                unseen = r["unseen_source"]["greedy"]["bleu"] - none["unseen_source"]["greedy"]["bleu"]
                 lines.append(f"| {r['scorer']} | {round(r['greedy']['bleu'] - none['greedy']['bleu'], 2)} | "
-                             + " | ".join(f"{g:+}" for g in gains) + " |")
+                             f"{round(unseen, 2)} | " + " | ".join(f"{g:+}" for g in gains) + " |")
         if plotted:
             lines += ["", "![BLEU by source length](img/bleu-by-length.png)"]
     lines += ["", "## Attention statistics (greedy, test split)", "",
