@@ -76,9 +76,10 @@ def planned_jobs(out: Path, threads: int, only: list[str] | None = None) -> list
     """(name, job) for every model to build, in build order; ``only`` keeps the named ones."""
     models = [("zh", "en", scorer, ZH_EN_RECIPE) for scorer in ZH_EN_SCORERS]
     models.append(("en", "zh", "additive", EN_ZH_RECIPE))
-    named = [(f"{source}-{target}-{scorer}", (source, target, scorer, out / f"{source}-{target}-{scorer}", extra,
-                                               threads))
-             for source, target, scorer, extra in models]
+    named = []
+    for source, target, scorer, extra in models:
+        name = f"{source}-{target}-{scorer}"
+        named.append((name, (source, target, scorer, out / name, extra, threads)))
     if only:
         unknown = sorted(set(only) - {name for name, _ in named})
         if unknown:

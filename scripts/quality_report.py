@@ -200,11 +200,12 @@ def render(results: list[dict], plotted: bool) -> str:
                      f"{_against_peer(r)} |")
     lines.append(f"| Joey NMT 2.3 (peer) | both cores, 25 min; embeddings 128, 3.66 M parameters, ≈13 epochs | "
                  f"{JOEY['greedy'][0]} / {JOEY['greedy'][1]} | {JOEY['beam5'][0]} / {JOEY['beam5'][1]} | — |")
-    rules = sorted({r["split_rule"] for r in results})
+    by_rule: dict[str, list[dict]] = {}
+    for r in results:
+        by_rule.setdefault(r["split_rule"], []).append(r)
     lines += ["", "Training data: " + "; ".join(
-        f"{_listed(r['name'] for r in results if r['split_rule'] == rule)} — `--split-rule {rule}`, "
-        f"{next(r['train_pairs'] for r in results if r['split_rule'] == rule):,} training pairs"
-        for rule in rules) + ". Under the peer's rule (`peer`: every pair outside the test part is a training "
+        f"{_listed(r['name'] for r in group)} — `--split-rule {rule}`, {group[0]['train_pairs']:,} training pairs"
+        for rule, group in sorted(by_rule.items())) + ". Under the peer's rule (`peer`: every pair outside the test part is a training "
         "pair, as the peer's figures were made) a test pair's source sentence may also occur in training with "
         "another translation; the strict rule removes such pairs from training. To show what that is worth, "
         "the same figures on the test pairs whose source the model's training data does not hold:", "",
@@ -299,12 +300,9 @@ def main() -> int:
     if not args.corpus.is_file():
         print(f"corpus not found: {args.corpus}", file=sys.stderr)
         return 2
-    corpora: dict[tuple[str, str], list[Pair]] = {}  # each direction's pairs, read once
-
+    @functools.cache
     def pairs_for(source: str, target: str) -> list[Pair]:
-        if (source, target) not in corpora:
-            corpora[source, target] = read_tsv(args.corpus, source, target)[0]
-        return corpora[source, target]
+        return read_tsv(args.corpus, source, target)[0]  # each direction's pairs, read once
 
     @functools.cache
     def test_pairs_for(source: str, target: str) -> list[Pair]:
