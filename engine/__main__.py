@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from engine.bundle import load_model_folder
-from engine.config import CELL_NAMES, LR_SCHEDULES, SCORER_NAMES, DecodeConfig, TrainConfig
+from engine.config import CELL_NAMES, LR_SCHEDULES, SCORER_NAMES, DecodeConfig, ModelConfig, TrainConfig
 from engine.data import SPLIT_RULES
 from engine.errors import EngineError
 from engine.evaluate import evaluate
@@ -67,6 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--tie-embeddings", action="store_true",
                     help="share the target embedding with the output layer (fewer parameters)")
     tr.add_argument("--dropout", type=float, default=0.2, help="dropout rate")
+    tr.add_argument("--attention-dropout", type=float, default=ModelConfig.attention_dropout,
+                    help="dropout on the attention weights that form each context in training, so that it "
+                    "cannot rest on one source position (0 = off; a no-op for the 'none' scorer)")
     tr.add_argument("--src-vocab", type=int, default=None, help="source SentencePiece vocabulary size")
     tr.add_argument("--tgt-vocab", type=int, default=None, help="target SentencePiece vocabulary size")
     tr.add_argument("--validate-every", type=int, default=0, help="extra validation every N steps (0 = per epoch)")
@@ -115,7 +118,7 @@ def command_train(args: argparse.Namespace) -> int:
     model_options = dict(scorer=args.scorer, cell=args.cell, embedding_size=args.embedding_size,
                          encoder_hidden_size=args.hidden_size, decoder_hidden_size=args.hidden_size,
                          attention_size=args.hidden_size, dropout=args.dropout,
-                         tie_embeddings=args.tie_embeddings)
+                         attention_dropout=args.attention_dropout, tie_embeddings=args.tie_embeddings)
     command = "python -m engine " + " ".join(shlex.quote(a) for a in args.argv)
     job, loaded = prepare_job(
         choice, args.out, model_options, train_config, args.src_vocab, args.tgt_vocab, resume=args.resume,

@@ -160,13 +160,18 @@ def build_scorer(name: str, size: int, attention_size: int) -> Scorer:
     return scorer_class(size, attention_size)
 
 
-def attend(scores: Tensor, mask: Tensor, memory: Tensor) -> tuple[Tensor, Tensor]:
+def attend(scores: Tensor, mask: Tensor, memory: Tensor,
+           weight_dropout: nn.Module | None = None) -> tuple[Tensor, Tensor]:
     """Masked softmax and weighted sum.
 
     scores: B×S raw e_ij; mask: B×S bool (True = real token); memory: B×S×D.
+    ``weight_dropout`` (training only; an ``nn.Dropout`` is the identity in eval mode) drops whole
+    source positions from the sum that forms c_i, so that the context cannot rest on one position
+    alone; the weights returned — shown, measured — are the softmax as computed.
     Returns (weights α: B×S, padding exactly 0, rows summing to 1; context c: B×D).
     """
     masked = scores.masked_fill(~mask, float("-inf"))  # B×S
     weights = torch.softmax(masked, dim=1)  # B×S
-    context = torch.bmm(weights.unsqueeze(1), memory).squeeze(1)  # B×1×S @ B×S×D → B×D
+    mixing = weights if weight_dropout is None else weight_dropout(weights)  # B×S
+    context = torch.bmm(mixing.unsqueeze(1), memory).squeeze(1)  # B×1×S @ B×S×D → B×D
     return weights, context

@@ -61,6 +61,7 @@ class ModelConfig(_Serializable):
     decoder_hidden_size: int = 256  # s_i; the memory h_j is projected to this size once
     attention_size: int = 256  # hidden size of the additive scorer's tanh layer
     dropout: float = 0.2  # on embeddings and the pre-output layer; off at inference
+    attention_dropout: float = 0.0  # on the weights α_ij that form c_i in training; off at inference
     tie_embeddings: bool = False  # output layer shares the target embedding (pre-output of size E)
 
     def __post_init__(self) -> None:
@@ -72,6 +73,7 @@ class ModelConfig(_Serializable):
             _check_range(name, getattr(self, name), 1, 8192)
         _check_range("encoder_layers", self.encoder_layers, 1, 8)
         _check_range("dropout", self.dropout, 0.0, 0.9)
+        _check_range("attention_dropout", self.attention_dropout, 0.0, 0.9)
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ Encoder: embedding → bidirectional RNN over packed sequences → memory h_1..h
 the decoder size D. Decoder, at step i:
 
     e_ij = F(s_{i-1}, h_j)            (the scorer; skipped by the fixed-context baseline)
-    α_ij = softmax_j(e_ij)            (padding gets exactly zero)
+    α_ij = softmax_j(e_ij)            (padding gets exactly zero; optional dropout on α in training)
     c_i  = Σ_j α_ij h_j               (or the fixed summary C for the ``none`` scorer)
     s_i  = RNN(s_{i-1}, [emb(y_{i-1}); c_i])
     p(y_i | …) = softmax(W_o tanh(W_p [s_i; c_i; emb(y_{i-1})]))   (W_o may be the target embedding)
@@ -85,6 +85,8 @@ class Decoder(nn.Module):
         self.embedding = nn.Embedding(config.tgt_vocab_size, config.embedding_size, padding_idx=PAD_ID)
         self.dropout = nn.Dropout(config.dropout)
         self.scorer = build_scorer(config.scorer, size, config.attention_size)
+        # Attention dropout (on α, training only): a no-op for the fixed-context baseline.
+        self.attention_dropout = nn.Dropout(config.attention_dropout) if config.attention_dropout > 0 else None
         self.init_layer = nn.Linear(2 * config.encoder_hidden_size, size)
         self.cell = RNN_CELLS[config.cell](config.embedding_size + size, size)
         # Tied (Press & Wolf 2017): the output layer reuses the target embedding matrix (V×E), so the
@@ -112,7 +114,7 @@ class Decoder(nn.Module):
         query = state[0]  # B×D: s_{i-1}
         if self.scorer.uses_attention:
             scores = self.scorer.score(query, encoded.keys)  # B×S
-            weights, context = attend(scores, encoded.mask, encoded.memory)  # B×S, B×D
+            weights, context = attend(scores, encoded.mask, encoded.memory, self.attention_dropout)  # B×S, B×D
         else:
             scores, weights, context = None, None, encoded.summary  # c_i = C
         cell_input = torch.cat([embedded, context], dim=1)  # B×(E+D)

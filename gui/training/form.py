@@ -114,6 +114,12 @@ class TrainingForm(QWidget):
                             "decoder and the additive scorer's layer; larger learns more, slower", 32)
         self.dropout = _double(0.0, 0.9, TASK_DEFAULTS.dropout, 2, 0.05, "Dropout on embeddings and the output "
                                "layer during training (off when translating)")
+        self.attention_dropout = _double(0.0, 0.9, TASK_DEFAULTS.attention_dropout, 2, 0.05, "Attention scorers "
+                                         "only: during training, drop this share of the attention weights "
+                                         "when forming each context, so that it cannot rest on one source "
+                                         "token; off when translating, and the heatmap shows the weights as "
+                                         "computed", "off")
+        self.attention_dropout.setObjectName("trainAttentionDropoutSpin")
         self.source_vocab = _spin(0, 64000, 0, "Source SentencePiece vocabulary; 'default' uses the engine's size "
                                   "for the language (shrinks by itself on small corpora)", 500, "default")
         self.target_vocab = _spin(0, 64000, 0, "Target SentencePiece vocabulary; 'default' uses the engine's size "
@@ -133,6 +139,7 @@ class TrainingForm(QWidget):
         sizes.addWidget(self.hidden)
         model_form.addRow("Embedding / hidden", sizes)
         model_form.addRow("Dropout", self.dropout)
+        model_form.addRow("Attention dropout", self.attention_dropout)
         vocab = QHBoxLayout()
         vocab.addWidget(self.source_vocab)
         vocab.addWidget(self.target_vocab)
@@ -251,6 +258,7 @@ class TrainingForm(QWidget):
         self.hidden.setValue(defaults.hidden_size)
         self.epochs.setValue(defaults.epochs)
         self.dropout.setValue(defaults.dropout)
+        self.attention_dropout.setValue(defaults.attention_dropout)
         self.learning_rate.setValue(defaults.learning_rate)
         self.tie_embeddings.setChecked(defaults.tie_embeddings)
         self.temperature_warmup.setValue(defaults.temperature_warmup)
@@ -264,9 +272,11 @@ class TrainingForm(QWidget):
             self.lr_schedule.setCurrentIndex(self.lr_schedule.findData("plateau"))
 
     def _scorer_changed(self) -> None:
-        """The score warm-up only changes the unscaled scorers: offered only when one may be trained."""
+        """The score warm-up only changes the unscaled scorers, attention dropout only the attention
+        scorers: each is offered only when a run it changes may be trained."""
         chosen = self.scorer_combo.currentData()
         self.temperature_warmup.setEnabled(chosen == ALL_SCORERS or SCORERS[chosen].unscaled)
+        self.attention_dropout.setEnabled(chosen == ALL_SCORERS or SCORERS[chosen].uses_attention)
 
     # -- settings ------------------------------------------------------------------------------
     def settings(self) -> list[RunSettings]:
@@ -278,6 +288,7 @@ class TrainingForm(QWidget):
             source_language=source, target_language=target, scorer=SCORER_NAMES[0],
             cell=self.cell_combo.currentData(), embedding_size=self.embedding.value(),
             hidden_size=self.hidden.value(), dropout=round(self.dropout.value(), 4),
+            attention_dropout=round(self.attention_dropout.value(), 4),
             tie_embeddings=self.tie_embeddings.isChecked(),
             source_vocab=self.source_vocab.value(), target_vocab=self.target_vocab.value(),
             epochs=self.epochs.value(), max_minutes=self.minutes.value(), batch_size=self.batch_size.value(),

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.atomic import write_json_atomic
-from engine.config import TrainConfig
+from engine.config import ModelConfig, TrainConfig
 from engine.jobs import DEFAULT_VOCAB, CorpusChoice
 from engine.tasks import dates
 
@@ -35,6 +35,7 @@ class SizeDefaults:
     learning_rate: float = TrainConfig.learning_rate
     tie_embeddings: bool = False
     temperature_warmup: float = TrainConfig.temperature_warmup
+    attention_dropout: float = ModelConfig.attention_dropout
 
 
 # The dates task learns in a few epochs with a small model; a real corpus needs more of both, and
@@ -60,6 +61,7 @@ class RunSettings:
     embedding_size: int = TASK_DEFAULTS.embedding_size
     hidden_size: int = TASK_DEFAULTS.hidden_size  # encoder per direction, decoder, attention layer
     dropout: float = TASK_DEFAULTS.dropout
+    attention_dropout: float = TASK_DEFAULTS.attention_dropout  # on α in training; no-op for "none"
     tie_embeddings: bool = False  # output layer shares the target embedding
     source_vocab: int = 0  # SentencePiece vocabulary; 0 = the engine's default for the language
     target_vocab: int = 0
@@ -88,7 +90,8 @@ class RunSettings:
         """ModelConfig fields other than the vocabulary sizes."""
         return dict(scorer=self.scorer, cell=self.cell, embedding_size=self.embedding_size,
                     encoder_hidden_size=self.hidden_size, decoder_hidden_size=self.hidden_size,
-                    attention_size=self.hidden_size, dropout=self.dropout, tie_embeddings=self.tie_embeddings)
+                    attention_size=self.hidden_size, dropout=self.dropout, attention_dropout=self.attention_dropout,
+                    tie_embeddings=self.tie_embeddings)
 
     def train_config(self, torch_threads: int = 0) -> TrainConfig:
         """The engine's training configuration (raises ConfigError naming a bad value)."""

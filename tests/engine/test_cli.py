@@ -81,9 +81,10 @@ def test_train_with_the_peer_split_rule_records_it_and_scores_the_same_test_part
     out = tmp_path / "model"
     code = main(["train", "--corpus", str(corpus), "--scorer", "dot", "--split-rule", "peer", "--epochs", "1",
                  "--hidden-size", "32", "--embedding-size", "16", "--src-vocab", "300", "--tgt-vocab", "300",
-                 "--tie-embeddings", "--temperature-warmup", "0.3", "--out", str(out)])
+                 "--tie-embeddings", "--temperature-warmup", "0.3", "--attention-dropout", "0.25", "--out", str(out)])
     assert code == 0
     assert load_model_folder(out).info["training"]["train_config"]["temperature_warmup"] == 0.3
+    assert load_model_folder(out).model_config.attention_dropout == 0.25
     data = load_model_folder(out).info["data"]
     assert data["split"]["train"] + data["split"]["test"] == 300 and data["split"]["valid"] > 0
     assert "Joey NMT" in data["split_rule"] and "command" in load_model_folder(out).info

@@ -306,3 +306,19 @@ def test_the_score_warm_up_is_offered_for_the_unscaled_scorers_and_reaches_the_r
     with qtbot.waitSignal(panel.runFinished, timeout=RUN_TIMEOUT_MS):
         record = _start(panel, qtbot)
     assert load_model_folder(record.folder).info["training"]["train_config"]["temperature_warmup"] == 0.5
+
+
+def test_attention_dropout_is_offered_for_the_attention_scorers_and_reaches_the_model(panel, qtbot):
+    form = panel.form
+    spin = form.findChild(type(form.attention_dropout), "trainAttentionDropoutSpin")
+    for name, offered in (("additive", True), ("scaled_dot", True), ("dot", True), ("bilinear", True),
+                          ("none", False), (ALL_SCORERS, True)):
+        form.scorer_combo.setCurrentIndex(form.scorer_combo.findData(name))
+        assert spin.isEnabled() is offered, name
+    form.set_scorer("additive")
+    spin.setValue(0.15)
+    [settings] = form.settings()
+    assert settings.attention_dropout == 0.15 and settings.model_options()["attention_dropout"] == 0.15
+    with qtbot.waitSignal(panel.runFinished, timeout=RUN_TIMEOUT_MS):
+        record = _start(panel, qtbot)
+    assert load_model_folder(record.folder).model_config.attention_dropout == 0.15
