@@ -53,6 +53,11 @@ class Evaluation:
         return result
 
 
+def bucket_label(low: int, high: int) -> str:
+    """A source-length bucket's label: '6-10', or '31+' for the open-ended last one."""
+    return f"{low}-{high}" if high < 10_000 else f"{low}+"
+
+
 def bleu_tokenizer(target_language: str) -> str:
     return "zh" if target_language == "zh" else "13a"
 
@@ -82,7 +87,6 @@ def evaluate(
     for low, high in LENGTH_BUCKETS:
         members = [i for i, t in enumerate(translations) if low <= len(t.source_tokens) <= high]
         if members:
-            label = f"{low}-{high}" if high < 10_000 else f"{low}+"
             bucket = corpus_scores([hypotheses[i] for i in members], [references[i] for i in members], target_language)
-            buckets.append((label, len(members), bucket.bleu))
+            buckets.append((bucket_label(low, high), len(members), bucket.bleu))
     return Evaluation(scores, len(pairs), seconds, exact, tuple(buckets), tuple(translations))

@@ -6,7 +6,8 @@
 For every model folder: sacrebleu BLEU and chrF (greedy and beam 5), the same on the test pairs
 whose source sentence the model's training data does not hold, BLEU by source-length bucket,
 attention statistics (mean row entropy; how diagonal and how monotonic the alignments are), decode
-speed, and — for the default model — ten test translations spread evenly over the sentence-level
+speed, each zh→en attention scorer's gain over the fixed context C with its paired-bootstrap p-value
+(overall, on unseen sources and per length bucket), and — for the default model — ten test translations spread evenly over the sentence-level
 chrF ranking (so good and bad ones appear in their true proportion). Figures also go to a JSON file
 beside the report; the BLEU-by-length plot needs matplotlib (``pip install matplotlib``).
 """
@@ -34,8 +35,9 @@ from engine.attention import SCORERS  # noqa: E402
 from engine.bundle import load_model_folder  # noqa: E402
 from engine.config import SCORER_NAMES, DecodeConfig  # noqa: E402
 from engine.data import SPLIT_RULE_TEXT, Pair, read_tsv, split_pairs  # noqa: E402
-from engine.evaluate import corpus_scores, evaluate  # noqa: E402
+from engine.evaluate import LENGTH_BUCKETS, bucket_label, corpus_scores, evaluate  # noqa: E402
 from engine.paths import TATOEBA_CORPUS  # noqa: E402
+from engine.significance import BOOTSTRAP_SAMPLES, paired_bleu_gains  # noqa: E402
 
 JOEY = {"greedy": (24.4, 42.2), "beam5": (25.2, 43.3)}  # Joey NMT 2.3, 25 min CPU, same held-out rule
 
@@ -119,9 +121,39 @@ def measure(folder: Path, test_pairs_for: Callable[[str, str], list[Pair]],
                      "best_epoch": finished.get("best_epoch"), "reason": finished.get("reason"),
                      "hardware": training.get("hardware"), "command": bundle.info.get("command"),
                      "threads": training.get("torch_threads")},
-        "sizes": {key: (bundle.info.get("model") or {}).get(key) for key in ("embedding_size", "dropout")},
+        "sizes": {key: (bundle.info.get("model") or {}).get(key)
+                  for key in ("embedding_size", "dropout", "attention_dropout")},
         "examples": examples(pairs, greedy.translations),
+        # Per-sentence material for the paired significance tests; not written to the JSON file.
+        "_sentences": {"outputs": [t.text for t in greedy.translations], "references": [p.target for p in pairs],
+                       "source_lengths": [len(t.source_tokens) for t in greedy.translations], "unseen": unseen},
     }
+
+
+def add_gain_significance(results: list[dict]) -> None:
+    """Set ``gain_over_c`` on every zh→en attention result: its greedy BLEU gain over the ``none``
+    model with a paired-bootstrap p-value, on all test pairs, on the unseen sources and per bucket."""
+    zh_en = [r for r in results if r["direction"] == "zh-en" and "_sentences" in r]
+    none = next((r for r in zh_en if r["scorer"] == "none"), None)
+    attending = [r for r in zh_en if r is not none]
+    if none is None or not attending:
+        return
+    base = none["_sentences"]
+    unseen = set(base["unseen"]).intersection(*(r["_sentences"]["unseen"] for r in attending))
+    groups = {"all": range(len(base["references"])), "unseen": sorted(unseen)}
+    for low, high in LENGTH_BUCKETS:
+        groups[bucket_label(low, high)] = [i for i, n in enumerate(base["source_lengths"]) if low <= n <= high]
+    for r in attending:
+        r["gain_over_c"] = {"samples": BOOTSTRAP_SAMPLES}
+    for group, members in groups.items():
+        if not members:
+            continue
+        gains = paired_bleu_gains([base["outputs"][i] for i in members],
+                                  {r["name"]: [r["_sentences"]["outputs"][i] for i in members] for r in attending},
+                                  [base["references"][i] for i in members], "en")
+        for r in attending:
+            g = gains[r["name"]]
+            r["gain_over_c"][group] = {"gain": round(g.gain, 2), "p": round(g.p_value, 4), "n": len(members)}
 
 
 def examples(pairs, translations, count: int = 10) -> list[dict]:
@@ -172,8 +204,14 @@ def _run_setup(result: dict) -> str:
     threads = result["training"].get("threads")
     cores = {None: "? cores", 1: "one core", 2: "both cores"}.get(threads, f"{threads} cores")
     sizes = result.get("sizes") or {}
+    attention_dropout = f" (attention {sizes['attention_dropout']})" if sizes.get("attention_dropout") else ""
     return (f"{cores}, {result['training']['minutes']} min; embeddings {sizes.get('embedding_size', '?')}, "
-            f"dropout {sizes.get('dropout', '?')}, {result['parameters']:,} parameters")
+            f"dropout {sizes.get('dropout', '?')}{attention_dropout}, {result['parameters']:,} parameters")
+
+
+def _p(tests: dict, group: str) -> str:
+    """' (p 0.012)' for a tested group of a gain-over-C row, '' when it was not tested."""
+    return f" (p {tests[group]['p']:.3f})" if group in tests else ""
 
 
 def _against_peer(result: dict) -> str:
@@ -223,8 +261,13 @@ def render(results: list[dict], plotted: bool) -> str:
             lines.append(f"| {r['scorer']} | " + " | ".join(str(b["bleu"]) for b in r["buckets"]) + " |")
         none = next((r for r in zh_en if r["scorer"] == "none"), None)
         if none is not None:
+            tested = next((r["gain_over_c"] for r in zh_en if "gain_over_c" in r), None)
             lines += ["", "Gain over the fixed context C (BLEU points, greedy; *unseen sources*: on the test pairs "
-                      "whose source sentence is not in the training data):", "",
+                      "whose source sentence is not in the training data)" + (
+                          f"; in brackets the paired-bootstrap p-value ({tested['samples']:,} resamples, "
+                          "sacrebleu): the chance of a gain this large between two equally good models, so "
+                          "the smaller the surer (p ≤ 0.05: unlikely to be chance; 0.001 is the floor)"
+                          if tested else "") + ":", "",
                       "| scorer | all | unseen sources | " + " | ".join(labels) + " |",
                       "| --- | --- | --- |" + " --- |" * len(labels)]
             for r in zh_en:
@@ -232,8 +275,11 @@ def render(results: list[dict], plotted: bool) -> str:
                     continue
                 gains = [round(b["bleu"] - n["bleu"], 2) for b, n in zip(r["buckets"], none["buckets"], strict=True)]
                 unseen = r["unseen_source"]["greedy"]["bleu"] - none["unseen_source"]["greedy"]["bleu"]
-                lines.append(f"| {r['scorer']} | {round(r['greedy']['bleu'] - none['greedy']['bleu'], 2)} | "
-                             f"{round(unseen, 2)} | " + " | ".join(f"{g:+}" for g in gains) + " |")
+                tests = r.get("gain_over_c") or {}
+                lines.append(f"| {r['scorer']} | {round(r['greedy']['bleu'] - none['greedy']['bleu'], 2)}"
+                             f"{_p(tests, 'all')} | {round(unseen, 2)}{_p(tests, 'unseen')} | " + " | ".join(
+                                 f"{g:+}{_p(tests, b['bucket'])}" for g, b in zip(gains, r["buckets"], strict=True))
+                             + " |")
         if plotted:
             lines += ["", "![BLEU by source length](img/bleu-by-length.png)"]
     lines += ["", "## Attention statistics (greedy, test split)", "",
@@ -319,6 +365,9 @@ def main() -> int:
         results.append(r)
         print(f"{r['name']}: greedy {r['greedy']['bleu']} / beam5 {r['beam5']['bleu']} BLEU "
               f"({time.monotonic() - started:.0f} s)", flush=True)
+    add_gain_significance(results)
+    for r in results:
+        del r["_sentences"]
     plotted = plot_buckets(results, args.out.parent / "img" / "bleu-by-length.png")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(render(results, plotted), encoding="utf-8")

@@ -43,7 +43,7 @@ def test_no_attention_means_no_statistics():
 
 
 def _result(name, scorer, bleus, threads=2, embedding_size=256, dropout=0.3, direction="zh-en", rule="peer",
-            unseen_drop=2.0):
+            unseen_drop=2.0, attention_dropout=None):
     buckets = [{"bucket": b, "n": 10, "bleu": v} for b, v in zip(("1-5", "6-10", "11-15"), bleus, strict=True)]
     return {
         "name": name, "scorer": scorer, "direction": direction, "parameters": 1000, "n": 30,
@@ -59,7 +59,7 @@ def _result(name, scorer, bleus, threads=2, embedding_size=256, dropout=0.3, dir
         "training": {"minutes": 25.0, "epochs": 20, "steps": 100, "tokens_per_second": 3000.0, "best_epoch": 20,
                      "reason": "time budget", "hardware": "cpu", "command": "python -m engine train …",
                      "threads": threads},
-        "sizes": {"embedding_size": embedding_size, "dropout": dropout},
+        "sizes": {"embedding_size": embedding_size, "dropout": dropout, "attention_dropout": attention_dropout},
         "examples": [{"source": "你好|", "reference": "Hello.", "output": "Hi.", "chrf": 20.0}],
     }
 
@@ -67,13 +67,14 @@ def _result(name, scorer, bleus, threads=2, embedding_size=256, dropout=0.3, dir
 def test_the_report_sets_each_model_against_the_peer_and_shows_the_gain_over_c_by_length():
     results = [_result("zh-en-additive", "additive", [36.0, 29.5, 13.0]),
                _result("zh-en-none", "none", [28.0, 15.0, 3.0], unseen_drop=5.0),  # C loses most off its data
-               _result("zh-en-dot", "dot", [33.0, 24.2, 11.0]),
+               _result("zh-en-dot", "dot", [33.0, 24.2, 11.0], attention_dropout=0.2),
                _result("en-zh-additive", "additive", [40.0, 30.0, 20.0], threads=1, embedding_size=128,
                        dropout=0.2, direction="en-zh", rule="strict")]
     text = quality_report.render(results, plotted=False)
     both_cores = "both cores, 25.0 min; embeddings 256, dropout 0.3, 1,000 parameters, 20 epochs"
     assert f"| zh-en-additive | {both_cores} | 29.5 / 40.0 | 30.5 / 41.0 | +5.30 (1.21×) |" in text  # Joey: 25.2
-    assert f"| zh-en-dot | {both_cores} | 24.2 / 40.0 | 25.2 / 41.0 | +0.00 (1.00×) |" in text
+    with_attention_dropout = both_cores.replace("dropout 0.3", "dropout 0.3 (attention 0.2)")
+    assert f"| zh-en-dot | {with_attention_dropout} | 24.2 / 40.0 | 25.2 / 41.0 | +0.00 (1.00×) |" in text
     one_core = "one core, 25.0 min; embeddings 128, dropout 0.2, 1,000 parameters, 20 epochs"
     assert f"| en-zh-additive | {one_core} | 30.0 / 40.0 | 31.0 / 41.0 | — |" in text  # no peer for en→zh
     assert "`zh-en-additive`, `zh-en-none` and `zh-en-dot` — `--split-rule peer`, 25,909 training pairs" in text
@@ -90,3 +91,32 @@ def test_a_folder_records_its_split_rule_and_older_folders_used_the_strict_one()
     assert quality_report.split_rule_of({"data": {"split_rule": SPLIT_RULE_TEXT["peer"]}}) == "peer"
     assert quality_report.split_rule_of({"data": {"split_rule": SPLIT_RULE_TEXT["strict"]}}) == "strict"
     assert quality_report.split_rule_of({"data": {}}) == "strict"
+
+
+def test_each_gain_over_c_gets_a_paired_bootstrap_p_value_overall_unseen_and_per_bucket():
+    references = [f"The {animal} ate {count} apples today." for animal in ("cat", "dog", "bird", "horse")
+                  for count in ("two", "three", "five", "nine", "ten")] * 3
+    weak = [f"A {s.split()[1]} eats fruit." for s in references]
+    lengths = [3 if i % 2 else 12 for i in range(len(references))]
+
+    def with_sentences(result, outputs):
+        result["_sentences"] = {"outputs": outputs, "references": references, "source_lengths": lengths,
+                                "unseen": list(range(0, len(references), 3))}
+        return result
+
+    none = with_sentences(_result("zh-en-none", "none", [28.0, 15.0, 3.0]), weak)
+    additive = with_sentences(_result("zh-en-additive", "additive", [36.0, 29.5, 13.0]), list(references))
+    dot = with_sentences(_result("zh-en-dot", "dot", [33.0, 24.2, 11.0]), list(weak))  # no better than C
+    results = [additive, none, dot]
+    quality_report.add_gain_significance(results)
+    assert "gain_over_c" not in none
+    tests = additive["gain_over_c"]
+    assert tests["samples"] == 1000 and set(tests) >= {"all", "unseen", "1-5", "11-15"} and "16-20" not in tests
+    assert (tests["all"]["n"], tests["unseen"]["n"], tests["1-5"]["n"]) == (60, 20, 30)
+    assert tests["all"]["gain"] > 50 and tests["all"]["p"] < 0.01
+    assert dot["gain_over_c"]["all"] == {"gain": 0.0, "p": 1.0, "n": 60}
+    for r in results:
+        del r["_sentences"]
+    text = quality_report.render(results, plotted=False)
+    assert "paired-bootstrap p-value (1,000 resamples, sacrebleu)" in text
+    assert "| dot | 9.2 (p 1.000) | 9.2 (p 1.000) | +5.0 (p 1.000) | +9.2 | +8.0 (p 1.000) |" in text
