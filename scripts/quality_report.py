@@ -130,9 +130,15 @@ def measure(folder: Path, test_pairs_for: Callable[[str, str], list[Pair]],
     }
 
 
+# A bootstrap over corpus BLEU needs enough sentences to resample; smaller groups are not tested
+# (the 16-20 and 21-30 token buckets of the test split hold 29 and 6).
+MIN_TESTED_SENTENCES = 100
+
+
 def add_gain_significance(results: list[dict]) -> None:
     """Set ``gain_over_c`` on every zh→en attention result: its greedy BLEU gain over the ``none``
-    model with a paired-bootstrap p-value, on all test pairs, on the unseen sources and per bucket."""
+    model with a paired-bootstrap p-value, on all test pairs, on the unseen sources and per bucket
+    (groups of at least MIN_TESTED_SENTENCES)."""
     zh_en = [r for r in results if r["direction"] == "zh-en" and "_sentences" in r]
     none = next((r for r in zh_en if r["scorer"] == "none"), None)
     attending = [r for r in zh_en if r is not none]
@@ -146,7 +152,7 @@ def add_gain_significance(results: list[dict]) -> None:
     for r in attending:
         r["gain_over_c"] = {"samples": BOOTSTRAP_SAMPLES}
     for group, members in groups.items():
-        if not members:
+        if len(members) < MIN_TESTED_SENTENCES:
             continue
         gains = paired_bleu_gains([base["outputs"][i] for i in members],
                                   {r["name"]: [r["_sentences"]["outputs"][i] for i in members] for r in attending},
@@ -266,7 +272,8 @@ def render(results: list[dict], plotted: bool) -> str:
                       "whose source sentence is not in the training data)" + (
                           f"; in brackets the paired-bootstrap p-value ({tested['samples']:,} resamples, "
                           "sacrebleu): the chance of a gain this large between two equally good models, so "
-                          "the smaller the surer (p ≤ 0.05: unlikely to be chance; 0.001 is the floor)"
+                          "the smaller the surer (p ≤ 0.05: unlikely to be chance; 0.001 is the floor); buckets "
+                          f"of fewer than {MIN_TESTED_SENTENCES} sentences are too small to test"
                           if tested else "") + ":", "",
                       "| scorer | all | unseen sources | " + " | ".join(labels) + " |",
                       "| --- | --- | --- |" + " --- |" * len(labels)]
