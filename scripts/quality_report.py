@@ -95,11 +95,6 @@ def measure(folder: Path, test_pairs_for: Callable[[str, str], list[Pair]],
     rule = split_rule_of(bundle.info)
     seen = train_sources_for(bundle.source_language, bundle.target_language, rule)
     unseen = [i for i, pair in enumerate(pairs) if pair.source not in seen]
-    single = [p.source for p in pairs[:200]]
-    started = time.perf_counter()
-    for source in single:
-        bundle.translator.translate(source)
-    one_by_one = len(single) / (time.perf_counter() - started)
     training = bundle.info.get("training") or {}
     finished = training.get("finished") or {}
     return {
@@ -113,9 +108,6 @@ def measure(folder: Path, test_pairs_for: Callable[[str, str], list[Pair]],
         "signature": greedy.scores.signature,
         "buckets": [{"bucket": b, "n": n, "bleu": round(s, 2)} for b, n, s in greedy.buckets],
         "attention": attention_statistics([t.attention for t in greedy.translations]),
-        "speed": {"greedy_batched_sentences_per_second": round(greedy.count / greedy.seconds, 1),
-                  "greedy_one_by_one_sentences_per_second": round(one_by_one, 1),
-                  "beam5_sentences_per_second": round(beam.count / beam.seconds, 1)},
         "training": {"minutes": round(finished.get("seconds", 0) / 60, 1), "epochs": finished.get("epochs_completed"),
                      "steps": finished.get("steps"), "tokens_per_second": finished.get("tokens_per_second"),
                      "best_epoch": finished.get("best_epoch"), "reason": finished.get("reason"),
@@ -160,6 +152,38 @@ def add_gain_significance(results: list[dict]) -> None:
         for r in attending:
             g = gains[r["name"]]
             r["gain_over_c"][group] = {"gain": round(g.gain, 2), "p": round(g.p_value, 4), "n": len(members)}
+
+
+SPEED_SENTENCES = 200  # the first test sources of the model's direction
+SPEED_ROUNDS = 5  # timed rounds over every model, after one warm-up round
+GREEDY, BEAM5 = DecodeConfig(beam_size=1), DecodeConfig(beam_size=5)
+SPEED_MODES = {
+    "greedy_batched_sentences_per_second": lambda translator, sources: translator.translate_many(sources, GREEDY),
+    "greedy_one_by_one_sentences_per_second": lambda translator, sources: [translator.translate(s, GREEDY)
+                                                                           for s in sources],
+    "beam5_sentences_per_second": lambda translator, sources: [translator.translate(s, BEAM5) for s in sources],
+}
+
+
+def decode_speeds(folders: list[Path], test_pairs_for: Callable[[str, str], list[Pair]]) -> dict[str, dict]:
+    """Sentences per second of every model in each decoding mode (SPEED_MODES).
+
+    Each round times every model in turn and each model keeps its fastest pass: a slow spell of the
+    machine (another process, a cold start) then slows one pass of every model instead of deciding
+    one model's figure, which is what made single passes differ by 20-40 % between report runs."""
+    bundles = {folder.name: load_model_folder(folder) for folder in folders}
+    sources = {name: [p.source for p in test_pairs_for(b.source_language, b.target_language)[:SPEED_SENTENCES]]
+               for name, b in bundles.items()}
+    fastest = {name: dict.fromkeys(SPEED_MODES, math.inf) for name in bundles}
+    for timed_round in range(SPEED_ROUNDS + 1):  # round 0 warms up
+        for name, bundle in bundles.items():
+            for mode, decode in SPEED_MODES.items():
+                started = time.perf_counter()
+                decode(bundle.translator, sources[name])
+                if timed_round:
+                    fastest[name][mode] = min(fastest[name][mode], time.perf_counter() - started)
+    return {name: {mode: round(len(sources[name]) / seconds, 1) for mode, seconds in modes.items()}
+            for name, modes in fastest.items()}
 
 
 def examples(pairs, translations, count: int = 10) -> list[dict]:
@@ -312,6 +336,8 @@ def render(results: list[dict], plotted: bool) -> str:
                   "the plain formula over the fraction of the run it gives; they are validated, saved and decoded with the formula as "
                   "written. Trained without it, both locked onto one source position (see the README)."]
     lines += ["", f"## Decode speed (sentences per second, this CPU, {torch.get_num_threads()} torch threads)", "",
+              f"The first {SPEED_SENTENCES} test sources of each direction; every model is timed in each of "
+              f"{SPEED_ROUNDS} rounds (after a warm-up round) and keeps its fastest pass.", "",
               "| model | greedy, batches of 64 | greedy, one by one | beam 5, one by one |", "| --- | --- | --- | --- |"]
     for r in results:
         s = r["speed"]
@@ -366,12 +392,17 @@ def main() -> int:
         return {pair.source for pair in split_pairs(pairs_for(source, target), rule).train}
 
     results = []
-    for folder in _model_folders(args.models):
+    folders = _model_folders(args.models)
+    for folder in folders:
         started = time.monotonic()
         r = measure(folder, test_pairs_for, train_sources_for, args.beam_limit)
         results.append(r)
         print(f"{r['name']}: greedy {r['greedy']['bleu']} / beam5 {r['beam5']['bleu']} BLEU "
               f"({time.monotonic() - started:.0f} s)", flush=True)
+    started = time.monotonic()
+    for r, speed in zip(results, decode_speeds(folders, test_pairs_for).values(), strict=True):
+        r["speed"] = speed
+    print(f"decode speed measured ({time.monotonic() - started:.0f} s)", flush=True)
     add_gain_significance(results)
     for r in results:
         del r["_sentences"]
