@@ -6,10 +6,11 @@
 For every model folder: sacrebleu BLEU and chrF (greedy and beam 5), the same on the test pairs
 whose source sentence the model's training data does not hold, BLEU by source-length bucket,
 attention statistics (mean row entropy; how diagonal and how monotonic the alignments are), decode
-speed, each zh→en attention scorer's gain over the fixed context C with its paired-bootstrap p-value
-(overall, on unseen sources and per length bucket), and — for the default model — ten test translations spread evenly over the sentence-level
-chrF ranking (so good and bad ones appear in their true proportion). Figures also go to a JSON file
-beside the report; the BLEU-by-length plot needs matplotlib (``pip install matplotlib``).
+speed, each zh→en attention scorer's gain over the fixed context C with its paired-bootstrap
+p-value (overall, on unseen sources and per length bucket), and — for the default model — ten test
+translations spread evenly over the sentence-level chrF ranking (so good and bad ones appear in
+their true proportion). Figures also go to a JSON file beside the report; the BLEU-by-length plot
+needs matplotlib (``pip install matplotlib``).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from engine.data import SPLIT_RULE_TEXT, Pair, read_tsv, split_pairs  # noqa: E4
 from engine.evaluate import LENGTH_BUCKETS, bucket_label, corpus_scores, evaluate  # noqa: E402
 from engine.paths import TATOEBA_CORPUS  # noqa: E402
 from engine.significance import BOOTSTRAP_SAMPLES, paired_bleu_gains  # noqa: E402
+from scripts.decode_speed import SPEED_ROUNDS, SPEED_SENTENCES, decode_speeds  # noqa: E402
 
 JOEY = {"greedy": (24.4, 42.2), "beam5": (25.2, 43.3)}  # Joey NMT 2.3, 25 min CPU, same held-out rule
 
@@ -152,38 +154,6 @@ def add_gain_significance(results: list[dict]) -> None:
         for r in attending:
             g = gains[r["name"]]
             r["gain_over_c"][group] = {"gain": round(g.gain, 2), "p": round(g.p_value, 4), "n": len(members)}
-
-
-SPEED_SENTENCES = 200  # the first test sources of the model's direction
-SPEED_ROUNDS = 5  # timed rounds over every model, after one warm-up round
-GREEDY, BEAM5 = DecodeConfig(beam_size=1), DecodeConfig(beam_size=5)
-SPEED_MODES = {
-    "greedy_batched_sentences_per_second": lambda translator, sources: translator.translate_many(sources, GREEDY),
-    "greedy_one_by_one_sentences_per_second": lambda translator, sources: [translator.translate(s, GREEDY)
-                                                                           for s in sources],
-    "beam5_sentences_per_second": lambda translator, sources: [translator.translate(s, BEAM5) for s in sources],
-}
-
-
-def decode_speeds(folders: list[Path], test_pairs_for: Callable[[str, str], list[Pair]]) -> dict[str, dict]:
-    """Sentences per second of every model in each decoding mode (SPEED_MODES).
-
-    Each round times every model in turn and each model keeps its fastest pass: a slow spell of the
-    machine (another process, a cold start) then slows one pass of every model instead of deciding
-    one model's figure, which is what made single passes differ by 20-40 % between report runs."""
-    bundles = {folder.name: load_model_folder(folder) for folder in folders}
-    sources = {name: [p.source for p in test_pairs_for(b.source_language, b.target_language)[:SPEED_SENTENCES]]
-               for name, b in bundles.items()}
-    fastest = {name: dict.fromkeys(SPEED_MODES, math.inf) for name in bundles}
-    for timed_round in range(SPEED_ROUNDS + 1):  # round 0 warms up
-        for name, bundle in bundles.items():
-            for mode, decode in SPEED_MODES.items():
-                started = time.perf_counter()
-                decode(bundle.translator, sources[name])
-                if timed_round:
-                    fastest[name][mode] = min(fastest[name][mode], time.perf_counter() - started)
-    return {name: {mode: round(len(sources[name]) / seconds, 1) for mode, seconds in modes.items()}
-            for name, modes in fastest.items()}
 
 
 def examples(pairs, translations, count: int = 10) -> list[dict]:

@@ -120,24 +120,3 @@ def test_each_gain_over_c_gets_a_paired_bootstrap_p_value_overall_unseen_and_per
     text = quality_report.render(results, plotted=False)
     assert "paired-bootstrap p-value (1,000 resamples, sacrebleu)" in text
     assert "| dot | 9.2 (p 1.000) | 9.2 (p 1.000) | +5.0 (p 1.000) | +9.2 | +8.0 |" in text
-
-
-def test_decode_speed_is_measured_for_every_model_and_mode_on_its_own_direction(dates_models, monkeypatch):
-    from engine.bundle import load_model_folder
-    from engine.data import Pair
-
-    monkeypatch.setattr(quality_report, "SPEED_SENTENCES", 4)
-    monkeypatch.setattr(quality_report, "SPEED_ROUNDS", 2)
-    asked = []
-
-    def test_pairs_for(source, target):
-        asked.append((source, target))
-        return [Pair(f"{day} March 1999", "1999-03-01", "") for day in range(1, 9)]
-
-    folders = [dates_models["additive"], dates_models["none"]]
-    speeds = quality_report.decode_speeds(folders, test_pairs_for)
-    assert list(speeds) == [folder.name for folder in folders]
-    for speed in speeds.values():
-        assert set(speed) == set(quality_report.SPEED_MODES) and all(v > 0 for v in speed.values())
-    bundle = load_model_folder(dates_models["none"])
-    assert set(asked) == {(bundle.source_language, bundle.target_language)}
