@@ -40,20 +40,20 @@ def paired_bleu_gains(baseline: Sequence[str], systems: Mapping[str, Sequence[st
     reference each); BLEU uses the target language's tokenizer as everywhere else in the project.
     """
     count = len(references)
-    for name, hypotheses in {"baseline": baseline, **systems}.items():
+    baseline, outputs = list(baseline), {name: list(hypotheses) for name, hypotheses in systems.items()}
+    for name, hypotheses in [("baseline", baseline), *outputs.items()]:
         if len(hypotheses) != count:
             raise ValueError(f"{name} has {len(hypotheses)} sentences, the references {count}")
-    if not systems or count == 0:
+    if not outputs or count == 0:
         return {}
-    named = [("baseline", list(baseline)), *((name, list(h)) for name, h in systems.items())]
     metric = BLEU(tokenize=bleu_tokenizer(target_language))
-    _, scores = PairedTest(named, {"BLEU": metric}, [list(references)], test_type="bs", n_samples=samples)()
+    _, scores = PairedTest([("baseline", baseline), *outputs.items()], {"BLEU": metric}, [list(references)],
+                           test_type="bs", n_samples=samples)()
     baseline_result, *results = scores["BLEU"]
     gains = {}
-    for (name, hypotheses), result in zip(systems.items(), results, strict=True):
+    for (name, hypotheses), result in zip(outputs.items(), results, strict=True):
         # sacrebleu counts resampled differences *above* the observed one: for outputs identical to
         # the baseline's (observed difference 0, every resample 0) that would be p ≈ 0, not 1.
-        identical = list(hypotheses) == list(baseline)
-        gains[name] = PairedGain(float(result.score), float(baseline_result.score),
-                                 1.0 if identical else float(result.p_value), float(result.ci))
+        p_value = 1.0 if hypotheses == baseline else float(result.p_value)
+        gains[name] = PairedGain(float(result.score), float(baseline_result.score), p_value, float(result.ci))
     return gains

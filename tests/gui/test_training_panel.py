@@ -292,13 +292,18 @@ def test_a_corpus_file_brings_the_shipped_recipe_and_the_dates_task_its_own(pane
     assert form.temperature_warmup.value() == 0.0
 
 
+def _assert_offered(form, widget, offered_for: dict) -> None:
+    """``widget`` is enabled exactly for the scorer choices that ``offered_for`` maps to True."""
+    for name, offered in offered_for.items():
+        form.scorer_combo.setCurrentIndex(form.scorer_combo.findData(name))
+        assert widget.isEnabled() is offered, name
+
+
 def test_the_score_warm_up_is_offered_for_the_unscaled_scorers_and_reaches_the_run(panel, qtbot):
     form = panel.form
     warmup = form.findChild(type(form.temperature_warmup), "trainWarmupSpin")
-    for name, offered in (("additive", False), ("scaled_dot", False), ("none", False), ("dot", True),
-                          ("bilinear", True), (ALL_SCORERS, True)):
-        form.scorer_combo.setCurrentIndex(form.scorer_combo.findData(name))
-        assert warmup.isEnabled() is offered, name
+    _assert_offered(form, warmup, {"additive": False, "scaled_dot": False, "none": False, "dot": True,
+                                   "bilinear": True, ALL_SCORERS: True})
     form.set_scorer("dot")
     warmup.setValue(0.5)
     [settings] = form.settings()
@@ -311,10 +316,8 @@ def test_the_score_warm_up_is_offered_for_the_unscaled_scorers_and_reaches_the_r
 def test_attention_dropout_is_offered_for_the_attention_scorers_and_reaches_the_model(panel, qtbot):
     form = panel.form
     spin = form.findChild(type(form.attention_dropout), "trainAttentionDropoutSpin")
-    for name, offered in (("additive", True), ("scaled_dot", True), ("dot", True), ("bilinear", True),
-                          ("none", False), (ALL_SCORERS, True)):
-        form.scorer_combo.setCurrentIndex(form.scorer_combo.findData(name))
-        assert spin.isEnabled() is offered, name
+    _assert_offered(form, spin, {"additive": True, "scaled_dot": True, "dot": True, "bilinear": True,
+                                 "none": False, ALL_SCORERS: True})
     form.set_scorer("additive")
     spin.setValue(0.15)
     [settings] = form.settings()
