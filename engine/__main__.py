@@ -62,6 +62,15 @@ def build_parser() -> argparse.ArgumentParser:
                     help="fraction of the training over which unscaled dot/bilinear scores start divided by "
                     "√d (as scaled dot) and warm up to the plain formula; keeps them from locking onto one "
                     "source position (0 = off)")
+    tr.add_argument("--concat-max", type=int, default=TrainConfig.concat_max_group,
+                    help="join up to K consecutive training pairs (k = 2..K, after a seeded shuffle) into one "
+                    "long example, so that the model learns inputs of several sentences (1 = off)")
+    tr.add_argument("--concat-share", type=float, default=TrainConfig.concat_share,
+                    help="share of each epoch's examples that are joined pairs, next to the single pairs "
+                    "(0 = off; needs --concat-max 2 or more)")
+    tr.add_argument("--keep-snapshots", type=int, default=TrainConfig.keep_snapshots,
+                    help="keep the weights of the last N validations in checkpoint/snapshots for checkpoint "
+                    "averaging (python -m engine average); 0 = none")
     tr.add_argument("--embedding-size", type=int, default=128, help="token embedding size")
     tr.add_argument("--hidden-size", type=int, default=256, help="encoder size per direction and decoder size")
     tr.add_argument("--tie-embeddings", action="store_true",
@@ -113,7 +122,8 @@ def command_train(args: argparse.Namespace) -> int:
         epochs=args.epochs, max_minutes=args.max_minutes, seed=args.seed, batch_size=args.batch_size,
         learning_rate=args.learning_rate, validate_every_steps=args.validate_every, torch_threads=args.threads,
         lr_schedule=args.lr_schedule, lr_decay_start=args.lr_decay_start,
-        temperature_warmup=args.temperature_warmup,
+        temperature_warmup=args.temperature_warmup, concat_max_group=args.concat_max,
+        concat_share=args.concat_share, keep_snapshots=args.keep_snapshots,
     )
     model_options = dict(scorer=args.scorer, cell=args.cell, embedding_size=args.embedding_size,
                          encoder_hidden_size=args.hidden_size, decoder_hidden_size=args.hidden_size,

@@ -25,16 +25,18 @@ from torch import Tensor
 
 from engine.bundle import save_model_folder
 from engine.checkpoint import Checkpoint, has_checkpoint, load_checkpoint, save_checkpoint
-from engine.config import TrainConfig
+from engine.concat import joined_training_pairs
+from engine.config import MAX_SOURCE_TOKENS, TrainConfig
 from engine.data import Split
 from engine.errors import DivergedError
 from engine.evaluate import evaluate
 from engine.events import FinishedEvent, SampleTranslation, StepEvent, TrainControl, TrainEvent, ValidationEvent
 from engine.model import Seq2Seq
+from engine.snapshots import save_snapshot
 from engine.tokenizer import BOS_ID, EOS_ID, PAD_ID, Tokenizer
 from engine.translator import Translator
 
-MAX_TRAIN_TOKENS = 100  # longer training pairs (either side, in sub-words) are left out
+MAX_TRAIN_TOKENS = MAX_SOURCE_TOKENS  # longer training pairs (either side, in sub-words) are left out
 
 
 @dataclass(frozen=True)
@@ -108,7 +110,8 @@ class _Run:
         self.job, self.control, self.config = job, control, job.train_config
         self.model = job.model
         self.scorer = job.model.decoder.scorer
-        self.train_data = encode_pairs(job, job.split.train)
+        self.single_data = encode_pairs(job, job.split.train)
+        self.train_data = self.single_data  # this epoch's examples: the single pairs plus joined ones
         self.valid_data = encode_pairs(job, job.split.valid)
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=self.config.learning_rate)
         self.scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(
@@ -126,6 +129,16 @@ class _Run:
         self.paused_seconds = 0.0
         self.elapsed_before = 0.0  # the clock of a resumed run's earlier calls
         self.first_step = 0  # the step this call started from (resumed runs start later)
+
+    def prepare_epoch(self, epoch: int) -> None:
+        """This epoch's examples: every single training pair, plus (with concatenation on) joined
+        pairs drawn afresh from (seed, epoch), so that a resumed run sees the same epoch again."""
+        config, job = self.config, self.job
+        joined = joined_training_pairs(
+            job.split.train, job.split.valid + job.split.test, config.concat_max_group, config.concat_share,
+            config.seed * 1000 + epoch, job.source_language, job.target_language,
+        )
+        self.train_data = self.single_data + encode_pairs(job, joined) if joined else self.single_data
 
     # -- state -------------------------------------------------------------------------------
     def restore(self) -> None:
@@ -252,6 +265,8 @@ class _Run:
                    "bleu": round(bleu, 2), "chrf": round(evaluation.scores.chrf, 2),
                    "exact_match": round(evaluation.exact_match, 4), "learning_rate": self.learning_rate}
         self.progress["history"].append(metrics)
+        if self.config.keep_snapshots:
+            save_snapshot(job.run_folder, self.progress["step"], self.model.state_dict(), self.config.keep_snapshots)
         if improved:
             self.progress.update(best_bleu=bleu, best_valid_loss=loss, best_epoch=epoch,
                                  epochs_without_improvement=0)
@@ -297,6 +312,7 @@ def train(job: TrainingJob, control: TrainControl | None = None, resume: bool = 
         run.restore()
     reason = "completed"
     while run.progress["epoch"] < config.epochs and reason == "completed":
+        run.prepare_epoch(run.progress["epoch"])
         batches = make_batches(run.train_data, config.batch_size, config.seed * 1000 + run.progress["epoch"])
         while run.progress["batch_in_epoch"] < len(batches):
             run.paused_seconds += control.wait_while_paused()
