@@ -13,13 +13,16 @@ import sys
 import time
 from pathlib import Path
 
+from engine.averaging import write_averaged_model
 from engine.bundle import load_model_folder
+from engine.concat import long_test_set
 from engine.config import CELL_NAMES, LR_SCHEDULES, SCORER_NAMES, DecodeConfig, ModelConfig, TrainConfig
 from engine.data import SPLIT_RULES
 from engine.errors import EngineError
 from engine.evaluate import evaluate
 from engine.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent
 from engine.jobs import TASKS, CorpusChoice, load_corpus, prepare_job
+from engine.length_study import format_study, record_length_study, run_length_study
 from engine.run_report import score_on_test
 from engine.tasks import dates
 from engine.trainer import train
@@ -102,7 +105,17 @@ def build_parser() -> argparse.ArgumentParser:
                     help="with --test: the file's held-out test or valid part, or all of it; auto (default) "
                     "uses the test part when the file is the model's own training corpus, else all of it")
     ev.add_argument("--beam", type=int, default=1, help="beam size (1 = greedy)")
+    ev.add_argument("--long-set", action="store_true",
+                    help="evaluate on the long test set instead: the chosen pairs joined 1-8 at a time "
+                    "(deterministic), with BLEU and chrF per source-length bucket 1-10 ... 61+")
+    ev.add_argument("--record", action="store_true",
+                    help="with --long-set: store the length study in the model folder's config.json (the app "
+                    "draws its BLEU-by-length curve from it)")
     ev.add_argument("--json", action="store_true", help="print one JSON object")
+    av = commands.add_parser("average", help="average a run's last weight snapshots into a new model folder")
+    av.add_argument("--model", type=Path, required=True, help="the run's model folder (trained with --keep-snapshots)")
+    av.add_argument("--last", type=int, default=5, help="how many of the last snapshots to average (default 5)")
+    av.add_argument("--out", type=Path, required=True, help="model folder to write (not the run's own)")
     return parser
 
 
@@ -169,7 +182,7 @@ def command_train(args: argparse.Namespace) -> int:
         print(f"[train] finished ({finished.reason}) after {finished.steps} steps, "
               f"{_format_seconds(finished.seconds)}; best valid BLEU {finished.best_bleu:.2f} "
               f"(epoch {finished.best_epoch}); {finished.tokens_per_second:,.0f} target tok/s", file=sys.stderr)
-    evaluation = score_on_test(args.out, loaded.split.test, finished)
+    evaluation = score_on_test(args.out, loaded.split.test, finished, length_study=choice.corpus is not None)
     print(f"[test] BLEU {evaluation.scores.bleu:.2f} chrF {evaluation.scores.chrf:.2f} "
           f"exact {evaluation.exact_match:.3f} on {evaluation.count} held-out pairs; model in {args.out}",
           file=sys.stderr)
@@ -215,6 +228,10 @@ def command_evaluate(args: argparse.Namespace) -> int:
             print(f"[evaluate] {'held-out test part of the training corpus' if own_corpus else 'whole file'}",
                   file=sys.stderr)
         pairs = {"test": split.test, "valid": split.valid, "all": split.train + split.valid + split.test}[part]
+    if args.long_set:
+        return _evaluate_long_set(args, bundle, pairs)
+    if args.record:
+        raise EngineError("--record stores a length study: use it with --long-set")
     evaluation = evaluate(bundle.translator, pairs, bundle.target_language, DecodeConfig(beam_size=args.beam))
     if args.json:
         print(json.dumps(evaluation.to_json(include_exact_match=bool(args.task)), ensure_ascii=False))
@@ -225,7 +242,30 @@ def command_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"train": command_train, "translate": command_translate, "evaluate": command_evaluate}
+def _evaluate_long_set(args: argparse.Namespace, bundle, pairs) -> int:
+    """The length study on the long test set made from ``pairs`` (printed; stored with --record)."""
+    long_pairs = long_test_set(pairs, bundle.source_language, bundle.target_language)
+    study = run_length_study(bundle.translator, long_pairs, bundle.target_language, DecodeConfig(beam_size=args.beam))
+    if args.record:
+        record_length_study(args.model, study)
+    if args.json:
+        print(json.dumps({"length_study": study.to_json()}, ensure_ascii=False))
+    else:
+        print(f"long test set: {study.n} inputs ({len(pairs)} pairs joined 1-8 at a time), beam {study.beam}")
+        print(format_study(study))
+        print(study.signature)
+    return 0
+
+
+def command_average(args: argparse.Namespace) -> int:
+    folder = write_averaged_model(args.model, args.out, args.last)
+    used = load_model_folder(folder).info["averaged"]["count"]
+    print(f"[average] {used} snapshot(s) of {args.model} averaged into {folder}", file=sys.stderr)
+    return 0
+
+
+COMMANDS = {"train": command_train, "translate": command_translate, "evaluate": command_evaluate,
+            "average": command_average}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,9 +8,11 @@ from pathlib import Path
 
 from engine.atomic import write_json_atomic
 from engine.bundle import CONFIG_FILE, load_model_folder, read_config
+from engine.concat import long_test_set
 from engine.data import Pair
 from engine.evaluate import Evaluation, evaluate
 from engine.events import FinishedEvent
+from engine.length_study import record_length_study, run_length_study
 
 
 def record_test_metrics(
@@ -35,9 +37,16 @@ def record_test_metrics(
     write_json_atomic(Path(folder) / CONFIG_FILE, info)
 
 
-def score_on_test(folder: Path, test_pairs: Sequence[Pair], finished: FinishedEvent | None = None) -> Evaluation:
-    """Load the run's best model, score it (greedy) on the held-out pairs and record the result."""
+def score_on_test(
+    folder: Path, test_pairs: Sequence[Pair], finished: FinishedEvent | None = None, length_study: bool = False
+) -> Evaluation:
+    """Load the run's best model, score it (greedy) on the held-out pairs and record the result;
+    with ``length_study`` (corpus runs) also run the length study on the long test set made from
+    the same held-out pairs and record it, so the app can draw the model's BLEU-by-length curve."""
     bundle = load_model_folder(folder)
     evaluation = evaluate(bundle.translator, test_pairs, bundle.target_language)
     record_test_metrics(folder, evaluation, beam=1, finished=finished)
+    if length_study and test_pairs:
+        long_pairs = long_test_set(test_pairs, bundle.source_language, bundle.target_language)
+        record_length_study(folder, run_length_study(bundle.translator, long_pairs, bundle.target_language))
     return evaluation

@@ -41,7 +41,8 @@ def save_snapshot(run_folder: Path, step: int, state: dict[str, torch.Tensor], k
     folder = snapshot_folder(run_folder)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"step-{step:08d}.safetensors"
-    tensors = {name: tensor.detach().to("cpu", torch.float32).contiguous() for name, tensor in state.items()}
+    # Cloned: a tied matrix appears under two names, and safetensors refuses tensors that share memory.
+    tensors = {name: tensor.detach().to("cpu", torch.float32).contiguous().clone() for name, tensor in state.items()}
     write_bytes_atomic(path, save_safetensors(tensors))
     for old in list_snapshots(run_folder)[:-keep] if keep > 0 else []:
         old.unlink(missing_ok=True)

@@ -4,6 +4,12 @@ tokens), token labels on the axes, a 0–1 colour bar, hover and click reporting
 Rows not decoded yet are NaN, which pyqtgraph draws transparent, so the grid visibly fills in.
 The view can be zoomed (wheel) and panned (drag); long inputs open scrolled to their start.
 No global pyqtgraph configuration is touched: the image is row-major by its own option.
+
+Axis labels are thinned so they never overlap: whenever the visible range, the view's size or
+the labels change, each axis gets only every ``stride``-th label, where the stride (1, 2, 5, 10,
+20, …) is the smallest that leaves room for the widest visible label (its line height on the
+left axis) plus a small gap. Zooming in brings every label back once they fit; the exact token
+of any cell is always reported on hover (:attr:`HeatmapView.cellHovered`).
 """
 
 from __future__ import annotations
@@ -22,6 +28,28 @@ from gui.attention.labels import axis_label
 VISIBLE_COLUMNS = 40  # source tokens in view at first; the rest is reached by panning or zooming out
 VISIBLE_ROWS = 30
 COLOR_MAP = "viridis"
+LABEL_GAP = 6  # pixels kept free between two neighbouring axis labels
+
+
+def label_stride(label_widths_px: Sequence[float], pixels_per_cell: float, gap_px: float = LABEL_GAP) -> int:
+    """How many cells apart shown labels must be so that none overlaps its neighbour.
+
+    ``label_widths_px`` are the extents along the axis of the labels in view (widths on a
+    horizontal axis, line heights on a vertical one). The result is the smallest of 1, 2, 5, 10,
+    20, 50, … whose span of cells holds the widest label plus ``gap_px``; when cells have no size
+    (a view not laid out yet), only one label of the lot is kept.
+    """
+    if not label_widths_px:
+        return 1
+    if pixels_per_cell <= 0:
+        return max(1, len(label_widths_px))
+    needed = math.ceil((max(label_widths_px) + gap_px) / pixels_per_cell)
+    magnitude = 1
+    while True:
+        for step in (1, 2, 5):
+            if step * magnitude >= needed:
+                return step * magnitude
+        magnitude *= 10
 
 
 class HeatmapView(pg.GraphicsLayoutWidget):
@@ -65,6 +93,12 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         self._source_labels: tuple[str, ...] = ()
         self._row_labels: list[str] = []
         self._metrics = QFontMetrics(font)
+        self._labels: dict[str, list[str]] = {"top": [], "left": []}  # every label per axis
+        self._extents: dict[str, list[int]] = {"top": [], "left": []}  # their pixel sizes along it
+        self._ticks: dict[str, list[tuple[int, str]]] = {"top": [], "left": []}  # the labels shown
+        view = self.plot.getViewBox()
+        view.sigRangeChanged.connect(self._thin_labels)
+        view.sigResized.connect(self._thin_labels)
         self._hovered = (-1, -1)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.scene().sigMouseClicked.connect(self._on_mouse_clicked)
@@ -85,9 +119,9 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         self._columns = len(source_tokens)
         self._source_labels = tuple(source_tokens)
         self._rows = -1
-        self.plot.getAxis("top").setTicks([[(j, axis_label(t)) for j, t in enumerate(source_tokens)], []])
-        self.plot.getAxis("left").setTicks([[], []])
         self._row_labels = []
+        self._set_labels("top", [axis_label(t) for t in source_tokens])
+        self._set_labels("left", [])
         self._cell_box.hide()
         self._row_box.hide()
         self._capacity = max(1, min(self._columns, VISIBLE_ROWS))  # blank rows: about a square to fill
@@ -96,6 +130,7 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         self._place_image()  # after setImage: the rectangle's scale depends on the image size
         self.plot.getViewBox().setRange(xRange=(-0.5, min(max(self._columns, 1), VISIBLE_COLUMNS) - 0.5),
                                         yRange=(-0.5, self._capacity - 0.5), padding=0)
+        self._thin_labels()  # the range may not have changed, the labels have
 
     def set_rows(self, matrix: np.ndarray, target_tokens: Sequence[str], finished: bool = False) -> None:
         """Show ``matrix`` (rows decoded so far) with its output-token labels; while the run goes
@@ -117,14 +152,70 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         labels = [axis_label(t) for t in target_tokens[:rows]]
         if labels != self._row_labels:
             self._row_labels = labels
-            left = self.plot.getAxis("left")
-            left.setTicks([list(enumerate(labels)), []])
-            left.setWidth(self._label_width(labels))
+            self.plot.getAxis("left").setWidth(self._label_width(labels))
+            self._set_labels("left", labels)
+            self._thin_labels()
         self._rows = rows
 
     def _label_width(self, labels: Sequence[str]) -> int:
         widest = max((self._metrics.horizontalAdvance(label) for label in labels), default=0)
         return max(36, widest + 16)
+
+    # -- axis labels ------------------------------------------------------------------------
+    def _set_labels(self, side: str, labels: list[str]) -> None:
+        """Every label of the ``side`` axis, with its pixel extent along that axis."""
+        self._labels[side] = labels
+        if side == "top":
+            self._extents[side] = [self._metrics.horizontalAdvance(label) for label in labels]
+        else:
+            self._extents[side] = [self._metrics.height()] * len(labels)
+
+    def _visible_indices(self, side: str) -> range:
+        """Indices of the ``side`` axis' cells whose centres are in view (clipped to its labels)."""
+        low, high = self.plot.getViewBox().viewRange()[0 if side == "top" else 1]
+        return range(max(0, math.ceil(low)), min(len(self._labels[side]), math.floor(high) + 1))
+
+    def _pixels_per_cell(self, side: str) -> float:
+        view = self.plot.getViewBox()
+        low, high = view.viewRange()[0 if side == "top" else 1]
+        length = view.width() if side == "top" else view.height()
+        return length / (high - low) if high > low else 0.0
+
+    def _thin_labels(self, *_args) -> None:
+        """Give each axis every stride-th label, the stride fitting the current zoom and size."""
+        for side in ("top", "left"):
+            extents = self._extents[side]
+            visible = [extents[j] for j in self._visible_indices(side)]
+            stride = label_stride(visible, self._pixels_per_cell(side))
+            ticks = list(enumerate(self._labels[side]))[::stride]
+            if ticks != self._ticks[side]:
+                self._ticks[side] = ticks
+                self.plot.getAxis(side).setTicks([ticks, []])
+
+    def shown_labels(self, side: str) -> list[tuple[int, str]]:
+        """(index, label) of the labels the ``side`` axis ("top" or "left") has been given, in view
+        or not: every stride-th one."""
+        return list(self._ticks[side])
+
+    def visible_label_rects(self, side: str) -> list[QRectF]:
+        """Where the labels of the ``side`` axis' ("top" or "left") ticks in view lie, in that
+        axis' pixel coordinates, in axis order: centred on their tick, as wide as their text, one
+        line high (pyqtgraph may still skip one that sticks out of the axis at either end)."""
+        view, axis = self.plot.getViewBox(), self.plot.getAxis(side)
+        low, high = view.viewRange()[0 if side == "top" else 1]
+        height = self._metrics.height()
+        rects = []
+        for value, label in self._ticks[side]:
+            if not low <= value <= high:
+                continue
+            width = self._metrics.horizontalAdvance(label)
+            if side == "top":
+                x = axis.mapFromScene(view.mapViewToScene(QPointF(value, low))).x()
+                rects.append(QRectF(x - width / 2, 0, width, height))
+            else:
+                y = axis.mapFromScene(view.mapViewToScene(QPointF(low, value))).y()
+                rects.append(QRectF(axis.width() - width, y - height / 2, width, height))
+        return rects
 
     def _place_image(self) -> None:
         """Image rectangle and pan/zoom limits for the current grid (the view range is kept)."""

@@ -167,6 +167,15 @@ class TrainingForm(QWidget):
                                           "attention from locking onto one source token; 'off' trains the "
                                           "plain formula throughout", "off")
         self.temperature_warmup.setObjectName("trainWarmupSpin")
+        self.concat_max = _spin(1, 16, TASK_DEFAULTS.concat_max_group, "Long examples: each epoch, join 2 to K "
+                                "consecutive training pairs (after a seeded shuffle) into one example, so that the "
+                                "model learns inputs of several sentences; valid and test pairs are never joined. "
+                                "'off' trains on single pairs only", 1, "off")
+        self.concat_max.setObjectName("trainConcatMaxSpin")
+        self.concat_share = _double(0.0, 0.9, TASK_DEFAULTS.concat_share, 2, 0.05, "Share of each epoch's examples "
+                                    "that are joined pairs, next to every single pair", "none")
+        self.concat_share.setObjectName("trainConcatShareSpin")
+        self.concat_max.valueChanged.connect(self._concat_changed)
         self.scorer_combo.currentIndexChanged.connect(self._scorer_changed)
         self.validate_every = _spin(0, 1000000, 0, "Validate (and snapshot the attention) every N steps as well as "
                                     "after each epoch; 'each epoch' = only after each epoch", 100, "each epoch")
@@ -186,6 +195,10 @@ class TrainingForm(QWidget):
         train_form.addRow("Learning rate", self.learning_rate)
         train_form.addRow("Schedule", self.lr_schedule)
         train_form.addRow("Score warm-up", self.temperature_warmup)
+        long_examples = QHBoxLayout()
+        long_examples.addWidget(self.concat_max)
+        long_examples.addWidget(self.concat_share)
+        train_form.addRow("Long examples (K / share)", long_examples)
         train_form.addRow("Validate", self.validate_every)
         train_form.addRow("Early stopping", self.patience)
         train_form.addRow("Seed", self.seed)
@@ -204,6 +217,7 @@ class TrainingForm(QWidget):
         self._corpus_selected()
         self._budget_changed()
         self._scorer_changed()
+        self._concat_changed()
 
     # -- corpus --------------------------------------------------------------------------------
     def current_entry(self) -> CorpusEntry:
@@ -262,6 +276,8 @@ class TrainingForm(QWidget):
         self.learning_rate.setValue(defaults.learning_rate)
         self.tie_embeddings.setChecked(defaults.tie_embeddings)
         self.temperature_warmup.setValue(defaults.temperature_warmup)
+        self.concat_max.setValue(defaults.concat_max_group)
+        self.concat_share.setValue(defaults.concat_share)
 
     def _budget_changed(self) -> None:
         """The budget schedule decays over the time budget: offered only when there is one."""
@@ -270,6 +286,10 @@ class TrainingForm(QWidget):
         self.lr_schedule.model().item(budget_index).setEnabled(has_budget)
         if not has_budget and self.lr_schedule.currentData() == "budget":
             self.lr_schedule.setCurrentIndex(self.lr_schedule.findData("plateau"))
+
+    def _concat_changed(self) -> None:
+        """The share of joined examples means something only when pairs are joined (K ≥ 2)."""
+        self.concat_share.setEnabled(self.concat_max.value() > 1)
 
     def _scorer_changed(self) -> None:
         """The score warm-up only changes the unscaled scorers, attention dropout only the attention
@@ -294,6 +314,7 @@ class TrainingForm(QWidget):
             epochs=self.epochs.value(), max_minutes=self.minutes.value(), batch_size=self.batch_size.value(),
             learning_rate=self.learning_rate.value(), lr_schedule=self.lr_schedule.currentData(),
             temperature_warmup=round(self.temperature_warmup.value(), 4),
+            concat_max_group=self.concat_max.value(), concat_share=round(self.concat_share.value(), 4),
             validate_every_steps=self.validate_every.value(),
             early_stopping_patience=self.patience.value(), seed=self.seed.value(), name=self.run_name.text().strip(),
         )

@@ -132,8 +132,8 @@ def run_training(request: RunRequest, control: TrainControl) -> Iterator[RunItem
             return
         if not (folder / CONFIG_FILE).is_file() or not loaded.split.test:
             return
-        yield StatusMessage("scoring the best model on the held-out test split")
-        evaluation = score_on_test(folder, loaded.split.test, finished)
+        yield StatusMessage("scoring the best model on the held-out test split and its long test set")
+        evaluation = score_on_test(folder, loaded.split.test, finished, length_study=loaded.report is not None)
         yield TestScored(evaluation.scores.bleu, evaluation.scores.chrf, evaluation.exact_match, evaluation.count)
     except ModelFileError as error:
         yield RunFailed("disk", str(error), step)

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from engine.catalog import ModelEntry
     from engine.search import DecodeStep
     from engine.translator import Translation
+    from gui.length_study.dialog import LengthStudyDialog
     from gui.translate.choices import ModelChoices
     from gui.translate.controller import RunInfo
 
@@ -48,6 +49,7 @@ class TranslateTab(QWidget):
         self.examples = load_examples()
         self.last_translation: Translation | None = None
         self._run: RunInfo | None = None
+        self.length_study_dialog: LengthStudyDialog | None = None  # built on first use (needs the engine)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view)
@@ -83,6 +85,7 @@ class TranslateTab(QWidget):
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=controller.stop)
         view.exportRequested.connect(self._on_export_requested)
         view.trainRequested.connect(self.trainRequested)
+        view.length_study_button.clicked.connect(self.open_length_study)
         view.history_menu.aboutToShow.connect(
             lambda: fill_history_menu(view.history_menu, self.history, self.translate_text))
         panel.cellHovered.connect(self._on_cell_hovered)
@@ -178,6 +181,32 @@ class TranslateTab(QWidget):
         bar.set_directions(choices.directions(), direction)
         bar.set_scorers(choices.options(direction) if direction else [], scorer)
         self._fill_examples(choices.source_language(direction) if direction else "")
+        self.view.length_study_button.setEnabled(bool(direction))
+        dialog = self.length_study_dialog
+        if dialog is not None and dialog.isVisible():
+            dialog.show_direction(choices, bar.current_direction())
+
+    # -- length study -----------------------------------------------------------------------
+    def open_length_study(self) -> LengthStudyDialog:
+        """Show the length study of the current direction beside the main window (non-modal)."""
+        from gui.length_study.dialog import LengthStudyDialog
+
+        if self.length_study_dialog is None:
+            self.length_study_dialog = LengthStudyDialog(self)
+            self.length_study_dialog.rowChosen.connect(self._on_study_row)
+        dialog = self.length_study_dialog
+        dialog.show_direction(self.controller.choices, self.view.choice_bar.current_direction(), force=True)
+        dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()
+        return dialog
+
+    def _on_study_row(self, source: str) -> None:
+        """A row of the length study: translate it here and bring the main window to the front."""
+        self.translate_text(source)
+        window = self.window()
+        window.raise_()
+        window.activateWindow()
 
     def _fill_examples(self, source_language: str) -> None:
         fill_examples_menu(self.view.examples_menu, self.examples.get(source_language, []), self.translate_text)

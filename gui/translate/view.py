@@ -1,8 +1,8 @@
 """The Translate view's widgets and layout (render only: the tab wires them to the controller).
 
 Top to bottom: choices (direction, scorer, beam, speed) with the examples, history and export
-menus; the input line with Translate and the pause / step / stop buttons; a hint line (empty
-input, truncation, load errors); the source tokens and the output tokens; the attention panel.
+menus and the length study button; the input line with Translate and the pause / step / stop
+buttons; a hint line (empty input, truncation, load errors); the source tokens and the output tokens; the attention panel.
 With no model at all an empty state replaces the workspace and offers to train the dates task.
 """
 
@@ -63,6 +63,12 @@ class TranslateView(QWidget):
                                                               "historyButton")
         self.export_button, self.export_menu = _menu_button("Export", "Save the heatmap or the matrix",
                                                             "exportButton")
+        self.length_study_button = QToolButton()
+        self.length_study_button.setObjectName("lengthStudyButton")
+        self.length_study_button.setText("Length study")
+        self.length_study_button.setToolTip("BLEU against source length for every scorer of this direction, "
+                                            "from the studies stored with the models (Bahdanau et al. 2014, Fig. 2)")
+        self.length_study_button.setEnabled(False)  # until the catalog lists a direction
         for kind, spec in EXPORT_KINDS.items():
             self.export_menu.addAction(spec.title).triggered.connect(
                 lambda _checked=False, kind=kind: self.exportRequested.emit(kind))
@@ -102,7 +108,7 @@ class TranslateView(QWidget):
         page = QWidget()
         top = QHBoxLayout()
         top.addWidget(self.choice_bar, 1)
-        for button in (self.examples_button, self.history_button, self.export_button):
+        for button in (self.examples_button, self.history_button, self.export_button, self.length_study_button):
             top.addWidget(button)
         entry = QHBoxLayout()
         entry.addWidget(self.source_input, 1)

@@ -286,10 +286,30 @@ def test_a_corpus_file_brings_the_shipped_recipe_and_the_dates_task_its_own(pane
     assert form.tie_embeddings.isChecked() and form.learning_rate.value() == pytest.approx(0.002)
     assert form.temperature_warmup.value() == pytest.approx(1.0)
     assert (form.embedding.value(), form.dropout.value()) == (256, pytest.approx(0.3))  # the shipped sizes
+    assert (form.concat_max.value(), form.concat_share.value()) == (8, pytest.approx(0.15))  # long examples
     form.corpus_combo.setCurrentIndex(0)  # the dates task
     assert not form.tie_embeddings.isChecked() and form.learning_rate.value() == pytest.approx(0.001)
     assert (form.embedding.value(), form.dropout.value()) == (64, pytest.approx(0.1))
     assert form.temperature_warmup.value() == 0.0
+    assert form.concat_max.value() == 1 and not form.concat_share.isEnabled()
+
+
+def test_long_examples_reach_the_run_and_the_share_needs_pairs_to_join(panel, qtbot):
+    form = panel.form
+    size = form.findChild(type(form.concat_max), "trainConcatMaxSpin")
+    share = form.findChild(type(form.concat_share), "trainConcatShareSpin")
+    size.setValue(1)
+    assert not share.isEnabled()
+    size.setValue(3)
+    share.setValue(0.25)
+    assert share.isEnabled()
+    [settings] = form.settings()
+    config = settings.train_config()
+    assert (config.concat_max_group, config.concat_share) == (3, 0.25)
+    with qtbot.waitSignal(panel.runFinished, timeout=RUN_TIMEOUT_MS):
+        record = _start(panel, qtbot)
+    trained = load_model_folder(record.folder).info["training"]["train_config"]
+    assert (trained["concat_max_group"], trained["concat_share"]) == (3, 0.25)
 
 
 def _assert_offered(form, widget, offered_for: dict) -> None:

@@ -1,0 +1,39 @@
+"""Checkpoint averaging as an operation on a run folder: the mean of the run's last weight
+snapshots (engine.snapshots) written as a model folder of its own, next to what the run saved.
+
+The averaged folder carries the run's config.json (data, training history, command) with an
+``averaged`` record of the snapshots it used, and the same tokenizers and storage dtype, so it
+loads, translates and evaluates like any model folder.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.bundle import load_model_folder, save_model_folder
+from engine.errors import ModelFileError
+from engine.snapshots import average_snapshots
+
+# Keys of the run's config.json that the averaged folder keeps (the rest is rewritten on save or
+# describes the run's own best model, e.g. its test metrics).
+_KEPT = ("source_language", "target_language", "simplify_chinese", "task", "command", "data", "tokenizer_settings",
+         "training")
+
+
+def write_averaged_model(run_folder: Path, out: Path, last: int) -> Path:
+    """Average the last ``last`` snapshots of ``run_folder`` into the model folder ``out``."""
+    run_folder, out = Path(run_folder), Path(out)
+    if out.resolve() == run_folder.resolve():
+        raise ModelFileError("write the averaged model to another folder than the run's own (--out)")
+    bundle = load_model_folder(run_folder)
+    state, files = average_snapshots(run_folder, last)
+    model = bundle.translator.model
+    try:
+        model.load_state_dict(state)
+    except RuntimeError as error:
+        raise ModelFileError(f"the snapshots of {run_folder} do not fit its model: {error}") from None
+    metadata = {key: bundle.info[key] for key in _KEPT if key in bundle.info}
+    metadata["averaged"] = {"snapshots": [path.name for path in files], "count": len(files)}
+    dtype = (bundle.info.get("weights") or {}).get("dtype", "float32")
+    return save_model_folder(out, model, bundle.translator.source_tokenizer, bundle.translator.target_tokenizer,
+                             metadata, dtype)

@@ -1,0 +1,171 @@
+"""The length study: translation quality against source length, on the long test set.
+
+Bahdanau et al. (2014, Fig. 2) plot BLEU against sentence length: the plain encoder–decoder, which
+squeezes the source into one fixed vector C, collapses as sentences grow, while the model with
+attention holds. This module measures the same curve for one model: it translates the long test
+set (:func:`engine.concat.long_test_set`, test pairs joined 1–8 at a time), scores each
+source-length bucket with sacrebleu, keeps a few example rows per bucket, and stores the result in
+the model folder's ``config.json`` (``metrics.length_study.beam<N>``) so that the app draws the
+curve without decoding anything.
+
+Buckets are in source sub-word tokens: 1–10, 11–20, 21–30, 31–40, 41–60, 61+.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.atomic import write_json_atomic
+from engine.bundle import CONFIG_FILE, read_config
+from engine.config import DecodeConfig
+from engine.data import Pair
+from engine.evaluate import corpus_scores
+from engine.translator import Translator
+
+STUDY_BUCKETS: tuple[tuple[int, int | None], ...] = ((1, 10), (11, 20), (21, 30), (31, 40), (41, 60), (61, None))
+EXAMPLES_PER_BUCKET = 5  # rows kept per bucket for the app's bucket list
+
+
+def study_bucket_label(low: int, high: int | None) -> str:
+    """'11–20' style label; '61+' for the open-ended last bucket."""
+    return f"{low}+" if high is None else f"{low}–{high}"
+
+
+def study_bucket_of(length: int) -> str | None:
+    """The label of the bucket a source of ``length`` sub-words falls in (None for 0)."""
+    for low, high in STUDY_BUCKETS:
+        if low <= length and (high is None or length <= high):
+            return study_bucket_label(low, high)
+    return None
+
+
+@dataclass(frozen=True)
+class BucketScore:
+    """Corpus BLEU and chrF of one source-length bucket."""
+
+    label: str
+    n: int
+    bleu: float
+    chrf: float
+
+
+@dataclass(frozen=True)
+class StudyRow:
+    """One long-test-set input with the model's output and the reference."""
+
+    bucket: str
+    source: str
+    reference: str
+    output: str
+    source_length: int  # sub-word tokens
+
+
+@dataclass(frozen=True)
+class LengthStudy:
+    """One model's length study at one beam size."""
+
+    beam: int
+    n: int  # inputs translated
+    buckets: tuple[BucketScore, ...]  # in STUDY_BUCKETS order; empty buckets left out
+    rows: tuple[StudyRow, ...]  # up to EXAMPLES_PER_BUCKET per bucket
+    signature: str
+
+    def bucket(self, label: str) -> BucketScore | None:
+        return next((b for b in self.buckets if b.label == label), None)
+
+    def rows_in(self, label: str) -> tuple[StudyRow, ...]:
+        return tuple(row for row in self.rows if row.bucket == label)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "beam": self.beam, "n": self.n, "signature": self.signature,
+            "buckets": [{"bucket": b.label, "n": b.n, "bleu": round(b.bleu, 2), "chrf": round(b.chrf, 2)}
+                        for b in self.buckets],
+            "rows": [{"bucket": r.bucket, "source": r.source, "reference": r.reference, "output": r.output,
+                      "source_length": r.source_length} for r in self.rows],
+        }
+
+    @staticmethod
+    def from_json(data: Any) -> LengthStudy | None:
+        """The study stored in config.json, or None when it is missing or malformed (never raises:
+        a folder whose study is unreadable still translates; the app just has no curve for it)."""
+        try:
+            buckets = tuple(BucketScore(str(b["bucket"]), int(b["n"]), float(b["bleu"]), float(b["chrf"]))
+                            for b in data["buckets"])
+            rows = tuple(StudyRow(str(r["bucket"]), str(r["source"]), str(r["reference"]), str(r["output"]),
+                                  int(r["source_length"])) for r in data.get("rows", ()))
+            return LengthStudy(int(data["beam"]), int(data["n"]), buckets, rows, str(data.get("signature", "")))
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None
+
+
+def _spread(indices: Sequence[int], count: int) -> list[int]:
+    """``count`` members of ``indices`` spread evenly over it (all of them when there are fewer)."""
+    if len(indices) <= count:
+        return list(indices)
+    step = len(indices) / count
+    return [indices[int(k * step)] for k in range(count)]
+
+
+def run_length_study(
+    translator: Translator, pairs: Sequence[Pair], target_language: str, config: DecodeConfig = DecodeConfig(),
+    examples_per_bucket: int = EXAMPLES_PER_BUCKET,
+) -> LengthStudy:
+    """Translate ``pairs`` (the long test set) and score every source-length bucket. Each input is
+    decoded as one sequence, whatever its length (up to the 200-sub-word cap)."""
+    translations = translator.translate_many([p.source for p in pairs], config)
+    hypotheses = [t.text for t in translations]
+    references = [p.target for p in pairs]
+    labels = [study_bucket_of(len(t.source_tokens)) for t in translations]
+    buckets, rows = [], []
+    signature = corpus_scores(hypotheses[:1], references[:1], target_language).signature if pairs else ""
+    for low, high in STUDY_BUCKETS:
+        label = study_bucket_label(low, high)
+        members = [i for i, bucket in enumerate(labels) if bucket == label]
+        if not members:
+            continue
+        scores = corpus_scores([hypotheses[i] for i in members], [references[i] for i in members], target_language)
+        buckets.append(BucketScore(label, len(members), scores.bleu, scores.chrf))
+        rows += [StudyRow(label, pairs[i].source, references[i], hypotheses[i], len(translations[i].source_tokens))
+                 for i in _spread(members, examples_per_bucket)]
+    return LengthStudy(config.beam_size, len(pairs), tuple(buckets), tuple(rows), signature)
+
+
+def study_key(beam: int) -> str:
+    return f"beam{beam}"
+
+
+def record_length_study(folder: Path, study: LengthStudy) -> None:
+    """Store ``study`` in the model folder's config.json (``metrics.length_study.beam<N>``); the
+    weights and tokenizers are not touched, so the folder's hashes stay valid."""
+    info = read_config(folder)
+    metrics = info.setdefault("metrics", {})
+    stored = metrics.get("length_study")
+    stored = stored if isinstance(stored, dict) else {}
+    stored[study_key(study.beam)] = study.to_json()
+    metrics["length_study"] = stored
+    write_json_atomic(Path(folder) / CONFIG_FILE, info)
+
+
+def stored_length_study(info: dict[str, Any], beam: int = 1) -> LengthStudy | None:
+    """The study at ``beam`` stored in a config.json (as read by engine.bundle.read_config), if any."""
+    metrics = info.get("metrics") if isinstance(info, dict) else None
+    studies = metrics.get("length_study") if isinstance(metrics, dict) else None
+    if not isinstance(studies, dict) or study_key(beam) not in studies:
+        return None
+    return LengthStudy.from_json(studies[study_key(beam)])
+
+
+def read_length_study(folder: Path, beam: int = 1) -> LengthStudy | None:
+    """The study at ``beam`` stored in the model folder ``folder`` (config.json only: no decoding)."""
+    return stored_length_study(read_config(folder), beam)
+
+
+def format_study(study: LengthStudy) -> str:
+    """A text table: one line per bucket with n, BLEU and chrF."""
+    lines = [f"{'source sub-words':>16}  {'n':>5}  {'BLEU':>6}  {'chrF':>6}"]
+    lines += [f"{b.label:>16}  {b.n:>5}  {b.bleu:6.2f}  {b.chrf:6.2f}" for b in study.buckets]
+    return "\n".join(lines)

@@ -1,0 +1,169 @@
+"""What the length study view draws, gathered from the studies stored in the model folders.
+
+Pure Python (no Qt): given one (scorer name, label, :class:`~engine.length_study.LengthStudy` or
+None) per scorer of a direction, :func:`gather` makes the plot series (x = bucket index, y = BLEU)
+and, per bucket, the table rows: the example inputs joined by source text across the scorers, with
+every scorer's output (``—`` where a scorer has no row for that source) and the reference.
+
+The studies are read with :func:`read_studies` from the models' ``config.json`` only (no weights,
+no decoding); this module is imported once the engine is loaded (it needs ``engine.length_study``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from engine.config import SCORER_NAMES
+from engine.length_study import STUDY_BUCKETS, LengthStudy, study_bucket_label
+
+if TYPE_CHECKING:
+    from gui.translate.choices import ScorerOption
+
+BUCKET_LABELS: tuple[str, ...] = tuple(study_bucket_label(low, high) for low, high in STUDY_BUCKETS)
+FIXED_CONTEXT = "none"  # the scorer without attention: one fixed vector C (the line that stands out)
+MISSING_OUTPUT = "—"
+NO_STUDY = "no length study stored"
+NO_MODEL = "no model"
+
+
+@dataclass(frozen=True)
+class ScorerStudy:
+    """One scorer of the direction and its stored study (None when there is none)."""
+
+    name: str  # registry name, e.g. "additive"
+    label: str  # e.g. "Additive (Bahdanau)"
+    study: LengthStudy | None
+    note: str = ""  # why there is no study: NO_STUDY or NO_MODEL ("" when there is one)
+
+
+@dataclass(frozen=True)
+class Series:
+    """One line of the plot: a scorer's BLEU per bucket (buckets it has no input in are left out)."""
+
+    name: str
+    label: str
+    xs: tuple[int, ...]  # indices into BUCKET_LABELS
+    bleu: tuple[float, ...]
+    chrf: tuple[float, ...]
+    counts: tuple[int, ...]  # inputs per bucket
+
+    @property
+    def highlight(self) -> bool:
+        """True for the fixed-context (no attention) line, drawn so that it stands out."""
+        return self.name == FIXED_CONTEXT
+
+    def at(self, label: str) -> tuple[int, float, float] | None:
+        """(n, BLEU, chrF) of the bucket ``label``, or None when the scorer has no input there."""
+        if label not in BUCKET_LABELS or BUCKET_LABELS.index(label) not in self.xs:
+            return None
+        k = self.xs.index(BUCKET_LABELS.index(label))
+        return self.counts[k], self.bleu[k], self.chrf[k]
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One example input of a bucket, with every drawn scorer's output."""
+
+    source: str
+    reference: str
+    source_length: int
+    outputs: tuple[str, ...]  # in LengthStudyData.columns order; MISSING_OUTPUT where absent
+
+
+@dataclass(frozen=True)
+class LengthStudyData:
+    """Everything the view shows for one direction."""
+
+    scorers: tuple[ScorerStudy, ...]
+    series: tuple[Series, ...] = field(default=())
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """Labels of the scorers with a study: one output column each."""
+        return tuple(s.label for s in self.series)
+
+    @property
+    def missing(self) -> tuple[ScorerStudy, ...]:
+        """Scorers drawn without a line, with the reason in their ``note``."""
+        return tuple(s for s in self.scorers if s.study is None)
+
+    @property
+    def empty(self) -> bool:
+        return not self.series
+
+    def count(self, label: str) -> int:
+        """Inputs in bucket ``label`` (the scorers share the long test set: the first one that has
+        the bucket tells; 0 when none has)."""
+        for series in self.series:
+            if (scores := series.at(label)) is not None:
+                return scores[0]
+        return 0
+
+    def buckets(self) -> tuple[str, ...]:
+        """Labels of the buckets with at least one input in some scorer's study."""
+        return tuple(label for label in BUCKET_LABELS if self.count(label))
+
+    def rows(self, label: str) -> list[TableRow]:
+        """The example inputs of bucket ``label``, joined by source text across the scorers, in
+        the order the scorers list them."""
+        studies = [s.study for s in self.scorers if s.study is not None]
+        order: dict[str, tuple[str, int]] = {}
+        for study in studies:
+            for row in study.rows_in(label):
+                order.setdefault(row.source, (row.reference, row.source_length))
+        outputs = [{row.source: row.output for row in study.rows} for study in studies]
+        return [TableRow(source, reference, length, tuple(by_source.get(source, MISSING_OUTPUT)
+                                                          for by_source in outputs))
+                for source, (reference, length) in order.items()]
+
+
+def _scorer_rank(name: str) -> int:
+    return SCORER_NAMES.index(name) if name in SCORER_NAMES else len(SCORER_NAMES)
+
+
+def gather(items: Iterable[ScorerStudy | tuple[str, str, LengthStudy | None]]) -> LengthStudyData:
+    """The plot series and the scorer list, in the engine's scorer order (unknown names last)."""
+    scorers = [item if isinstance(item, ScorerStudy)
+               else ScorerStudy(item[0], item[1], item[2], "" if item[2] is not None else NO_STUDY)
+               for item in items]
+    scorers.sort(key=lambda s: _scorer_rank(s.name))
+    series = []
+    for scorer in scorers:
+        if scorer.study is None:
+            continue
+        present = [(BUCKET_LABELS.index(b.label), b) for b in scorer.study.buckets if b.label in BUCKET_LABELS]
+        present.sort(key=lambda pair: pair[0])
+        series.append(Series(scorer.name, scorer.label, tuple(x for x, _ in present),
+                             tuple(b.bleu for _, b in present), tuple(b.chrf for _, b in present),
+                             tuple(b.n for _, b in present)))
+    return LengthStudyData(tuple(scorers), tuple(series))
+
+
+def read_studies(options: Sequence[ScorerOption], beam: int = 1) -> list[ScorerStudy]:
+    """The stored study of the model backing each scorer option (config.json only). A scorer
+    without a model, or whose folder is unreadable or has no study, gets None with the reason."""
+    from engine.errors import EngineError
+    from engine.length_study import read_length_study
+
+    studies = []
+    for option in options:
+        if option.entry is None:
+            studies.append(ScorerStudy(option.name, option.label, None, NO_MODEL))
+            continue
+        try:
+            study = read_length_study(option.entry.folder, beam)
+        except (EngineError, OSError):
+            study = None
+        studies.append(ScorerStudy(option.name, option.label, study, "" if study is not None else NO_STUDY))
+    return studies
+
+
+def bucket_summary(data: LengthStudyData, label: str) -> list[tuple[str, int, float, float]]:
+    """(scorer label, n, BLEU, chrF) of every drawn scorer in bucket ``label``."""
+    summary = []
+    for series in data.series:
+        if (scores := series.at(label)) is not None:
+            summary.append((series.label, *scores))
+    return summary

@@ -1,0 +1,84 @@
+"""The bucket table of the length study: a few example inputs of one source-length bucket, with
+the reference and every scorer's output; one click on a row's button (or a double click on the
+row) asks for that input to be translated in the Translate view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QToolButton, QWidget
+
+from gui.length_study.model import MISSING_OUTPUT, TableRow
+
+BUTTON_TEXT = "Translate ▸"
+BUTTON_TIP = "Load this input into the Translate view and watch it decode"
+FIXED_COLUMNS = ("", "Source", "Reference")  # the button column, then the texts
+SOURCE_COLUMN = 1
+
+
+class StudyTable(QTableWidget):
+    """One row per example input; columns: button, source, reference, one output per scorer."""
+
+    rowChosen = Signal(str)  # the source text of the chosen row
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("lengthStudyTable")
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setWordWrap(True)
+        self.setAlternatingRowColors(True)
+        self.verticalHeader().setVisible(False)
+        self.setToolTip("Double-click a row (or press its button) to translate it in the Translate view")
+        self.sources: list[str] = []
+        self.cellDoubleClicked.connect(lambda row, _column: self.choose(row))
+
+    def show_rows(self, columns: Sequence[str], rows: Sequence[TableRow]) -> None:
+        """Fill the table: ``columns`` are the scorer labels, one output column each."""
+        self.clear()
+        headers = [*FIXED_COLUMNS, *columns]
+        self.setColumnCount(len(headers))
+        self.setHorizontalHeaderLabels(headers)
+        self.setRowCount(len(rows))
+        self.sources = [row.source for row in rows]
+        for index, row in enumerate(rows):
+            self.setCellWidget(index, 0, self._button(index))
+            texts = [(row.source, f"{row.source}\n\n{row.source_length} source sub-words"),
+                     (row.reference, row.reference), *((output, output) for output in row.outputs)]
+            for column, (text, tip) in enumerate(texts, start=1):
+                item = QTableWidgetItem(text)
+                item.setToolTip(tip)
+                item.setTextAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+                if text == MISSING_OUTPUT:
+                    item.setToolTip("This scorer's study has no row for this input")
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                self.setItem(index, column, item)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        for column in range(1, len(headers)):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
+        self.resizeRowsToContents()
+
+    def _button(self, index: int) -> QToolButton:
+        button = QToolButton()
+        button.setObjectName("lengthStudyRowButton")
+        button.setText(BUTTON_TEXT)
+        button.setToolTip(BUTTON_TIP)
+        button.clicked.connect(lambda _checked=False, index=index: self.choose(index))
+        return button
+
+    def row_button(self, index: int) -> QToolButton | None:
+        widget = self.cellWidget(index, 0)
+        return widget if isinstance(widget, QToolButton) else None
+
+    def output_texts(self, index: int) -> list[str]:
+        """The texts of row ``index`` after the button: source, reference, then the outputs."""
+        return [self.item(index, column).text() for column in range(1, self.columnCount())]
+
+    def choose(self, index: int) -> None:
+        """Ask for row ``index``'s source to be translated."""
+        if 0 <= index < len(self.sources):
+            self.rowChosen.emit(self.sources[index])

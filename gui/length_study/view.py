@@ -1,0 +1,210 @@
+"""The length study view: Bahdanau et al. (2014, Fig. 2) for the models of one direction.
+
+BLEU against source length on the long test set, one line per scorer, read from the studies
+stored in the model folders (nothing is decoded). The fixed-context line (scorer ``none``: the
+whole source squeezed into one vector C) is drawn thick, dashed and red; the attention scorers in
+calm colours. Clicking near a bucket on the plot, or choosing it in the bucket list, shows that
+bucket's scores and a few of its inputs with every scorer's output below.
+"""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
+
+from gui.length_study.model import BUCKET_LABELS, LengthStudyData, Series, bucket_summary
+from gui.length_study.table import StudyTable
+from gui.training.plotstyle import FOREGROUND, style_plot
+
+CAPTION = (
+    "<b>BLEU against source length</b> (after Bahdanau et al. 2014, Fig. 2). Without attention the "
+    "encoder squeezes the whole source into one fixed vector C, which loses information as the "
+    "input grows; with attention the decoder looks back at every source word, so long inputs hold up. "
+    "<br><small>Data: the long test set (test pairs joined 1–8 at a time), greedy decoding; "
+    "length in source sub-word tokens. Click a bucket to see some of its inputs.</small>"
+)
+# Calm, distinct hues for the attention scorers; a red, thick, dashed line for the fixed vector C.
+SCORER_COLOURS = {"additive": "#1f77b4", "bilinear": "#2ca02c", "dot": "#9467bd", "scaled_dot": "#17becf"}
+OTHER_COLOURS = ("#8c564b", "#7f7f7f", "#bcbd22")
+HIGHLIGHT_COLOUR = "#d62728"
+HIGHLIGHT_WIDTH = 4
+LINE_WIDTH = 2
+SELECTED_BRUSH = (255, 200, 0, 60)
+AXIS_HEIGHT = 54
+
+
+def series_pen(series: Series, index: int) -> pg.QtGui.QPen:
+    """The pen of a scorer's line: the fixed-context line stands out."""
+    if series.highlight:
+        return pg.mkPen(HIGHLIGHT_COLOUR, width=HIGHLIGHT_WIDTH, style=Qt.PenStyle.DashLine)
+    colour = SCORER_COLOURS.get(series.name, OTHER_COLOURS[index % len(OTHER_COLOURS)])
+    return pg.mkPen(colour, width=LINE_WIDTH)
+
+
+def tick_text(label: str, count: int) -> str:
+    return f"{label}\nn = {count}" if count else label
+
+
+class LengthStudyView(QWidget):
+    """Caption, plot, bucket chooser with the bucket's scores, and the bucket's example table."""
+
+    rowChosen = Signal(str)  # a source text to translate
+    bucketChosen = Signal(str)  # a bucket label
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.data = LengthStudyData(())
+        self.curves: dict[str, pg.PlotDataItem] = {}
+        self.caption = QLabel(CAPTION)
+        self.caption.setObjectName("lengthStudyCaption")
+        self.caption.setWordWrap(True)
+        self.missing_label = QLabel()
+        self.missing_label.setObjectName("lengthStudyMissing")
+        self.missing_label.setWordWrap(True)
+        self.missing_label.setStyleSheet("color: #a05a00;")
+        self.plot = pg.PlotWidget()
+        self.plot.setObjectName("lengthStudyPlot")
+        self.plot.setMinimumHeight(260)
+        style_plot(self.plot, "", "BLEU", "source length (sub-word tokens)")
+        item = self.plot.getPlotItem()
+        item.setMouseEnabled(x=False, y=False)
+        item.hideButtons()
+        item.getAxis("bottom").setHeight(AXIS_HEIGHT)  # room for the two-line ticks and the axis title
+        self.legend = item.addLegend(offset=(-10, 10), labelTextColor=FOREGROUND)
+        self.selection = pg.LinearRegionItem((-0.5, 0.5), movable=False, brush=pg.mkBrush(*SELECTED_BRUSH))
+        self.selection.setZValue(-10)
+        self.bucket_combo = QComboBox()
+        self.bucket_combo.setObjectName("lengthStudyBucketCombo")
+        self.bucket_combo.setToolTip("The source-length bucket whose inputs are listed below")
+        self.scores_label = QLabel()
+        self.scores_label.setObjectName("lengthStudyBucketScores")
+        self.scores_label.setWordWrap(True)
+        self.table = StudyTable()
+        self._build_layout()
+        self.plot.scene().sigMouseClicked.connect(self._on_plot_clicked)
+        self.bucket_combo.currentIndexChanged.connect(self._on_combo)
+        self.table.rowChosen.connect(self.rowChosen)
+
+    def _build_layout(self) -> None:
+        chooser = QHBoxLayout()
+        chooser.addWidget(QLabel("Bucket"))
+        chooser.addWidget(self.bucket_combo)
+        chooser.addWidget(self.scores_label, 1)
+        lower = QWidget()
+        lower_layout = QVBoxLayout(lower)
+        lower_layout.setContentsMargins(0, 0, 0, 0)
+        lower_layout.addLayout(chooser)
+        lower_layout.addWidget(self.table, 1)
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(self.plot)
+        splitter.addWidget(lower)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.caption)
+        layout.addWidget(self.missing_label)
+        layout.addWidget(splitter, 1)
+
+    # -- data ---------------------------------------------------------------------------------
+    def set_data(self, data: LengthStudyData) -> None:
+        """Draw ``data``; the chosen bucket stays chosen when the new data has it."""
+        previous = self.current_bucket()
+        self.data = data
+        self._draw()
+        notes = [f"{s.label}: {s.note}" for s in data.missing]
+        self.missing_label.setText("Not drawn — " + "; ".join(notes) + "." if notes else "")
+        self.missing_label.setVisible(bool(notes))
+        buckets = data.buckets()
+        self.bucket_combo.blockSignals(True)
+        self.bucket_combo.clear()
+        for label in buckets:
+            self.bucket_combo.addItem(f"{label}  (n = {data.count(label)})", label)
+            self.bucket_combo.setItemData(self.bucket_combo.count() - 1, self._scores_text(label, html=False),
+                                          Qt.ItemDataRole.ToolTipRole)
+        self.bucket_combo.setEnabled(bool(buckets))
+        self.bucket_combo.blockSignals(False)
+        chosen = previous if previous in buckets else (buckets[0] if buckets else None)
+        self.bucket_combo.setCurrentIndex(-1)
+        if chosen is not None:
+            self.select_bucket(chosen)
+        else:
+            self._show_bucket(None)
+
+    def _draw(self) -> None:
+        item = self.plot.getPlotItem()
+        for curve in self.curves.values():
+            item.removeItem(curve)
+        self.curves = {}
+        for index, series in enumerate(self.data.series):
+            pen = series_pen(series, index)
+            curve = item.plot(list(series.xs), list(series.bleu), pen=pen, name=series.label,
+                              symbol="s" if series.highlight else "o", symbolSize=9,
+                              symbolBrush=pen.color(), symbolPen=pen.color())
+            curve.setZValue(10 if series.highlight else 0)
+            self.curves[series.name] = curve
+        ticks = [(x, tick_text(label, self.data.count(label))) for x, label in enumerate(BUCKET_LABELS)]
+        item.getAxis("bottom").setTicks([ticks, []])
+        top = max((max(s.bleu) for s in self.data.series if s.bleu), default=0.0)
+        item.setXRange(-0.5, len(BUCKET_LABELS) - 0.5, padding=0)
+        item.setYRange(0, max(1.0, top * 1.15), padding=0)
+        item.setTitle(None if self.data.series else "No length study stored for this direction", color=FOREGROUND)
+
+    # -- buckets ------------------------------------------------------------------------------
+    def current_bucket(self) -> str | None:
+        return self.bucket_combo.currentData()
+
+    def select_bucket(self, label: str) -> bool:
+        """Choose bucket ``label`` (as a click on the plot or the bucket list does)."""
+        index = self.bucket_combo.findData(label)
+        if index < 0:
+            return False
+        if index == self.bucket_combo.currentIndex():
+            self._show_bucket(label)
+        else:
+            self.bucket_combo.setCurrentIndex(index)  # _on_combo shows it
+        return True
+
+    def _on_combo(self, index: int) -> None:
+        self._show_bucket(self.bucket_combo.itemData(index) if index >= 0 else None)
+
+    def _show_bucket(self, label: str | None) -> None:
+        item = self.plot.getPlotItem()
+        if label is None:
+            item.removeItem(self.selection)
+            self.scores_label.setText("")
+            self.table.show_rows(self.data.columns, [])
+            return
+        x = BUCKET_LABELS.index(label)
+        self.selection.setRegion((x - 0.5, x + 0.5))
+        if self.selection not in item.items:
+            item.addItem(self.selection, ignoreBounds=True)
+        self.scores_label.setText(self._scores_text(label, html=True))
+        self.table.show_rows(self.data.columns, self.data.rows(label))
+        self.bucketChosen.emit(label)
+
+    def _scores_text(self, label: str, html: bool) -> str:
+        parts = [f"{name}: BLEU {bleu:.1f}, chrF {chrf:.1f}" for name, _n, bleu, chrf in
+                 bucket_summary(self.data, label)]
+        if not html:
+            return "\n".join(parts)
+        return "<small>" + " · ".join(parts) + "</small>"
+
+    def bucket_at(self, scene_pos: QPointF) -> str | None:
+        """The bucket under a scene position over the plot area (or its bottom axis), if any."""
+        view_box = self.plot.getPlotItem().getViewBox()
+        area = view_box.sceneBoundingRect()
+        axis = self.plot.getPlotItem().getAxis("bottom").sceneBoundingRect()
+        if not (area.contains(scene_pos) or axis.contains(scene_pos)):
+            return None
+        x = view_box.mapSceneToView(scene_pos).x()
+        index = round(x)
+        return BUCKET_LABELS[index] if 0 <= index < len(BUCKET_LABELS) and abs(x - index) <= 0.5 else None
+
+    def _on_plot_clicked(self, event) -> None:  # pyqtgraph MouseClickEvent
+        if event.button() != Qt.MouseButton.LeftButton:
+            return
+        label = self.bucket_at(event.scenePos())
+        if label is not None:
+            self.select_bucket(label)

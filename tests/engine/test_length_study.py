@@ -1,0 +1,66 @@
+"""The length study: bucketed BLEU / chrF on the long test set, stored in the model folder."""
+
+import json
+
+from engine.__main__ import main
+from engine.bundle import load_model_folder
+from engine.concat import long_test_set
+from engine.length_study import (
+    STUDY_BUCKETS,
+    LengthStudy,
+    read_length_study,
+    record_length_study,
+    run_length_study,
+    study_bucket_label,
+    study_bucket_of,
+)
+from engine.tasks import dates
+
+
+def test_buckets_cover_every_length_from_one():
+    assert [study_bucket_label(*b) for b in STUDY_BUCKETS] == ["1–10", "11–20", "21–30", "31–40", "41–60", "61+"]
+    assert study_bucket_of(0) is None
+    assert (study_bucket_of(1), study_bucket_of(10), study_bucket_of(11)) == ("1–10", "1–10", "11–20")
+    assert (study_bucket_of(60), study_bucket_of(61), study_bucket_of(200)) == ("41–60", "61+", "61+")
+
+
+def test_a_tiny_model_is_studied_by_length_and_the_study_is_stored(dates_models, tmp_path):
+    import shutil
+
+    folder = tmp_path / "model"
+    shutil.copytree(dates_models["additive"], folder)
+    bundle = load_model_folder(folder)
+    test = dates.dates_split(seed=1, train_size=100, valid_size=10, test_size=120).test
+    long_pairs = long_test_set(test, bundle.source_language, bundle.target_language)
+    study = run_length_study(bundle.translator, long_pairs, bundle.target_language, examples_per_bucket=2)
+    assert study.n == len(long_pairs) and study.beam == 1
+    assert sum(b.n for b in study.buckets) == len(long_pairs)
+    assert len(study.buckets) >= 3 and all(0 <= b.bleu <= 100 and 0 <= b.chrf <= 100 for b in study.buckets)
+    for bucket in study.buckets:
+        rows = study.rows_in(bucket.label)
+        assert 1 <= len(rows) <= 2
+        assert all(study_bucket_of(row.source_length) == bucket.label for row in rows)
+    record_length_study(folder, study)
+    assert read_length_study(folder).to_json() == study.to_json()  # stored rounded to 2 decimals
+    assert read_length_study(folder, beam=5) is None
+    load_model_folder(folder)  # the folder's hashes still hold
+
+
+def test_a_malformed_stored_study_reads_as_none():
+    assert LengthStudy.from_json({"beam": 1}) is None
+    assert LengthStudy.from_json("nonsense") is None
+    assert LengthStudy.from_json({"beam": 1, "n": 2, "buckets": [{"bucket": "1–10", "n": "x"}]}) is None
+
+
+def test_evaluate_long_set_prints_buckets_and_records_them(dates_models, tmp_path, capsys):
+    import shutil
+
+    folder = tmp_path / "model"
+    shutil.copytree(dates_models["none"], folder)
+    assert main(["evaluate", "--model", str(folder), "--task", "dates", "--long-set", "--record", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)["length_study"]
+    assert result["buckets"] and {"bucket", "n", "bleu", "chrf"} <= set(result["buckets"][0])
+    assert read_length_study(folder).n == result["n"]
+    assert main(["evaluate", "--model", str(folder), "--task", "dates", "--long-set"]) == 0
+    assert "source sub-words" in capsys.readouterr().out
+    assert main(["evaluate", "--model", str(folder), "--task", "dates", "--record"]) == 2

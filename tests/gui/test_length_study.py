@@ -1,0 +1,223 @@
+"""The length study in the app: series and bucket rows from stored studies, the plot and its
+bucket table, and the dialog opened from the Translate tab."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtWidgets import QComboBox, QTableWidget, QToolButton
+
+from engine.attention import SCORERS
+from engine.catalog import read_entry, user_models_folder
+from engine.length_study import BucketScore, LengthStudy, StudyRow, read_length_study, record_length_study
+from gui.length_study.dialog import LengthStudyDialog
+from gui.length_study.model import (
+    BUCKET_LABELS,
+    MISSING_OUTPUT,
+    NO_MODEL,
+    NO_STUDY,
+    gather,
+    read_studies,
+)
+from gui.length_study.view import HIGHLIGHT_COLOUR, LengthStudyView
+from gui.translate.choices import ModelChoices
+from gui.translate.tab import TranslateTab
+from tests.gui.test_translate_support import install_models, open_window, wait_for_model, wait_run_end
+
+LABELS = {name: scorer.label for name, scorer in SCORERS.items()}
+SHARED = {"1–10": ("短句。", "Short."), "41–60": ("一个很长的句子。" * 4, "A long sentence. " * 4)}
+
+
+def make_study(bleu: dict[str, float], outputs: dict[str, str] | None = None, extra: str | None = None) -> LengthStudy:
+    """A study with the given BLEU per bucket; a row per bucket in SHARED (output: ``outputs``
+    per bucket, else "out <bucket>"); ``extra`` adds a source only this study has, in 1–10."""
+    outputs = outputs or {}
+    buckets = tuple(BucketScore(label, 10 * (i + 1), value, value + 20)
+                    for i, (label, value) in enumerate(bleu.items()))
+    rows = [StudyRow(label, source, reference, outputs.get(label, f"out {label}"), 5)
+            for label, (source, reference) in SHARED.items() if label in bleu]
+    if extra:
+        rows.append(StudyRow("1–10", extra, "only reference", "only output", 3))
+    return LengthStudy(1, sum(b.n for b in buckets), buckets, tuple(rows), "sig")
+
+
+ADDITIVE = make_study({"1–10": 30.0, "11–20": 28.0, "41–60": 25.0}, {"1–10": "add short"}, extra="独有的句子")
+FIXED = make_study({"1–10": 26.0, "11–20": 15.0, "41–60": 4.0}, {"1–10": "C short"})
+
+
+def write_model(root: Path, name: str, scorer: str, direction: str = "zh-en", study: LengthStudy | None = None) -> Path:
+    """A fake model folder: config.json only, enough for the catalog and the length study."""
+    folder = root / name
+    folder.mkdir(parents=True)
+    source, target = direction.split("-")
+    info = {"format": "attention-studio-model", "format_version": 1, "model": {"scorer": scorer},
+            "source_language": source, "target_language": target, "metrics": {}}
+    if study is not None:
+        info["metrics"]["length_study"] = {"beam1": study.to_json()}
+    (folder / "config.json").write_text(json.dumps(info, ensure_ascii=False), encoding="utf-8")
+    return folder
+
+
+@pytest.fixture
+def entries(tmp_path):
+    root = tmp_path / "models"
+    return [read_entry(write_model(root, "zh-add", "additive", study=ADDITIVE), False),
+            read_entry(write_model(root, "zh-none", "none", study=FIXED), False),
+            read_entry(write_model(root, "zh-dot", "dot"), False),
+            read_entry(write_model(root, "en-add", "additive", "en-zh", make_study({"21–30": 12.0})), False)]
+
+
+@pytest.fixture
+def view(qtbot):
+    view = LengthStudyView()
+    qtbot.addWidget(view)
+    view.resize(900, 700)
+    view.set_data(gather([("none", LABELS["none"], FIXED), ("dot", LABELS["dot"], None),
+                          ("additive", LABELS["additive"], ADDITIVE)]))
+    view.show()
+    qtbot.waitExposed(view)
+    return view
+
+
+# -- the pure model -------------------------------------------------------------------------------
+def test_gather_keeps_the_engine_scorer_order_and_the_stored_bleu():
+    data = gather([("none", "C", FIXED), ("dot", "Dot", None), ("additive", "Add", ADDITIVE)])
+    assert [s.name for s in data.series] == ["additive", "none"]
+    assert [s.name for s in data.scorers] == ["additive", "dot", "none"]
+    additive, fixed = data.series
+    assert additive.xs == (0, 1, 4) and additive.bleu == (30.0, 28.0, 25.0)
+    assert fixed.highlight and not additive.highlight
+    assert [(s.label, s.note) for s in data.missing] == [("Dot", NO_STUDY)]
+    assert data.buckets() == ("1–10", "11–20", "41–60") and data.count("11–20") == 20
+
+
+def test_rows_are_joined_by_source_with_a_dash_where_a_scorer_lacks_one():
+    data = gather([("additive", "Add", ADDITIVE), ("none", "C", FIXED)])
+    rows = data.rows("1–10")
+    assert [r.source for r in rows] == ["短句。", "独有的句子"]
+    assert rows[0].reference == "Short." and rows[0].outputs == ("add short", "C short")
+    assert rows[1].outputs == ("only output", MISSING_OUTPUT)
+    assert data.rows("21–30") == []
+
+
+def test_read_studies_reads_config_json_and_says_what_is_missing(entries):
+    choices = ModelChoices(entries, LABELS)
+    studies = read_studies(choices.options("zh-en"))
+    assert [s.name for s in studies] == list(SCORERS)
+    by_name = {s.name: s for s in studies}
+    assert by_name["additive"].study == read_length_study(entries[0].folder) == ADDITIVE
+    assert (by_name["dot"].study, by_name["dot"].note) == (None, NO_STUDY)
+    assert (by_name["bilinear"].study, by_name["bilinear"].note) == (None, NO_MODEL)
+
+
+# -- the view -------------------------------------------------------------------------------------
+def test_view_draws_one_line_per_stored_study_and_the_fixed_context_line_stands_out(view):
+    assert view.findChild(type(view.plot), "lengthStudyPlot") is view.plot
+    curves = view.plot.getPlotItem().listDataItems()
+    assert len(curves) == 2 and list(view.curves) == ["additive", "none"]
+    for name, study in (("additive", ADDITIVE), ("none", FIXED)):
+        xs, ys = view.curves[name].getData()
+        assert list(ys) == [b.bleu for b in study.buckets]
+        assert [BUCKET_LABELS[int(x)] for x in xs] == [b.label for b in study.buckets]
+    fixed, additive = view.curves["none"].opts["pen"], view.curves["additive"].opts["pen"]
+    assert fixed.color().name() == HIGHLIGHT_COLOUR and fixed.style() == Qt.PenStyle.DashLine
+    assert fixed.widthF() > additive.widthF() and additive.color().name() != HIGHLIGHT_COLOUR
+    assert [label.text for _sample, label in view.legend.items] == [LABELS["additive"], LABELS["none"]]
+    ticks = view.plot.getPlotItem().getAxis("bottom")._tickLevels[0]
+    assert [text.split("\n")[0] for _x, text in ticks] == list(BUCKET_LABELS)
+    assert "n = 20" in ticks[1][1]
+
+
+def test_a_scorer_without_a_study_is_named_not_drawn(view):
+    assert view.missing_label.isVisible()
+    assert f"{LABELS['dot']}: {NO_STUDY}" in view.missing_label.text()
+    view.set_data(gather([("additive", LABELS["additive"], None)]))
+    assert view.curves == {} and not view.bucket_combo.isEnabled() and view.table.rowCount() == 0
+    assert "No length study" in view.plot.getPlotItem().titleLabel.text
+
+
+def test_choosing_a_bucket_lists_its_inputs_with_every_output_and_the_reference(view):
+    combo = view.findChild(QComboBox, "lengthStudyBucketCombo")
+    table = view.findChild(QTableWidget, "lengthStudyTable")
+    assert [combo.itemData(i) for i in range(combo.count())] == ["1–10", "11–20", "41–60"]
+    combo.setCurrentIndex(combo.findData("41–60"))
+    headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    assert headers[1:] == ["Source", "Reference", LABELS["additive"], LABELS["none"]]
+    assert table.rowCount() == 1
+    assert view.table.output_texts(0) == [SHARED["41–60"][0], SHARED["41–60"][1], "out 41–60", "out 41–60"]
+    assert "BLEU 25.0" in view.scores_label.text() and "chrF 24.0" in view.scores_label.text()
+    assert view.selection.getRegion() == (3.5, 4.5)
+
+
+def test_a_mouse_click_on_the_plot_chooses_the_bucket_under_it(qtbot, view):
+    view_box = view.plot.getPlotItem().getViewBox()
+    for index in (4, 0):
+        scene_point = view_box.mapViewToScene(QPointF(index + 0.1, 10.0))
+        point = view.plot.mapFromScene(scene_point)
+        with qtbot.waitSignal(view.bucketChosen, timeout=2000) as blocker:
+            qtbot.mouseClick(view.plot.viewport(), Qt.MouseButton.LeftButton, pos=point)
+        assert blocker.args == [BUCKET_LABELS[index]]
+        assert view.current_bucket() == BUCKET_LABELS[index]
+        qtbot.wait(600)  # not a double click
+    assert view.table.output_texts(0)[2:] == ["add short", "C short"]
+
+
+def test_a_row_button_or_a_double_click_chooses_the_row(qtbot, view):
+    view.select_bucket("1–10")
+    button = view.table.row_button(1)
+    assert isinstance(button, QToolButton) and button.objectName() == "lengthStudyRowButton"
+    with qtbot.waitSignal(view.rowChosen, timeout=1000) as blocker:
+        qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert blocker.args == ["独有的句子"]
+    with qtbot.waitSignal(view.rowChosen, timeout=1000) as blocker:
+        view.table.cellDoubleClicked.emit(0, 2)
+    assert blocker.args == ["短句。"]
+
+
+# -- from the Translate tab -----------------------------------------------------------------------
+def test_the_translate_tab_opens_the_study_of_its_direction_and_follows_it(qtbot, entries, monkeypatch):
+    tab = TranslateTab()
+    qtbot.addWidget(tab)
+    monkeypatch.setattr(tab.controller, "select", lambda direction, scorer: False)  # no model loads
+    translated = []
+    monkeypatch.setattr(tab, "translate_text", translated.append)
+    tab.controller.choices = ModelChoices(entries, LABELS)
+    tab._on_catalog(tab.controller.choices)
+    tab.show()
+    button = tab.findChild(QToolButton, "lengthStudyButton")
+    assert button.isEnabled()
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    dialog = tab.findChild(LengthStudyDialog, "lengthStudyDialog")
+    assert dialog is not None and dialog.isVisible() and not dialog.isModal()
+    assert list(dialog.view.curves) == ["additive", "none"] and "Chinese → English" in dialog.windowTitle()
+    dialog.view.select_bucket("1–10")
+    dialog.view.table.choose(0)
+    assert translated == ["短句。"]
+    bar = tab.view.choice_bar
+    bar.direction_combo.activated.emit(bar.direction_combo.findData("en-zh"))
+    assert dialog.direction == "en-zh" and list(dialog.view.curves) == ["additive"]
+    assert dialog.view.current_bucket() == "21–30"
+    dialog.close()
+
+
+def test_the_main_window_button_opens_the_study_and_a_row_decodes(qtbot, dates_models):
+    root = install_models(dates_models, ("additive", "none"))
+    sources = {"1–10": ("29 Nov 2026", "2026-11-29")}
+    for scorer, bleu in (("additive", 90.0), ("none", 60.0)):
+        study = LengthStudy(1, 4, (BucketScore("1–10", 4, bleu, bleu),),
+                            tuple(StudyRow(b, s, r, r, 6) for b, (s, r) in sources.items()), "sig")
+        record_length_study(root / f"dates-{scorer}", study)
+    assert root == user_models_folder()
+    window = open_window(qtbot)
+    wait_for_model(qtbot, window)
+    qtbot.mouseClick(window.findChild(QToolButton, "lengthStudyButton"), Qt.MouseButton.LeftButton)
+    dialog = window.findChild(LengthStudyDialog, "lengthStudyDialog")
+    assert dialog.isVisible() and list(dialog.view.curves) == ["additive", "none"]
+    qtbot.mouseClick(dialog.view.table.row_button(0), Qt.MouseButton.LeftButton)
+    assert window.translate_tab.view.source_input.text() == "29 Nov 2026"
+    wait_run_end(qtbot, window)
+    assert window.translate_tab.view.target_output.text()
+    dialog.close()
