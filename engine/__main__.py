@@ -16,7 +16,7 @@ from pathlib import Path
 from engine.averaging import write_averaged_model
 from engine.bundle import load_model_folder
 from engine.concat import long_test_set
-from engine.config import CELL_NAMES, LR_SCHEDULES, SCORER_NAMES, DecodeConfig, ModelConfig, TrainConfig
+from engine.config import CELL_NAMES, LR_SCHEDULES, SCORER_NAMES, ModelConfig, TrainConfig
 from engine.data import SPLIT_RULES
 from engine.errors import EngineError
 from engine.evaluate import evaluate
@@ -93,6 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
     tl = commands.add_parser("translate", help="translate TEXT arguments, or stdin lines if none")
     tl.add_argument("--model", type=Path, required=True, help="model folder")
     tl.add_argument("--beam", type=int, default=1, help="beam size (1 = greedy)")
+    tl.add_argument("--length-penalty", type=float, default=None,
+                    help="beam search: α of GNMT's length penalty ((5+len)/6)^α (0 = raw log-probability); "
+                    "default: the model's own, chosen on its validation pairs")
     tl.add_argument("--json", action="store_true", help="one JSON object per input line")
     tl.add_argument("text", nargs="*", help="sentences to translate")
 
@@ -105,6 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="with --test: the file's held-out test or valid part, or all of it; auto (default) "
                     "uses the test part when the file is the model's own training corpus, else all of it")
     ev.add_argument("--beam", type=int, default=1, help="beam size (1 = greedy)")
+    ev.add_argument("--length-penalty", type=float, default=None,
+                    help="beam search: α of GNMT's length penalty ((5+len)/6)^α (0 = raw log-probability); "
+                    "default: the model's own, chosen on its validation pairs")
     ev.add_argument("--long-set", action="store_true",
                     help="evaluate on the long test set instead: the chosen pairs joined 1-8 at a time "
                     "(deterministic), with BLEU and chrF per source-length bucket 1-10 ... 61+")
@@ -199,7 +205,7 @@ def _input_lines(texts: list[str]):
 
 def command_translate(args: argparse.Namespace) -> int:
     bundle = load_model_folder(args.model)
-    config = DecodeConfig(beam_size=args.beam)
+    config = bundle.decode_config(args.beam, args.length_penalty)
     for text in _input_lines(args.text):
         translation = bundle.translator.translate(text, config)
         if args.json:
@@ -232,7 +238,8 @@ def command_evaluate(args: argparse.Namespace) -> int:
         return _evaluate_long_set(args, bundle, pairs)
     if args.record:
         raise EngineError("--record stores a length study: use it with --long-set")
-    evaluation = evaluate(bundle.translator, pairs, bundle.target_language, DecodeConfig(beam_size=args.beam))
+    evaluation = evaluate(bundle.translator, pairs, bundle.target_language,
+                          bundle.decode_config(args.beam, args.length_penalty))
     if args.json:
         print(json.dumps(evaluation.to_json(include_exact_match=bool(args.task)), ensure_ascii=False))
     else:
@@ -245,7 +252,8 @@ def command_evaluate(args: argparse.Namespace) -> int:
 def _evaluate_long_set(args: argparse.Namespace, bundle, pairs) -> int:
     """The length study on the long test set made from ``pairs`` (printed; stored with --record)."""
     long_pairs = long_test_set(pairs, bundle.source_language, bundle.target_language)
-    study = run_length_study(bundle.translator, long_pairs, bundle.target_language, DecodeConfig(beam_size=args.beam))
+    study = run_length_study(bundle.translator, long_pairs, bundle.target_language,
+                             bundle.decode_config(args.beam, args.length_penalty))
     if args.record:
         record_length_study(args.model, study)
     if args.json:

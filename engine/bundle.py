@@ -28,7 +28,7 @@ from safetensors.torch import load as load_safetensors
 from safetensors.torch import save as save_safetensors
 
 from engine.atomic import write_bytes_atomic, write_json_atomic
-from engine.config import ModelConfig
+from engine.config import DecodeConfig, ModelConfig
 from engine.errors import ConfigError, EngineError, ModelFileError, TokenizerError
 from engine.model import Seq2Seq, build_model
 from engine.tokenizer import Tokenizer
@@ -73,6 +73,21 @@ class ModelBundle:
     @property
     def test_bleu(self) -> float | None:
         return (self.info.get("metrics") or {}).get("test", {}).get("bleu")
+
+    @property
+    def length_penalty(self) -> float:
+        """The beam length penalty α chosen for this model (``decoding.length_penalty`` in config.json,
+        set by ``scripts/tune_decoding.py`` on the validation pairs), else the engine's default."""
+        value = (self.info.get("decoding") or {}).get("length_penalty") if isinstance(self.info, dict) else None
+        if isinstance(value, int | float) and not isinstance(value, bool) and 0.0 <= value <= 5.0:
+            return float(value)
+        return DecodeConfig.length_penalty
+
+    def decode_config(self, beam_size: int = 1, length_penalty: float | None = None) -> DecodeConfig:
+        """How to decode with this model: ``beam_size``, and the model's own length penalty unless one
+        is given (raises ConfigError for values out of range)."""
+        alpha = self.length_penalty if length_penalty is None else length_penalty
+        return DecodeConfig(beam_size=beam_size, length_penalty=alpha)
 
     @property
     def attribution(self) -> str:

@@ -155,7 +155,7 @@ class DecodeConfig(_Serializable):
     """How a sentence is decoded."""
 
     beam_size: int = 1  # 1 = greedy search
-    length_penalty: float = 1.0  # beam: score / length**alpha; 0 = raw log-probability
+    length_penalty: float = 1.0  # beam: α of GNMT's lp = ((5+len)/6)^α; score = log p / lp; 0 = raw log p
     max_length_ratio: float = 2.0  # output capped at ratio * source tokens + max_length_extra
     max_length_extra: int = 10
     top_k: int = 5  # alternatives reported per step

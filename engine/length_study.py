@@ -26,6 +26,8 @@ from engine.evaluate import corpus_scores
 from engine.translator import Translator
 
 STUDY_BUCKETS: tuple[tuple[int, int | None], ...] = ((1, 10), (11, 20), (21, 30), (31, 40), (41, 60), (61, None))
+# Wider groups scored as one as well: the "long inputs" of the targets (sources of 41 tokens or more).
+STUDY_AGGREGATES: tuple[tuple[int, int | None], ...] = ((41, None),)
 EXAMPLES_PER_BUCKET = 5  # rows kept per bucket for the app's bucket list
 
 
@@ -72,9 +74,11 @@ class LengthStudy:
     buckets: tuple[BucketScore, ...]  # in STUDY_BUCKETS order; empty buckets left out
     rows: tuple[StudyRow, ...]  # up to EXAMPLES_PER_BUCKET per bucket
     signature: str
+    aggregates: tuple[BucketScore, ...] = ()  # STUDY_AGGREGATES, e.g. "41+", scored as one group
 
     def bucket(self, label: str) -> BucketScore | None:
-        return next((b for b in self.buckets if b.label == label), None)
+        """A bucket or an aggregate ("41+") by its label."""
+        return next((b for b in self.buckets + self.aggregates if b.label == label), None)
 
     def rows_in(self, label: str) -> tuple[StudyRow, ...]:
         return tuple(row for row in self.rows if row.bucket == label)
@@ -82,8 +86,8 @@ class LengthStudy:
     def to_json(self) -> dict[str, Any]:
         return {
             "beam": self.beam, "n": self.n, "signature": self.signature,
-            "buckets": [{"bucket": b.label, "n": b.n, "bleu": round(b.bleu, 2), "chrf": round(b.chrf, 2)}
-                        for b in self.buckets],
+            "buckets": [_score_json(b) for b in self.buckets],
+            "aggregates": [_score_json(b) for b in self.aggregates],
             "rows": [{"bucket": r.bucket, "source": r.source, "reference": r.reference, "output": r.output,
                       "source_length": r.source_length} for r in self.rows],
         }
@@ -93,13 +97,22 @@ class LengthStudy:
         """The study stored in config.json, or None when it is missing or malformed (never raises:
         a folder whose study is unreadable still translates; the app just has no curve for it)."""
         try:
-            buckets = tuple(BucketScore(str(b["bucket"]), int(b["n"]), float(b["bleu"]), float(b["chrf"]))
-                            for b in data["buckets"])
+            buckets = tuple(_score_from_json(b) for b in data["buckets"])
+            aggregates = tuple(_score_from_json(b) for b in data.get("aggregates", ()))
             rows = tuple(StudyRow(str(r["bucket"]), str(r["source"]), str(r["reference"]), str(r["output"]),
                                   int(r["source_length"])) for r in data.get("rows", ()))
-            return LengthStudy(int(data["beam"]), int(data["n"]), buckets, rows, str(data.get("signature", "")))
+            return LengthStudy(int(data["beam"]), int(data["n"]), buckets, rows, str(data.get("signature", "")),
+                               aggregates)
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
+
+
+def _score_json(score: BucketScore) -> dict[str, Any]:
+    return {"bucket": score.label, "n": score.n, "bleu": round(score.bleu, 2), "chrf": round(score.chrf, 2)}
+
+
+def _score_from_json(data: Any) -> BucketScore:
+    return BucketScore(str(data["bucket"]), int(data["n"]), float(data["bleu"]), float(data["chrf"]))
 
 
 def _spread(indices: Sequence[int], count: int) -> list[int]:
@@ -131,7 +144,15 @@ def run_length_study(
         buckets.append(BucketScore(label, len(members), scores.bleu, scores.chrf))
         rows += [StudyRow(label, pairs[i].source, references[i], hypotheses[i], len(translations[i].source_tokens))
                  for i in _spread(members, examples_per_bucket)]
-    return LengthStudy(config.beam_size, len(pairs), tuple(buckets), tuple(rows), signature)
+    aggregates = []
+    lengths = [len(t.source_tokens) for t in translations]
+    for low, high in STUDY_AGGREGATES:
+        members = [i for i, n in enumerate(lengths) if low <= n and (high is None or n <= high)]
+        if members:
+            scores = corpus_scores([hypotheses[i] for i in members], [references[i] for i in members],
+                                   target_language)
+            aggregates.append(BucketScore(study_bucket_label(low, high), len(members), scores.bleu, scores.chrf))
+    return LengthStudy(config.beam_size, len(pairs), tuple(buckets), tuple(rows), signature, tuple(aggregates))
 
 
 def study_key(beam: int) -> str:
@@ -167,5 +188,5 @@ def read_length_study(folder: Path, beam: int = 1) -> LengthStudy | None:
 def format_study(study: LengthStudy) -> str:
     """A text table: one line per bucket with n, BLEU and chrF."""
     lines = [f"{'source sub-words':>16}  {'n':>5}  {'BLEU':>6}  {'chrF':>6}"]
-    lines += [f"{b.label:>16}  {b.n:>5}  {b.bleu:6.2f}  {b.chrf:6.2f}" for b in study.buckets]
+    lines += [f"{b.label:>16}  {b.n:>5}  {b.bleu:6.2f}  {b.chrf:6.2f}" for b in study.buckets + study.aggregates]
     return "\n".join(lines)

@@ -55,7 +55,7 @@ class Hypothesis:
     attention: np.ndarray | None  # len(token_ids)×S
     scores: np.ndarray | None  # len(token_ids)×S raw scores
     log_probability: float
-    normalized_score: float  # log_probability / len**length_penalty: what beam search ranks by
+    normalized_score: float  # log_probability / lp(len), GNMT's length penalty: what beam search ranks by
     capped: bool = False  # True when the length cap ended it before EOS
     steps: tuple[DecodeStep, ...] = field(default=(), repr=False)
 
@@ -63,8 +63,14 @@ class Hypothesis:
 Namer = Callable[[list[int]], list[str]]  # token ids → pieces (the target tokenizer)
 
 
+def length_penalty_factor(length: int, alpha: float) -> float:
+    """GNMT's length penalty lp(Y) = ((5 + |Y|) / 6)^α (Wu et al. 2016, eq. 14): 1 for one token,
+    growing with the length; α = 0 ranks by raw log-probability, which favours short outputs."""
+    return ((5.0 + max(length, 1)) / 6.0) ** alpha
+
+
 def _normalized(log_probability: float, length: int, length_penalty: float) -> float:
-    return log_probability / (max(length, 1) ** length_penalty)
+    return log_probability / length_penalty_factor(length, length_penalty)
 
 
 def _step_logp(model: Seq2Seq, previous: Tensor, state: State, encoded: Encoded):
@@ -172,7 +178,12 @@ def beam(
 
     Yields, per output position, the step of the currently best-scoring hypothesis (its whole
     prefix and attention included, as the best may switch between steps). Returns the best
-    finished hypothesis by ``log p / length**length_penalty``.
+    finished hypothesis by ``log p / lp(length)`` (GNMT's penalty, α = ``length_penalty``).
+
+    The search ends when ``beam_size`` hypotheses have finished and none of the live ones scores
+    better than the best finished one at its current length (the usual stopping rule, as in
+    Hugging Face's ``early_stopping=False``): stopping at the first ``beam_size`` finished ones
+    would keep short hypotheses that ended early and cut long, multi-clause outputs short.
     """
     live = [_Beam((), 0.0, 0, ())]
     finished: list[_Beam] = []
@@ -204,12 +215,20 @@ def beam(
                 break
         yield best_step  # type: ignore[misc]
         live = new_live
-        if len(finished) >= beam_size or not live:
+        if not live or (len(finished) >= beam_size and _search_is_over(finished, live, length_penalty)):
             break
     capped = [replace(b, state_row=-1) for b in live] if len(finished) < beam_size else []
     pool = finished + capped
     best = max(pool, key=lambda b: _normalized(b.log_probability, len(b.ids), length_penalty))
     return _to_hypothesis(best, length_penalty)
+
+
+def _search_is_over(finished: list[_Beam], live: list[_Beam], length_penalty: float) -> bool:
+    """True when the best finished hypothesis scores at least as well as every live one would if it
+    ended now (with α > 0 a live one may still overtake it by growing; that chance is given up)."""
+    best_finished = max(_normalized(b.log_probability, len(b.ids), length_penalty) for b in finished)
+    best_live = max(_normalized(b.log_probability, len(b.ids), length_penalty) for b in live)
+    return best_finished >= best_live
 
 
 def _beam_step(parent, parent_row, token_id, total, logp, weights, raw, index, top_k, namer) -> DecodeStep:

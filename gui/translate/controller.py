@@ -233,9 +233,8 @@ class TranslateController(QObject):
             return False
         self.text = text
         self.cancel()
-        from engine.config import DecodeConfig
 
-        translator, config, delay = self.bundle.translator, DecodeConfig(beam_size=self.beam_size), self.delay
+        translator, config, delay = self.bundle.translator, self.bundle.decode_config(self.beam_size), self.delay
 
         def configure(worker: GeneratorWorker) -> None:
             worker.set_delay(delay)

@@ -14,6 +14,9 @@ from PySide6.QtWidgets import QMenu
 EXAMPLES_FILE = Path(__file__).resolve().parents[2] / "resources" / "examples.json"
 HISTORY_LIMIT = 30
 MENU_TEXT_LIMIT = 70  # characters of a sentence shown in a menu entry
+# Menu sections, in order: (the examples' "length", section title).
+EXAMPLE_GROUPS = (("short", "Short sentences"), ("long", "Long sentences"),
+                  ("paragraph", "Several sentences (one input)"))
 
 log = logging.getLogger("attention_studio")
 
@@ -21,7 +24,7 @@ log = logging.getLogger("attention_studio")
 @dataclass(frozen=True)
 class Example:
     text: str
-    length: str  # "short" or "long"
+    length: str  # one of EXAMPLE_GROUPS: "short", "long" or "paragraph" (several sentences)
 
 
 def load_examples(path: Path = EXAMPLES_FILE) -> dict[str, list[Example]]:
@@ -65,17 +68,17 @@ def _menu_text(text: str) -> str:
 
 
 def fill_examples_menu(menu: QMenu, examples: list[Example], pick: Callable[[str], None]) -> None:
-    """Short examples, a separator, long examples."""
+    """Short examples, long examples, then inputs of several sentences, each group in its section."""
     menu.clear()
     if not examples:
         menu.addAction("No examples for this direction").setEnabled(False)
         return
-    for length in ("short", "long"):
+    for length, title in EXAMPLE_GROUPS:
         group = [e for e in examples if e.length == length]
         if group and not menu.isEmpty():
             menu.addSeparator()
         if group:
-            menu.addSection(f"{length.capitalize()} sentences")
+            menu.addSection(title)
         for example in group:
             action = menu.addAction(_menu_text(example.text))
             action.setToolTip(example.text)

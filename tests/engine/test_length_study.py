@@ -36,6 +36,8 @@ def test_a_tiny_model_is_studied_by_length_and_the_study_is_stored(dates_models,
     assert study.n == len(long_pairs) and study.beam == 1
     assert sum(b.n for b in study.buckets) == len(long_pairs)
     assert len(study.buckets) >= 3 and all(0 <= b.bleu <= 100 and 0 <= b.chrf <= 100 for b in study.buckets)
+    long_inputs = sum(b.n for b in study.buckets if b.label in ("41–60", "61+"))
+    assert long_inputs == (study.bucket("41+").n if study.bucket("41+") else 0)
     for bucket in study.buckets:
         rows = study.rows_in(bucket.label)
         assert 1 <= len(rows) <= 2

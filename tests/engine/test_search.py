@@ -112,3 +112,24 @@ def test_every_step_carries_its_hypothesis_earlier_steps(translator):
             if step.previous_steps:
                 rows = np.stack([s.attention for s in step.previous_steps] + [step.attention])
                 assert np.allclose(rows, step.hypothesis_attention)
+
+
+def test_the_length_penalty_is_gnmts():
+    from engine.search import length_penalty_factor
+
+    assert length_penalty_factor(1, 1.0) == pytest.approx(1.0)
+    assert length_penalty_factor(7, 1.0) == pytest.approx(2.0)
+    assert length_penalty_factor(7, 0.0) == 1.0
+    assert length_penalty_factor(19, 0.5) == pytest.approx(2.0)
+
+
+def test_beam_search_goes_on_while_a_live_hypothesis_beats_the_finished_ones():
+    from engine.search import _Beam, _search_is_over
+
+    short = _Beam((5, 2), -3.0, 0, ())  # finished early, poor score
+    good_live = _Beam((5, 6, 7), -1.0, 0, ())
+    poor_live = _Beam((5, 6, 7), -9.0, 0, ())
+    assert not _search_is_over([short], [good_live, poor_live], 0.0)
+    assert _search_is_over([short], [poor_live], 0.0)
+    # With a strong penalty a long live hypothesis is judged by its normalized score.
+    assert _search_is_over([_Beam((5, 2), -1.0, 0, ())], [_Beam((5, 6, 7), -1.2, 0, ())], 2.0) is False

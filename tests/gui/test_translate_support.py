@@ -58,3 +58,24 @@ def type_and_translate(qtbot, window: MainWindow, text: str) -> None:
 def wait_run_end(qtbot, window: MainWindow) -> None:
     controller = window.translate_tab.controller
     qtbot.waitUntil(lambda: not controller.running, timeout=RUN_MS)
+
+
+def test_the_examples_menu_offers_inputs_of_several_sentences_in_their_own_section(qtbot):
+    from PySide6.QtWidgets import QMenu
+
+    from gui.translate.examples import fill_examples_menu, load_examples
+
+    examples = load_examples()
+    for language in ("zh", "en"):
+        paragraphs = [e.text for e in examples[language] if e.length == "paragraph"]
+        assert len(paragraphs) >= 3
+        assert all(sum(e.text.count(mark) for mark in "。.!?？！") >= 2 for e in examples[language]
+                   if e.length == "paragraph")
+        menu = QMenu()
+        picked = []
+        fill_examples_menu(menu, examples[language], picked.append)
+        sections = [a.text() for a in menu.actions() if a.isSeparator() and a.text()]
+        assert sections == ["Short sentences", "Long sentences", "Several sentences (one input)"]
+        [action] = [a for a in menu.actions() if a.toolTip() == paragraphs[0]]
+        action.trigger()
+        assert picked == [paragraphs[0]]

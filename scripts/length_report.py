@@ -1,0 +1,171 @@
+"""Write the length-study report from the studies stored in the model folders (no decoding).
+
+    python scripts/length_report.py [--models resources/models] [--out docs/length-study.md]
+
+Each model folder holds its length study (``metrics.length_study`` in config.json: BLEU and chrF
+per source-length bucket on the long test set, greedy and — after ``scripts/tune_decoding.py`` —
+beam 5). This script tabulates them per direction, sets every attention scorer against the fixed
+context C bucket by bucket, checks the targets of the long-sentence work (the best scorer keeps
+≥ 0.8× its 1–10-token BLEU on 41+ tokens; its lead over C there is ≥ +10 BLEU and ≥ 1.5× its lead on
+1–10) and draws Bahdanau et al.'s Figure 2 for the shipped models (needs matplotlib).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine.bundle import read_config  # noqa: E402
+from engine.config import SCORER_NAMES  # noqa: E402
+from engine.length_study import STUDY_BUCKETS, LengthStudy, stored_length_study, study_bucket_label  # noqa: E402
+
+SHORT, LONG = "1–10", "41+"
+LABELS = [study_bucket_label(*bucket) for bucket in STUDY_BUCKETS]
+
+
+def gather(models: Path) -> dict[str, dict[str, dict[int, LengthStudy]]]:
+    """direction → scorer → beam → study, for every model folder in ``models`` that stores one."""
+    found: dict[str, dict[str, dict[int, LengthStudy]]] = {}
+    for folder in sorted(p for p in models.glob("*") if (p / "config.json").is_file()):
+        info = read_config(folder)
+        direction = f"{info['source_language']}-{info['target_language']}"
+        for beam in (1, 5):
+            study = stored_length_study(info, beam)
+            if study is not None:
+                found.setdefault(direction, {}).setdefault(info["model"]["scorer"], {})[beam] = study
+    return found
+
+
+def _bleu(study: LengthStudy, label: str) -> float | None:
+    score = study.bucket(label)
+    return None if score is None else score.bleu
+
+
+def _cell(value: float | None) -> str:
+    return "—" if value is None else f"{value:.1f}"
+
+
+def targets(by_scorer: dict[str, dict[int, LengthStudy]], beam: int) -> list[str]:
+    """The long-sentence targets, checked on the stored studies at ``beam``."""
+    none = by_scorer.get("none", {}).get(beam)
+    attending = {s: b[beam] for s, b in by_scorer.items() if s != "none" and beam in b}
+    if none is None or not attending:
+        return []
+    best = max(attending, key=lambda s: _bleu(attending[s], LONG) or 0.0)
+    study = attending[best]
+    short, long = _bleu(study, SHORT) or 0.0, _bleu(study, LONG) or 0.0
+    lead_short = short - (_bleu(none, SHORT) or 0.0)
+    lead_long = long - (_bleu(none, LONG) or 0.0)
+    lines = [f"- Best attention scorer on 41+ tokens: `{best}`, {long:.1f} BLEU against {short:.1f} on 1–10 tokens: "
+             f"**{long / short:.2f}×** its short-input BLEU (target ≥ 0.8×)." if short else "",
+             f"- Its lead over C: {lead_long:+.1f} BLEU on 41+ tokens against {lead_short:+.1f} on 1–10 "
+             f"(**{lead_long / lead_short:.1f}×**; target ≥ +10 and ≥ 1.5×)." if lead_short else
+             f"- Its lead over C: {lead_long:+.1f} BLEU on 41+ tokens against {lead_short:+.1f} on 1–10.",
+             "- Every attention scorer's lead over C on 41+ tokens (target ≥ +5): " + ", ".join(
+                 f"`{s}` {(_bleu(st, LONG) or 0.0) - (_bleu(none, LONG) or 0.0):+.1f}" for s, st in attending.items())
+             + "."]
+    return [line for line in lines if line]
+
+
+def render(found: dict[str, dict[str, dict[int, LengthStudy]]], plotted: list[str]) -> str:
+    lines = ["# The length study: why attention", "",
+             "BLEU by source length on the long test set: the held-out test pairs (English sha256 digest starting "
+             "with `0`) joined 1 to 8 at a time after one seeded shuffle, Chinese without a separator and English "
+             "with a space, every test pair used once (`engine.concat.long_test_set`). Each input is translated as "
+             "one sequence. Lengths are source sub-word tokens; *41+* scores the two longest buckets as one. "
+             "Read from the studies stored in each model folder (`python -m engine evaluate --long-set --record`).",
+             ""]
+    for direction, by_scorer in sorted(found.items(), key=lambda item: item[0] != "zh-en"):
+        scorers = [s for s in SCORER_NAMES if s in by_scorer]
+        for beam, title in ((1, "greedy"), (5, "beam 5, each model's length penalty")):
+            studies = {s: by_scorer[s][beam] for s in scorers if beam in by_scorer[s]}
+            if not studies:
+                continue
+            first = next(iter(studies.values()))
+            counts = [f"{label} (n={first.bucket(label).n})" if first.bucket(label) else label
+                      for label in LABELS + [LONG]]
+            lines += [f"## {direction}, {title}", "", "| scorer | " + " | ".join(counts) + " |",
+                      "| --- |" + " --- |" * len(counts)]
+            for scorer, study in studies.items():
+                lines.append(f"| {scorer} | " + " | ".join(_cell(_bleu(study, label)) for label in LABELS + [LONG])
+                             + " |")
+            none = studies.get("none")
+            if none is not None and len(studies) > 1:
+                lines += ["", "Lead over the fixed context C (BLEU points):", "",
+                          "| scorer | " + " | ".join(LABELS + [LONG]) + " |",
+                          "| --- |" + " --- |" * (len(LABELS) + 1)]
+                for scorer, study in studies.items():
+                    if scorer == "none":
+                        continue
+                    leads = [None if _bleu(study, label) is None or _bleu(none, label) is None
+                             else _bleu(study, label) - _bleu(none, label) for label in LABELS + [LONG]]
+                    lines.append(f"| {scorer} | " + " | ".join("—" if v is None else f"{v:+.1f}" for v in leads)
+                                 + " |")
+            checked = targets(by_scorer, beam)
+            if checked:
+                lines += ["", *checked]
+            lines.append("")
+        if direction in plotted:
+            lines += [f"![BLEU against source length, {direction}](img/length-study-{direction}.png)", ""]
+    return "\n".join(lines)
+
+
+def plot(direction: str, by_scorer: dict[str, dict[int, LengthStudy]], path: Path) -> bool:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    figure, axes = plt.subplots(figsize=(7, 4))
+    for scorer in SCORER_NAMES:
+        study = by_scorer.get(scorer, {}).get(1)
+        if study is None:
+            continue
+        labels = [b.label for b in study.buckets]
+        fixed = scorer == "none"
+        axes.plot(labels, [b.bleu for b in study.buckets], marker="s" if fixed else "o",
+                  label="none (fixed C)" if fixed else scorer, linestyle="--" if fixed else "-",
+                  linewidth=3 if fixed else 1.8, color="#d62728" if fixed else None, zorder=3 if fixed else 2)
+    axes.set_xlabel("source length (sub-word tokens), long test set")
+    axes.set_ylabel("BLEU (greedy)")
+    axes.set_title(f"{direction}: the fixed context C falls behind attention as inputs grow")
+    axes.set_ylim(bottom=0)
+    axes.legend()
+    axes.grid(alpha=0.3)
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+    return True
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", type=Path, default=ROOT / "resources" / "models")
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "length-study.md")
+    args = parser.parse_args()
+    found = gather(args.models)
+    if not found:
+        print(f"no stored length study in {args.models}", file=sys.stderr)
+        return 1
+    plotted = [d for d, by_scorer in found.items() if plot(d, by_scorer, args.out.parent / "img" /
+                                                            f"length-study-{d}.png")]
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(render(found, plotted), encoding="utf-8")
+    summary = {d: {s: {f"beam{b}": st.to_json()["buckets"] + st.to_json()["aggregates"] for b, st in beams.items()}
+                   for s, beams in by_scorer.items()} for d, by_scorer in found.items()}
+    args.out.with_suffix(".json").write_text(json.dumps(summary, ensure_ascii=False, indent=1) + "\n",
+                                             encoding="utf-8")
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,138 @@
+"""Tune what is chosen after training, on validation pairs, for each model folder given.
+
+1. **Checkpoint averaging.** When the run kept weight snapshots (``train --keep-snapshots``), the
+   mean of its last k snapshots (k from ``--average``) is scored greedily on the validation pairs
+   against the run's best model; the folder keeps whichever scores higher, and says so in
+   config.json (``averaged``). A replaced model is scored again on the test pairs and the long
+   test set.
+2. **Beam length penalty.** GNMT's α (``engine.search.length_penalty_factor``) is chosen from
+   ``--alphas`` by beam-5 BLEU on the validation pairs and stored as ``decoding.length_penalty``,
+   which ``translate``, ``evaluate`` and the app then use by default.
+3. The beam-5 length study on the long test set is recorded next to the greedy one.
+
+Every figure it tried is written into config.json (``decoding.tried``), so the choice can be
+checked. Under the peer split rule the validation pairs are also training pairs: they only choose
+between settings, as they choose the checkpoint during training.
+
+    python scripts/tune_decoding.py resources/models/zh-en-additive [...] [--valid 500]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import torch  # noqa: E402
+
+from engine.atomic import write_json_atomic  # noqa: E402
+from engine.averaging import write_averaged_model  # noqa: E402
+from engine.bundle import CONFIG_FILE, load_model_folder, read_config, save_model_folder  # noqa: E402
+from engine.concat import long_test_set  # noqa: E402
+from engine.config import DecodeConfig  # noqa: E402
+from engine.data import read_tsv, split_pairs  # noqa: E402
+from engine.evaluate import evaluate  # noqa: E402
+from engine.length_study import record_length_study, run_length_study  # noqa: E402
+from engine.paths import TATOEBA_CORPUS  # noqa: E402
+from engine.run_report import record_test_metrics  # noqa: E402
+from engine.snapshots import list_snapshots  # noqa: E402
+
+
+def _valid_bleu(folder: Path, valid, config: DecodeConfig) -> float:
+    bundle = load_model_folder(folder)
+    return evaluate(bundle.translator, valid, bundle.target_language, config).scores.bleu
+
+
+# config.json keys that save_model_folder writes itself.
+_WRITTEN_ON_SAVE = ("format", "format_version", "model", "parameter_count", "weights", "tokenizers")
+
+
+def _replace_weights(folder: Path, averaged_folder: Path) -> None:
+    """Save the averaged model into the run's folder, keeping the run's record (config.json last)."""
+    averaged = load_model_folder(averaged_folder)
+    info = read_config(folder)
+    metadata = {key: value for key, value in info.items() if key not in _WRITTEN_ON_SAVE}
+    metadata["averaged"] = averaged.info["averaged"]
+    translator = averaged.translator
+    save_model_folder(folder, translator.model, translator.source_tokenizer, translator.target_tokenizer, metadata,
+                      (info.get("weights") or {}).get("dtype", "float32"))
+
+
+def choose_average(folder: Path, valid, counts: list[int]) -> dict:
+    """Keep the run's best model or the best average of its last snapshots, by greedy valid BLEU."""
+    snapshots = len(list_snapshots(folder))
+    tried = {"best model": round(_valid_bleu(folder, valid, DecodeConfig()), 2)}
+    best_name, best_bleu, best_folder = "best model", tried["best model"], None
+    scratch = Path(tempfile.mkdtemp(prefix="averaged-"))
+    try:
+        for count in sorted({c for c in counts if 2 <= c <= snapshots}):
+            out = scratch / f"last-{count}"
+            write_averaged_model(folder, out, count)
+            name = f"average of the last {count}"
+            tried[name] = round(_valid_bleu(out, valid, DecodeConfig()), 2)
+            if tried[name] > best_bleu:
+                best_name, best_bleu, best_folder = name, tried[name], out
+        if best_folder is not None:
+            _replace_weights(folder, best_folder)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return {"chosen": best_name, "greedy_valid_bleu": tried, "replaced": best_folder is not None}
+
+
+def choose_length_penalty(folder: Path, valid, alphas: list[float], beam: int) -> tuple[float, dict]:
+    """The α of the highest beam valid BLEU (the smaller α on a tie)."""
+    tried = {}
+    for alpha in alphas:
+        tried[alpha] = round(_valid_bleu(folder, valid, DecodeConfig(beam_size=beam, length_penalty=alpha)), 2)
+    best = max(sorted(tried), key=lambda a: tried[a])
+    return best, {str(a): b for a, b in tried.items()}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("models", nargs="+", type=Path, help="model folders")
+    parser.add_argument("--corpus", type=Path, default=TATOEBA_CORPUS)
+    parser.add_argument("--valid", type=int, default=500, help="validation pairs used (the first N)")
+    parser.add_argument("--alphas", type=float, nargs="+", default=[0.0, 0.6, 1.0, 1.4, 2.0])
+    parser.add_argument("--average", type=int, nargs="*", default=[2, 3, 5], help="snapshot counts to try")
+    parser.add_argument("--beam", type=int, default=5)
+    parser.add_argument("--threads", type=int, default=0, help="torch threads (0 = torch's default)")
+    args = parser.parse_args()
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    for folder in args.models:
+        bundle = load_model_folder(folder)
+        pairs, _ = read_tsv(args.corpus, bundle.source_language, bundle.target_language)
+        split = split_pairs(pairs, "peer")  # valid and test are the same parts under every split rule
+        valid = split.valid[: args.valid]
+        averaging = choose_average(folder, valid, args.average)
+        print(f"{folder.name}: {averaging}", flush=True)
+        bundle = load_model_folder(folder)
+        if averaging["replaced"]:
+            record_test_metrics(folder, evaluate(bundle.translator, split.test, bundle.target_language), beam=1)
+            long_pairs = long_test_set(split.test, bundle.source_language, bundle.target_language)
+            record_length_study(folder, run_length_study(bundle.translator, long_pairs, bundle.target_language))
+        alpha, tried = choose_length_penalty(folder, valid, args.alphas, args.beam)
+        print(f"{folder.name}: length penalty α = {alpha} (beam-{args.beam} valid BLEU by α: {tried})", flush=True)
+        info = read_config(folder)
+        info["decoding"] = {
+            "length_penalty": alpha, "beam": args.beam, "chosen_on": f"the first {len(valid)} validation pairs",
+            "tried": {"length_penalty": tried, "averaging": averaging},
+        }
+        write_json_atomic(folder / CONFIG_FILE, info)
+        bundle = load_model_folder(folder)
+        long_pairs = long_test_set(split.test, bundle.source_language, bundle.target_language)
+        study = run_length_study(bundle.translator, long_pairs, bundle.target_language,
+                                 bundle.decode_config(args.beam))
+        record_length_study(folder, study)
+        print(f"{folder.name}: beam-{args.beam} length study {[(b.label, b.bleu) for b in study.buckets]}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

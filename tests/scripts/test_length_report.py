@@ -1,0 +1,38 @@
+"""The length-study report is drawn from the studies stored in model folders."""
+
+import importlib.util
+import json
+from pathlib import Path
+
+from engine.length_study import BucketScore, LengthStudy
+
+ROOT = Path(__file__).resolve().parents[2]
+spec = importlib.util.spec_from_file_location("length_report", ROOT / "scripts" / "length_report.py")
+report = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(report)
+
+LABELS = ["1–10", "11–20", "21–30", "31–40", "41–60", "61+"]
+
+
+def _folder(root: Path, scorer: str, bleus: list[float], long_bleu: float) -> None:
+    study = LengthStudy(1, 60, tuple(BucketScore(label, 10, bleu, bleu + 20) for label, bleu in
+                               zip(LABELS, bleus, strict=True)),
+                        (), "sig", (BucketScore("41+", 20, long_bleu, long_bleu + 20),))
+    folder = root / f"zh-en-{scorer}"
+    folder.mkdir(parents=True)
+    config = {"format": "attention-studio-model", "format_version": 1, "source_language": "zh",
+              "target_language": "en", "model": {"scorer": scorer},
+              "metrics": {"length_study": {"beam1": study.to_json()}}}
+    (folder / "config.json").write_text(json.dumps(config, ensure_ascii=False), encoding="utf-8")
+
+
+def test_the_report_tabulates_the_stored_studies_and_checks_the_targets(tmp_path):
+    _folder(tmp_path, "additive", [30, 29, 28, 27, 26, 25], 25.5)
+    _folder(tmp_path, "none", [25, 18, 12, 8, 5, 3], 4.0)
+    found = report.gather(tmp_path)
+    assert set(found["zh-en"]) == {"additive", "none"}
+    text = report.render(found, [])
+    assert "| additive | 30.0 | 29.0 | 28.0 | 27.0 | 26.0 | 25.0 | 25.5 |" in text
+    assert "| additive | +5.0 | +11.0 | +16.0 | +19.0 | +21.0 | +22.0 | +21.5 |" in text  # lead over C
+    assert "**0.85×**" in text  # 25.5 / 30 on 41+ against 1–10
+    assert "**4.3×**" in text  # lead +21.5 against +5.0

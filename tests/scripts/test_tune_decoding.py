@@ -1,0 +1,50 @@
+"""Choosing checkpoint averaging and the beam length penalty on validation pairs."""
+
+import importlib.util
+import json
+import shutil
+from pathlib import Path
+
+from engine.bundle import load_model_folder
+from engine.config import DecodeConfig
+from engine.tasks import dates
+from engine.trainer import train
+from tests.model_factory import tiny_job
+
+ROOT = Path(__file__).resolve().parents[2]
+spec = importlib.util.spec_from_file_location("tune_decoding", ROOT / "scripts" / "tune_decoding.py")
+tune = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(tune)
+
+
+def test_a_model_folder_carries_its_length_penalty(dates_models, tmp_path):
+    folder = tmp_path / "model"
+    shutil.copytree(dates_models["additive"], folder)
+    assert load_model_folder(folder).decode_config(5) == DecodeConfig(beam_size=5)
+    info = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    info["decoding"] = {"length_penalty": 0.6}
+    (folder / "config.json").write_text(json.dumps(info), encoding="utf-8")
+    bundle = load_model_folder(folder)
+    assert bundle.decode_config(5).length_penalty == 0.6
+    assert bundle.decode_config(5, length_penalty=0.0).length_penalty == 0.0
+    info["decoding"] = {"length_penalty": "lots"}  # a tampered value falls back to the default
+    (folder / "config.json").write_text(json.dumps(info), encoding="utf-8")
+    assert load_model_folder(folder).length_penalty == DecodeConfig.length_penalty
+
+
+def test_the_length_penalty_is_chosen_by_valid_bleu_from_the_values_tried(dates_models):
+    valid = dates.dates_split(seed=1, train_size=10, valid_size=40, test_size=10).valid
+    alpha, tried = tune.choose_length_penalty(dates_models["additive"], valid, [0.0, 1.0], beam=3)
+    assert set(tried) == {"0.0", "1.0"} and tried[str(alpha)] == max(tried.values())
+
+
+def test_averaging_keeps_whichever_scores_higher_and_the_folder_stays_loadable(tmp_path):
+    run = tmp_path / "run"
+    list(train(tiny_job(run, epochs=2, train_size=600, keep_snapshots=3, validate_every_steps=4)))
+    valid = dates.dates_split(seed=1, train_size=10, valid_size=40, test_size=10).valid
+    result = tune.choose_average(run, valid, [2, 3])
+    assert set(result["greedy_valid_bleu"]) == {"best model", "average of the last 2", "average of the last 3"}
+    best = max(result["greedy_valid_bleu"].values())
+    assert result["greedy_valid_bleu"][result["chosen"]] == best
+    bundle = load_model_folder(run)
+    assert ("averaged" in bundle.info) == result["replaced"]
