@@ -8,7 +8,8 @@
 2. **Beam length penalty.** GNMT's α (``engine.search.length_penalty_factor``) is chosen from
    ``--alphas`` by beam-5 BLEU on the validation pairs and stored as ``decoding.length_penalty``,
    which ``translate``, ``evaluate`` and the app then use by default.
-3. The beam-5 length study on the long test set is recorded next to the greedy one.
+3. The length study on the long test set is recorded again, greedy and with beam 5, and the test
+   BLEU / chrF with beam 5 and the chosen α (``metrics.test_beam5``).
 
 Every figure it tried is written into config.json (``decoding.tried``), so the choice can be
 checked. Under the peer split rule the validation pairs are also training pairs: they only choose
@@ -113,10 +114,11 @@ def main() -> int:
         averaging = choose_average(folder, valid, args.average)
         print(f"{folder.name}: {averaging}", flush=True)
         bundle = load_model_folder(folder)
+        long_pairs = long_test_set(split.test, bundle.source_language, bundle.target_language)
         if averaging["replaced"]:
             record_test_metrics(folder, evaluate(bundle.translator, split.test, bundle.target_language), beam=1)
-            long_pairs = long_test_set(split.test, bundle.source_language, bundle.target_language)
-            record_length_study(folder, run_length_study(bundle.translator, long_pairs, bundle.target_language))
+        # The greedy study again (of the averaged model, or with what older runs did not store).
+        record_length_study(folder, run_length_study(bundle.translator, long_pairs, bundle.target_language))
         alpha, tried = choose_length_penalty(folder, valid, args.alphas, args.beam)
         print(f"{folder.name}: length penalty α = {alpha} (beam-{args.beam} valid BLEU by α: {tried})", flush=True)
         info = read_config(folder)
@@ -126,11 +128,17 @@ def main() -> int:
         }
         write_json_atomic(folder / CONFIG_FILE, info)
         bundle = load_model_folder(folder)
-        long_pairs = long_test_set(split.test, bundle.source_language, bundle.target_language)
         study = run_length_study(bundle.translator, long_pairs, bundle.target_language,
                                  bundle.decode_config(args.beam))
         record_length_study(folder, study)
         print(f"{folder.name}: beam-{args.beam} length study {[(b.label, b.bleu) for b in study.buckets]}", flush=True)
+        beam_test = evaluate(bundle.translator, split.test, bundle.target_language, bundle.decode_config(args.beam))
+        info = read_config(folder)
+        info.setdefault("metrics", {})[f"test_beam{args.beam}"] = {
+            "bleu": round(beam_test.scores.bleu, 2), "chrf": round(beam_test.scores.chrf, 2), "n": beam_test.count,
+            "length_penalty": alpha, "signature": beam_test.scores.signature}
+        write_json_atomic(folder / CONFIG_FILE, info)
+        print(f"{folder.name}: test BLEU beam {args.beam} {beam_test.scores.bleu:.2f}", flush=True)
     return 0
 
 
