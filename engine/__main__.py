@@ -71,6 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--concat-share", type=float, default=TrainConfig.concat_share,
                     help="share of each epoch's examples that are joined pairs, next to the single pairs "
                     "(0 = off; needs --concat-max 2 or more)")
+    tr.add_argument("--concat-start", type=float, default=TrainConfig.concat_start,
+                    help="a length curriculum: train on single pairs only for this fraction of the training "
+                    "(of --max-minutes, else of the epochs), then add the joined examples (0 = from the start)")
     tr.add_argument("--keep-snapshots", type=int, default=TrainConfig.keep_snapshots,
                     help="keep the weights of the last N validations in checkpoint/snapshots for checkpoint "
                     "averaging (python -m engine average); 0 = none")
@@ -142,7 +145,7 @@ def command_train(args: argparse.Namespace) -> int:
         learning_rate=args.learning_rate, validate_every_steps=args.validate_every, torch_threads=args.threads,
         lr_schedule=args.lr_schedule, lr_decay_start=args.lr_decay_start,
         temperature_warmup=args.temperature_warmup, concat_max_group=args.concat_max,
-        concat_share=args.concat_share, keep_snapshots=args.keep_snapshots,
+        concat_share=args.concat_share, concat_start=args.concat_start, keep_snapshots=args.keep_snapshots,
     )
     model_options = dict(scorer=args.scorer, cell=args.cell, embedding_size=args.embedding_size,
                          encoder_hidden_size=args.hidden_size, decoder_hidden_size=args.hidden_size,

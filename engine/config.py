@@ -94,6 +94,7 @@ class TrainConfig(_Serializable):
     temperature_warmup: float = 0.0  # fraction of training over which dot/bilinear scores warm up; 0 = off
     concat_max_group: int = 1  # join up to this many training pairs into one long example; 1 = off
     concat_share: float = 0.0  # share of each epoch's examples that are joined pairs (engine.concat)
+    concat_start: float = 0.0  # fraction of training on single pairs only before joined ones join in
     keep_snapshots: int = 0  # weights of the last N validations kept for checkpoint averaging; 0 = none
     early_stopping_patience: int = 4  # epochs without a better valid BLEU before stopping; 0 = off
     max_consecutive_bad_steps: int = 5  # non-finite losses/gradients in a row before DivergedError
@@ -117,6 +118,7 @@ class TrainConfig(_Serializable):
         _check_range("temperature_warmup", self.temperature_warmup, 0.0, 1.0)
         _check_range("concat_max_group", self.concat_max_group, 1, 16)
         _check_range("concat_share", self.concat_share, 0.0, 0.9)
+        _check_range("concat_start", self.concat_start, 0.0, 0.95)
         _check_range("keep_snapshots", self.keep_snapshots, 0, 100)
         if self.concat_share > 0 and self.concat_max_group < 2:
             raise ConfigError("concat_share joins pairs into long examples: set concat_max_group to 2 or more "

@@ -131,10 +131,14 @@ class _Run:
         self.first_step = 0  # the step this call started from (resumed runs start later)
 
     def prepare_epoch(self, epoch: int) -> None:
-        """This epoch's examples: every single training pair, plus (with concatenation on) joined
-        pairs drawn afresh from (seed, epoch), so that a resumed run sees the same epoch again."""
+        """This epoch's examples: every single training pair, plus (with concatenation on, once
+        ``concat_start`` of the training is done) joined pairs drawn afresh from (seed, epoch). The
+        epoch joining starts at is kept in the progress, so a resumed run sees the same epochs again."""
         config, job = self.config, self.job
-        joined = joined_training_pairs(
+        start = self.progress.get("concat_from_epoch")
+        if start is None and config.concat_share > 0 and self.training_fraction() >= config.concat_start:
+            self.progress["concat_from_epoch"] = start = epoch
+        joined = [] if start is None or epoch < start else joined_training_pairs(
             job.split.train, job.split.valid + job.split.test, config.concat_max_group, config.concat_share,
             config.seed * 1000 + epoch, job.source_language, job.target_language,
         )

@@ -70,3 +70,10 @@ def test_training_with_long_examples_adds_joined_batches_each_epoch(tmp_path):
     plain = batches_per_epoch(tmp_path / "plain")
     joined = batches_per_epoch(tmp_path / "joined", concat_max_group=4, concat_share=0.5)
     assert joined >= 2 * plain - 1  # as many joined examples as single ones
+
+
+def test_a_length_curriculum_adds_the_joined_examples_only_after_its_start(tmp_path):
+    events = list(train(tiny_job(tmp_path / "run", epochs=2, train_size=600, concat_max_group=4, concat_share=0.5,
+                                 concat_start=0.5)))
+    per_epoch = {e.epoch: e.batches_per_epoch for e in events if isinstance(e, StepEvent)}
+    assert per_epoch[2] >= 2 * per_epoch[1] - 1  # single pairs only in the first half, then as many joined
