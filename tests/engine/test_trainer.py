@@ -213,3 +213,22 @@ def test_a_resumed_run_keeps_its_clock_so_budget_and_warm_up_go_on(tmp_path):
     assert first.elapsed_seconds >= elapsed > 0
     assert resumed_scorer.temperature <= temperature < 8.0  # not back to √64
     assert first.learning_rate <= rate < job.train_config.learning_rate
+
+
+def test_batches_group_similar_target_lengths_so_the_decoder_pads_little():
+    import random
+
+    from engine.trainer import make_batches
+
+    rng = random.Random(3)
+    data = []
+    for _ in range(4000):
+        target = rng.randint(2, 60)
+        source = max(1, target + rng.randint(-20, 20))  # source length only loosely tied to the target's
+        data.append(([5] * source, [7] * target))
+    batches = make_batches(data, 64, seed=1)
+    assert sorted(i for batch in batches for i in batch) == list(range(len(data)))  # every pair once
+    assert batches == make_batches(data, 64, seed=1)
+    real = sum(len(data[i][1]) for batch in batches for i in batch)
+    padded = sum(len(batch) * max(len(data[i][1]) for i in batch) for batch in batches)
+    assert padded / real < 1.1
