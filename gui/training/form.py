@@ -175,6 +175,10 @@ class TrainingForm(QWidget):
         self.concat_share = _double(0.0, 0.9, TASK_DEFAULTS.concat_share, 2, 0.05, "Share of each epoch's examples "
                                     "that are joined pairs, next to every single pair", "none")
         self.concat_share.setObjectName("trainConcatShareSpin")
+        self.concat_start = _double(0.0, 0.95, TASK_DEFAULTS.concat_start, 2, 0.05, "A length curriculum: the "
+                                    "fraction of the run trained on single pairs only before the joined examples "
+                                    "join in; 'at once' mixes them in from the start", "at once")
+        self.concat_start.setObjectName("trainConcatStartSpin")
         self.concat_max.valueChanged.connect(self._concat_changed)
         self.scorer_combo.currentIndexChanged.connect(self._scorer_changed)
         self.validate_every = _spin(0, 1000000, 0, "Validate (and snapshot the attention) every N steps as well as "
@@ -198,7 +202,8 @@ class TrainingForm(QWidget):
         long_examples = QHBoxLayout()
         long_examples.addWidget(self.concat_max)
         long_examples.addWidget(self.concat_share)
-        train_form.addRow("Long examples (K / share)", long_examples)
+        long_examples.addWidget(self.concat_start)
+        train_form.addRow("Long examples (K / share / from)", long_examples)
         train_form.addRow("Validate", self.validate_every)
         train_form.addRow("Early stopping", self.patience)
         train_form.addRow("Seed", self.seed)
@@ -278,6 +283,7 @@ class TrainingForm(QWidget):
         self.temperature_warmup.setValue(defaults.temperature_warmup)
         self.concat_max.setValue(defaults.concat_max_group)
         self.concat_share.setValue(defaults.concat_share)
+        self.concat_start.setValue(defaults.concat_start)
 
     def _budget_changed(self) -> None:
         """The budget schedule decays over the time budget: offered only when there is one."""
@@ -288,8 +294,9 @@ class TrainingForm(QWidget):
             self.lr_schedule.setCurrentIndex(self.lr_schedule.findData("plateau"))
 
     def _concat_changed(self) -> None:
-        """The share of joined examples means something only when pairs are joined (K ≥ 2)."""
+        """The share and start of joined examples mean something only when pairs are joined (K ≥ 2)."""
         self.concat_share.setEnabled(self.concat_max.value() > 1)
+        self.concat_start.setEnabled(self.concat_max.value() > 1)
 
     def _scorer_changed(self) -> None:
         """The score warm-up only changes the unscaled scorers, attention dropout only the attention
@@ -315,6 +322,7 @@ class TrainingForm(QWidget):
             learning_rate=self.learning_rate.value(), lr_schedule=self.lr_schedule.currentData(),
             temperature_warmup=round(self.temperature_warmup.value(), 4),
             concat_max_group=self.concat_max.value(), concat_share=round(self.concat_share.value(), 4),
+            concat_start=round(self.concat_start.value(), 4),
             validate_every_steps=self.validate_every.value(),
             early_stopping_patience=self.patience.value(), seed=self.seed.value(), name=self.run_name.text().strip(),
         )

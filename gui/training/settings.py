@@ -38,6 +38,7 @@ class SizeDefaults:
     attention_dropout: float = ModelConfig.attention_dropout
     concat_max_group: int = TrainConfig.concat_max_group
     concat_share: float = TrainConfig.concat_share
+    concat_start: float = TrainConfig.concat_start
 
 
 # The dates task learns in a few epochs with a small model; a real corpus needs more of both, and
@@ -77,6 +78,7 @@ class RunSettings:
     temperature_warmup: float = TrainConfig.temperature_warmup  # dot/bilinear only; fraction of the run
     concat_max_group: int = TrainConfig.concat_max_group  # long examples: up to K training pairs joined; 1 = off
     concat_share: float = TrainConfig.concat_share  # share of each epoch's examples that are joined
+    concat_start: float = TrainConfig.concat_start  # fraction of the run on single pairs before joining starts
     validate_every_steps: int = 0  # 0 = once per epoch
     early_stopping_patience: int = TrainConfig.early_stopping_patience
     seed: int = 1
@@ -105,7 +107,7 @@ class RunSettings:
             epochs=self.epochs, max_minutes=self.max_minutes, batch_size=self.batch_size,
             learning_rate=self.learning_rate, lr_schedule=self.lr_schedule,
             temperature_warmup=self.temperature_warmup, concat_max_group=self.concat_max_group,
-            concat_share=self.concat_share if self.concat_max_group > 1 else 0.0,
+            concat_share=self.concat_share if self.concat_max_group > 1 else 0.0, concat_start=self.concat_start,
             validate_every_steps=self.validate_every_steps, early_stopping_patience=self.early_stopping_patience,
             seed=self.seed, torch_threads=torch_threads,
         )

@@ -302,14 +302,16 @@ def test_long_examples_reach_the_run_and_the_share_needs_pairs_to_join(panel, qt
     assert not share.isEnabled()
     size.setValue(3)
     share.setValue(0.25)
-    assert share.isEnabled()
+    start = form.findChild(type(form.concat_start), "trainConcatStartSpin")
+    start.setValue(0.4)
+    assert share.isEnabled() and start.isEnabled()
     [settings] = form.settings()
     config = settings.train_config()
-    assert (config.concat_max_group, config.concat_share) == (3, 0.25)
+    assert (config.concat_max_group, config.concat_share, config.concat_start) == (3, 0.25, 0.4)
     with qtbot.waitSignal(panel.runFinished, timeout=RUN_TIMEOUT_MS):
         record = _start(panel, qtbot)
     trained = load_model_folder(record.folder).info["training"]["train_config"]
-    assert (trained["concat_max_group"], trained["concat_share"]) == (3, 0.25)
+    assert (trained["concat_max_group"], trained["concat_share"], trained["concat_start"]) == (3, 0.25, 0.4)
 
 
 def _assert_offered(form, widget, offered_for: dict) -> None:
