@@ -4,6 +4,7 @@ import pytest
 
 from engine.bundle import load_model_folder
 from engine.catalog import SHIPPED_MODELS, default_model, scan
+from engine.length_study import read_length_study
 
 SHIPPED = sorted(p for p in SHIPPED_MODELS.glob("*") if (p / "config.json").is_file()) if SHIPPED_MODELS.is_dir() \
     else []
@@ -25,6 +26,11 @@ def test_each_shipped_model_loads_and_records_its_provenance(folder):
     assert translation.text and not translation.empty
     if scorer != "none":
         assert translation.attention.shape == (len(translation.tokens), len(translation.source_tokens))
+    study = read_length_study(folder)  # what the app's length study draws, stored with the model
+    assert study is not None and [b.label for b in study.buckets] == ["1–10", "11–20", "21–30", "31–40", "41–60",
+                                                                        "61+"]
+    test_pairs = bundle.info["data"]["split"]["test"]
+    assert sum(b.n for b in study.buckets) == study.n and test_pairs / 8 <= study.n <= test_pairs
 
 
 @pytest.mark.skipif(not (SHIPPED_MODELS / "zh-en-additive").is_dir(), reason="zh-en-additive is not shipped")
