@@ -1,12 +1,16 @@
 """Tune what is chosen after training, on validation pairs, for each model folder given.
 
+Both choices are made on the *long validation set*: the first ``--valid`` validation pairs joined 1–8
+at a time (as the long test set is made from the test pairs), so that short and multi-sentence
+inputs both count.
+
 1. **Checkpoint averaging.** When the run kept weight snapshots (``train --keep-snapshots``), the
-   mean of its last k snapshots (k from ``--average``) is scored greedily on the validation pairs
+   mean of its last k snapshots (k from ``--average``) is scored greedily on the long validation set
    against the run's best model; the folder keeps whichever scores higher, and says so in
    config.json (``averaged``). A replaced model is scored again on the test pairs and the long
    test set.
 2. **Beam length penalty.** GNMT's α (``engine.search.length_penalty_factor``) is chosen from
-   ``--alphas`` by beam-5 BLEU on the validation pairs and stored as ``decoding.length_penalty``,
+   ``--alphas`` by beam-5 BLEU on the long validation set and stored as ``decoding.length_penalty``,
    which ``translate``, ``evaluate`` and the app then use by default.
 3. The length study on the long test set is recorded again, greedy and with beam 5, and the test
    BLEU / chrF with beam 5 and the chosen α (``metrics.test_beam5``).
@@ -98,7 +102,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("models", nargs="+", type=Path, help="model folders")
     parser.add_argument("--corpus", type=Path, default=TATOEBA_CORPUS)
-    parser.add_argument("--valid", type=int, default=500, help="validation pairs used (the first N)")
+    parser.add_argument("--valid", type=int, default=600, help="validation pairs used (the first N, joined 1-8 "
+                        "at a time)")
     parser.add_argument("--alphas", type=float, nargs="+", default=[0.0, 0.6, 1.0, 1.4, 2.0])
     parser.add_argument("--average", type=int, nargs="*", default=[2, 3, 5], help="snapshot counts to try")
     parser.add_argument("--beam", type=int, default=5)
@@ -110,7 +115,10 @@ def main() -> int:
         bundle = load_model_folder(folder)
         pairs, _ = read_tsv(args.corpus, bundle.source_language, bundle.target_language)
         split = split_pairs(pairs, "peer")  # valid and test are the same parts under every split rule
-        valid = split.valid[: args.valid]
+        # The choices are made on the validation pairs joined 1-8 at a time, as the long test set is made
+        # from the test pairs: a length penalty chosen on single short sentences alone favours short
+        # outputs, which cut multi-sentence inputs short.
+        valid = long_test_set(split.valid[: args.valid], bundle.source_language, bundle.target_language)
         averaging = choose_average(folder, valid, args.average)
         print(f"{folder.name}: {averaging}", flush=True)
         bundle = load_model_folder(folder)
@@ -123,7 +131,7 @@ def main() -> int:
         print(f"{folder.name}: length penalty α = {alpha} (beam-{args.beam} valid BLEU by α: {tried})", flush=True)
         info = read_config(folder)
         info["decoding"] = {
-            "length_penalty": alpha, "beam": args.beam, "chosen_on": f"the first {len(valid)} validation pairs",
+            "length_penalty": alpha, "beam": args.beam, "chosen_on": f"the first {args.valid} validation pairs joined 1-8 at a time ({len(valid)} inputs)",
             "tried": {"length_penalty": tried, "averaging": averaging},
         }
         write_json_atomic(folder / CONFIG_FILE, info)
