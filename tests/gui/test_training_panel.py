@@ -286,7 +286,8 @@ def test_a_corpus_file_brings_the_shipped_recipe_and_the_dates_task_its_own(pane
     assert form.tie_embeddings.isChecked() and form.learning_rate.value() == pytest.approx(0.002)
     assert form.temperature_warmup.value() == pytest.approx(1.0)
     assert (form.embedding.value(), form.dropout.value()) == (256, pytest.approx(0.3))  # the shipped sizes
-    assert (form.concat_max.value(), form.concat_share.value()) == (8, pytest.approx(0.15))  # long examples
+    assert (form.concat_max.value(), form.concat_share.value(), form.concat_start.value()) == (
+        8, pytest.approx(0.2), pytest.approx(0.5))  # long examples: the build script's length curriculum
     form.corpus_combo.setCurrentIndex(0)  # the dates task
     assert not form.tie_embeddings.isChecked() and form.learning_rate.value() == pytest.approx(0.001)
     assert (form.embedding.value(), form.dropout.value()) == (64, pytest.approx(0.1))

@@ -13,15 +13,16 @@ build = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(build)
 
 
-def test_every_scorer_is_shipped_from_one_zh_en_recipe_under_the_peer_protocol_on_every_core(tmp_path):
+def test_every_scorer_is_shipped_in_both_directions_under_the_peer_protocol_on_every_core(tmp_path):
     plan = dict(build.planned_jobs(tmp_path, threads=2))
-    assert set(plan) == {f"zh-en-{scorer}" for scorer in SCORER_NAMES} | {"en-zh-additive"}
+    assert set(plan) == {f"{direction}-{scorer}" for scorer in SCORER_NAMES for direction in ("zh-en", "en-zh")}
     assert list(plan)[:2] == ["zh-en-additive", "zh-en-none"]  # the key comparison first
     for name, (source, target, scorer, folder, extra, threads) in plan.items():
         assert folder == tmp_path / name and f"{source}-{target}-{scorer}" == name
         assert (extra, threads) == (build.ZH_EN_RECIPE if source == "zh" else build.EN_ZH_RECIPE, 2)
         assert "--split-rule peer" in " ".join(extra)
     assert "--embedding-size 256" in " ".join(build.ZH_EN_RECIPE)
+    assert "--concat-max" in build.RECIPE and "--concat-share" in build.RECIPE  # every model learns long inputs
 
 
 def test_only_keeps_the_named_models_in_build_order_and_names_the_valid_ones_on_a_typo(tmp_path):
