@@ -114,3 +114,11 @@ def test_help_documents_every_command_as_a_subprocess():
         result = subprocess.run([sys.executable, "-m", "engine", command, "--help"], cwd=ROOT,
                                 capture_output=True, text=True, timeout=120)
         assert result.returncode == 0 and "--model" in result.stdout or "--out" in result.stdout
+
+
+def test_the_length_penalty_option_reaches_beam_search_and_is_checked(dates_models, capsys):
+    model = str(dates_models["additive"])
+    assert main(["translate", "--model", model, "--beam", "3", "--length-penalty", "0.6", "29 Nov 2026"]) == 0
+    assert capsys.readouterr().out.strip()
+    assert main(["translate", "--model", model, "--beam", "3", "--length-penalty", "9", "29 Nov 2026"]) == 2
+    assert "length_penalty must be between 0.0 and 5.0" in capsys.readouterr().err
