@@ -132,26 +132,28 @@ def run_length_study(
     translations = translator.translate_many([p.source for p in pairs], config)
     hypotheses = [t.text for t in translations]
     references = [p.target for p in pairs]
-    labels = [study_bucket_of(len(t.source_tokens)) for t in translations]
-    buckets, rows = [], []
-    signature = corpus_scores(hypotheses[:1], references[:1], target_language).signature if pairs else ""
-    for low, high in STUDY_BUCKETS:
-        label = study_bucket_label(low, high)
-        members = [i for i, bucket in enumerate(labels) if bucket == label]
-        if not members:
-            continue
-        scores = corpus_scores([hypotheses[i] for i in members], [references[i] for i in members], target_language)
-        buckets.append(BucketScore(label, len(members), scores.bleu, scores.chrf))
-        rows += [StudyRow(label, pairs[i].source, references[i], hypotheses[i], len(translations[i].source_tokens))
-                 for i in _spread(members, examples_per_bucket)]
-    aggregates = []
     lengths = [len(t.source_tokens) for t in translations]
-    for low, high in STUDY_AGGREGATES:
+    signature = ""
+
+    def score(low: int, high: int | None) -> tuple[BucketScore, list[int]] | None:
+        """The group of inputs of ``low``…``high`` source tokens, scored as one, and its members."""
+        nonlocal signature
         members = [i for i, n in enumerate(lengths) if low <= n and (high is None or n <= high)]
-        if members:
-            scores = corpus_scores([hypotheses[i] for i in members], [references[i] for i in members],
-                                   target_language)
-            aggregates.append(BucketScore(study_bucket_label(low, high), len(members), scores.bleu, scores.chrf))
+        if not members:
+            return None
+        scores = corpus_scores([hypotheses[i] for i in members], [references[i] for i in members], target_language)
+        signature = scores.signature
+        return BucketScore(study_bucket_label(low, high), len(members), scores.bleu, scores.chrf), members
+
+    buckets, rows, aggregates = [], [], []
+    for low, high in STUDY_BUCKETS:
+        scored = score(low, high)
+        if scored is not None:
+            bucket, members = scored
+            buckets.append(bucket)
+            rows += [StudyRow(bucket.label, pairs[i].source, references[i], hypotheses[i], lengths[i])
+                     for i in _spread(members, examples_per_bucket)]
+    aggregates = [scored[0] for low, high in STUDY_AGGREGATES if (scored := score(low, high)) is not None]
     return LengthStudy(config.beam_size, len(pairs), tuple(buckets), tuple(rows), signature, tuple(aggregates))
 
 

@@ -90,10 +90,12 @@ def choose_average(folder: Path, valid, counts: list[int]) -> dict:
 
 
 def choose_length_penalty(folder: Path, valid, alphas: list[float], beam: int) -> tuple[float, dict]:
-    """The α of the highest beam valid BLEU (the smaller α on a tie)."""
+    """The α of the highest beam valid BLEU (the smaller α on a tie); the model is loaded once."""
+    bundle = load_model_folder(folder)
     tried = {}
     for alpha in alphas:
-        tried[alpha] = round(_valid_bleu(folder, valid, DecodeConfig(beam_size=beam, length_penalty=alpha)), 2)
+        config = DecodeConfig(beam_size=beam, length_penalty=alpha)
+        tried[alpha] = round(evaluate(bundle.translator, valid, bundle.target_language, config).scores.bleu, 2)
     best = max(sorted(tried), key=lambda a: tried[a])
     return best, {str(a): b for a, b in tried.items()}
 
