@@ -74,6 +74,9 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--concat-start", type=float, default=TrainConfig.concat_start,
                     help="a length curriculum: train on single pairs only for this fraction of the training "
                     "(of --max-minutes, else of the epochs), then add the joined examples (0 = from the start)")
+    tr.add_argument("--subword-alpha", type=float, default=TrainConfig.subword_alpha,
+                    help="subword regularization (Kudo 2018): each epoch, segment every training example afresh, "
+                    "sampled with smoothing α (0.1–0.5 typical; 0 = off, the single best segmentation)")
     tr.add_argument("--keep-snapshots", type=int, default=TrainConfig.keep_snapshots,
                     help="keep the weights of the last N validations in checkpoint/snapshots for checkpoint "
                     "averaging (python -m engine average); 0 = none")
@@ -146,6 +149,7 @@ def command_train(args: argparse.Namespace) -> int:
         lr_schedule=args.lr_schedule, lr_decay_start=args.lr_decay_start,
         temperature_warmup=args.temperature_warmup, concat_max_group=args.concat_max,
         concat_share=args.concat_share, concat_start=args.concat_start, keep_snapshots=args.keep_snapshots,
+        subword_alpha=args.subword_alpha,
     )
     model_options = dict(scorer=args.scorer, cell=args.cell, embedding_size=args.embedding_size,
                          encoder_hidden_size=args.hidden_size, decoder_hidden_size=args.hidden_size,

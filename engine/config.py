@@ -96,6 +96,7 @@ class TrainConfig(_Serializable):
     concat_share: float = 0.0  # share of each epoch's examples that are joined pairs (engine.concat)
     concat_start: float = 0.0  # fraction of training on single pairs only before joined ones join in
     keep_snapshots: int = 0  # weights of the last N validations kept for checkpoint averaging; 0 = none
+    subword_alpha: float = 0.0  # subword regularization: each epoch's segmentations sampled with this α; 0 = off
     early_stopping_patience: int = 4  # epochs without a better valid BLEU before stopping; 0 = off
     max_consecutive_bad_steps: int = 5  # non-finite losses/gradients in a row before DivergedError
     validate_every_steps: int = 0  # extra validations inside an epoch; 0 = once per epoch
@@ -120,6 +121,7 @@ class TrainConfig(_Serializable):
         _check_range("concat_share", self.concat_share, 0.0, 0.9)
         _check_range("concat_start", self.concat_start, 0.0, 0.95)
         _check_range("keep_snapshots", self.keep_snapshots, 0, 100)
+        _check_range("subword_alpha", self.subword_alpha, 0.0, 1.0)
         if self.concat_share > 0 and self.concat_max_group < 2:
             raise ConfigError("concat_share joins pairs into long examples: set concat_max_group to 2 or more "
                               "(up to 16), or concat_share to 0")

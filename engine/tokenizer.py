@@ -58,8 +58,13 @@ class Tokenizer:
     def vocab_size(self) -> int:
         return self._processor.get_piece_size()
 
-    def encode(self, text: str) -> list[int]:
-        """Sub-word ids of ``text`` (no BOS/EOS added)."""
+    def encode(self, text: str, sample_alpha: float = 0.0) -> list[int]:
+        """Sub-word ids of ``text`` (no BOS/EOS added): the most likely segmentation, or with
+        ``sample_alpha`` > 0 one sampled from every segmentation of the unigram lattice with
+        probability ∝ P(segmentation)^α (subword regularization, Kudo 2018; training only: a small α
+        samples widely, α = 1 follows the model's own probabilities)."""
+        if sample_alpha > 0:
+            return self._processor.encode(text, out_type=int, enable_sampling=True, alpha=sample_alpha, nbest_size=-1)
         return self._processor.encode(text, out_type=int)
 
     def pieces(self, ids: Iterable[int]) -> list[str]:
@@ -74,6 +79,11 @@ class Tokenizer:
     def display_piece(piece: str) -> str:
         """A piece as shown to a person: the word-boundary mark ``▁`` becomes a leading space."""
         return piece.replace("\u2581", " ")
+
+
+def seed_segmentation_sampling(seed: int) -> None:
+    """Seed SentencePiece's sampler (process-wide), so that sampled segmentations repeat per seed."""
+    spm.set_random_generator_seed(seed)
 
 
 def train_tokenizer(sentences: Iterable[str], settings: TokenizerSettings) -> Tokenizer:

@@ -33,7 +33,7 @@ from engine.evaluate import evaluate
 from engine.events import FinishedEvent, SampleTranslation, StepEvent, TrainControl, TrainEvent, ValidationEvent
 from engine.model import Seq2Seq
 from engine.snapshots import save_snapshot
-from engine.tokenizer import BOS_ID, EOS_ID, PAD_ID, Tokenizer
+from engine.tokenizer import BOS_ID, EOS_ID, PAD_ID, Tokenizer, seed_segmentation_sampling
 from engine.translator import Translator
 
 MAX_TRAIN_TOKENS = MAX_SOURCE_TOKENS  # longer training pairs (either side, in sub-words) are left out
@@ -64,12 +64,13 @@ def compute_loss(logits: Tensor, target: Tensor, label_smoothing: float) -> Tens
     )
 
 
-def encode_pairs(job: TrainingJob, pairs: Sequence) -> list[tuple[list[int], list[int]]]:
-    """Sub-word ids of each pair, leaving out pairs longer than MAX_TRAIN_TOKENS."""
+def encode_pairs(job: TrainingJob, pairs: Sequence, sample_alpha: float = 0.0) -> list[tuple[list[int], list[int]]]:
+    """Sub-word ids of each pair, leaving out pairs longer than MAX_TRAIN_TOKENS; with ``sample_alpha``
+    > 0 both sides get a sampled segmentation (subword regularization, see Tokenizer.encode)."""
     encoded = []
     for pair in pairs:
-        source = job.source_tokenizer.encode(pair.source)
-        target = job.target_tokenizer.encode(pair.target)
+        source = job.source_tokenizer.encode(pair.source, sample_alpha)
+        target = job.target_tokenizer.encode(pair.target, sample_alpha)
         if 0 < len(source) <= MAX_TRAIN_TOKENS and 0 < len(target) <= MAX_TRAIN_TOKENS:
             encoded.append((source, target))
     return encoded
@@ -138,8 +139,13 @@ class _Run:
     def prepare_epoch(self, epoch: int) -> None:
         """This epoch's examples: every single training pair, plus (with concatenation on, once
         ``concat_start`` of the training is done) joined pairs drawn afresh from (seed, epoch). The
-        epoch joining starts at is kept in the progress, so a resumed run sees the same epochs again."""
+        epoch joining starts at is kept in the progress, so a resumed run sees the same epochs again.
+        With subword regularization on, every example is segmented afresh, sampled from (seed, epoch)."""
         config, job = self.config, self.job
+        alpha = config.subword_alpha
+        if alpha > 0:
+            seed_segmentation_sampling(config.seed * 1000 + epoch)
+            self.single_data = encode_pairs(job, job.split.train, alpha)
         start = self.progress.get("concat_from_epoch")
         if start is None and config.concat_share > 0 and self.training_fraction() >= config.concat_start:
             self.progress["concat_from_epoch"] = start = epoch
@@ -147,7 +153,7 @@ class _Run:
             job.split.train, job.split.valid + job.split.test, config.concat_max_group, config.concat_share,
             config.seed * 1000 + epoch, job.source_language, job.target_language,
         )
-        self.train_data = self.single_data + encode_pairs(job, joined) if joined else self.single_data
+        self.train_data = self.single_data + encode_pairs(job, joined, alpha) if joined else self.single_data
 
     # -- state -------------------------------------------------------------------------------
     def restore(self) -> None:

@@ -1,0 +1,51 @@
+"""Subword regularization: sampled segmentations in training, the one best segmentation elsewhere."""
+
+import pytest
+
+from engine.config import TrainConfig
+from engine.errors import ConfigError
+from engine.events import TrainControl
+from engine.tokenizer import TokenizerSettings, seed_segmentation_sampling, train_tokenizer
+from engine.trainer import _Run
+from tests.model_factory import tiny_job
+
+SENTENCES = [f"The meeting on Tuesday number {i} was postponed until the afternoon." for i in range(300)]
+
+
+def _tokenizer():
+    return train_tokenizer(SENTENCES, TokenizerSettings(vocab_size=400))
+
+
+def test_sampled_segmentations_vary_decode_to_the_same_text_and_repeat_per_seed():
+    tokenizer = _tokenizer()
+    text = "The meeting was postponed until Tuesday afternoon."
+    best = tokenizer.encode(text)
+    assert all(tokenizer.encode(text) == best for _ in range(5))  # no α: always the one best segmentation
+    seed_segmentation_sampling(7)
+    sampled = [tokenizer.encode(text, sample_alpha=0.1) for _ in range(20)]
+    assert len({tuple(ids) for ids in sampled}) > 1
+    assert {tokenizer.decode(ids) for ids in sampled} == {text}
+    seed_segmentation_sampling(7)
+    assert [tokenizer.encode(text, sample_alpha=0.1) for _ in range(20)] == sampled
+
+
+def test_subword_alpha_is_checked_against_its_range():
+    with pytest.raises(ConfigError, match="subword_alpha must be between 0.0 and 1.0"):
+        TrainConfig(subword_alpha=1.5)
+
+
+def test_each_epoch_is_segmented_afresh_deterministically_and_validation_is_not(tmp_path):
+    def epoch_data(folder, epoch, **options):
+        run = _Run(tiny_job(folder, epochs=2, train_size=300, **options), TrainControl())
+        valid = list(run.valid_data)
+        run.prepare_epoch(epoch)
+        return run.train_data, valid
+
+    plain, plain_valid = epoch_data(tmp_path / "a", 0)
+    first, first_valid = epoch_data(tmp_path / "b", 0, subword_alpha=0.1)
+    again, _ = epoch_data(tmp_path / "c", 0, subword_alpha=0.1)
+    second, _ = epoch_data(tmp_path / "d", 1, subword_alpha=0.1)
+    assert first == again  # same seed and epoch: same segmentations
+    assert first != plain and first != second  # sampled, and afresh each epoch
+    assert first_valid == plain_valid  # checkpoint choice and scores always use the best segmentation
+    assert len(first) == len(plain)  # the same pairs, only cut differently
