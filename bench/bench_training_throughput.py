@@ -10,7 +10,7 @@ of the optimizer steps, validation excluded — the same method as Joey NMT's lo
 ``--tie-embeddings`` measures the shipped models' architecture (output layer tied to the target
 embedding, so a 128×4000 output product instead of 256×4000).
 
-Needs the Tatoeba corpus at ../shared/data/tatoeba-cmn-eng/cmn-eng.tsv (or --corpus).
+Needs the Tatoeba corpus at resources/corpora/tatoeba-cmn-eng/cmn-eng.tsv (or --corpus).
 """
 
 from __future__ import annotations

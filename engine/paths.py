@@ -14,8 +14,8 @@ import platformdirs
 APP_NAME = "attention-studio"
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SHIPPED_MODELS = PROJECT_ROOT / "resources" / "models"
-# The Tatoeba Chinese–English corpus, beside the project (never committed into it).
-TATOEBA_CORPUS = PROJECT_ROOT.parent / "shared" / "data" / "tatoeba-cmn-eng" / "cmn-eng.tsv"
+# The Tatoeba Chinese–English corpus, shipped with its licence note (CC-BY 2.0 FR, README.md beside it).
+TATOEBA_CORPUS = PROJECT_ROOT / "resources" / "corpora" / "tatoeba-cmn-eng" / "cmn-eng.tsv"
 
 
 def user_data_folder() -> Path:

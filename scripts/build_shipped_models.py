@@ -1,6 +1,6 @@
 """Rebuild the shipped models: one model per scorer in each direction, zh→en and en→zh.
 
-Every model is trained by the engine's own command line on the Tatoeba corpus. The five zh→en
+Every model is trained by the engine's own command line on the Tatoeba corpus shipped in resources/corpora. The five zh→en
 models share the data split, architecture, sizes, seed, recipe and wall-clock budget, so the
 comparison between scorers is fair, and they are trained under the conditions of the Joey NMT
 peer they are compared with: the held-out rule of the peer's figures (``--split-rule peer``: test =
@@ -19,7 +19,7 @@ inputs, against 27.82 and 0.2 for single pairs only and 24.44 and 11.3 for long 
 start; the shipped folders are rebuilt once a recipe keeps the ordinary-sentence quality.
 
     python scripts/build_shipped_models.py [--minutes 25] [--threads N]
-        [--corpus ../shared/data/tatoeba-cmn-eng/cmn-eng.tsv] [--out resources/models] [--only NAME ...]
+        [--corpus resources/corpora/tatoeba-cmn-eng/cmn-eng.tsv] [--out resources/models] [--only NAME ...]
 
 All ten take about 4 h 15 min on a 2-core machine (ten runs of 25 minutes, one after another). Then
 ``python scripts/quality_report.py`` measures them and writes docs/quality-report.md.

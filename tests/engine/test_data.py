@@ -349,3 +349,14 @@ def test_real_corpus() -> None:
     for part in ("valid", "test"):
         assert len(pairs) / 16 * 0.8 < sizes[part] < len(pairs) / 16 * 1.2
     assert sizes["train"] + sizes["valid"] + sizes["test"] + sizes["train_removed_overlap"] == len(pairs)
+
+
+def test_the_shipped_corpus_is_the_tatoeba_file_unchanged_with_its_licence_note():
+    assert REAL_CORPUS.is_file()
+    note = (REAL_CORPUS.parent / "README.md").read_text(encoding="utf-8")
+    assert "CC-BY 2.0 (France)" in note
+    first = REAL_CORPUS.read_bytes().splitlines()[0].decode("utf-8")
+    assert first.count("\t") == 2 and "Attribution: tatoeba.org" in first  # the attribution column is kept
+    upstream = Path(__file__).resolve().parents[3] / "shared" / "data" / "tatoeba-cmn-eng" / "cmn-eng.tsv"
+    if upstream.is_file():  # the packaged original, where it is at hand: byte-identical
+        assert REAL_CORPUS.read_bytes() == upstream.read_bytes()
