@@ -1,4 +1,4 @@
-"""Command line: ``python -m engine train | translate | evaluate`` (design §3).
+"""Command line: ``python -m engine train | translate | evaluate | average`` (README, "Command line").
 
 Exit status 0 on success; 2 with a one-line reason on stderr for bad arguments or bad files.
 Training progress goes to stderr; results (``--json`` or text) to stdout.
@@ -15,17 +15,23 @@ from pathlib import Path
 
 from engine.averaging import write_averaged_model
 from engine.bundle import load_model_folder
+from engine.checkpoint import discard_checkpoint, resumable_from
 from engine.concat import long_test_set
 from engine.config import CELL_NAMES, LR_SCHEDULES, SCORER_NAMES, ModelConfig, TrainConfig
 from engine.data import SPLIT_RULES
 from engine.errors import EngineError
 from engine.evaluate import evaluate
 from engine.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent
+from engine.forced import force_decode
+from engine.interrupt import stop_on_signals
 from engine.jobs import TASKS, CorpusChoice, load_corpus, prepare_job
 from engine.length_study import format_study, record_length_study, run_length_study
+from engine.run_lock import claim_run_folder
 from engine.run_report import score_on_test
+from engine.search import NO_STEERING
 from engine.tasks import dates
 from engine.trainer import train
+from engine.whatif import make_steering, parse_override
 
 LANGUAGE_CHOICES = ("zh", "en")
 
@@ -91,9 +97,16 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--src-vocab", type=int, default=None, help="source SentencePiece vocabulary size")
     tr.add_argument("--tgt-vocab", type=int, default=None, help="target SentencePiece vocabulary size")
     tr.add_argument("--validate-every", type=int, default=0, help="extra validation every N steps (0 = per epoch)")
+    tr.add_argument("--validate-from", type=float, default=TrainConfig.validate_from,
+                    help="skip the end-of-epoch validations before this fraction of the training (of "
+                    "--max-minutes, else of the epochs) and give their time to training; a run with a "
+                    "budget schedule improves to its end, so its best model is its last (0 = every epoch)")
     tr.add_argument("--threads", type=int, default=0, help="torch CPU threads (0 = torch's default)")
     tr.add_argument("--float16", action="store_true", help="store the weights as float16 (half the size)")
     tr.add_argument("--resume", action="store_true", help="continue from the checkpoint in --out")
+    tr.add_argument("--overwrite", action="store_true",
+                    help="start a new run in an --out folder that already holds a model or a checkpoint, "
+                    "replacing them (without it such a folder is refused)")
     tr.add_argument("--out", type=Path, required=True, help="model folder to write")
 
     tl = commands.add_parser("translate", help="translate TEXT arguments, or stdin lines if none")
@@ -103,6 +116,14 @@ def build_parser() -> argparse.ArgumentParser:
                     help="beam search: α of GNMT's length penalty ((5+len)/6)^α (0 = raw log-probability); "
                     "default: the model's own, chosen on its validation pairs")
     tl.add_argument("--json", action="store_true", help="one JSON object per input line")
+    tl.add_argument("--force-target", metavar="TARGET", default=None,
+                    help="forced decoding: instead of searching, score TARGET as the translation of each input "
+                    "(per-token probabilities and attention, total log-probability; no beam)")
+    tl.add_argument("--prefix", default="", help="what-if: the output must start with this target text; the "
+                    "model continues from it (its steps are marked forced in --json)")
+    tl.add_argument("--attend", action="append", default=[], metavar="STEP:POS[=W,POS=W…]",
+                    help="what-if: at output step STEP (0-based) set the attention by hand — all of it on source "
+                    "position POS, or weights over several (renormalized); repeatable; marked overridden in --json")
     tl.add_argument("text", nargs="*", help="sentences to translate")
 
     ev = commands.add_parser("evaluate", help="BLEU and chrF on a test set")
@@ -141,6 +162,19 @@ def _format_seconds(seconds: float | None) -> str:
 def command_train(args: argparse.Namespace) -> int:
     if args.corpus is not None and args.src == args.tgt:
         raise EngineError(f"--src and --tgt must differ (both are {args.src})")
+    if args.resume and args.overwrite:
+        raise EngineError("--resume continues the run in --out and --overwrite replaces it: give one of them")
+    with claim_run_folder(args.out, resume=args.resume, overwrite=args.overwrite):
+        if args.overwrite:
+            discard_checkpoint(args.out)  # the old run's state must never be resumed with the new tokenizers
+        try:
+            return _train_in_claimed_folder(args)
+        except KeyboardInterrupt:  # before the training loop (reading, tokenizers) or a second Ctrl-C
+            print(f"[train] interrupted; {resumable_from(args.out)}", file=sys.stderr)
+            return 130
+
+
+def _train_in_claimed_folder(args: argparse.Namespace) -> int:
     choice = CorpusChoice.dates_task() if args.task else CorpusChoice(
         corpus=args.corpus, source_language=args.src, target_language=args.tgt, split_rule=args.split_rule)
     train_config = TrainConfig(
@@ -149,7 +183,7 @@ def command_train(args: argparse.Namespace) -> int:
         lr_schedule=args.lr_schedule, lr_decay_start=args.lr_decay_start,
         temperature_warmup=args.temperature_warmup, concat_max_group=args.concat_max,
         concat_share=args.concat_share, concat_start=args.concat_start, keep_snapshots=args.keep_snapshots,
-        subword_alpha=args.subword_alpha,
+        subword_alpha=args.subword_alpha, validate_from=args.validate_from,
     )
     model_options = dict(scorer=args.scorer, cell=args.cell, embedding_size=args.embedding_size,
                          encoder_hidden_size=args.hidden_size, decoder_hidden_size=args.hidden_size,
@@ -172,7 +206,7 @@ def command_train(args: argparse.Namespace) -> int:
     control = TrainControl()
     last_print = 0.0
     finished = None
-    try:
+    with stop_on_signals(control, on_first=_say_stopping, on_pause=_say_paused):
         for event in train(job, control, resume=args.resume):
             if isinstance(event, StepEvent) and time.monotonic() - last_print >= 2.0:
                 last_print = time.monotonic()
@@ -188,13 +222,13 @@ def command_train(args: argparse.Namespace) -> int:
                     print(f"[valid]   {sample.source} → {sample.hypothesis}", file=sys.stderr)
             elif isinstance(event, FinishedEvent):
                 finished = event
-    except KeyboardInterrupt:
-        print("[train] interrupted; the checkpoint allows --resume", file=sys.stderr)
-        return 130
     if finished is not None:
         print(f"[train] finished ({finished.reason}) after {finished.steps} steps, "
               f"{_format_seconds(finished.seconds)}; best valid BLEU {finished.best_bleu:.2f} "
               f"(epoch {finished.best_epoch}); {finished.tokens_per_second:,.0f} target tok/s", file=sys.stderr)
+    if control.stop_requested:
+        print(f"[train] stopped; {resumable_from(args.out)}", file=sys.stderr)
+        return 130
     evaluation = score_on_test(args.out, loaded.split.test, finished, length_study=choice.corpus is not None)
     print(f"[test] BLEU {evaluation.scores.bleu:.2f} chrF {evaluation.scores.chrf:.2f} "
           f"exact {evaluation.exact_match:.3f} on {evaluation.count} held-out pairs; model in {args.out}",
@@ -202,25 +236,82 @@ def command_train(args: argparse.Namespace) -> int:
     return 0
 
 
+def _say_stopping() -> None:
+    print("[train] stopping: saving a checkpoint at the current batch (Ctrl-C again to quit at once)",
+          file=sys.stderr)
+
+
+def _say_paused(paused: bool) -> None:
+    print("[train] paused; its time budget waits too (kill -USR1 again to resume)" if paused else "[train] resumed",
+          file=sys.stderr)
+
+
+def _valid_text(raw: bytes, where: str) -> str:
+    """``raw`` as UTF-8; invalid bytes become U+FFFD, with a one-line note saying where."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        print(f"[note] {where} is not valid UTF-8 (byte 0x{raw[error.start]:02x} at byte {error.start}); "
+              "invalid bytes were replaced by U+FFFD", file=sys.stderr)
+        return raw.decode("utf-8", errors="replace")
+
+
 def _input_lines(texts: list[str]):
+    """The TEXT arguments, or else stdin's lines, as valid text whatever bytes they hold."""
     if texts:
-        yield from texts
-    else:
+        for number, text in enumerate(texts, 1):  # argv arrives decoded with surrogateescape
+            try:
+                raw = text.encode("utf-8", "surrogateescape")
+            except UnicodeEncodeError:  # a lone surrogate that stands for no byte
+                raw = text.encode("utf-8", "surrogatepass")
+            yield _valid_text(raw, f"argument {number}")
+        return
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:  # a text stream without bytes underneath (an embedding program's StringIO)
         for line in sys.stdin:
             yield line.rstrip("\n")
+        return
+    for number, raw in enumerate(stream, 1):
+        yield _valid_text(raw.rstrip(b"\r\n"), f"stdin line {number}")
 
 
 def command_translate(args: argparse.Namespace) -> int:
     bundle = load_model_folder(args.model)
+    if args.force_target is not None:
+        return _force_target(args, bundle)
     config = bundle.decode_config(args.beam, args.length_penalty)
+    overrides = dict(parse_override(spec) for spec in args.attend)
+    prefix = _valid_text(args.prefix.encode("utf-8", "surrogatepass"), "--prefix") if args.prefix else ""
     for text in _input_lines(args.text):
-        translation = bundle.translator.translate(text, config)
+        steering = NO_STEERING
+        if prefix or overrides:
+            prepared = bundle.translator.prepare(text)
+            steering = make_steering(bundle.translator, prepared, bundle.target_language, prefix, overrides)
+        translation = bundle.translator.translate(text, config, steering)
         if args.json:
             print(json.dumps(translation.to_json(), ensure_ascii=False), flush=True)
         else:
             if translation.notice:
                 print(f"[note] {translation.notice}", file=sys.stderr)
             print(translation.text, flush=True)
+    return 0
+
+
+def _force_target(args: argparse.Namespace, bundle) -> int:
+    """``translate --force-target``: the given target scored under the model, per input."""
+    if args.beam != 1:
+        raise EngineError("--force-target scores one given target: it takes no --beam")
+    target = _valid_text(args.force_target.encode("utf-8", "surrogatepass"), "--force-target")
+    for text in _input_lines(args.text):
+        forced = force_decode(bundle.translator, text, target, bundle.target_language)
+        if args.json:
+            print(json.dumps(forced.to_json(), ensure_ascii=False), flush=True)
+            continue
+        if forced.notice:
+            print(f"[note] {forced.notice}", file=sys.stderr)
+        for token, probability in zip(forced.tokens, forced.probabilities, strict=True):
+            print(f"{token}\t{probability:.4f}")
+        print(f"log-probability {forced.log_probability:.4f}", flush=True)
     return 0
 
 
@@ -231,7 +322,7 @@ def command_evaluate(args: argparse.Namespace) -> int:
     else:
         choice = CorpusChoice(corpus=args.test, source_language=bundle.source_language,
                               target_language=bundle.target_language)
-        loaded = load_corpus(choice)
+        loaded = load_corpus(choice, for_training=False)
         split, part = loaded.split, args.split
         if part == "auto":
             trained_on = bundle.info.get("data") or {}
@@ -241,6 +332,9 @@ def command_evaluate(args: argparse.Namespace) -> int:
             print(f"[evaluate] {'held-out test part of the training corpus' if own_corpus else 'whole file'}",
                   file=sys.stderr)
         pairs = {"test": split.test, "valid": split.valid, "all": split.train + split.valid + split.test}[part]
+        if not pairs:
+            raise EngineError(f"the {part} part of {args.test} is empty ({sum(split.sizes().values())} pairs in "
+                              "all); evaluate on the whole file with --split all")
     if args.long_set:
         return _evaluate_long_set(args, bundle, pairs)
     if args.record:
@@ -291,6 +385,11 @@ def main(argv: list[str] | None = None) -> int:
         return COMMANDS[args.command](args)
     except EngineError as error:
         print(f"python -m engine {args.command}: error: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:  # disk full, read-only folder, …: what was saved before stays intact (atomic writes)
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"python -m engine {args.command}: error: {where}{error.strerror or error}; files written before "
+              "are intact", file=sys.stderr)
         return 2
 
 

@@ -17,6 +17,8 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
     path = Path(path)
     handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        if hasattr(os, "fchmod"):  # mkstemp makes 0600; a written file gets the mode any new file gets
+            os.fchmod(handle, 0o666 & ~_current_umask())
         with os.fdopen(handle, "wb") as temp:
             temp.write(data)
             temp.flush()
@@ -26,6 +28,12 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
         Path(temp_name).unlink(missing_ok=True)
         raise
     _fsync_folder(path.parent)
+
+
+def _current_umask() -> int:
+    mask = os.umask(0o022)  # the only way to read it is to set it; put it straight back
+    os.umask(mask)
+    return mask
 
 
 def write_json_atomic(path: Path, value: Any) -> None:

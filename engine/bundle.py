@@ -1,7 +1,11 @@
-"""The model folder (design §3): ``config.json``, ``model.safetensors``, ``src.model``, ``tgt.model``.
+"""The model folder (README, "Model folders"): ``config.json``, ``model.safetensors``, ``src.model``, ``tgt.model``.
 
-Saving writes every file atomically, ``config.json`` last: it records the sha256 of the three
-other files, so a folder whose files do not belong together is detected on load.
+``config.json`` records the sha256 of the three other files, so a folder whose files do not belong
+together is detected on load. Saving replaces the four files as one: the new set is written and
+fsynced in ``.incoming.tmp/``, renamed to ``.incoming/`` (the commit point, one rename), copied over
+the old files one by one, and ``.incoming/`` is removed, its ``config.json`` first. While
+``.incoming/config.json`` exists, readers take the whole set from there, and the next writer
+finishes the copy first; so a crash at any instant leaves the old model or the new one loadable.
 
 Loading never unpickles. It verifies, in order: the folder and its files exist; ``config.json``
 parses and names a known format; the weights are a safetensors file (a planted pickle is named
@@ -18,6 +22,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,8 +33,9 @@ from safetensors import SafetensorError
 from safetensors.torch import load as load_safetensors
 from safetensors.torch import save as save_safetensors
 
-from engine.atomic import write_bytes_atomic, write_json_atomic
+from engine.atomic import _fsync_folder, write_bytes_atomic, write_json_atomic
 from engine.config import DecodeConfig, ModelConfig
+from engine.config_schema import config_problem
 from engine.errors import ConfigError, EngineError, ModelFileError, TokenizerError
 from engine.model import Seq2Seq, build_model
 from engine.tokenizer import Tokenizer
@@ -42,7 +49,12 @@ CONFIG_FILE, WEIGHTS_FILE, SOURCE_TOKENIZER_FILE, TARGET_TOKENIZER_FILE = (
     "src.model",
     "tgt.model",
 )
+MODEL_FILES = (WEIGHTS_FILE, SOURCE_TOKENIZER_FILE, TARGET_TOKENIZER_FILE, CONFIG_FILE)  # config.json last
 STORAGE_DTYPES = {"float32": torch.float32, "float16": torch.float16}
+MAX_PARAMETERS = 200_000_000  # 50× the shipped models; 800 MB as float32
+MAX_CONFIG_BYTES = 4 * 1024 * 1024  # a config.json with every metric is ~60 KB
+INCOMING_FOLDER = ".incoming"  # a committed new set of the four files, while it is copied into place
+STAGING_FOLDER = ".incoming.tmp"  # a new set being written (not committed: ignored by readers)
 
 
 @dataclass(frozen=True)
@@ -134,9 +146,6 @@ def save_model_folder(
             for name, tensor in state.items() if name not in aliases
         }
         weights = save_safetensors(tensors)
-        write_bytes_atomic(folder / WEIGHTS_FILE, weights)
-        write_bytes_atomic(folder / SOURCE_TOKENIZER_FILE, source_tokenizer.model_bytes)
-        write_bytes_atomic(folder / TARGET_TOKENIZER_FILE, target_tokenizer.model_bytes)
         config = {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
@@ -151,10 +160,52 @@ def save_model_folder(
                            "vocab_size": target_tokenizer.vocab_size},
             },
         }
-        write_json_atomic(folder / CONFIG_FILE, config)
+        config_bytes = (json.dumps(config, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+        replace_model_files(folder, {WEIGHTS_FILE: weights, SOURCE_TOKENIZER_FILE: source_tokenizer.model_bytes,
+                                     TARGET_TOKENIZER_FILE: target_tokenizer.model_bytes, CONFIG_FILE: config_bytes})
     except OSError as error:
         raise ModelFileError(f"cannot write the model folder {folder}: {error.strerror or error}") from None
     return folder
+
+
+def replace_model_files(folder: Path, files: dict[str, bytes]) -> None:
+    """Replace the model files of ``folder`` with ``files`` as one (see the module docstring)."""
+    folder = Path(folder)
+    settle_model_folder(folder)
+    staging = folder / STAGING_FOLDER
+    shutil.rmtree(staging, ignore_errors=True)  # an uncommitted set from a crashed save
+    staging.mkdir()
+    for name in MODEL_FILES:
+        write_bytes_atomic(staging / name, files[name])
+    os.replace(staging, folder / INCOMING_FOLDER)  # the commit point
+    _fsync_folder(folder)
+    settle_model_folder(folder)
+
+
+def settle_model_folder(folder: Path) -> None:
+    """Finish a replacement that a crash interrupted after its commit point (a no-op otherwise)."""
+    incoming = Path(folder) / INCOMING_FOLDER
+    if not (incoming / CONFIG_FILE).is_file():
+        shutil.rmtree(incoming, ignore_errors=True)  # never committed, or its removal was under way
+        return
+    for name in MODEL_FILES:
+        write_bytes_atomic(Path(folder) / name, (incoming / name).read_bytes())
+    (incoming / CONFIG_FILE).unlink()  # first: from here on readers use the folder's own files
+    _fsync_folder(incoming)
+    shutil.rmtree(incoming, ignore_errors=True)
+
+
+def update_config(folder: Path, info: dict[str, Any]) -> None:
+    """Rewrite a model folder's config.json (e.g. with new metrics; the files' hashes unchanged)."""
+    settle_model_folder(folder)
+    write_json_atomic(Path(folder) / CONFIG_FILE, info)
+
+
+def model_files_folder(folder: Path) -> Path:
+    """Where the folder's current set of model files is: ``.incoming/`` while a committed
+    replacement is being copied into place, else the folder itself."""
+    incoming = Path(folder) / INCOMING_FOLDER
+    return incoming if (incoming / CONFIG_FILE).is_file() else Path(folder)
 
 
 def read_config(folder: Path) -> dict[str, Any]:
@@ -162,17 +213,29 @@ def read_config(folder: Path) -> dict[str, Any]:
     folder = Path(folder)
     if not folder.is_dir():
         raise ModelFileError(f"{folder} is not a model folder (no such directory)")
-    path = folder / CONFIG_FILE
+    return _parse_config(folder, model_files_folder(folder))
+
+
+def _parse_config(folder: Path, files: Path) -> dict[str, Any]:
+    path = files / CONFIG_FILE
     if not path.is_file():
         raise ModelFileError(f"{folder} is not a model folder: {CONFIG_FILE} is missing")
     try:
+        if path.stat().st_size > MAX_CONFIG_BYTES:
+            raise ModelFileError(f"{path} is {path.stat().st_size:,} bytes; a model config is at most "
+                                 f"{MAX_CONFIG_BYTES:,}")
         info = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ModelFileError(f"{path} is not valid JSON ({error})") from None
+    except RecursionError:
+        raise ModelFileError(f"{path} is not a valid model config: it nests too deep to read") from None
     if not isinstance(info, dict) or info.get("format") != FORMAT:
         raise ModelFileError(f"{path} is not an Attention Studio model config (format is not {FORMAT!r})")
     if info.get("format_version") != FORMAT_VERSION:
         raise ModelFileError(f"{path} has format version {info.get('format_version')}; this app reads {FORMAT_VERSION}")
+    problem = config_problem(info)
+    if problem is not None:
+        raise ModelFileError(f"{path} is not a valid model config: {problem}")
     return info
 
 
@@ -190,9 +253,27 @@ def _looks_like_pickle(data: bytes) -> bool:
     return data[:2] in (b"\x80\x02", b"\x80\x03", b"\x80\x04", b"\x80\x05") or data[:2] == b"PK"
 
 
+def _check_size_before_building(weights_bytes: int, info: dict[str, Any], config: ModelConfig) -> None:
+    """Refuse an architecture beyond MAX_PARAMETERS, or one far larger than the weights file could
+    hold, before any memory is allocated for it (the count is taken on the meta device). A file
+    only a little too small is left to the tensor-by-tensor check, which names the mismatch."""
+    with torch.device("meta"):
+        count = Seq2Seq(config).parameter_count()
+    if count > MAX_PARAMETERS:
+        raise ModelFileError(f"config.json describes a model of {count:,} parameters; this app loads at most "
+                             f"{MAX_PARAMETERS:,}")
+    bytes_per_value = STORAGE_DTYPES[(info.get("weights") or {}).get("dtype", "float32")].itemsize
+    if 2 * weights_bytes < count * bytes_per_value:
+        raise ModelFileError(f"{WEIGHTS_FILE} holds {weights_bytes:,} bytes, far fewer than the {count:,} "
+                             "parameters config.json describes: the config and the weights do not belong together")
+
+
 def _load_tokenizer(folder: Path, info: dict[str, Any], role: str, expected_vocab: int) -> Tokenizer:
     entry = (info.get("tokenizers") or {}).get(role) or {}
-    name = entry.get("file", SOURCE_TOKENIZER_FILE if role == "source" else TARGET_TOKENIZER_FILE)
+    name = SOURCE_TOKENIZER_FILE if role == "source" else TARGET_TOKENIZER_FILE
+    if entry.get("file", name) != name:  # the names are fixed: a path from the config is never followed
+        raise ModelFileError(f"config.json names the {role} tokenizer {entry.get('file')!r}; a model folder's "
+                             f"tokenizers are always {SOURCE_TOKENIZER_FILE} and {TARGET_TOKENIZER_FILE}")
     data = _read_file(folder, name)
     if _sha256(data) != entry.get("sha256"):
         raise ModelFileError(f"{name} does not match config.json (sha256 differs): a tokenizer from another model?")
@@ -207,13 +288,22 @@ def _load_tokenizer(folder: Path, info: dict[str, Any], role: str, expected_voca
     return tokenizer
 
 
-def _load_weights(folder: Path, info: dict[str, Any], model: Seq2Seq) -> None:
+def _read_weights(folder: Path, info: dict[str, Any]) -> bytes:
+    """The weights file's bytes, once they are known to be the file config.json names (no pickle)."""
     entry = info.get("weights") or {}
+    if entry.get("file", WEIGHTS_FILE) != WEIGHTS_FILE:
+        raise ModelFileError(f"config.json names the weights {entry.get('file')!r}; a model folder's weights "
+                             f"are always {WEIGHTS_FILE}")
     data = _read_file(folder, WEIGHTS_FILE)
     if _looks_like_pickle(data):
         raise ModelFileError(f"{WEIGHTS_FILE} is a pickle/PyTorch file, not safetensors; refusing to load it")
     if _sha256(data) != entry.get("sha256"):
         raise ModelFileError(f"{WEIGHTS_FILE} does not match config.json (sha256 differs): corrupted or replaced")
+    return data
+
+
+def _load_weights(data: bytes, info: dict[str, Any], model: Seq2Seq) -> None:
+    entry = info.get("weights") or {}
     try:
         tensors = load_safetensors(data)
     except (SafetensorError, ValueError, RuntimeError) as error:
@@ -242,7 +332,20 @@ def _load_weights(folder: Path, info: dict[str, Any], model: Seq2Seq) -> None:
 def load_model_folder(folder: Path) -> ModelBundle:
     """Load and verify a model folder; raises :class:`ModelFileError` with the reason."""
     folder = Path(folder)
-    info = read_config(folder)
+    if not folder.is_dir():
+        raise ModelFileError(f"{folder} is not a model folder (no such directory)")
+    files = model_files_folder(folder)
+    try:
+        return _load_model_files(folder, files)
+    except ModelFileError:
+        if files == folder:
+            raise
+        return _load_model_files(folder, folder)  # the replacement finished while we read
+
+
+def _load_model_files(folder: Path, files: Path) -> ModelBundle:
+    """The bundle of ``folder`` from the model files in ``files`` (the folder or its ``.incoming/``)."""
+    info = _parse_config(folder, files)
     try:
         model_config = ModelConfig.from_dict(info.get("model") or {})
         source_language = str(info["source_language"])
@@ -250,10 +353,12 @@ def load_model_folder(folder: Path) -> ModelBundle:
             raise TypeError("target_language must be a string")
     except (EngineError, KeyError, TypeError) as error:
         raise ModelFileError(f"{folder / CONFIG_FILE} has an invalid model section ({error})") from None
-    source_tokenizer = _load_tokenizer(folder, info, "source", model_config.src_vocab_size)
-    target_tokenizer = _load_tokenizer(folder, info, "target", model_config.tgt_vocab_size)
+    weights = _read_weights(files, info)
+    _check_size_before_building(len(weights), info, model_config)
+    source_tokenizer = _load_tokenizer(files, info, "source", model_config.src_vocab_size)
+    target_tokenizer = _load_tokenizer(files, info, "target", model_config.tgt_vocab_size)
     model = build_model(model_config)
-    _load_weights(folder, info, model)
+    _load_weights(weights, info, model)
     translator = Translator(
         model, source_tokenizer, target_tokenizer, source_language, bool(info.get("simplify_chinese", True))
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.bundle import read_config
+from engine.bundle import model_files_folder, read_config
 from engine.errors import ModelFileError
 from engine.paths import SHIPPED_MODELS, user_data_folder, user_models_folder
 
@@ -52,9 +52,14 @@ def read_entry(folder: Path, shipped: bool) -> ModelEntry:
         source, target = info["source_language"], info["target_language"]
     except (KeyError, TypeError):
         raise ModelFileError(f"{folder}/config.json lacks the model's scorer or languages") from None
-    test = (info.get("metrics") or {}).get("test") or {}
-    return ModelEntry(folder, source, target, scorer, shipped, test.get("bleu"),
-                      (folder / "config.json").stat().st_mtime)
+    test = info.get("metrics", {}).get("test")
+    bleu = test.get("bleu") if isinstance(test, dict) else None
+    bleu = float(bleu) if isinstance(bleu, int | float) and not isinstance(bleu, bool) else None
+    try:
+        modified = (model_files_folder(folder) / "config.json").stat().st_mtime
+    except OSError as error:
+        raise ModelFileError(f"cannot read {folder}/config.json: {error.strerror or error}") from None
+    return ModelEntry(folder, source, target, scorer, shipped, bleu, modified)
 
 
 def scan(folders: list[tuple[Path, bool]] | None = None) -> tuple[list[ModelEntry], list[UnusableFolder]]:
@@ -70,6 +75,9 @@ def scan(folders: list[tuple[Path, bool]] | None = None) -> tuple[list[ModelEntr
                 entries.append(read_entry(folder, shipped))
             except ModelFileError as error:
                 unusable.append(UnusableFolder(folder, str(error)))
+            except (OSError, ValueError, TypeError, AttributeError, RecursionError) as error:
+                # One bad folder never hides the others: anything unforeseen is listed with its reason too.
+                unusable.append(UnusableFolder(folder, f"{folder}: cannot be read ({type(error).__name__}: {error})"))
     entries.sort(key=lambda e: (not e.shipped, -e.modified))
     return entries, unusable
 

@@ -49,7 +49,7 @@ class _Serializable:
 
 @dataclass(frozen=True)
 class ModelConfig(_Serializable):
-    """Architecture of the encoder–decoder (design §2)."""
+    """Architecture of the encoder–decoder (engine/model.py)."""
 
     src_vocab_size: int  # SentencePiece vocabulary of the source language (ids 0..V-1)
     tgt_vocab_size: int  # SentencePiece vocabulary of the target language
@@ -100,6 +100,7 @@ class TrainConfig(_Serializable):
     early_stopping_patience: int = 4  # epochs without a better valid BLEU before stopping; 0 = off
     max_consecutive_bad_steps: int = 5  # non-finite losses/gradients in a row before DivergedError
     validate_every_steps: int = 0  # extra validations inside an epoch; 0 = once per epoch
+    validate_from: float = 0.0  # no end-of-epoch validation before this fraction of training; 0 = every epoch
     sample_count: int = 3  # sample translations (with attention) reported per validation
     seed: int = 1  # seeds torch and the batch order: same seed, same run
     torch_threads: int = 0  # torch.set_num_threads; 0 leaves torch's default
@@ -122,6 +123,7 @@ class TrainConfig(_Serializable):
         _check_range("concat_start", self.concat_start, 0.0, 0.95)
         _check_range("keep_snapshots", self.keep_snapshots, 0, 100)
         _check_range("subword_alpha", self.subword_alpha, 0.0, 1.0)
+        _check_range("validate_from", self.validate_from, 0.0, 0.95)
         if self.concat_share > 0 and self.concat_max_group < 2:
             raise ConfigError("concat_share joins pairs into long examples: set concat_max_group to 2 or more "
                               "(up to 16), or concat_share to 0")

@@ -50,9 +50,13 @@ _DELETED = "\u200b\u200c\u200d\u200e\u200f\u2060\ufeff"
 # paragraph separators. C0 and C1 control characters (category Cc) are added below.
 _SPACED = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u2028\u2029"
 _CONTROL = [chr(c) for c in (*range(0x20), *range(0x7F, 0xA0)) if unicodedata.category(chr(c)) == "Cc"]
-_CLEANUP_TABLE = str.maketrans(
-    {**dict.fromkeys(_DELETED), **dict.fromkeys(_SPACED, " "), **dict.fromkeys(_CONTROL, " ")}
-)
+# Lone surrogates (U+D800–U+DFFF) are not characters: text decoded with ``surrogateescape`` or cut
+# from invalid UTF-16 carries them, and no encoder accepts them. They become U+FFFD.
+_SURROGATES = [chr(c) for c in range(0xD800, 0xE000)]
+_CLEANUP_TABLE = str.maketrans({
+    **dict.fromkeys(_DELETED), **dict.fromkeys(_SPACED, " "), **dict.fromkeys(_CONTROL, " "),
+    **dict.fromkeys(_SURROGATES, "\ufffd"),
+})
 
 # A second column that is really the attribution: the tab between English and Chinese is missing.
 _ATTRIBUTION = re.compile(r"^\s*CC[- ]BY\b|\bAttribution:", re.IGNORECASE)
@@ -170,7 +174,7 @@ def normalize(text: str, language: str, simplify_chinese: bool = True) -> str:
     """Normalize one sentence for training and translation.
 
     Deletes zero-width characters, turns control characters, bidi controls and the Unicode line /
-    paragraph separators into spaces, applies Unicode NFKC (full-width letters and digits become
+    paragraph separators into spaces, lone surrogates into U+FFFD, applies Unicode NFKC (full-width letters and digits become
     ASCII ones), collapses whitespace runs to one space and strips the ends. For
     ``language == "zh"`` with ``simplify_chinese``, Traditional characters become Simplified ones.
     """
@@ -200,6 +204,8 @@ def _open_corpus(path: Path):
         raise DataError(f"corpus file not found: {path}")
     if path.is_dir():
         raise DataError(f"{path} is a folder, not a corpus file")
+    if not path.is_file():  # a FIFO, socket or device would block or never end: checked before opening
+        raise DataError(f"{path} is not a regular file (a pipe, socket or device); give a corpus file")
     try:
         return path.open("rb")
     except OSError as error:

@@ -72,6 +72,13 @@ def corpus_scores(hypotheses: Sequence[str], references: Sequence[str], target_l
     return Scores(bleu.score, chrf.score, signature)
 
 
+def sentence_scores(hypothesis: str, reference: str, target_language: str) -> tuple[float, float]:
+    """sacrebleu sentence BLEU (exponential smoothing, sacrebleu's default for sentences) and chrF of
+    one output against one reference — noisy on one sentence, meant for side-by-side reading."""
+    bleu = BLEU(tokenize=bleu_tokenizer(target_language), effective_order=True)
+    return bleu.sentence_score(hypothesis, [reference]).score, CHRF().sentence_score(hypothesis, [reference]).score
+
+
 def evaluate(
     translator: Translator, pairs: Sequence[Pair], target_language: str, config: DecodeConfig = DecodeConfig()
 ) -> Evaluation:

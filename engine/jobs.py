@@ -16,10 +16,11 @@ from typing import Any
 import torch
 
 from engine.atomic import write_bytes_atomic
-from engine.checkpoint import CHECKPOINT_FOLDER, has_checkpoint
+from engine.bundle import read_config
+from engine.checkpoint import CHECKPOINT_FOLDER, checkpoint_progress, has_checkpoint
 from engine.config import ModelConfig, TrainConfig
 from engine.data import SPLIT_RULE_TEXT, CorpusReport, Split, check_split_rule, read_tsv, split_pairs
-from engine.errors import ConfigError, DataError
+from engine.errors import ConfigError, DataError, ModelFileError
 from engine.model import build_model
 from engine.tasks import dates
 from engine.tokenizer import Tokenizer, TokenizerSettings, train_tokenizer
@@ -63,8 +64,9 @@ class LoadedCorpus:
     summary: dict[str, Any]  # what config.json records about the data
 
 
-def load_corpus(choice: CorpusChoice, seed: int = 1) -> LoadedCorpus:
-    """Read and split the corpus (or generate the task)."""
+def load_corpus(choice: CorpusChoice, seed: int = 1, for_training: bool = True) -> LoadedCorpus:
+    """Read and split the corpus (or generate the task). Training needs at least 50 training pairs
+    and one validation pair; evaluating a file (``for_training=False``) needs only one pair."""
     if choice.task == "dates":
         split = dates.dates_split(seed=seed)
         summary = {"task": "dates", "seed": seed, "split": split.sizes(),
@@ -74,7 +76,10 @@ def load_corpus(choice: CorpusChoice, seed: int = 1) -> LoadedCorpus:
     if report.suggestion:
         raise DataError(report.suggestion)
     split = split_pairs(pairs, choice.split_rule)
-    if len(split.train) < 50 or not split.valid:
+    if not for_training:
+        if not pairs:
+            raise DataError(f"{choice.corpus}: no usable sentence pairs to evaluate on")
+    elif len(split.train) < 50 or not split.valid:
         raise DataError(
             f"{choice.corpus}: too little data to train ({len(split.train)} training and {len(split.valid)} "
             "validation pairs; at least 50 and 1 needed)"
@@ -87,6 +92,47 @@ def load_corpus(choice: CorpusChoice, seed: int = 1) -> LoadedCorpus:
         "see the corpus file's attribution column",
     }
     return LoadedCorpus(split, report, summary)
+
+
+def run_request(model_config: ModelConfig, choice: CorpusChoice) -> dict[str, Any]:
+    """What a run was asked for that a resumed run must not change: the architecture and the data."""
+    return {"model": model_config.to_dict(), "source_language": choice.source_language,
+            "target_language": choice.target_language, "task": choice.task,
+            "corpus": Path(choice.corpus).name if choice.corpus else None}
+
+
+def check_resume_request(run_folder: Path, request: dict[str, Any]) -> None:
+    """Refuse a --resume whose options contradict the run it continues, naming each difference.
+
+    The run's own request is kept in its checkpoint; a run from before that is compared with the
+    architecture and languages of the model it has saved (its config.json), when there is one."""
+    stored = stored_run_request(run_folder)
+    if stored is None:
+        return
+    differences = []
+    for key, value in request.items():
+        if key == "model":
+            for name, wanted in value.items():
+                had = (stored.get("model") or {}).get(name, wanted)
+                if had != wanted:
+                    differences.append(f"{name} {had} (asked: {wanted})")
+        elif key in stored and stored[key] != value:
+            differences.append(f"{key} {stored[key]} (asked: {value})")
+    if differences:
+        raise ConfigError(f"--resume continues the run in {run_folder}, which was started with "
+                          f"{'; '.join(differences)}: give the run's own options, or start a new run elsewhere")
+
+
+def stored_run_request(run_folder: Path) -> dict[str, Any] | None:
+    progress = checkpoint_progress(run_folder) or {}
+    if isinstance(progress.get("request"), dict):
+        return progress["request"]
+    try:
+        info = read_config(run_folder)
+    except ModelFileError:
+        return None
+    return {"model": info.get("model") or {}, "source_language": info.get("source_language"),
+            "target_language": info.get("target_language")}
 
 
 def _samples(split: Split) -> tuple[tuple[str, str], ...]:
@@ -141,6 +187,8 @@ def prepare_job(
     model_config = ModelConfig(
         src_vocab_size=source_tokenizer.vocab_size, tgt_vocab_size=target_tokenizer.vocab_size, **model_options
     )
+    if resume and has_checkpoint(run_folder):
+        check_resume_request(run_folder, run_request(model_config, choice))
     model = build_model(model_config, seed=train_config.seed)
     metadata = {
         "source_language": choice.source_language,
@@ -160,6 +208,6 @@ def prepare_job(
         model=model, source_tokenizer=source_tokenizer, target_tokenizer=target_tokenizer, split=loaded.split,
         source_language=choice.source_language, target_language=choice.target_language,
         train_config=train_config, run_folder=run_folder, metadata=metadata, samples=_samples(loaded.split),
-        storage_dtype=storage_dtype,
+        storage_dtype=storage_dtype, request=run_request(model_config, choice),
     )
     return job, loaded

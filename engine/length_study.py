@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.atomic import write_json_atomic
-from engine.bundle import CONFIG_FILE, read_config
+from engine.bundle import read_config, update_config
 from engine.config import DecodeConfig
 from engine.data import Pair
 from engine.evaluate import corpus_scores
@@ -170,7 +169,7 @@ def record_length_study(folder: Path, study: LengthStudy) -> None:
     stored = stored if isinstance(stored, dict) else {}
     stored[study_key(study.beam)] = study.to_json()
     metrics["length_study"] = stored
-    write_json_atomic(Path(folder) / CONFIG_FILE, info)
+    update_config(folder, info)
 
 
 def stored_length_study(info: dict[str, Any], beam: int = 1) -> LengthStudy | None:

@@ -1,4 +1,4 @@
-"""The RNN encoder–decoder with attention (design §2; Bahdanau et al. 2014's wiring).
+"""The RNN encoder–decoder with attention (Bahdanau et al. 2014's wiring; docs/architecture.md).
 
 Encoder: embedding → bidirectional RNN over packed sequences → memory h_1..h_n, projected once to
 the decoder size D. Decoder, at step i:
@@ -46,8 +46,9 @@ class Encoded:
 class StepOutput:
     state: State  # s_i
     context: Tensor  # B×D: c_i
-    weights: Tensor | None  # B×S: α_i (None for the fixed-context baseline)
+    weights: Tensor | None  # B×S: α_i (None for the fixed-context baseline); the override when one is given
     scores: Tensor | None  # B×S: raw e_ij before the softmax, padding included
+    model_weights: Tensor | None = None  # B×S: the model's own α_i when ``weights`` was overridden
 
 
 class Encoder(nn.Module):
@@ -109,12 +110,20 @@ class Decoder(nn.Module):
             return (hidden, torch.zeros_like(hidden))
         return (hidden,)
 
-    def step(self, embedded: Tensor, state: State, encoded: Encoded) -> StepOutput:
-        """One decoder step. embedded: B×E = emb(y_{i-1}); state: s_{i-1}."""
+    def step(self, embedded: Tensor, state: State, encoded: Encoded, override: Tensor | None = None) -> StepOutput:
+        """One decoder step. embedded: B×E = emb(y_{i-1}); state: s_{i-1}.
+
+        ``override`` (B×S, rows summing to 1; inference only) replaces the weights α_i that form c_i
+        — what-if decoding: "attend here instead" — while e_ij and the model's own α_i are still
+        computed and reported."""
         query = state[0]  # B×D: s_{i-1}
+        model_weights = None
         if self.scorer.uses_attention:
             scores = self.scorer.score(query, encoded.keys)  # B×S
             weights, context = attend(scores, encoded.mask, encoded.memory, self.attention_dropout)  # B×S, B×D
+            if override is not None:
+                model_weights, weights = weights, override
+                context = torch.bmm(override.unsqueeze(1), encoded.memory).squeeze(1)  # B×D
         else:
             scores, weights, context = None, None, encoded.summary  # c_i = C
         cell_input = torch.cat([embedded, context], dim=1)  # B×(E+D)
@@ -122,7 +131,7 @@ class Decoder(nn.Module):
             new_state: State = self.cell(cell_input, state)  # type: ignore[assignment]
         else:
             new_state = (self.cell(cell_input, state[0]),)
-        return StepOutput(tuple(new_state), context, weights, scores)
+        return StepOutput(tuple(new_state), context, weights, scores, model_weights)
 
     def logits(self, hidden: Tensor, context: Tensor, embedded: Tensor) -> Tensor:
         """[s_i; c_i; emb(y_{i-1})] → unnormalized scores over the target vocabulary.

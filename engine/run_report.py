@@ -6,8 +6,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 
-from engine.atomic import write_json_atomic
-from engine.bundle import CONFIG_FILE, load_model_folder, read_config
+from engine.bundle import load_model_folder, read_config, update_config
 from engine.concat import long_test_set
 from engine.data import Pair
 from engine.evaluate import Evaluation, evaluate
@@ -34,7 +33,7 @@ def record_test_metrics(
         info.setdefault("training", {})["finished"] = {
             k: (round(v, 2) if isinstance(v, float) else v) for k, v in asdict(finished).items() if k != "model_folder"
         }
-    write_json_atomic(Path(folder) / CONFIG_FILE, info)
+    update_config(folder, info)
 
 
 def score_on_test(

@@ -45,6 +45,9 @@ class DecodeStep:
     log_probability: float  # Σ log p over tokens 0..i
     is_eos: bool = False
     previous_steps: tuple[DecodeStep, ...] = field(default=(), repr=False)  # the hypothesis' steps 0..i-1
+    forced: bool = False  # the token was given (a forced prefix), not chosen by the model
+    overridden: bool = False  # α_i was set by hand (``attention``); the model's own is ``model_attention``
+    model_attention: np.ndarray | None = None  # (S,) the model's own α_i at an overridden step
 
 
 @dataclass(frozen=True)
@@ -73,13 +76,20 @@ def _normalized(log_probability: float, length: int, length_penalty: float) -> f
     return log_probability / length_penalty_factor(length, length_penalty)
 
 
-def _step_logp(model: Seq2Seq, previous: Tensor, state: State, encoded: Encoded):
-    """previous: K ids → (log p: K×V, new state, weights K×S | None, scores K×S | None)."""
+def _step_logp(model: Seq2Seq, previous: Tensor, state: State, encoded: Encoded, override: Tensor | None = None):
+    """previous: K ids → (log p: K×V, new state, weights K×S | None, scores K×S | None).
+    ``override`` (K×S) replaces the attention weights of this step (what-if decoding)."""
+    logp, out = _step(model, previous, state, encoded, override)
+    return logp, out.state, out.weights, out.scores
+
+
+def _step(model: Seq2Seq, previous: Tensor, state: State, encoded: Encoded, override: Tensor | None = None):
+    """previous: K ids → (log p: K×V, the decoder's StepOutput)."""
     decoder = model.decoder
     embedded = decoder.embedding(previous)  # K×E
-    out = decoder.step(embedded, state, encoded)
+    out = decoder.step(embedded, state, encoded, override)
     logits = decoder.logits(out.state[0], out.context, embedded)  # K×V
-    return torch.log_softmax(logits, dim=-1), out.state, out.weights, out.scores
+    return torch.log_softmax(logits, dim=-1), out
 
 
 def _alternatives(logp: Tensor, top_k: int, namer: Namer) -> tuple[Alternative, ...]:
@@ -95,11 +105,34 @@ def _rows(matrix_rows: list[np.ndarray]) -> np.ndarray | None:
     return np.stack(matrix_rows) if matrix_rows else None
 
 
+@dataclass(frozen=True)
+class Steering:
+    """What-if decoding: a forced prefix and attention set by hand at chosen steps.
+
+    ``prefix``: target ids fed at steps 0…len−1 instead of the model's choices (teacher-forced, so
+    the model continues from a corrected output). ``overrides``: step i → weights (S,) summing to 1
+    that replace α_i in forming c_i (the model's own α_i is still computed and reported)."""
+
+    prefix: tuple[int, ...] = ()
+    overrides: dict[int, np.ndarray] = field(default_factory=dict)
+
+    def override_at(self, index: int, rows: int) -> Tensor | None:
+        """The override of step ``index`` as a rows×S tensor, or None."""
+        weights = self.overrides.get(index)
+        if weights is None:
+            return None
+        return torch.as_tensor(np.asarray(weights, dtype=np.float32)).unsqueeze(0).expand(rows, -1).contiguous()
+
+
+NO_STEERING = Steering()
+
+
 @torch.no_grad()
 def greedy(
-    model: Seq2Seq, encoded: Encoded, max_length: int, namer: Namer, top_k: int = 5
+    model: Seq2Seq, encoded: Encoded, max_length: int, namer: Namer, top_k: int = 5,
+    steering: Steering = NO_STEERING,
 ) -> Generator[DecodeStep, None, Hypothesis]:
-    """Greedy search over one sentence (encoded with batch size 1)."""
+    """Greedy search over one sentence (encoded with batch size 1), optionally steered."""
     state = encoded.initial_state
     previous = torch.tensor([BOS_ID])
     ids: list[int] = []
@@ -109,8 +142,14 @@ def greedy(
     steps: list[DecodeStep] = []
     total = 0.0
     for index in range(max_length):
-        logp, state, weights, raw = _step_logp(model, previous, state, encoded)
-        token_logp, token = logp[0].max(dim=0)
+        logp, out = _step(model, previous, state, encoded, steering.override_at(index, 1))
+        state, weights, raw = out.state, out.weights, out.scores
+        forced = index < len(steering.prefix)
+        if forced:
+            token = torch.tensor(steering.prefix[index])
+            token_logp = logp[0, token]
+        else:
+            token_logp, token = logp[0].max(dim=0)
         token_id = int(token)
         total += float(token_logp)
         ids.append(token_id)
@@ -131,6 +170,9 @@ def greedy(
             log_probability=total,
             is_eos=token_id == EOS_ID,
             previous_steps=tuple(steps),
+            forced=forced,
+            overridden=out.model_weights is not None,
+            model_attention=out.model_weights[0].numpy().copy() if out.model_weights is not None else None,
         )
         steps.append(step)
         yield step
@@ -173,8 +215,10 @@ def beam(
     beam_size: int = 5,
     length_penalty: float = 1.0,
     top_k: int = 5,
+    steering: Steering = NO_STEERING,
 ) -> Generator[DecodeStep, None, Hypothesis]:
-    """Beam search over one sentence (batch size 1).
+    """Beam search over one sentence (batch size 1), optionally steered: the forced prefix is one
+    hypothesis, the search branches after it; an override applies to every hypothesis at its step.
 
     Yields, per output position, the step of the currently best-scoring hypothesis (its whole
     prefix and attention included, as the best may switch between steps). Returns the best
@@ -195,7 +239,21 @@ def beam(
         if expanded.memory.size(0) != len(live):
             expanded = _expand(encoded, torch.zeros(len(live), dtype=torch.long))
         previous = torch.tensor([b.ids[-1] if b.ids else BOS_ID for b in live])
-        logp, state, weights, raw = _step_logp(model, previous, state, expanded)  # K×V
+        logp, out = _step(model, previous, state, expanded, steering.override_at(index, len(live)))  # K×V
+        state, weights, raw = out.state, out.weights, out.scores
+        if index < len(steering.prefix):  # a forced step: one hypothesis, the given token
+            token_id = steering.prefix[index]
+            total = live[0].log_probability + float(logp[0, token_id])
+            step = replace(_beam_step(live[0], 0, token_id, total, logp, weights, raw, index, top_k, namer,
+                                      out.model_weights), forced=True)
+            candidate = _Beam(live[0].ids + (token_id,), total, 0, live[0].steps + (step,))
+            yield step
+            if token_id == EOS_ID:
+                finished.append(candidate)
+                live = []
+                break
+            live = [candidate]
+            continue
         totals = torch.tensor([b.log_probability for b in live]).unsqueeze(1) + logp  # K×V
         candidate_scores, flat = totals.view(-1).topk(min(2 * beam_size, totals.numel()))
         vocab = logp.size(1)
@@ -204,7 +262,8 @@ def beam(
         for total, position in zip(candidate_scores.tolist(), flat.tolist(), strict=False):
             parent_row, token_id = divmod(position, vocab)
             parent = live[parent_row]
-            step = _beam_step(parent, parent_row, token_id, total, logp, weights, raw, index, top_k, namer)
+            step = _beam_step(parent, parent_row, token_id, total, logp, weights, raw, index, top_k, namer,
+                              out.model_weights)
             candidate = _Beam(parent.ids + (token_id,), total, parent_row, parent.steps + (step,))
             best_step = best_step or step
             if token_id == EOS_ID:
@@ -231,7 +290,8 @@ def _search_is_over(finished: list[_Beam], live: list[_Beam], length_penalty: fl
     return best_finished >= best_live
 
 
-def _beam_step(parent, parent_row, token_id, total, logp, weights, raw, index, top_k, namer) -> DecodeStep:
+def _beam_step(parent, parent_row, token_id, total, logp, weights, raw, index, top_k, namer,
+               model_weights=None) -> DecodeStep:
     name = namer([token_id])[0]
     row = weights[parent_row].numpy().copy() if weights is not None else None
     raw_row = raw[parent_row].numpy().copy() if raw is not None else None
@@ -249,6 +309,8 @@ def _beam_step(parent, parent_row, token_id, total, logp, weights, raw, index, t
         log_probability=total,
         is_eos=token_id == EOS_ID,
         previous_steps=parent.steps,
+        overridden=model_weights is not None,
+        model_attention=model_weights[parent_row].numpy().copy() if model_weights is not None else None,
     )
 
 

@@ -54,6 +54,7 @@ class TrainingJob:
     metadata: dict[str, Any] = field(default_factory=dict)  # written into config.json
     samples: tuple[tuple[str, str], ...] = ()  # (source, reference) shown after each validation
     storage_dtype: str = "float32"
+    request: dict[str, Any] | None = None  # what the run was asked for (engine.jobs.run_request), kept for resumes
 
 
 def compute_loss(logits: Tensor, target: Tensor, label_smoothing: float) -> Tensor:
@@ -129,6 +130,8 @@ class _Run:
             "best_valid_loss": math.inf, "best_epoch": 0, "epochs_without_improvement": 0,
             "train_seconds": 0.0, "train_tokens": 0, "history": [],
         }
+        if job.request is not None:
+            self.progress["request"] = job.request  # a resumed run is checked against it
         self.consecutive_bad = 0
         self.recent: deque[tuple[int, float]] = deque(maxlen=50)
         self.started = time.monotonic()
@@ -346,6 +349,12 @@ def train(job: TrainingJob, control: TrainControl | None = None, resume: bool = 
                 run.checkpoint()
         if reason != "completed":
             break
+        if run.training_fraction() < config.validate_from and run.progress["epoch"] + 1 < config.epochs:
+            # Too early to validate (a budgeted run's best model is its last): the time goes to training.
+            run.progress["epoch"] += 1
+            run.progress["batch_in_epoch"] = 0
+            run.checkpoint()
+            continue
         event = run.validate()
         run.progress["epoch"] += 1
         run.progress["batch_in_epoch"] = 0
@@ -359,8 +368,9 @@ def train(job: TrainingJob, control: TrainControl | None = None, resume: bool = 
         if patience and run.progress["epochs_without_improvement"] >= patience:
             reason = "early stopping"
     run.checkpoint()  # first, so that a stop which must be quick never loses the run
-    if reason == "time budget" or (reason == "stopped" and run.progress["best_epoch"] == 0):
-        # Learning since the last validation is not lost: validate once more (keeps the better model).
+    if reason == "time budget" or run.progress["best_epoch"] == 0:
+        # Learning since the last validation is not lost, and a run always ends with a model:
+        # validate once more (keeps the better model).
         yield run.validate()
         run.checkpoint()
     yield run.finished(reason)

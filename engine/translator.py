@@ -19,10 +19,11 @@ from typing import Any
 import numpy as np
 import torch
 
+from engine.beam_batch import beam_batch
 from engine.config import MAX_INPUT_CHARS, MAX_SOURCE_TOKENS, DecodeConfig
 from engine.data import normalize
 from engine.model import Seq2Seq
-from engine.search import DecodeStep, Hypothesis, beam, greedy, greedy_batch
+from engine.search import NO_STEERING, DecodeStep, Hypothesis, Steering, beam, greedy, greedy_batch
 from engine.tokenizer import EOS_ID, Tokenizer
 
 EMPTY_NOTICE = "empty input: nothing to translate"
@@ -63,7 +64,7 @@ class Translation:
     steps: tuple[DecodeStep, ...] = field(default=(), repr=False)
 
     def to_json(self) -> dict[str, Any]:
-        """The command line's ``translate --json`` object (design §3)."""
+        """The command line's ``translate --json`` object (README, "Command line")."""
         return {
             "source": self.source,
             "source_tokens": list(self.source_tokens),
@@ -74,6 +75,8 @@ class Translation:
             "empty": self.empty,
             "truncated": self.truncated,
             "notice": self.notice,
+            "forced_steps": [step.index for step in self.steps if step.forced],
+            "overridden_steps": [step.index for step in self.steps if step.overridden],
         }
 
 
@@ -119,9 +122,10 @@ class Translator:
         )
 
     def steps(
-        self, text: str | PreparedSource, config: DecodeConfig = DecodeConfig()
+        self, text: str | PreparedSource, config: DecodeConfig = DecodeConfig(), steering: Steering = NO_STEERING,
     ) -> Generator[DecodeStep, None, Translation]:
-        """Decode step by step: yields one :class:`DecodeStep` per output token."""
+        """Decode step by step: yields one :class:`DecodeStep` per output token; ``steering`` forces
+        a prefix and/or sets attention by hand at chosen steps (engine.whatif builds it)."""
         prepared = text if isinstance(text, PreparedSource) else self.prepare(text)
         if prepared.empty:
             return self._empty(prepared)
@@ -130,18 +134,21 @@ class Translator:
             encoded = self.model.encode(source, torch.tensor([len(prepared.ids)]))
         max_length = config.max_output_length(len(prepared.ids))
         namer = self.target_tokenizer.pieces
+        max_length = max(max_length, len(steering.prefix) + 1)  # a long correction still gets its next token
         if config.beam_size == 1:
-            search = greedy(self.model, encoded, max_length, namer, config.top_k)
+            search = greedy(self.model, encoded, max_length, namer, config.top_k, steering)
         else:
             search = beam(
-                self.model, encoded, max_length, namer, config.beam_size, config.length_penalty, config.top_k
+                self.model, encoded, max_length, namer, config.beam_size, config.length_penalty, config.top_k,
+                steering,
             )
         hypothesis = yield from search
         return self._finish(prepared, hypothesis)
 
-    def translate(self, text: str | PreparedSource, config: DecodeConfig = DecodeConfig()) -> Translation:
+    def translate(self, text: str | PreparedSource, config: DecodeConfig = DecodeConfig(),
+                  steering: Steering = NO_STEERING) -> Translation:
         """Decode to the end and return the :class:`Translation`."""
-        generator = self.steps(text, config)
+        generator = self.steps(text, config, steering)
         while True:
             try:
                 next(generator)
@@ -151,10 +158,10 @@ class Translator:
     def translate_many(
         self, texts: Sequence[str], config: DecodeConfig = DecodeConfig(), batch_size: int = 64
     ) -> list[Translation]:
-        """Translate a list of sentences: batched greedy search, or beam search one by one."""
-        if config.beam_size > 1:
-            return [self.translate(text, config) for text in texts]
+        """Translate a list of sentences with batched search (greedy, or beam: engine.beam_batch)."""
         prepared = [self.prepare(text) for text in texts]
+        if config.beam_size > 1:
+            return self._beam_many(prepared, config, max(1, batch_size // config.beam_size))
         results: list[Translation | None] = [None] * len(prepared)
         # Sort by length so that each batch wastes little on padding.
         order = sorted((i for i, p in enumerate(prepared) if not p.empty), key=lambda i: len(prepared[i].ids))
@@ -179,6 +186,27 @@ class Translator:
                     score=float("nan"),
                     truncated=prepared[i].truncated,
                     notice=prepared[i].notice,
+                )
+        return [r if r is not None else self._empty(p) for r, p in zip(results, prepared, strict=False)]
+
+    def _beam_many(self, prepared: list[PreparedSource], config: DecodeConfig, batch_size: int) -> list[Translation]:
+        results: list[Translation | None] = [None] * len(prepared)
+        order = sorted((i for i, p in enumerate(prepared) if not p.empty), key=lambda i: len(prepared[i].ids))
+        for start in range(0, len(order), batch_size):
+            chunk = order[start : start + batch_size]
+            lengths = torch.tensor([len(prepared[i].ids) for i in chunk])
+            source = torch.zeros(len(chunk), int(lengths.max()), dtype=torch.long)
+            for row, i in enumerate(chunk):
+                source[row, : lengths[row]] = torch.tensor(prepared[i].ids)
+            caps = [config.max_output_length(len(prepared[i].ids)) for i in chunk]
+            answers = beam_batch(self.model, source, lengths, caps, config.beam_size, config.length_penalty)
+            for answer, i in zip(answers, chunk, strict=True):
+                ids = [t for t in answer.token_ids if t != EOS_ID]
+                results[i] = Translation(
+                    source=prepared[i].text, source_tokens=prepared[i].tokens,
+                    tokens=tuple(self.target_tokenizer.pieces(answer.token_ids)),
+                    text=self.target_tokenizer.decode(ids), attention=answer.attention, scores=None,
+                    score=answer.log_probability, truncated=prepared[i].truncated, notice=prepared[i].notice,
                 )
         return [r if r is not None else self._empty(p) for r, p in zip(results, prepared, strict=False)]
 

@@ -1,4 +1,4 @@
-"""The main window: a "Translate" and a "Train" tab, the status bar, and the close protocol.
+"""The main window: the "Translate", "Train" and "Compare" tabs, the status bar, and the close protocol.
 
 At start-up from ``main.py`` the Training tab is built once PyTorch has been imported in the
 background, so that the window appears at once; :func:`gui.app.create_window` builds it at once.
@@ -19,6 +19,7 @@ from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QTabWidget, QWidget
 
+from gui.compare.tab import CompareTab
 from gui.fonts import NO_CJK_WARNING
 from gui.translate.tab import TranslateTab
 
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from gui.training.panel import TrainingPanel
 
 TRAIN_TAB = 1  # index of the "Train" tab
+COMPARE_TAB = 2  # index of the "Compare" tab (its models load the first time it is shown)
 DECODE_STOP_MS = 3000  # a decoding step is milliseconds; a model load cannot be interrupted
 TRAINING_STOP_MS = 10000
 log = logging.getLogger("attention_studio")
@@ -52,6 +54,10 @@ class MainWindow(QMainWindow):
         placeholder = QLabel("Loading the training tools…")
         placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.tabs.addTab(placeholder, "Train")
+        self.compare_tab = CompareTab()
+        self.tabs.addTab(self.compare_tab, "Compare")
+        self._compare_started = False
+        self.tabs.currentChanged.connect(self._on_tab_changed)
         self.setCentralWidget(self.tabs)
         self.statusBar().addPermanentWidget(self.translate_tab.status)
         if cjk_family is None:
@@ -61,6 +67,7 @@ class MainWindow(QMainWindow):
             self.statusBar().addPermanentWidget(warning)
             log.warning(NO_CJK_WARNING)
         self.translate_tab.trainRequested.connect(lambda: self.tabs.setCurrentIndex(TRAIN_TAB))
+        self.translate_tab.compareRequested.connect(self._compare_from_translate)
         self.translate_tab.errorReported.connect(self.errorReported)
         self.translate_tab.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 6000))
         self._add_shortcuts()
@@ -94,6 +101,33 @@ class MainWindow(QMainWindow):
     def start(self) -> None:
         """Look for models and load the first one (in the background)."""
         self.translate_tab.start(self._pinned_folder)
+
+    def _on_tab_changed(self, index: int) -> None:
+        if index == COMPARE_TAB:
+            self.start_compare()
+
+    def start_compare(self) -> None:
+        """Load the Compare tab's models (once), for the direction the Translate tab shows."""
+        if self._compare_started or self._closing:
+            return
+        self._compare_started = True
+        entry = self.translate_tab.controller.entry
+        self.compare_tab.start(entry.direction if entry is not None else "zh-en")
+
+    def _compare_from_translate(self, text: str) -> None:
+        entry = self.translate_tab.controller.entry
+        if entry is not None and self._compare_started:
+            self.compare_tab.controller.set_direction(entry.direction)
+        if text.strip():
+            self.compare_sentence(text)
+        else:
+            self.tabs.setCurrentIndex(COMPARE_TAB)
+
+    def compare_sentence(self, text: str, reference: str = "") -> None:
+        """Show the Compare tab with ``text`` decoded by every scorer."""
+        self.tabs.setCurrentIndex(COMPARE_TAB)
+        self.start_compare()
+        self.compare_tab.set_sentence(text, reference)
 
     # -- models -----------------------------------------------------------------------------
     def _on_model_saved(self, folder: str) -> None:
@@ -142,6 +176,8 @@ class MainWindow(QMainWindow):
         self.save_settings()
         if not self.translate_tab.shutdown(DECODE_STOP_MS):
             log.warning("a decoding or loading job did not stop within %d ms", DECODE_STOP_MS)
+        if not self.compare_tab.shutdown(DECODE_STOP_MS):
+            log.warning("a comparison job did not stop within %d ms", DECODE_STOP_MS)
         if training is not None and not training.stop_and_wait(TRAINING_STOP_MS):
             log.warning("the training run did not stop within %d ms", TRAINING_STOP_MS)
         event.accept()

@@ -35,9 +35,8 @@ sys.path.insert(0, str(ROOT))
 
 import torch  # noqa: E402
 
-from engine.atomic import write_json_atomic  # noqa: E402
 from engine.averaging import write_averaged_model  # noqa: E402
-from engine.bundle import CONFIG_FILE, load_model_folder, read_config, save_model_folder  # noqa: E402
+from engine.bundle import load_model_folder, read_config, save_model_folder, update_config  # noqa: E402
 from engine.concat import long_test_set  # noqa: E402
 from engine.config import DecodeConfig  # noqa: E402
 from engine.data import read_tsv, split_pairs  # noqa: E402
@@ -136,7 +135,7 @@ def main() -> int:
             "length_penalty": alpha, "beam": args.beam, "chosen_on": f"the first {args.valid} validation pairs joined 1-8 at a time ({len(valid)} inputs)",
             "tried": {"length_penalty": tried, "averaging": averaging},
         }
-        write_json_atomic(folder / CONFIG_FILE, info)
+        update_config(folder, info)
         bundle = load_model_folder(folder)
         study = run_length_study(bundle.translator, long_pairs, bundle.target_language,
                                  bundle.decode_config(args.beam))
@@ -147,7 +146,7 @@ def main() -> int:
         info.setdefault("metrics", {})[f"test_beam{args.beam}"] = {
             "bleu": round(beam_test.scores.bleu, 2), "chrf": round(beam_test.scores.chrf, 2), "n": beam_test.count,
             "length_penalty": alpha, "signature": beam_test.scores.signature}
-        write_json_atomic(folder / CONFIG_FILE, info)
+        update_config(folder, info)
         print(f"{folder.name}: test BLEU beam {args.beam} {beam_test.scores.bleu:.2f}", flush=True)
     return 0
 

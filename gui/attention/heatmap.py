@@ -84,8 +84,10 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         if bar_axis is not None:
             bar_axis.setPen(text)
             bar_axis.setTextPen(text)
+        self._levels = (0.0, 1.0)  # the colour scale (α: 0–1; a difference map: −1–1)
         self._cell_box = self._overlay(QColor(255, 64, 64), 2)
         self._row_box = self._overlay(QColor(255, 140, 0), 2)
+        self._column_box = self._overlay(QColor(255, 255, 255), 1)
         self._columns = 0
         self._capacity = 0
         self._rows = 0
@@ -113,6 +115,16 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         self.plot.addItem(box, ignoreBounds=True)
         return box
 
+    def set_scale(self, low: float, high: float, color_map: str, label: str) -> None:
+        """Another colour scale, e.g. a diverging map centred on 0 from −1 to 1 for α_A − α_B."""
+        self._levels = (float(low), float(high))
+        self.color_bar.setColorMap(pg.colormap.get(color_map))
+        self.color_bar.setLevels(values=self._levels)
+        axis = getattr(self.color_bar, "axis", None)
+        if axis is not None:
+            axis.setLabel(label)
+        self.image.setLevels(self._levels)
+
     # -- data -------------------------------------------------------------------------------
     def reset(self, source_tokens: Sequence[str]) -> None:
         """A new run over ``source_tokens``: an empty grid with one column per token."""
@@ -124,9 +136,10 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         self._set_labels("left", [])
         self._cell_box.hide()
         self._row_box.hide()
+        self._column_box.hide()
         self._capacity = max(1, min(self._columns, VISIBLE_ROWS))  # blank rows: about a square to fill
         self._grid = np.full((self._capacity, max(self._columns, 1)), np.nan, np.float32)
-        self.image.setImage(self._grid, levels=(0.0, 1.0), autoLevels=False)
+        self.image.setImage(self._grid, levels=self._levels, autoLevels=False)
         self._place_image()  # after setImage: the rectangle's scale depends on the image size
         self.plot.getViewBox().setRange(xRange=(-0.5, min(max(self._columns, 1), VISIBLE_COLUMNS) - 0.5),
                                         yRange=(-0.5, self._capacity - 0.5), padding=0)
@@ -145,7 +158,7 @@ class HeatmapView(pg.GraphicsLayoutWidget):
             self._grid[rows:] = np.nan  # a beam hypothesis may have become shorter
         if rows and self._columns:
             self._grid[:rows, : self._columns] = matrix
-        self.image.setImage(self._grid, levels=(0.0, 1.0), autoLevels=False)
+        self.image.setImage(self._grid, levels=self._levels, autoLevels=False)
         if resized:
             self._place_image()
             self._show_rows()
@@ -243,6 +256,14 @@ class HeatmapView(pg.GraphicsLayoutWidget):
             self._cell_box.show()
         else:
             self._cell_box.hide()
+
+    def highlight_column(self, column: int) -> None:
+        """Outline a whole source column (linked hover from another map); -1 hides it."""
+        if 0 <= column < self._columns and self._capacity:
+            self._column_box.setRect(QRectF(column - 0.5, -0.5, 1, self._capacity))
+            self._column_box.show()
+        else:
+            self._column_box.hide()
 
     def highlight_row(self, row: int) -> None:
         if 0 <= row < max(self._capacity, 0) and self._columns:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Signal
+from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -101,9 +101,12 @@ class TrainingForm(QWidget):
         self.scorer_combo.setObjectName("trainScorerCombo")
         for name in SCORER_NAMES:
             self.scorer_combo.addItem(SCORERS[name].label, name)
+            self.scorer_combo.setItemData(self.scorer_combo.count() - 1, SCORERS[name].formula,
+                                          Qt.ItemDataRole.ToolTipRole)
         self.scorer_combo.addItem("All five, one run after another", ALL_SCORERS)
-        self.scorer_combo.setToolTip("How the decoder scores each source position (design §2); 'All five' queues "
-                                     "one run per scorer with the same settings, to compare their curves")
+        self.scorer_combo.setToolTip("How the decoder scores each source position, e_ij = F(s_{i-1}, h_j) (each "
+                                     "choice shows its formula); 'All five' queues one run per scorer with the "
+                                     "same settings, to compare their curves")
         self.cell_combo = QComboBox()
         self.cell_combo.setObjectName("trainCellCombo")
         for name in CELL_NAMES:

@@ -35,6 +35,7 @@ from engine.checkpoint import CHECKPOINT_FOLDER, STATE_FILE, has_checkpoint
 from engine.errors import ConfigError, DataError, DivergedError, EngineError, ModelFileError, TokenizerError
 from engine.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent
 from engine.jobs import prepare_job
+from engine.run_lock import RunFolderError, claim_run_folder
 from engine.run_report import score_on_test
 from engine.trainer import train
 from gui.training.settings import RUN_FILE, RunSettings
@@ -97,6 +98,11 @@ def run_training(request: RunRequest, control: TrainControl) -> Iterator[RunItem
     folder = Path(request.folder)
     settings = request.settings
     created = not folder.exists()
+    try:
+        lock = claim_run_folder(folder, resume=request.resume)  # never another run's folder, never a model
+    except RunFolderError as error:
+        yield RunFailed("data", str(error), 0)
+        return
     threads = training_threads()
     previous_threads = torch.get_num_threads()
     step = 0
@@ -144,6 +150,7 @@ def run_training(request: RunRequest, control: TrainControl) -> Iterator[RunItem
         yield RunFailed("error", str(error), step)
     finally:
         torch.set_num_threads(previous_threads)
+        lock.release()
         if created:
             remove_if_empty_run(folder)
 

@@ -25,6 +25,7 @@ log = logging.getLogger("attention_studio")
 class Example:
     text: str
     length: str  # one of EXAMPLE_GROUPS: "short", "long" or "paragraph" (several sentences)
+    reference: str = ""  # a reference translation, when the file gives one
 
 
 def load_examples(path: Path = EXAMPLES_FILE) -> dict[str, list[Example]]:
@@ -32,7 +33,8 @@ def load_examples(path: Path = EXAMPLES_FILE) -> dict[str, list[Example]]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         return {
-            language: [Example(str(item["text"]), str(item.get("length", "short"))) for item in items]
+            language: [Example(str(item["text"]), str(item.get("length", "short")), str(item.get("reference", "")))
+                       for item in items]
             for language, items in data.items()
             if isinstance(items, list)
         }

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QToolTip, QVBoxLayout, Q
 
 from gui.attention.export import EXPORT_KINDS, ExportError
 from gui.attention.labels import quoted
+from gui.stored_settings import stored_int, stored_text
 from gui.translate.controller import STOPPED, TranslateController
 from gui.translate.controls import SPEED_STEPS, delay_for
 from gui.translate.examples import History, fill_examples_menu, fill_history_menu, load_examples
@@ -37,6 +38,7 @@ class TranslateTab(QWidget):
     """Everything of the Translate tab; the main window only places it and its status widget."""
 
     trainRequested = Signal()
+    compareRequested = Signal(str)  # the sentence to decode with every scorer (the Compare tab)
     errorReported = Signal(str, str, str)  # title, message, details
     statusMessage = Signal(str)  # a passing message for the status bar
 
@@ -86,6 +88,7 @@ class TranslateTab(QWidget):
         view.exportRequested.connect(self._on_export_requested)
         view.trainRequested.connect(self.trainRequested)
         view.length_study_button.clicked.connect(self.open_length_study)
+        view.compare_button.clicked.connect(lambda: self.compareRequested.emit(self.view.source_input.text()))
         view.history_menu.aboutToShow.connect(
             lambda: fill_history_menu(view.history_menu, self.history, self.translate_text))
         panel.cellHovered.connect(self._on_cell_hovered)
@@ -99,13 +102,13 @@ class TranslateTab(QWidget):
     def start(self, pinned_folder: Path | None = None) -> None:
         """Restore the remembered choices and look for models (in the background)."""
         settings = QSettings()
-        beam = int(settings.value("translate/beam", 1))
-        speed = int(settings.value("translate/speed", 0))
-        self.view.choice_bar.beam_spin.setValue(min(max(beam, 1), 10))
-        self.view.choice_bar.speed_slider.setValue(min(max(speed, 0), SPEED_STEPS))
+        beam_spin = self.view.choice_bar.beam_spin
+        beam_spin.setValue(stored_int(settings, "translate/beam", 1, beam_spin.minimum(), beam_spin.maximum()))
+        self.view.choice_bar.speed_slider.setValue(stored_int(settings, "translate/speed", 0, 0, SPEED_STEPS))
         self.controller.set_beam_size(self.view.choice_bar.beam_spin.value())
         self.controller.set_delay(delay_for(self.view.choice_bar.speed_slider.value()))
-        self.controller.start(pinned_folder, settings.value("translate/direction"), settings.value("translate/scorer"))
+        self.controller.start(pinned_folder, stored_text(settings, "translate/direction"),
+                              stored_text(settings, "translate/scorer"))
 
     def save_settings(self) -> None:
         settings = QSettings()
@@ -319,7 +322,7 @@ class TranslateTab(QWidget):
     def _on_export_requested(self, kind: str) -> None:
         spec = EXPORT_KINDS[kind]
         settings = QSettings()
-        folder = Path(str(settings.value("export/folder", str(Path.home()))))
+        folder = Path(stored_text(settings, "export/folder") or str(Path.home()))
         scorer = self._run.bundle.scorer if self._run else "attention"
         name, _ = QFileDialog.getSaveFileName(self, spec.title.rstrip("…"), str(folder / f"attention-{scorer}{spec.suffix}"),
                                               spec.file_filter)

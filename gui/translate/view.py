@@ -69,6 +69,11 @@ class TranslateView(QWidget):
         self.length_study_button.setToolTip("BLEU against source length for every scorer of this direction, "
                                             "from the studies stored with the models (Bahdanau et al. 2014, Fig. 2)")
         self.length_study_button.setEnabled(False)  # until the catalog lists a direction
+        self.compare_button = QToolButton()
+        self.compare_button.setObjectName("compareScorersButton")
+        self.compare_button.setText("Compare scorers")
+        self.compare_button.setToolTip("Decode this sentence with every scorer of this direction at once, side by "
+                                       "side (the Compare tab)")
         for kind, spec in EXPORT_KINDS.items():
             self.export_menu.addAction(spec.title).triggered.connect(
                 lambda _checked=False, kind=kind: self.exportRequested.emit(kind))
@@ -108,7 +113,8 @@ class TranslateView(QWidget):
         page = QWidget()
         top = QHBoxLayout()
         top.addWidget(self.choice_bar, 1)
-        for button in (self.examples_button, self.history_button, self.export_button, self.length_study_button):
+        for button in (self.examples_button, self.history_button, self.export_button, self.length_study_button,
+                       self.compare_button):
             top.addWidget(button)
         entry = QHBoxLayout()
         entry.addWidget(self.source_input, 1)

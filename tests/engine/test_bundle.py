@@ -157,3 +157,83 @@ def test_an_older_file_holding_the_tied_matrix_twice_loads_only_when_both_copies
     _set_sha(tied_folder)
     with pytest.raises(ModelFileError, match="decoder.output.weight must equal decoder.embedding.weight"):
         load_model_folder(tied_folder)
+
+
+@pytest.mark.parametrize("entry", [("tokenizers", "source"), ("tokenizers", "target"), ("weights",)])
+@pytest.mark.parametrize("name", ["../outside.model", "/etc/passwd", "checkpoint/src.model", 7])
+def test_file_names_in_the_config_are_never_followed_outside_the_fixed_ones(folder, entry, name):
+    config = json.loads((folder / "config.json").read_text())
+    section = config
+    for key in entry:
+        section = section[key]
+    section["file"] = name
+    (folder / "config.json").write_text(json.dumps(config))
+    with pytest.raises(ModelFileError, match="file: .* was expected|always"):
+        load_model_folder(folder)
+
+
+def test_written_files_get_the_umask_mode_not_owner_only(folder, tmp_path):
+    import os
+
+    previous = os.umask(0o022)
+    try:
+        bundle = load_model_folder(folder)
+        out = save_model_folder(tmp_path / "copy", bundle.translator.model, bundle.translator.source_tokenizer,
+                                bundle.translator.target_tokenizer, {"source_language": "en", "target_language": "de"})
+    finally:
+        os.umask(previous)
+    modes = {path.name: path.stat().st_mode & 0o777 for path in out.iterdir() if path.is_file()}
+    assert modes and set(modes.values()) == {0o644}, modes
+
+
+@pytest.mark.parametrize("edit, reason", [
+    (lambda c: c["model"].update(embedding_size=256.5), "model/embedding_size: 256.5 is not of type 'integer'"),
+    (lambda c: c.update(tokenizers=[]), "tokenizers: [] is not of type 'object'"),
+    (lambda c: c.update(weights="model.safetensors"), "weights: 'model.safetensors' is not of type 'object'"),
+    (lambda c: c["weights"].update(dtype=["float16"]), "weights/dtype"),
+    (lambda c: c["tokenizers"]["source"].update(file=3), "tokenizers/source/file"),
+    (lambda c: c["model"].update(scorer="luong"), "model/scorer: 'luong' is not one of"),
+    (lambda c: c["model"].update(hidden=3), "allowed: attention_dropout, attention_size"),
+    (lambda c: c.update(metrics="x"), "metrics: 'x' is not of type 'object'"),
+])
+def test_a_config_with_wrong_types_ranges_or_keys_is_refused_with_its_place(folder, edit, reason):
+    config = json.loads((folder / "config.json").read_text())
+    edit(config)
+    (folder / "config.json").write_text(json.dumps(config))
+    with pytest.raises(ModelFileError, match="not a valid model config") as refused:
+        load_model_folder(folder)
+    assert reason in str(refused.value)
+
+
+def test_a_deeply_nested_config_is_refused_without_exhausting_the_stack(folder):
+    config = json.loads((folder / "config.json").read_text())
+    text = json.dumps(config)[:-1] + ', "metrics": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    (folder / "config.json").write_text(text)
+    with pytest.raises(ModelFileError, match="nest"):
+        load_model_folder(folder)
+    nested: list = []
+    for _ in range(70):
+        nested = [nested]
+    config["metrics"] = {"a": nested}
+    (folder / "config.json").write_text(json.dumps(config))
+    with pytest.raises(ModelFileError, match="nests deeper than 64 levels"):
+        load_model_folder(folder)
+
+
+def test_an_oversized_architecture_is_refused_before_anything_is_allocated(folder, monkeypatch):
+    config = json.loads((folder / "config.json").read_text())
+    config["model"].update(embedding_size=8192, encoder_hidden_size=8192, decoder_hidden_size=8192,
+                           attention_size=8192, encoder_layers=8, src_vocab_size=1_000_000)
+    (folder / "config.json").write_text(json.dumps(config))
+
+    def never(*args, **kwargs):
+        raise AssertionError("a model was built")
+
+    monkeypatch.setattr("engine.bundle.build_model", never)
+    with pytest.raises(ModelFileError, match="this app loads at most"):
+        load_model_folder(folder)
+    config["model"].update(embedding_size=64, encoder_hidden_size=512, decoder_hidden_size=512, attention_size=512,
+                           encoder_layers=1, src_vocab_size=config["tokenizers"]["source"]["vocab_size"])
+    (folder / "config.json").write_text(json.dumps(config))
+    with pytest.raises(ModelFileError, match="do not belong together"):
+        load_model_folder(folder)

@@ -33,3 +33,28 @@ def test_default_model_prefers_shipped_zh_en_additive_then_the_newest_own(dates_
 def test_user_models_folder_follows_the_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("ATTENTION_STUDIO_DATA", str(tmp_path))
     assert user_models_folder() == tmp_path / "models"
+
+
+def test_one_bad_folder_never_hides_the_others(dates_models, tmp_path):
+    import json
+
+    own = tmp_path / "own"
+    shutil.copytree(dates_models["dot"], own / "good")
+    for name, edit in (("metrics-text", lambda c: c.update(metrics="x")),
+                       ("test-text", lambda c: c.update(metrics={"test": "x"})),
+                       ("deep", None)):
+        folder = own / name
+        shutil.copytree(dates_models["none"], folder)
+        config = json.loads((folder / "config.json").read_text())
+        if edit is None:
+            text = json.dumps(config)[:-1] + ', "data": ' + "[" * 50_000 + "]" * 50_000 + "}"
+        else:
+            edit(config)
+            text = json.dumps(config)
+        (folder / "config.json").write_text(text)
+    entries, unusable = scan([(own, False)])
+    assert sorted(e.name for e in entries) == ["good", "test-text"]  # a metric it cannot show is not fatal
+    assert next(e for e in entries if e.name == "test-text").test_bleu is None
+    reasons = {u.folder.name: u.reason for u in unusable}
+    assert set(reasons) == {"metrics-text", "deep"}
+    assert "metrics" in reasons["metrics-text"] and "nest" in reasons["deep"]

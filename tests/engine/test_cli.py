@@ -72,6 +72,11 @@ def test_train_on_a_tsv_corpus_reports_bad_lines_and_evaluates(tmp_path, capsys)
     assert main(["evaluate", "--model", str(out), "--test", str(corpus), "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["n"] == load_model_folder(out).info["data"]["split"]["test"]
+    # A file too small to train on can still be evaluated on (no training-split minimums).
+    small = tmp_path / "thirty.tsv"
+    small.write_text("\n".join([line for line in lines if "\t" in line][:30]) + "\n", encoding="utf-8")
+    assert main(["evaluate", "--model", str(out), "--test", str(small), "--split", "all", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["n"] == 30
 
 
 def test_train_with_the_peer_split_rule_records_it_and_scores_the_same_test_part(tmp_path, capsys):
@@ -122,3 +127,40 @@ def test_the_length_penalty_option_reaches_beam_search_and_is_checked(dates_mode
     assert capsys.readouterr().out.strip()
     assert main(["translate", "--model", model, "--beam", "3", "--length-penalty", "9", "29 Nov 2026"]) == 2
     assert "length_penalty must be between 0.0 and 5.0" in capsys.readouterr().err
+
+
+def test_invalid_utf8_and_lone_surrogates_are_replaced_with_a_note_never_a_traceback(dates_models):
+    model = str(dates_models["additive"])
+    argv_bytes = [sys.executable.encode(), b"-m", b"engine", b"translate", b"--model", model.encode(),
+                  b"3 May \xff\xfe 1999"]
+    result = subprocess.run(argv_bytes, cwd=ROOT, capture_output=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert b"argument 1 is not valid UTF-8 (byte 0xff at byte 6)" in result.stderr
+    assert b"Traceback" not in result.stderr and result.stdout.strip()
+    stdin = b"29 Nov 2026\n\xed\xa0\x80 1 May 2000\n\xc3\n"  # an encoded lone surrogate, a cut-off sequence
+    result = subprocess.run([sys.executable, "-m", "engine", "translate", "--model", model, "--json"], cwd=ROOT,
+                            input=stdin, capture_output=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert b"stdin line 2 is not valid UTF-8" in result.stderr and b"stdin line 3" in result.stderr
+    assert len(result.stdout.splitlines()) == 3  # one output per input line: nothing is lost
+    assert b"Traceback" not in result.stderr
+
+
+def test_normalization_turns_lone_surrogates_into_the_replacement_character():
+    from engine.data import normalize
+
+    assert normalize("a\udcff b\ud800", "en") == "a\ufffd b\ufffd"
+    assert normalize("你\udc80好", "zh") == "你\ufffd好"
+
+
+def test_translate_force_target_prints_the_forced_json_contract(dates_models, capsys):
+    model = str(dates_models["additive"])
+    assert main(["translate", "--model", model, "--json", "29 Nov 2026"]) == 0
+    free = json.loads(capsys.readouterr().out)
+    assert main(["translate", "--model", model, "--json", "--force-target", free["text"], "29 Nov 2026"]) == 0
+    forced = json.loads(capsys.readouterr().out)
+    assert forced["forced"] is True and forced["tokens"] == free["tokens"]
+    assert forced["attention"] == free["attention"] and forced["log_probability"] == free["score"]
+    assert main(["translate", "--model", model, "--force-target", "", "29 Nov 2026"]) == 2
+    assert "target is empty" in capsys.readouterr().err
+    assert main(["translate", "--model", model, "--beam", "3", "--force-target", "x", "29 Nov 2026"]) == 2

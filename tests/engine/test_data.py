@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 import pytest
@@ -214,6 +215,16 @@ def test_missing_file(tmp_path: Path) -> None:
 def test_directory_refused(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="folder"):
         read_tsv(tmp_path)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX only")
+def test_a_fifo_is_refused_before_it_is_opened(tmp_path: Path) -> None:
+    fifo = tmp_path / "corpus.tsv"
+    os.mkfifo(fifo)  # opening it for reading would block until a writer comes: it must not be opened
+    with pytest.raises(DataError, match="not a regular file"):
+        read_tsv(fifo)
+    with pytest.raises(DataError, match="not a regular file"):
+        preview(fifo)
 
 
 def test_binary_file_refused(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""The engine is a library that never imports Qt (design §1)."""
+"""The layers: the engine never imports Qt, and the window starts without PyTorch (docs/architecture.md)."""
 
 import ast
 import subprocess
@@ -27,4 +27,14 @@ def test_importing_every_engine_module_loads_no_qt():
             "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph')]\n"
             "print(bad); sys.exit(1 if bad else 0)")
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_importing_the_main_window_does_not_import_torch():
+    """The window appears before PyTorch has loaded: start-up speed depends on it."""
+    code = ("import sys\nimport gui.main_window, gui.app\n"
+            "bad = [m for m in ('torch', 'sentencepiece', 'sacrebleu') if m in sys.modules]\n"
+            "print(bad); sys.exit(1 if bad else 0)")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                            env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
     assert result.returncode == 0, result.stdout + result.stderr

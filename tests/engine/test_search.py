@@ -133,3 +133,24 @@ def test_beam_search_goes_on_while_a_live_hypothesis_beats_the_finished_ones():
     assert _search_is_over([short], [poor_live], 0.0)
     # With a strong penalty a long live hypothesis is judged by its normalized score.
     assert _search_is_over([_Beam((5, 2), -1.0, 0, ())], [_Beam((5, 6, 7), -1.2, 0, ())], 2.0) is False
+
+
+@pytest.mark.parametrize("scorer", ["additive", "none"])
+@pytest.mark.parametrize("beam_size, alpha", [(2, 0.0), (5, 1.0), (5, 2.0)])
+def test_batched_beam_search_gives_the_one_by_one_outputs(dates_models, scorer, beam_size, alpha):
+    from engine.tasks import dates
+
+    model = load_model_folder(dates_models[scorer]).translator
+    sentences = SENTENCES + [p.source for p in dates.dates_split(seed=3, train_size=80, valid_size=1,
+                                                                  test_size=1).train[:60]] + ["", "   "]
+    config = DecodeConfig(beam_size=beam_size, length_penalty=alpha)
+    batched = model.translate_many(sentences, config, batch_size=24)
+    for sentence, result in zip(sentences, batched, strict=True):
+        single = model.translate(sentence, config)
+        assert (result.tokens, result.text, result.empty) == (single.tokens, single.text, single.empty), sentence
+        if single.attention is None:
+            assert result.attention is None
+        else:
+            assert np.allclose(result.attention, single.attention, atol=1e-5)
+        if not single.empty:
+            assert result.score == pytest.approx(single.score, abs=1e-4)

@@ -232,3 +232,11 @@ def test_batches_group_similar_target_lengths_so_the_decoder_pads_little():
     real = sum(len(data[i][1]) for batch in batches for i in batch)
     padded = sum(len(batch) * max(len(data[i][1]) for i in batch) for batch in batches)
     assert padded / real < 1.1
+
+
+def test_validations_before_validate_from_are_skipped_and_the_run_still_ends_with_a_model(tmp_path):
+    events = list(train(tiny_job(tmp_path / "late", epochs=4, train_size=600, validate_from=0.5)))
+    assert [e.epoch for e in events if isinstance(e, ValidationEvent)] == [2, 3, 4]
+    early = list(train(tiny_job(tmp_path / "never", epochs=2, train_size=600, validate_from=0.95)))
+    assert [e.epoch for e in early if isinstance(e, ValidationEvent)] == [2]  # the last epoch always validates
+    assert load_model_folder(tmp_path / "never").info["metrics"]["valid"]["bleu"] >= 0

@@ -18,10 +18,10 @@ from tests.gui.test_translate_support import (
 )
 
 
-def test_window_has_the_two_tabs_and_the_named_widgets(qtbot):
+def test_window_has_its_tabs_and_the_named_widgets(qtbot):
     window = open_window(qtbot)
     assert isinstance(window, QMainWindow) and window.isVisible()
-    assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == ["Translate", "Train"]
+    assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == ["Translate", "Train", "Compare"]
     assert isinstance(window.tabs.widget(1), TrainingPanel)
     for kind, name in ((QLineEdit, "sourceInput"), (QPushButton, "translateButton"), (QWidget, "targetOutput"),
                        (QComboBox, "scorerCombo"), (QComboBox, "directionCombo"), (AttentionPanel, "attentionPanel")):

@@ -125,3 +125,21 @@ def test_plot_ranges_round_to_nice_numbers_and_skip_nan():
     assert nice_bounds([np.array([math.nan, 0.93, 5.8])]) == (0.0, 6.0)
     assert nice_bounds([np.array([3.0, 7.5])], floor_zero=True) == (0.0, 8.0)
     assert nice_bounds([np.array([math.nan])]) is None
+
+
+def test_the_app_never_trains_into_a_folder_that_holds_a_model_or_that_another_run_holds(tmp_path, dates_models):
+    import shutil
+
+    from engine.run_lock import claim_run_folder
+
+    settings = RunSettings(epochs=1)
+    holding = tmp_path / "models" / "holding"
+    shutil.copytree(dates_models["additive"], holding)
+    before = (holding / "model.safetensors").read_bytes()
+    items = list(run_training(RunRequest(settings, holding), TrainControl()))
+    assert isinstance(items[-1], RunFailed) and "already holds a trained model" in items[-1].message
+    assert (holding / "model.safetensors").read_bytes() == before
+    busy = tmp_path / "models" / "busy"
+    with claim_run_folder(busy):
+        items = list(run_training(RunRequest(settings, busy), TrainControl()))
+    assert isinstance(items[-1], RunFailed) and "in use by another training run" in items[-1].message

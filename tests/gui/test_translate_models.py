@@ -147,3 +147,17 @@ def test_the_first_trained_model_is_opened_at_once(qtbot, dates_models):
     wait_for_model(qtbot, window, "dot")
     assert not view.is_empty_state()
     assert view.choice_bar.current_scorer() == "dot"
+
+
+def test_bad_stored_settings_fall_back_to_their_defaults_instead_of_stopping_the_app(qtbot, dates_models):
+    install_models(dates_models, ("additive",))
+    settings = QSettings()
+    for key, value in (("translate/beam", "abc"), ("translate/speed", "99"), ("translate/scorer", ["x", "y"]),
+                       ("translate/direction", 7), ("window/geometry", "not bytes"), ("export/folder", ["a"])):
+        settings.setValue(key, value)
+    settings.sync()
+    window = open_window(qtbot)
+    wait_for_model(qtbot, window)
+    bar = window.translate_tab.view.choice_bar
+    assert bar.beam_spin.value() == 1 and bar.speed_slider.value() == 0
+    assert window.translate_tab.controller.bundle is not None

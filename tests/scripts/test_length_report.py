@@ -20,8 +20,10 @@ def _folder(root: Path, scorer: str, bleus: list[float], long_bleu: float) -> No
                         (), "sig", (BucketScore("41+", 20, long_bleu, long_bleu + 20),))
     folder = root / f"zh-en-{scorer}"
     folder.mkdir(parents=True)
+    digest = "0" * 64  # never checked: the report reads config.json only
     config = {"format": "attention-studio-model", "format_version": 1, "source_language": "zh",
-              "target_language": "en", "model": {"scorer": scorer},
+              "target_language": "en", "model": {"scorer": scorer, "src_vocab_size": 4000, "tgt_vocab_size": 4000},
+              "weights": {"sha256": digest}, "tokenizers": {"source": {"sha256": digest}, "target": {"sha256": digest}},
               "metrics": {"length_study": {"beam1": study.to_json()}}}
     (folder / "config.json").write_text(json.dumps(config, ensure_ascii=False), encoding="utf-8")
 

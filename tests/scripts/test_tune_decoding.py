@@ -5,8 +5,11 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from engine.bundle import load_model_folder
 from engine.config import DecodeConfig
+from engine.errors import ModelFileError
 from engine.tasks import dates
 from engine.trainer import train
 from tests.model_factory import tiny_job
@@ -27,7 +30,11 @@ def test_a_model_folder_carries_its_length_penalty(dates_models, tmp_path):
     bundle = load_model_folder(folder)
     assert bundle.decode_config(5).length_penalty == 0.6
     assert bundle.decode_config(5, length_penalty=0.0).length_penalty == 0.0
-    info["decoding"] = {"length_penalty": "lots"}  # a tampered value falls back to the default
+    info["decoding"] = {"length_penalty": "lots"}  # a tampered value is refused with its place
+    (folder / "config.json").write_text(json.dumps(info), encoding="utf-8")
+    with pytest.raises(ModelFileError, match="decoding/length_penalty"):
+        load_model_folder(folder)
+    del info["decoding"]  # none stored: the engine's default
     (folder / "config.json").write_text(json.dumps(info), encoding="utf-8")
     assert load_model_folder(folder).length_penalty == DecodeConfig.length_penalty
 

@@ -1,0 +1,131 @@
+"""Beam search over a batch of sentences at once, for evaluation (the view's live search is
+:func:`engine.search.beam`, one sentence, one event per step).
+
+Every live hypothesis of every sentence is one row of a single decoder batch, so each step is one
+call to the network for the whole batch instead of one per sentence. The search rule is the
+one-sentence search's, applied per sentence: the 2·K best continuations by total log-probability,
+taken in order, EOS ones set aside as finished, until K live ones are found; a sentence is done
+when nothing is live or K have finished and no live one scores better (log p / lp, GNMT's length
+penalty) than the best finished one; its answer is the best finished one (or, when fewer than K
+finished, the best of those and the live ones). Outputs equal the one-sentence search's; a test
+checks it.
+
+Shapes: B sentences, R live rows over all sentences, S source length, V target vocabulary.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from torch import Tensor
+
+from engine.model import Encoded, Seq2Seq
+from engine.search import _expand, _normalized, _step_logp
+from engine.tokenizer import BOS_ID, EOS_ID
+
+
+@dataclass(frozen=True)
+class BatchHypothesis:
+    """One sentence's answer: ids (EOS included when produced), attention rows, log-probability."""
+
+    token_ids: tuple[int, ...]
+    attention: np.ndarray | None  # len(token_ids)×S_b (the sentence's own source length)
+    log_probability: float
+    capped: bool  # the length cap ended it before EOS
+
+
+@dataclass(frozen=True)
+class _Row:
+    ids: tuple[int, ...]
+    log_probability: float
+    attention: tuple[np.ndarray, ...]  # one α row per token
+
+
+class _Sentence:
+    """The search state of one sentence of the batch."""
+
+    def __init__(self, beam_size: int, length_penalty: float) -> None:
+        self.beam_size, self.length_penalty = beam_size, length_penalty
+        self.live = [_Row((), 0.0, ())]
+        self.finished: list[_Row] = []
+        self.done = False
+
+    def score(self, row: _Row) -> float:
+        return _normalized(row.log_probability, len(row.ids), self.length_penalty)
+
+    def advance(self, logp: Tensor, weights: np.ndarray | None, first_row: int) -> list[int]:
+        """logp: K×V for this sentence's K live rows (batch rows first_row…). Keeps the new live
+        hypotheses and returns, for each, the batch row its decoder state continues from."""
+        totals = torch.tensor([r.log_probability for r in self.live]).unsqueeze(1) + logp  # K×V
+        values, flat = totals.view(-1).topk(min(2 * self.beam_size, totals.numel()))
+        vocab = logp.size(1)
+        live: list[_Row] = []
+        parents: list[int] = []
+        for total, position in zip(values.tolist(), flat.tolist(), strict=False):
+            parent_index, token_id = divmod(position, vocab)
+            parent = self.live[parent_index]
+            rows = parent.attention + ((weights[first_row + parent_index],) if weights is not None else ())
+            candidate = _Row(parent.ids + (token_id,), total, rows)
+            if token_id == EOS_ID:
+                self.finished.append(candidate)
+            else:
+                live.append(candidate)
+                parents.append(first_row + parent_index)
+            if len(live) == self.beam_size:
+                break
+        self.live = live
+        over = len(self.finished) >= self.beam_size and max(map(self.score, self.finished)) >= max(
+            map(self.score, live), default=-np.inf)
+        self.done = not live or over
+        return parents if not self.done else []
+
+    def answer(self, source_length: int) -> BatchHypothesis:
+        pool = self.finished + (self.live if len(self.finished) < self.beam_size else [])
+        best = max(pool, key=self.score)
+        attention = np.stack(best.attention)[:, :source_length] if best.attention else None
+        return BatchHypothesis(best.ids, attention, best.log_probability,
+                               capped=not best.ids or best.ids[-1] != EOS_ID)
+
+
+@torch.no_grad()
+def beam_batch(model: Seq2Seq, source: Tensor, lengths: Tensor, max_lengths: list[int], beam_size: int = 5,
+               length_penalty: float = 1.0) -> list[BatchHypothesis]:
+    """Beam search over a batch. source: B×S, lengths: B, max_lengths: each sentence's output cap
+    → one :class:`BatchHypothesis` per sentence."""
+    encoded: Encoded = model.encode(source, lengths)
+    sentences = [_Sentence(beam_size, length_penalty) for _ in range(source.size(0))]
+    owners = list(range(source.size(0)))  # the sentence of each batch row
+    state = encoded.initial_state
+    for step in range(max(max_lengths)):
+        rows = torch.tensor(owners)
+        expanded = _expand(encoded, rows)
+        previous = torch.tensor([
+            row.ids[-1] if row.ids else BOS_ID for sentence in _active(sentences) for row in sentence.live])
+        logp, state, weights, _ = _step_logp(model, previous, state, expanded)  # R×V
+        weights_np = weights.numpy() if weights is not None else None
+        next_rows: list[int] = []
+        next_owners: list[int] = []
+        first = 0
+        for index, sentence in _indexed_active(sentences):
+            count = len(sentence.live)
+            parents = sentence.advance(logp[first : first + count], weights_np, first)
+            if step + 1 >= max_lengths[index]:  # its length cap: it ends with what it has
+                sentence.done, parents = True, []
+            next_rows += parents
+            next_owners += [index] * len(parents)
+            first += count
+        if not next_rows:
+            break
+        state = tuple(t.index_select(0, torch.tensor(next_rows)) for t in state)
+        owners = next_owners
+    return [sentence.answer(int(length)) for sentence, length in zip(sentences, lengths.tolist(), strict=True)]
+
+
+def _active(sentences: list[_Sentence]) -> list[_Sentence]:
+    return [s for s in sentences if not s.done]
+
+
+def _indexed_active(sentences: list[_Sentence]) -> list[tuple[int, _Sentence]]:
+    return [(i, s) for i, s in enumerate(sentences) if not s.done]

@@ -1,0 +1,120 @@
+"""Forced decoding: how a model scores a target it is given (teacher forcing at inference).
+
+The decoder runs its usual steps, but the token fed back at step i is the given target's y_{i-1}
+instead of the model's own choice. Each step's attention α_i, raw scores e_ij and the probability
+of the given token p(y_i | y_<i, x) are kept, and their log sum is the target's log-probability.
+
+With it every scorer of a direction can be put on the *same* target — the reference, or one
+scorer's output — so their attention maps share rows and columns and a difference map α_A − α_B is
+defined. Given a model's own greedy output, forced decoding reproduces that decode's α and
+log-probability exactly (a test checks it).
+
+Shapes: S source tokens, T target tokens (the given target's pieces plus ``</s>``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+
+from engine.config import MAX_SOURCE_TOKENS
+from engine.data import normalize
+from engine.errors import EngineError
+from engine.search import _step_logp
+from engine.tokenizer import BOS_ID, EOS_ID
+from engine.translator import Translator
+
+MAX_TARGET_TOKENS = MAX_SOURCE_TOKENS  # the same cap as inputs: 200 sub-word tokens
+BYTE_PIECE_PREFIX = "<0x"
+
+
+class ForcedTargetError(EngineError):
+    """The target cannot be scored (empty, too long, or the source is empty); says why."""
+
+
+@dataclass(frozen=True)
+class ForcedDecode:
+    """A given target as one model scores it."""
+
+    source: str
+    source_tokens: tuple[str, ...]
+    target: str  # as given
+    tokens: tuple[str, ...]  # the target's pieces, then the end-of-sentence piece "</s>"
+    attention: np.ndarray | None  # T×S α; None for the fixed-context scorer
+    scores: np.ndarray | None  # T×S raw e_ij before the softmax
+    probabilities: np.ndarray  # (T,) p(y_i | y_<i, x) of each given token
+    log_probability: float  # Σ_i log p(y_i | y_<i, x), the EOS included
+    notice: str = ""  # e.g. characters outside the target vocabulary scored as byte pieces
+
+    def to_json(self) -> dict[str, Any]:
+        def matrix(values: np.ndarray | None):
+            return None if values is None else np.round(values.astype(np.float64), 6).tolist()
+
+        return {
+            "source": self.source, "source_tokens": list(self.source_tokens), "target": self.target,
+            "tokens": list(self.tokens), "attention": matrix(self.attention), "scores": matrix(self.scores),
+            "probabilities": np.round(self.probabilities.astype(np.float64), 6).tolist(),
+            "log_probability": round(self.log_probability, 6), "forced": True, "notice": self.notice,
+        }
+
+
+def target_ids(translator: Translator, target: str, target_language: str) -> tuple[list[int], str]:
+    """The sub-word ids of ``target`` (normalized like training targets) and a notice ("" if none)."""
+    normalized = normalize(target, target_language, translator.simplify_chinese)
+    ids = translator.target_tokenizer.encode(normalized) if normalized else []
+    if not ids:
+        raise ForcedTargetError("the target is empty: nothing is left of it after normalization")
+    if len(ids) > MAX_TARGET_TOKENS:
+        raise ForcedTargetError(f"the target has {len(ids)} sub-word tokens; at most {MAX_TARGET_TOKENS} are scored")
+    pieces = translator.target_tokenizer.pieces(ids)
+    byte_pieces = sum(piece.startswith(BYTE_PIECE_PREFIX) for piece in pieces)
+    notice = (f"{byte_pieces} byte piece{'s' if byte_pieces != 1 else ''} stand for characters outside the "
+              "target vocabulary (SentencePiece byte fallback)") if byte_pieces else ""
+    return ids, notice
+
+
+def force_decode(translator: Translator, source: str, target: str, target_language: str) -> ForcedDecode:
+    """Score ``target`` as the translation of ``source`` under ``translator``'s model (the target cut
+    into sub-words by the model's tokenizer, as training targets are)."""
+    ids, notice = target_ids(translator, target, target_language)
+    return force_decode_ids(translator, source, ids, target, notice)
+
+
+@torch.no_grad()
+def force_decode_ids(translator: Translator, source: str, ids: list[int] | tuple[int, ...], target: str = "",
+                     notice: str = "") -> ForcedDecode:
+    """Score the target sub-word ``ids`` (no EOS; it is added) as the translation of ``source``. A
+    decode's own ids reproduce its attention and log-probability exactly (the same steps run)."""
+    prepared = translator.prepare(source)
+    if prepared.empty:
+        raise ForcedTargetError("the source is empty: nothing to translate")
+    ids = [int(i) for i in ids if int(i) != EOS_ID]
+    if len(ids) > MAX_TARGET_TOKENS:
+        raise ForcedTargetError(f"the target has {len(ids)} sub-word tokens; at most {MAX_TARGET_TOKENS} are scored")
+    target = target or translator.target_tokenizer.decode(ids)
+    given = ids + [EOS_ID]
+    model = translator.model
+    encoded = model.encode(torch.tensor([prepared.ids]), torch.tensor([len(prepared.ids)]))
+    state = encoded.initial_state
+    previous = torch.tensor([BOS_ID])
+    attention, scores, probabilities = [], [], []
+    total = 0.0
+    for token_id in given:
+        logp, state, weights, raw = _step_logp(model, previous, state, encoded)
+        token_logp = float(logp[0, token_id])
+        total += token_logp
+        probabilities.append(np.exp(token_logp))
+        if weights is not None:
+            attention.append(weights[0].numpy().copy())
+            scores.append(raw[0].numpy().copy())
+        previous = torch.tensor([token_id])
+    notices = "; ".join(n for n in (prepared.notice, notice) if n)
+    return ForcedDecode(
+        source=source, source_tokens=prepared.tokens, target=target,
+        tokens=tuple(translator.target_tokenizer.pieces(given)),
+        attention=np.stack(attention) if attention else None, scores=np.stack(scores) if scores else None,
+        probabilities=np.array(probabilities, dtype=np.float64), log_probability=total, notice=notices,
+    )

@@ -1,0 +1,264 @@
+"""The Compare view's controller: the only code of the view that starts workers and calls the engine.
+
+It finds one model per scorer of the chosen direction (engine.catalog), loads them in the
+background, and on :meth:`compare` decodes the sentence with every model at once, one worker
+each, streaming each model's steps as the Translate view does. When a shared target is chosen it
+then forces that target on every model (engine.forced), so that the maps share rows. Every run has
+an id: items of an older run are dropped, so no panel ever shows rows of a sentence it no longer
+shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Signal
+
+from gui.compare.model import OWN_OUTPUTS, PanelSlot, forced_target, plan_slots
+from gui.translate.catalog_jobs import LoadFailure, catalog_items, load_items
+from gui.translate.jobs import JobSet
+
+if TYPE_CHECKING:
+    from engine.bundle import ModelBundle
+
+
+@dataclass(frozen=True)
+class CompareRun:
+    """One sentence decoded by every loaded model."""
+
+    run_id: int
+    text: str
+    reference: str
+    target_choice: str
+
+
+@dataclass(frozen=True)
+class ForcedFailure:
+    scorer: str
+    message: str
+
+
+def decode_items(translator, text: str) -> Iterator[object]:
+    """Greedy decoding of ``text``: DecodeSteps, then the finished Translation (as the last item)."""
+    from engine.config import DecodeConfig
+
+    generator = translator.steps(text, DecodeConfig())
+    while True:
+        try:
+            yield next(generator)
+        except StopIteration as stop:
+            yield stop.value
+            return
+
+
+def forced_items(scorer: str, bundle: ModelBundle, text: str, target: str) -> Iterator[object]:
+    from engine.errors import EngineError
+    from engine.forced import force_decode
+
+    try:
+        yield force_decode(bundle.translator, text, target, bundle.target_language)
+    except EngineError as error:
+        yield ForcedFailure(scorer, str(error))
+
+
+class CompareController(QObject):
+    slotsChanged = Signal(object)  # list[PanelSlot]
+    modelsLoaded = Signal()  # every usable slot has a model (or a load failure)
+    modelFailed = Signal(str, str)  # scorer, why its model cannot be used
+    runStarted = Signal(object)  # CompareRun
+    stepArrived = Signal(str, object)  # scorer, DecodeStep of free decoding
+    decodeFinished = Signal(str, object)  # scorer, Translation
+    forcedStarted = Signal(str)  # the target forced on every model
+    forcedReady = Signal(str, object)  # scorer, ForcedDecode
+    forcedFailed = Signal(str, str)  # scorer, message
+    runFinished = Signal()  # every panel has its final content for the current run and target
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.jobs = JobSet(self)
+        self.direction = "zh-en"
+        self.slots: list[PanelSlot] = []
+        self.bundles: dict[str, ModelBundle] = {}
+        self.outputs: dict[str, str] = {}  # scorer → its free output of the current run
+        self.target_choice = OWN_OUTPUTS
+        self.run: CompareRun | None = None
+        self._run_id = 0
+        self._entries: list = []
+        self._scorers: dict[str, tuple[str, str]] = {}
+        self._loading: set[str] = set()
+        self._decoding: set[str] = set()
+        self._forcing: set[str] = set()
+        self._pending: tuple[str, str] | None = None
+        self._run_jobs: list = []  # the decoding and forcing jobs of the current run
+        self._planned = False  # the catalog has been scanned and the slots planned
+        self._closed = False
+
+    # -- models -----------------------------------------------------------------------------
+    def start(self, direction: str) -> None:
+        """Scan the catalog in the background, then load one model per scorer of ``direction``."""
+        self.direction = direction
+        job = self.jobs.start(lambda: catalog_items(None), "compare catalog scan")
+        job.yielded.connect(lambda _id, snapshot: self._apply_catalog(snapshot.entries, snapshot.scorers))
+
+    def set_direction(self, direction: str) -> None:
+        if direction != self.direction:
+            self.direction = direction
+            self.cancel()
+            self._plan()
+
+    def directions(self) -> list[str]:
+        return sorted({e.direction for e in self._entries})
+
+    def _apply_catalog(self, entries: list, scorers: dict[str, tuple[str, str]]) -> None:
+        self._entries, self._scorers = entries, scorers
+        self._plan()
+
+    def _plan(self) -> None:
+        self._planned = True
+        self.slots = plan_slots(self._entries, self.direction, self._scorers)
+        self.bundles = {}
+        self._loading = {s.scorer for s in self.slots if s.usable}
+        self.slotsChanged.emit(self.slots)
+        for slot in self.slots:
+            if slot.usable:
+                folder, scorer = slot.entry.folder, slot.scorer
+                job = self.jobs.start(lambda folder=folder: load_items(folder), f"compare load {scorer}")
+                job.yielded.connect(lambda _id, result, scorer=scorer, direction=self.direction:
+                                    self._on_loaded(scorer, direction, result))
+                job.failed.connect(lambda _id, message, _details, scorer=scorer, folder=folder,
+                                   direction=self.direction:
+                                   self._on_loaded(scorer, direction, LoadFailure(folder, message)))
+        if not self._loading:
+            self._pending = None  # no model for this direction: nothing to compare with
+            self.modelsLoaded.emit()
+
+    def _on_loaded(self, scorer: str, direction: str, result: object) -> None:
+        if direction != self.direction or scorer not in self._loading:
+            return
+        self._loading.discard(scorer)
+        if isinstance(result, LoadFailure):
+            self.modelFailed.emit(scorer, f"cannot load {result.folder.name}: {result.reason}")
+        else:
+            self.bundles[scorer] = result  # type: ignore[assignment]
+        if not self._loading:
+            self.modelsLoaded.emit()
+            if self._pending is not None:
+                text, reference = self._pending
+                self._pending = None
+                self.compare(text, reference)
+
+    @property
+    def loading(self) -> bool:
+        return bool(self._loading) or not self._planned
+
+    # -- runs -------------------------------------------------------------------------------
+    def compare(self, text: str, reference: str = "") -> bool:
+        """Decode ``text`` with every loaded model (cancelling the run in progress)."""
+        if self._closed or not text.strip():
+            return False
+        if self._loading or not self._planned:
+            self._pending = (text, reference)  # compared as soon as the models are ready
+            return True
+        if not self.bundles:
+            return False
+        self.cancel()
+        self._run_id += 1
+        run_id = self._run_id
+        self.run = CompareRun(run_id, text, reference, self.target_choice)
+        self.outputs = {}
+        self._decoding = set(self.bundles)
+        self.runStarted.emit(self.run)
+        for scorer, bundle in self.bundles.items():
+            translator = bundle.translator
+            job = self.jobs.start(lambda translator=translator: decode_items(translator, text), f"compare {scorer}")
+            self._run_jobs.append(job)
+            job.yielded.connect(lambda _id, item, scorer=scorer, run_id=run_id: self._on_decoded(run_id, scorer, item))
+            job.failed.connect(lambda _id, message, _details, scorer=scorer, run_id=run_id:
+                               self._on_decode_failed(run_id, scorer, message))
+        return True
+
+    def set_reference(self, reference: str) -> None:
+        if self.run is not None and reference != self.run.reference:
+            self.run = CompareRun(self.run.run_id, self.run.text, reference, self.run.target_choice)
+            if not self._decoding:
+                self._force()
+
+    def set_target(self, choice: str) -> None:
+        """Share ``choice``'s target between the maps (or let every model decode freely)."""
+        self.target_choice = choice
+        if self.run is not None:
+            self.run = CompareRun(self.run.run_id, self.run.text, self.run.reference, choice)
+            if not self._decoding:
+                self._force()
+
+    def _on_decoded(self, run_id: int, scorer: str, item: object) -> None:
+        if run_id != self._run_id:
+            return
+        from engine.translator import Translation
+
+        if isinstance(item, Translation):
+            self.outputs[scorer] = item.text
+            self._decoding.discard(scorer)
+            self.decodeFinished.emit(scorer, item)
+            if not self._decoding:
+                self._force()
+        else:
+            self.stepArrived.emit(scorer, item)
+
+    def _on_decode_failed(self, run_id: int, scorer: str, message: str) -> None:
+        if run_id != self._run_id:
+            return
+        self._decoding.discard(scorer)
+        self.forcedFailed.emit(scorer, f"decoding failed: {message}")
+        if not self._decoding:
+            self._force()
+
+    def _force(self) -> None:
+        """After free decoding: force the chosen target on every model, or end the run."""
+        for job in self._run_jobs:  # an earlier target's forcing, if one is still going
+            job.cancel()
+        self._run_jobs = []
+        run = self.run
+        target = forced_target(run.target_choice, run.reference, self.outputs) if run is not None else None
+        if run is None or target is None:
+            self.runFinished.emit()
+            return
+        self._forcing = set(self.bundles)
+        self.forcedStarted.emit(target)
+        run_id = run.run_id
+        for scorer, bundle in self.bundles.items():
+            job = self.jobs.start(lambda scorer=scorer, bundle=bundle: forced_items(scorer, bundle, run.text, target),
+                                  f"compare forced {scorer}")
+            self._run_jobs.append(job)
+            job.yielded.connect(lambda _id, item, scorer=scorer, run_id=run_id, choice=run.target_choice:
+                                self._on_forced(run_id, choice, scorer, item))
+
+    def _on_forced(self, run_id: int, choice: str, scorer: str, item: object) -> None:
+        if run_id != self._run_id or self.run is None or choice != self.run.target_choice:
+            return
+        self._forcing.discard(scorer)
+        if isinstance(item, ForcedFailure):
+            self.forcedFailed.emit(scorer, item.message)
+        else:
+            self.forcedReady.emit(scorer, item)
+        if not self._forcing:
+            self.runFinished.emit()
+
+    def cancel(self) -> None:
+        """Forget the current run; its workers end on their own and nothing they send is shown."""
+        self._run_id += 1
+        self._decoding, self._forcing = set(), set()
+        for job in self._run_jobs:
+            job.cancel()
+        self._run_jobs = []
+
+    @property
+    def busy(self) -> bool:
+        return bool(self._decoding or self._forcing or self._loading)
+
+    def shutdown(self, timeout_ms: int = 3000) -> bool:
+        self._closed = True
+        self.cancel()
+        return self.jobs.stop_all(timeout_ms)

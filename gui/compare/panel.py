@@ -1,0 +1,162 @@
+"""One scorer's panel of the Compare grid: its formula, its attention map (filling in live), its
+output, its numbers, and a coverage bar — the total attention each source token received.
+
+The coverage bar sits under the map, one bar per source token, with a line at 1: a bar near 0 is
+a word the output may have dropped, a bar well above 1 one it may have translated twice. The
+fixed-context scorer has no map; its panel says why and shows its output and numbers only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+from gui.attention.heatmap import HeatmapView
+from gui.attention.labels import join_pieces
+from gui.attention.throttle import FrameThrottle
+from gui.compare.model import PanelNumbers, PanelSlot
+
+COVERAGE_HEIGHT = 64
+
+
+class CoverageBar(pg.PlotWidget):
+    """c_j = Σ_i α_ij as bars, one per source token, with a reference line at 1."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setBackground(self.palette().color(QPalette.ColorRole.Base))
+        self.setFixedHeight(COVERAGE_HEIGHT)
+        self.setMenuEnabled(False)
+        self.hideButtons()
+        self.setMouseEnabled(x=False, y=False)
+        self.getPlotItem().hideAxis("bottom")
+        self.getPlotItem().getAxis("left").setWidth(28)
+        self.bars = pg.BarGraphItem(x=[], height=[], width=0.8, brush=pg.mkBrush(90, 140, 200))
+        self.addItem(self.bars)
+        self.addItem(pg.InfiniteLine(pos=1.0, angle=0, pen=pg.mkPen((220, 80, 60), width=1, style=Qt.PenStyle.DashLine)))
+        self.values = np.zeros(0)
+
+    def set_coverage(self, coverage: Sequence[float], columns: int) -> None:
+        self.values = np.asarray(coverage, dtype=np.float64)
+        self.bars.setOpts(x=np.arange(len(self.values)), height=self.values, width=0.8)
+        self.setXRange(-0.5, max(columns, 1) - 0.5, padding=0)
+        self.setYRange(0, max(2.0, float(self.values.max()) if self.values.size else 2.0), padding=0)
+
+
+class ScorerPanel(QFrame):
+    """The panel of one scorer (objectName ``comparePanel_<scorer>``)."""
+
+    stepHovered = Signal(str, int)  # scorer, output step under the pointer (-1 when none)
+    columnHovered = Signal(int)  # source column under the pointer (-1 when none)
+
+    def __init__(self, slot: PanelSlot, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.slot = slot
+        self.setObjectName(f"comparePanel_{slot.scorer}")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        self.title = QLabel(f"<b>{slot.label}</b><br><span>{slot.formula}</span>")
+        self.title.setTextFormat(Qt.TextFormat.RichText)
+        self.title.setWordWrap(True)
+        layout.addWidget(self.title)
+        self.uses_attention = slot.scorer != "none"
+        self.heatmap: HeatmapView | None = None
+        self.coverage: CoverageBar | None = None
+        if self.uses_attention:
+            self.heatmap = HeatmapView()
+            self.heatmap.setObjectName(f"compareHeatmap_{slot.scorer}")
+            self.heatmap.setMinimumHeight(160)
+            self.heatmap.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+            self.heatmap.cellHovered.connect(self._on_cell_hovered)
+            layout.addWidget(self.heatmap, 1)
+            self.coverage = CoverageBar()
+            self.coverage.setObjectName(f"compareCoverage_{slot.scorer}")
+            self.coverage.setToolTip("Coverage: the total attention each source token received over the whole "
+                                     "output (dashed line: 1). Near 0: a word the output may have dropped; well "
+                                     "above 1: a word it may have translated twice.")
+            layout.addWidget(self.coverage)
+        else:
+            note = QLabel("No attention: every step reads the same fixed context C, the encoder's summary of "
+                          "the whole sentence — nothing to map.")
+            note.setWordWrap(True)
+            layout.addWidget(note, 1)
+        self.output = QLabel()
+        self.output.setObjectName(f"compareOutput_{slot.scorer}")
+        self.output.setWordWrap(True)
+        self.output.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.output)
+        self.numbers = QLabel()
+        self.numbers.setObjectName(f"compareNumbers_{slot.scorer}")
+        self.numbers.setWordWrap(True)
+        layout.addWidget(self.numbers)
+        self.matrix: np.ndarray | None = None  # the attention shown (rows so far)
+        self.source_tokens: tuple[str, ...] = ()
+        self.target_tokens: tuple[str, ...] = ()
+        self.forced = False  # True when the map shows a target forced on the model
+        self._pending_step = None
+        self._throttle = FrameThrottle(self._render_step, self)
+        if not slot.usable:
+            self.disable(slot.reason)
+
+    # -- states -----------------------------------------------------------------------------
+    def disable(self, reason: str) -> None:
+        self.setEnabled(False)
+        self.output.setText(reason)
+        self.numbers.clear()
+
+    def begin(self, source_tokens: Sequence[str]) -> None:
+        """A new sentence: an empty map with one column per source token."""
+        self._throttle.cancel()
+        self._pending_step = None
+        self.source_tokens, self.target_tokens, self.matrix, self.forced = tuple(source_tokens), (), None, False
+        if self.heatmap is not None:
+            self.heatmap.reset(source_tokens)
+            self.coverage.set_coverage([], len(source_tokens))
+        self.output.setText("…")
+        self.numbers.clear()
+
+    def show_step(self, step) -> None:
+        """A DecodeStep of free decoding (drawn at most ~30 times a second)."""
+        self._pending_step = step
+        self._throttle.request()
+
+    def _render_step(self) -> None:
+        step = self._pending_step
+        if step is None:
+            return
+        self.target_tokens = tuple(step.hypothesis_tokens)
+        self.output.setText(join_pieces(self.target_tokens)[0])
+        if self.heatmap is not None and step.hypothesis_attention is not None:
+            self.matrix = step.hypothesis_attention
+            self.heatmap.set_rows(self.matrix, self.target_tokens)
+
+    def show_result(self, tokens: Sequence[str], attention: np.ndarray | None, text: str, numbers: PanelNumbers,
+                    forced: bool) -> None:
+        """The final content: a finished free decode, or a forced target's scores."""
+        self._throttle.cancel()
+        self._pending_step = None
+        self.target_tokens, self.matrix, self.forced = tuple(tokens), attention, forced
+        prefix = "Forced: " if forced else ""
+        self.output.setText(prefix + text)
+        self.numbers.setText(numbers.text())
+        if self.heatmap is not None and attention is not None:
+            self.heatmap.set_rows(attention, self.target_tokens, finished=True)
+            self.coverage.set_coverage(attention.sum(axis=0), len(self.source_tokens))
+
+    def show_problem(self, message: str) -> None:
+        self.numbers.setText(message)
+
+    # -- linked hover -----------------------------------------------------------------------
+    def highlight_column(self, column: int) -> None:
+        if self.heatmap is not None:
+            self.heatmap.highlight_column(column)
+
+    def _on_cell_hovered(self, row: int, column: int) -> None:
+        self.stepHovered.emit(self.slot.scorer, row)
+        self.columnHovered.emit(column)

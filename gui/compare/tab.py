@@ -1,0 +1,375 @@
+"""The Compare tab: one sentence, every scorer of a direction side by side, live.
+
+Top: direction, the sentence, an optional reference, and the target the maps share. Middle: a grid
+of five panels — the four attention scorers and the fixed context C — each decoding in its own
+worker, plus a difference map α_A − α_B of two attention scorers (a diverging scale centred on 0)
+once one target is forced on every model. Hovering a source token in any map outlines its column
+in every map. The grid exports as one PNG / SVG, the matrices as one JSON.
+
+Widget names (tests and scripted checks use them): ``compareDirectionCombo``, ``compareInput``,
+``compareButton``, ``compareReferenceInput``, ``compareTargetCombo``, ``compareGrid``,
+``comparePanel_<scorer>``, ``compareDiffA``, ``compareDiffB``, ``compareDiffMap``,
+``compareDiffMessage``, ``compareExportButton``, ``compareStatus``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gui.attention.export import ExportError
+from gui.attention.heatmap import HeatmapView
+from gui.compare.controller import CompareController, CompareRun
+from gui.compare.export import export_grid_json, export_grid_png, export_grid_svg
+from gui.compare.model import ATTENTION_SCORERS, OWN_OUTPUTS, PanelNumbers, attention_difference, target_choices
+from gui.compare.panel import ScorerPanel
+from gui.translate.examples import fill_examples_menu, load_examples
+
+DIFFERENCE_COLOR_MAP = "CET-D1"  # blue – white – red, centred on 0
+
+
+class DifferencePanel(QFrame):
+    """α_A − α_B of two attention scorers on a shared target."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("compareDifference")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("<b>Difference</b> α_A − α_B:"))
+        self.first, self.second = QComboBox(), QComboBox()
+        self.first.setObjectName("compareDiffA")
+        self.second.setObjectName("compareDiffB")
+        row.addWidget(self.first)
+        row.addWidget(QLabel("−"))
+        row.addWidget(self.second)
+        row.addStretch(1)
+        layout.addLayout(row)
+        self.heatmap = HeatmapView()
+        self.heatmap.setObjectName("compareDiffMap")
+        self.heatmap.set_scale(-1.0, 1.0, DIFFERENCE_COLOR_MAP, "Δα")
+        self.heatmap.setMinimumHeight(160)
+        layout.addWidget(self.heatmap, 1)
+        self.message = QLabel()
+        self.message.setObjectName("compareDiffMessage")
+        self.message.setWordWrap(True)
+        layout.addWidget(self.message)
+        self.matrix: np.ndarray | None = None
+
+    def set_scorers(self, scorers: list[tuple[str, str]]) -> None:
+        for combo, index in ((self.first, 0), (self.second, 1)):
+            combo.blockSignals(True)
+            combo.clear()
+            for name, label in scorers:
+                combo.addItem(label, name)
+            combo.setCurrentIndex(min(index, combo.count() - 1))
+            combo.blockSignals(False)
+
+    def show_difference(self, first: ScorerPanel | None, second: ScorerPanel | None) -> None:
+        self.matrix = None
+        if first is None or second is None:
+            self.message.setText("Two attention scorers are needed for a difference map.")
+            self.heatmap.reset([])
+            return
+        if not (first.forced and second.forced):
+            self.message.setText("Each map has its own output rows: choose one shared target above (the reference "
+                                 "or one scorer's output) to subtract them.")
+            self.heatmap.reset(first.source_tokens)
+            return
+        if first.source_tokens != second.source_tokens or first.target_tokens != second.target_tokens:
+            self.message.setText("These two models cut the sentence into different sub-words: their maps have "
+                                 "different columns and cannot be subtracted.")
+            self.heatmap.reset([])
+            return
+        try:
+            self.matrix = attention_difference(first.matrix, second.matrix)
+        except ValueError as error:
+            self.message.setText(str(error))
+            return
+        self.heatmap.reset(first.source_tokens)
+        self.heatmap.set_rows(self.matrix, first.target_tokens, finished=True)
+        largest = float(np.abs(self.matrix).max()) if self.matrix.size else 0.0
+        self.message.setText(f"{first.slot.label} − {second.slot.label}: red where A attends more, blue where B "
+                             f"does; largest difference {largest:.2f}.")
+
+
+class CompareTab(QWidget):
+    """The Compare tab (objectName ``compareTab``)."""
+
+    statusChanged = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("compareTab")
+        self.controller = CompareController(self)
+        self.panels: dict[str, ScorerPanel] = {}
+        layout = QVBoxLayout(self)
+        top = QHBoxLayout()
+        self.direction_combo = QComboBox()
+        self.direction_combo.setObjectName("compareDirectionCombo")
+        top.addWidget(self.direction_combo)
+        self.input = QLineEdit()
+        self.input.setObjectName("compareInput")
+        self.input.setPlaceholderText("A sentence to translate with every scorer at once — press Enter")
+        top.addWidget(self.input, 1)
+        self.compare_button = QPushButton("Compare")
+        self.compare_button.setObjectName("compareButton")
+        top.addWidget(self.compare_button)
+        self.examples_button = QToolButton()
+        self.examples_button.setObjectName("compareExamplesButton")
+        self.examples_button.setText("Examples")
+        self.examples_button.setToolTip("Example sentences with their reference translations")
+        self.examples_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.examples_menu = QMenu(self.examples_button)
+        self.examples_button.setMenu(self.examples_menu)
+        top.addWidget(self.examples_button)
+        self.examples = load_examples()
+        layout.addLayout(top)
+        second = QHBoxLayout()
+        self.reference = QLineEdit()
+        self.reference.setObjectName("compareReferenceInput")
+        self.reference.setPlaceholderText("Reference translation (optional): sentence BLEU and chrF per scorer, "
+                                          "and a target every model can be scored on")
+        second.addWidget(self.reference, 1)
+        second.addWidget(QLabel("Maps show:"))
+        self.target_combo = QComboBox()
+        self.target_combo.setObjectName("compareTargetCombo")
+        second.addWidget(self.target_combo)
+        self.export_button = QToolButton()
+        self.export_button.setObjectName("compareExportButton")
+        self.export_button.setText("Export")
+        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self.export_button)
+        menu.addAction("Grid as PNG…", lambda: self._export("png"))
+        menu.addAction("Grid as SVG…", lambda: self._export("svg"))
+        menu.addAction("Matrices as JSON…", lambda: self._export("json"))
+        self.export_button.setMenu(menu)
+        second.addWidget(self.export_button)
+        layout.addLayout(second)
+        self.grid = QWidget()
+        self.grid.setObjectName("compareGrid")
+        self.grid_layout = QGridLayout(self.grid)
+        self.grid_layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.grid, 1)
+        self.difference = DifferencePanel()
+        self.status = QLabel("Looking for models…")
+        self.status.setObjectName("compareStatus")
+        layout.addWidget(self.status)
+        self._wire()
+
+    # -- wiring -----------------------------------------------------------------------------
+    def _wire(self) -> None:
+        c = self.controller
+        c.slotsChanged.connect(self._on_slots)
+        c.modelsLoaded.connect(lambda: self._set_status("Ready: type a sentence and press Enter."))
+        c.modelFailed.connect(lambda scorer, message: self._panel_problem(scorer, message, disable=True))
+        c.runStarted.connect(self._on_run_started)
+        c.stepArrived.connect(lambda scorer, step: self.panels[scorer].show_step(step))
+        c.decodeFinished.connect(self._on_decoded)
+        c.forcedStarted.connect(lambda target: self._set_status(f"Scoring “{target}” under every model…"))
+        c.forcedReady.connect(self._on_forced)
+        c.forcedFailed.connect(lambda scorer, message: self._panel_problem(scorer, message))
+        c.runFinished.connect(self._on_run_finished)
+        self.input.returnPressed.connect(self.compare)
+        self.compare_button.clicked.connect(self.compare)
+        self.reference.editingFinished.connect(self._on_reference_changed)
+        self.target_combo.activated.connect(lambda _index: self.controller.set_target(self.target_choice()))
+        self.direction_combo.activated.connect(
+            lambda _index: self.controller.set_direction(self.direction_combo.currentData()))
+        self.difference.first.activated.connect(lambda _index: self._update_difference())
+        self.difference.second.activated.connect(lambda _index: self._update_difference())
+
+    def start(self, direction: str = "zh-en") -> None:
+        self.controller.start(direction)
+
+    def shutdown(self, timeout_ms: int = 3000) -> bool:
+        return self.controller.shutdown(timeout_ms)
+
+    # -- models -----------------------------------------------------------------------------
+    def _on_slots(self, slots) -> None:
+        while self.grid_layout.count():
+            item = self.grid_layout.takeAt(0)
+            if item.widget() is not None and item.widget() is not self.difference:
+                item.widget().deleteLater()
+        self.panels = {}
+        for index, slot in enumerate(slots):
+            panel = ScorerPanel(slot)
+            panel.columnHovered.connect(self._highlight_column)
+            self.panels[slot.scorer] = panel
+            self.grid_layout.addWidget(panel, index // 3, index % 3)
+        self.grid_layout.addWidget(self.difference, 1, 2)
+        usable = [(s.scorer, s.label) for s in slots if s.usable and s.scorer in ATTENTION_SCORERS]
+        self.difference.set_scorers(usable)
+        directions = self.controller.directions() or [self.controller.direction]
+        self.direction_combo.blockSignals(True)
+        self.direction_combo.clear()
+        for direction in directions:
+            self.direction_combo.addItem(direction.replace("-", " → "), direction)
+        self.direction_combo.setCurrentIndex(max(0, self.direction_combo.findData(self.controller.direction)))
+        self.direction_combo.blockSignals(False)
+        self._fill_targets()
+        self._fill_examples(slots)
+        self._set_status("Loading the models…" if self.controller.loading else "No model for this direction.")
+
+    def _fill_examples(self, slots) -> None:
+        language = next((s.entry.source_language for s in slots if s.entry is not None), "")
+        examples = self.examples.get(language, [])
+        references = {e.text: e.reference for e in examples}
+        fill_examples_menu(self.examples_menu, examples,
+                           lambda text: self.set_sentence(text, references.get(text, "")))
+
+    def _fill_targets(self) -> None:
+        current = self.target_choice()
+        self.target_combo.blockSignals(True)
+        self.target_combo.clear()
+        for key, text in target_choices(self.controller.slots, bool(self.reference.text().strip())):
+            self.target_combo.addItem(text, key)
+        index = self.target_combo.findData(current)
+        self.target_combo.setCurrentIndex(index if index >= 0 else 0)
+        self.target_combo.blockSignals(False)
+        if self.target_choice() != self.controller.target_choice:
+            self.controller.set_target(self.target_choice())
+
+    def target_choice(self) -> str:
+        return self.target_combo.currentData() or OWN_OUTPUTS
+
+    # -- runs -------------------------------------------------------------------------------
+    def compare(self) -> None:
+        text = self.input.text()
+        if not text.strip():
+            self._set_status("Type a sentence first.")
+            return
+        self.controller.compare(text, self.reference.text())
+
+    def set_sentence(self, text: str, reference: str = "") -> None:
+        """Put a sentence (and its reference, when known) in the fields and compare at once."""
+        self.input.setText(text)
+        self.reference.setText(reference)
+        self._fill_targets()
+        self.compare()
+
+    def _on_reference_changed(self) -> None:
+        self._fill_targets()
+        self.controller.set_reference(self.reference.text())
+
+    def _on_run_started(self, run: CompareRun) -> None:
+        for scorer, panel in self.panels.items():
+            bundle = self.controller.bundles.get(scorer)
+            if bundle is not None:
+                panel.begin(bundle.translator.prepare(run.text).tokens)
+        self.difference.show_difference(None, None)
+        self._set_status("Decoding with every scorer…")
+
+    def _numbers(self, scorer: str, tokens, attention, log_probability: float, text: str) -> PanelNumbers:
+        from engine.attention_stats import attention_stats
+        from engine.evaluate import sentence_scores
+
+        stats = attention_stats(attention) if attention is not None and attention.size else None
+        reference = self.reference.text().strip()
+        bleu = chrf = None
+        if reference:
+            bleu, chrf = sentence_scores(text, reference, self.controller.bundles[scorer].target_language)
+        return PanelNumbers(log_probability, len(tokens), stats.mean_entropy if stats else None,
+                            stats.mean_max_weight if stats else None, bleu, chrf)
+
+    def _on_decoded(self, scorer: str, translation) -> None:
+        numbers = self._numbers(scorer, translation.tokens, translation.attention, translation.score,
+                                translation.text)
+        self.panels[scorer].show_result(translation.tokens, translation.attention, translation.text, numbers,
+                                        forced=False)
+
+    def _on_forced(self, scorer: str, forced) -> None:
+        numbers = self._numbers(scorer, forced.tokens, forced.attention, forced.log_probability, forced.target)
+        self.panels[scorer].show_result(forced.tokens, forced.attention, forced.target, numbers, forced=True)
+        if forced.notice:
+            self.panels[scorer].show_problem(numbers.text() + " — " + forced.notice)
+
+    def _on_run_finished(self) -> None:
+        self._update_difference()
+        forced = self.target_choice() != OWN_OUTPUTS
+        self._set_status("Done: every map shows the same target." if forced else
+                         "Done: each map shows its own output. Choose a shared target to subtract two maps.")
+
+    def _update_difference(self) -> None:
+        first = self.panels.get(self.difference.first.currentData())
+        second = self.panels.get(self.difference.second.currentData())
+        self.difference.show_difference(first, second)
+
+    def _panel_problem(self, scorer: str, message: str, disable: bool = False) -> None:
+        panel = self.panels.get(scorer)
+        if panel is None:
+            return
+        if disable:
+            panel.disable(message)
+        else:
+            panel.show_problem(message)
+
+    def _highlight_column(self, column: int) -> None:
+        for panel in self.panels.values():
+            panel.highlight_column(column)
+        self.difference.heatmap.highlight_column(column)
+
+    def _set_status(self, text: str) -> None:
+        self.status.setText(text)
+        self.statusChanged.emit(text)
+
+    # -- export -----------------------------------------------------------------------------
+    def document(self) -> dict[str, Any]:
+        """Every panel's matrix with its tokens, the numbers, and the difference map, as JSON."""
+        run = self.controller.run
+        panels = []
+        for scorer, panel in self.panels.items():
+            panels.append({
+                "scorer": scorer, "label": panel.slot.label, "formula": panel.slot.formula,
+                "model": str(panel.slot.entry.folder) if panel.slot.entry else None, "forced": panel.forced,
+                "source_tokens": list(panel.source_tokens), "tokens": list(panel.target_tokens),
+                "output": panel.output.text(), "numbers": panel.numbers.text(),
+                "attention": None if panel.matrix is None else np.round(panel.matrix.astype(float), 6).tolist(),
+            })
+        difference = self.difference.matrix
+        return {
+            "sentence": run.text if run else self.input.text(), "reference": self.reference.text(),
+            "target": self.target_choice(), "panels": panels,
+            "difference": None if difference is None else {
+                "a": self.difference.first.currentData(), "b": self.difference.second.currentData(),
+                "matrix": np.round(difference, 6).tolist()},
+        }
+
+    def export_to(self, kind: str, path: Path) -> Path:
+        if kind == "png":
+            return export_grid_png(self.grid, path)
+        if kind == "svg":
+            return export_grid_svg(self.grid, path)
+        return export_grid_json(self.document(), path)
+
+    def _export(self, kind: str) -> None:
+        filters = {"png": "PNG image (*.png)", "svg": "SVG drawing (*.svg)", "json": "JSON (*.json)"}
+        name, _ = QFileDialog.getSaveFileName(self, "Export the comparison", str(Path.home() / f"compare.{kind}"),
+                                              filters[kind])
+        if not name:
+            return
+        try:
+            path = self.export_to(kind, Path(name))
+        except ExportError as error:
+            self._set_status(str(error))
+            return
+        self._set_status(f"Saved {path}")

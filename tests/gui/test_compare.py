@@ -1,0 +1,108 @@
+"""The Compare tab: every scorer of a direction on one sentence, a shared target, difference maps."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from tests.gui.test_translate_support import LOAD_MS, RUN_MS, install_models, open_window, wait_for_model
+
+DIRECTION = "dates-src-iso"
+
+
+@pytest.fixture
+def compare(qtbot, dates_models):
+    install_models(dates_models)
+    window = open_window(qtbot)
+    wait_for_model(qtbot, window)
+    window.tabs.setCurrentWidget(window.compare_tab)  # the Compare tab loads its models when first shown
+    tab = window.compare_tab
+    qtbot.waitUntil(lambda: bool(tab.controller.slots) and not tab.controller.loading, timeout=LOAD_MS)
+    return tab
+
+
+def run(qtbot, tab, text: str, reference: str = "") -> None:
+    with qtbot.waitSignal(tab.controller.runFinished, timeout=RUN_MS):
+        tab.set_sentence(text, reference)
+
+
+def test_every_scorer_decodes_the_sentence_in_its_own_panel(qtbot, compare):
+    tab = compare
+    assert tab.controller.direction == DIRECTION
+    assert set(tab.panels) == {"additive", "bilinear", "dot", "scaled_dot", "none"}
+    assert not tab.panels["bilinear"].isEnabled() and "no Bilinear" in tab.panels["bilinear"].output.text()
+    rows = {"additive": 0, "dot": 0, "none": 0}
+
+    def count(scorer: str, _step) -> None:
+        rows[scorer] += 1
+
+    tab.controller.stepArrived.connect(count)
+    run(qtbot, tab, "29 Nov 2026")
+    for scorer in ("additive", "dot"):
+        panel = tab.panels[scorer]
+        assert panel.matrix.shape == (len(panel.target_tokens), len(panel.source_tokens))
+        assert rows[scorer] == len(panel.target_tokens)  # one step per output token, streamed live
+        assert "log p" in panel.numbers.text() and "entropy" in panel.numbers.text()
+        assert panel.coverage.values.sum() == pytest.approx(len(panel.target_tokens), abs=1e-4)
+    assert tab.panels["none"].matrix is None and tab.panels["none"].output.text()
+    assert "choose one shared target" in tab.difference.message.text()
+
+
+def test_a_shared_target_gives_every_map_the_same_rows_and_a_zero_self_difference(qtbot, compare):
+    tab = compare
+    run(qtbot, tab, "29 Nov 2026", reference="2026-11-29")
+    assert "BLEU" in tab.panels["additive"].numbers.text()
+    index = tab.target_combo.findData("output:additive")
+    tab.target_combo.setCurrentIndex(index)
+    with qtbot.waitSignal(tab.controller.runFinished, timeout=RUN_MS):
+        tab.target_combo.activated.emit(index)
+    additive, dot = tab.panels["additive"], tab.panels["dot"]
+    assert additive.forced and dot.forced and additive.target_tokens == dot.target_tokens
+    tab.difference.first.setCurrentIndex(tab.difference.first.findData("additive"))
+    tab.difference.second.setCurrentIndex(tab.difference.second.findData("dot"))
+    tab.difference.second.activated.emit(0)
+    assert np.allclose(tab.difference.matrix, additive.matrix - dot.matrix)
+    tab.difference.second.setCurrentIndex(tab.difference.second.findData("additive"))
+    tab.difference.second.activated.emit(0)
+    assert np.array_equal(tab.difference.matrix, np.zeros_like(additive.matrix))
+
+
+def test_a_new_sentence_mid_run_replaces_every_panel_and_exports_are_valid(qtbot, compare, tmp_path):
+    tab = compare
+    tab.set_sentence("the 2nd of May 2030")  # not waited for: replaced at once
+    run(qtbot, tab, "3 May 1999")
+    for scorer in ("additive", "dot"):
+        panel = tab.panels[scorer]
+        assert panel.source_tokens == tab.controller.bundles[scorer].translator.prepare("3 May 1999").tokens
+    assert tab.export_to("png", tmp_path / "grid.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert b"<svg" in tab.export_to("svg", tmp_path / "grid.svg").read_bytes()[:2000]
+    document = json.loads(tab.export_to("json", tmp_path / "grid.json").read_text(encoding="utf-8"))
+    assert document["sentence"] == "3 May 1999"
+    shown = {p["scorer"]: p for p in document["panels"]}
+    assert len(shown["additive"]["attention"]) == len(shown["additive"]["tokens"])
+
+
+def test_the_translate_tab_hands_its_sentence_to_the_compare_tab(qtbot, dates_models):
+    install_models(dates_models)
+    window = open_window(qtbot)
+    wait_for_model(qtbot, window)
+    window.translate_tab.view.source_input.setText("29 Nov 2026")
+    window.translate_tab.view.compare_button.click()
+    tab = window.compare_tab
+    assert window.tabs.currentWidget() is tab and tab.input.text() == "29 Nov 2026"
+    qtbot.waitUntil(lambda: tab.controller.run is not None and not tab.controller.busy
+                    and tab.panels["additive"].matrix is not None, timeout=LOAD_MS + RUN_MS)
+    expected = tab.controller.bundles["additive"].translator.translate("29 Nov 2026").text
+    assert tab.panels["additive"].output.text() == expected
+
+
+def test_an_example_brings_its_reference_and_every_panel_is_scored_against_it(qtbot, compare):
+    tab = compare
+    action = next(a for a in tab.examples_menu.actions() if a.text() == "29 Nov 2026")
+    with qtbot.waitSignal(tab.controller.runFinished, timeout=RUN_MS):
+        action.trigger()
+    assert tab.reference.text() == "2026-11-29"
+    assert all("chrF" in tab.panels[s].numbers.text() for s in ("additive", "dot", "none"))
+    assert tab.target_combo.findData("reference") >= 0
