@@ -35,6 +35,7 @@ MAX_SENTENCE_CHARS = MAX_INPUT_CHARS
 REPORT_TEXT_CHARS = 80
 # Bytes at the start of a file searched for NUL bytes (binary files have them, text never does).
 BINARY_SNIFF_BYTES = 8192
+MAX_LINE_BYTES = 64 * 1024  # a longer line is skipped unread (a pair is two sentences of ≤ 1,000 characters)
 # Share of undecodable lines above which a file is refused as not being a UTF-8 text corpus.
 MAX_UNDECODABLE_SHARE = 0.3
 # Lines (or rows) looked at by the swapped-columns check.
@@ -226,14 +227,32 @@ def _sniff_binary(path: Path, head: bytes) -> None:
         )
 
 
-def _raw_lines(path: Path) -> Iterator[bytes]:
-    """The file's lines as bytes, split on b"\\n" only, without CR/LF and without a leading BOM."""
+@dataclass(frozen=True)
+class OverlongLine:
+    """A line longer than MAX_LINE_BYTES: never held in memory, only its length is known."""
+
+    length: int  # bytes, the line break excluded
+
+
+def _raw_lines(path: Path) -> Iterator[bytes | OverlongLine]:
+    """The file's lines as bytes, split on b"\\n" only, without CR/LF and without a leading BOM.
+    A line over MAX_LINE_BYTES is read through in chunks and given as an :class:`OverlongLine`, so
+    memory stays bounded whatever the file holds (a 2 GB file without a line break included)."""
     with _open_corpus(path) as handle:
         try:
             head = handle.read(BINARY_SNIFF_BYTES)
             _sniff_binary(path, head)
             handle.seek(0)
-            for number, raw in enumerate(handle, start=1):
+            number = 0
+            while raw := handle.readline(MAX_LINE_BYTES + 1):
+                number += 1
+                if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                    length = len(raw)
+                    while (chunk := handle.readline(1 << 20)) and not chunk.endswith(b"\n"):
+                        length += len(chunk)
+                    length += len(chunk.removesuffix(b"\n"))
+                    yield OverlongLine(length)
+                    continue
                 raw = raw.removesuffix(b"\n").removesuffix(b"\r")
                 if number == 1:
                     raw = raw.removeprefix(_UTF8_BOM)
@@ -297,6 +316,10 @@ def read_tsv(
     lines_read = duplicates = undecodable = 0
     for raw in _raw_lines(corpus):
         lines_read += 1
+        if isinstance(raw, OverlongLine):
+            skipped.append(SkippedLine(lines_read, f"too long ({raw.length:,} bytes; a line holds at most "
+                                                   f"{MAX_LINE_BYTES:,})", ""))
+            continue
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError:
@@ -351,6 +374,11 @@ def preview(path: str | os.PathLike[str], count: int = 10) -> list[tuple[str, st
     if count <= 0:
         return rows
     for raw in _raw_lines(Path(path)):
+        if isinstance(raw, OverlongLine):
+            rows.append((f"(a line of {raw.length:,} bytes: too long to show)", ""))
+            if len(rows) >= count:
+                break
+            continue
         line = raw.decode("utf-8", errors="replace")
         if not line.strip():
             continue

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 
+from engine.attention_stats import corpus_attention_stats
 from engine.bundle import load_model_folder, read_config, update_config
 from engine.concat import long_test_set
 from engine.data import Pair
@@ -29,6 +30,9 @@ def record_test_metrics(
         "signature": evaluation.scores.signature,
         "bleu_by_source_length": [{"bucket": b, "n": n, "bleu": round(s, 2)} for b, n, s in evaluation.buckets],
     }
+    attention = corpus_attention_stats([t.attention for t in evaluation.translations])
+    if attention is not None:  # how the scorer attends over the test split (engine.attention_stats)
+        metrics["test"]["attention"] = attention.to_json()
     if finished is not None:
         info.setdefault("training", {})["finished"] = {
             k: (round(v, 2) if isinstance(v, float) else v) for k, v in asdict(finished).items() if k != "model_folder"

@@ -30,6 +30,19 @@ class Alternative:
 
 
 @dataclass(frozen=True)
+class BeamNode:
+    """One candidate beam search weighed at a step: a hypothesis ``ids`` (its parent is ``ids[:-1]``)."""
+
+    ids: tuple[int, ...]
+    token: str
+    probability: float  # p(token | parent, x)
+    log_probability: float  # of the whole hypothesis
+    status: str  # "kept" (goes on), "finished" (ended with EOS), "pruned" (among the 2K best, not kept)
+    score: float  # log p / lp(length): what the search ranks finished hypotheses by
+    step: DecodeStep | None = field(default=None, repr=False, compare=False)  # kept / finished only
+
+
+@dataclass(frozen=True)
 class DecodeStep:
     """One output token, as computed (immutable: safe to send between threads)."""
 
@@ -48,6 +61,7 @@ class DecodeStep:
     forced: bool = False  # the token was given (a forced prefix), not chosen by the model
     overridden: bool = False  # α_i was set by hand (``attention``); the model's own is ``model_attention``
     model_attention: np.ndarray | None = None  # (S,) the model's own α_i at an overridden step
+    beam_level: tuple[BeamNode, ...] = field(default=(), repr=False)  # beam search: every candidate of this step
 
 
 @dataclass(frozen=True)
@@ -259,20 +273,26 @@ def beam(
         vocab = logp.size(1)
         new_live: list[_Beam] = []
         best_step: DecodeStep | None = None
-        for total, position in zip(candidate_scores.tolist(), flat.tolist(), strict=False):
+        level: list[BeamNode] = []
+        candidates = list(zip(candidate_scores.tolist(), flat.tolist(), strict=False))
+        for rank, (total, position) in enumerate(candidates):
             parent_row, token_id = divmod(position, vocab)
             parent = live[parent_row]
             step = _beam_step(parent, parent_row, token_id, total, logp, weights, raw, index, top_k, namer,
                               out.model_weights)
             candidate = _Beam(parent.ids + (token_id,), total, parent_row, parent.steps + (step,))
             best_step = best_step or step
+            status = "finished" if token_id == EOS_ID else "kept"
+            level.append(BeamNode(candidate.ids, step.token, step.probability, total, status,
+                                  _normalized(total, len(candidate.ids), length_penalty), step))
             if token_id == EOS_ID:
                 finished.append(candidate)
             else:
                 new_live.append(candidate)
             if len(new_live) == beam_size:
+                level += _pruned(candidates[rank + 1:], live, logp, vocab, namer, length_penalty)
                 break
-        yield best_step  # type: ignore[misc]
+        yield replace(best_step, beam_level=tuple(level))  # type: ignore[arg-type]
         live = new_live
         if not live or (len(finished) >= beam_size and _search_is_over(finished, live, length_penalty)):
             break
@@ -280,6 +300,17 @@ def beam(
     pool = finished + capped
     best = max(pool, key=lambda b: _normalized(b.log_probability, len(b.ids), length_penalty))
     return _to_hypothesis(best, length_penalty)
+
+
+def _pruned(rest, live, logp, vocab, namer, length_penalty) -> list[BeamNode]:
+    """The candidates among the 2K best that the search did not keep (the beam was full)."""
+    nodes = []
+    for total, position in rest:
+        parent_row, token_id = divmod(position, vocab)
+        ids = live[parent_row].ids + (token_id,)
+        nodes.append(BeamNode(ids, namer([token_id])[0], float(logp[parent_row, token_id].exp()), total, "pruned",
+                              _normalized(total, len(ids), length_penalty)))
+    return nodes
 
 
 def _search_is_over(finished: list[_Beam], live: list[_Beam], length_penalty: float) -> bool:

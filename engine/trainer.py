@@ -134,6 +134,7 @@ class _Run:
             self.progress["request"] = job.request  # a resumed run is checked against it
         self.consecutive_bad = 0
         self.recent: deque[tuple[int, float]] = deque(maxlen=50)
+        self.step_clock: float | None = None  # when the last step ended (None: after a validation or pause)
         self.started = time.monotonic()
         self.paused_seconds = 0.0
         self.elapsed_before = 0.0  # the clock of a resumed run's earlier calls
@@ -197,10 +198,15 @@ class _Run:
 
     # -- one batch ---------------------------------------------------------------------------
     def train_step(self, indices: Sequence[int]) -> float:
-        """One optimizer step; returns the per-token loss (NaN when the step was skipped)."""
+        """One optimizer step; returns the per-token loss (NaN when the step was skipped).
+
+        Its time, counted in tokens/s, is wall-clock: from the end of the previous step (or this
+        step's start, after a validation or a pause) to its own end — batching, the event the
+        caller handles and the step itself."""
+        began = time.perf_counter()
+        since = self.step_clock if self.step_clock is not None else began
         source, lengths, target_in, target_out = collate(self.train_data, indices)
         tokens = int((target_out != PAD_ID).sum())
-        started = time.perf_counter()
         if self.config.lr_schedule == "budget":
             for group in self.optimizer.param_groups:
                 group["lr"] = self.config.budget_learning_rate(self.elapsed())
@@ -219,7 +225,8 @@ class _Run:
             if good:
                 self.optimizer.step()
         self.optimizer.zero_grad(set_to_none=True)
-        seconds = time.perf_counter() - started
+        self.step_clock = time.perf_counter()
+        seconds = self.step_clock - since
         self.progress["train_seconds"] += seconds
         self.progress["train_tokens"] += tokens
         self.recent.append((tokens, seconds))
@@ -262,6 +269,7 @@ class _Run:
         return total / max(tokens, 1)
 
     def validate(self) -> ValidationEvent:
+        self.step_clock = None  # the validation's time is not training time
         job = self.job
         # Judge (and save) the model with the formula it will be used with; the next step re-warms it.
         self.scorer.set_training_temperature(1.0)
@@ -333,7 +341,9 @@ def train(job: TrainingJob, control: TrainControl | None = None, resume: bool = 
         run.prepare_epoch(run.progress["epoch"])
         batches = make_batches(run.train_data, config.batch_size, config.seed * 1000 + run.progress["epoch"])
         while run.progress["batch_in_epoch"] < len(batches):
-            run.paused_seconds += control.wait_while_paused()
+            if control.paused:
+                run.paused_seconds += control.wait_while_paused()
+                run.step_clock = None  # a pause is not training time
             if control.stop_requested:
                 reason = "stopped"
                 break

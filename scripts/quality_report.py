@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 from sacrebleu.metrics import CHRF  # noqa: E402
 
 from engine.attention import SCORERS  # noqa: E402
+from engine.attention_stats import attention_stats, row_entropy  # noqa: E402
 from engine.bundle import load_model_folder  # noqa: E402
 from engine.config import SCORER_NAMES, DecodeConfig  # noqa: E402
 from engine.data import SPLIT_RULE_TEXT, Pair, read_tsv, split_pairs  # noqa: E402
@@ -52,15 +53,17 @@ def attention_statistics(matrices: list[np.ndarray | None]) -> dict[str, float] 
     model stuck on the first or last source token, where the backward or forward encoder's summary of
     the whole sentence sits, has learned to read a fixed summary like C instead of aligning), over
     sentences with at least 3 source and 3 output tokens; EOS rows excluded."""
-    entropies, correlations, forward, stuck = [], [], [], []
+    entropies, correlations, forward, stuck, peaks_weight, coverage = [], [], [], [], [], []
     for matrix in matrices:
         if matrix is None:
             return None
         rows = matrix[:-1] if matrix.shape[0] > 1 else matrix
         if rows.shape[0] < 3 or rows.shape[1] < 3:
             continue
-        clipped = np.clip(rows, 1e-12, 1.0)
-        entropies.extend((-(clipped * np.log(clipped)).sum(axis=1)).tolist())
+        stats = attention_stats(rows)  # the Compare view's per-sentence numbers, averaged here
+        peaks_weight.append(stats.mean_max_weight)
+        coverage.append(stats.coverage_deviation)
+        entropies.extend(row_entropy(rows).tolist())
         expected = rows @ np.arange(rows.shape[1])
         if np.std(expected) > 0:
             correlations.append(float(np.corrcoef(np.arange(rows.shape[0]), expected)[0, 1]))
@@ -70,8 +73,9 @@ def attention_statistics(matrices: list[np.ndarray | None]) -> dict[str, float] 
     def mean(values: list) -> float:
         return round(float(np.mean(values)), 3) if values else math.nan
 
-    return {"mean_row_entropy": mean(entropies), "diagonality": mean(correlations), "monotonicity": mean(forward),
-            "stuck_share": mean(stuck)}
+    return {"mean_row_entropy": mean(entropies), "mean_max_weight": mean(peaks_weight),
+            "diagonality": mean(correlations), "monotonicity": mean(forward), "stuck_share": mean(stuck),
+            "coverage_deviation": mean(coverage)}
 
 
 def split_rule_of(info: dict) -> str:
@@ -290,14 +294,18 @@ def render(results: list[dict], plotted: bool) -> str:
               "most-attended position is that sentence's most frequent one (1/length for a clean diagonal, 1 "
               "when attention never moves). Stuck near 1 with near-zero entropy means the model reads one "
               "fixed position at every step — in practice the first or last source token, where the backward "
-              "or forward encoder's summary of the whole sentence sits — i.e. a fixed summary, like C.", "",
-              "| model | mean row entropy | diagonality | monotonicity | stuck share |",
-              "| --- | --- | --- | --- | --- |"]
+              "or forward encoder's summary of the whole sentence sits — i.e. a fixed summary, like C. Mean "
+              "max weight = the share of a step's attention on its favourite source token; coverage "
+              "deviation = the mean |Σ_i α_ij − 1| over source tokens (0 when every source token is attended "
+              "once in all; Tu et al. 2016): the numbers the Compare tab shows per sentence.", "",
+              "| model | mean row entropy | mean max weight | diagonality | monotonicity | stuck share | "
+              "coverage deviation |",
+              "| --- | --- | --- | --- | --- | --- | --- |"]
+    keys = ("mean_row_entropy", "mean_max_weight", "diagonality", "monotonicity", "stuck_share", "coverage_deviation")
     for r in results:
         a = r["attention"]
-        lines.append(f"| {r['name']} | " + (" | ".join(str(a[k]) for k in ("mean_row_entropy", "diagonality",
-                                                                          "monotonicity", "stuck_share"))
-                                           if a else "— | — | — | — (no attention: fixed C)") + " |")
+        lines.append(f"| {r['name']} | " + (" | ".join(str(a.get(k, "—")) for k in keys)
+                                           if a else "— | — | — | — | — | — (no attention: fixed C)") + " |")
     warmed = [r["name"] for r in results if "--temperature-warmup" in (r["training"]["command"] or "")
               and SCORERS[r["scorer"]].unscaled]
     if warmed:

@@ -124,8 +124,8 @@ def main() -> int:
         print(f"{folder.name}: {averaging}", flush=True)
         bundle = load_model_folder(folder)
         long_pairs = long_test_set(split.test, bundle.source_language, bundle.target_language)
-        if averaging["replaced"]:
-            record_test_metrics(folder, evaluate(bundle.translator, split.test, bundle.target_language), beam=1)
+        # Greedy test figures again: of the averaged model, and with the attention statistics older runs lack.
+        record_test_metrics(folder, evaluate(bundle.translator, split.test, bundle.target_language), beam=1)
         # The greedy study again (of the averaged model, or with what older runs did not store).
         record_length_study(folder, run_length_study(bundle.translator, long_pairs, bundle.target_language))
         alpha, tried = choose_length_penalty(folder, valid, args.alphas, args.beam)

@@ -57,6 +57,7 @@ class HeatmapView(pg.GraphicsLayoutWidget):
 
     cellHovered = Signal(int, int)  # row, column; (-1, -1) when the pointer leaves the cells
     rowClicked = Signal(int)
+    cellClicked = Signal(int, int, bool)  # row, column, shift held (what-if: set attention by hand)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -294,9 +295,11 @@ class HeatmapView(pg.GraphicsLayoutWidget):
     def _on_mouse_clicked(self, event) -> None:
         if event.button() != Qt.MouseButton.LeftButton:
             return
-        row, _ = self.cell_at(event.scenePos())
+        row, column = self.cell_at(event.scenePos())
         if row >= 0:
             self.rowClicked.emit(row)
+            shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+            self.cellClicked.emit(row, column, shift)
 
     def leaveEvent(self, event) -> None:
         if self._hovered != (-1, -1):

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -114,6 +114,8 @@ class WeightTable(QAbstractTableModel):
 class StepInspector(QWidget):
     """Shows one step; call :meth:`show_step` with what the record holds for it."""
 
+    alternativeChosen = Signal(int, int)  # step i, token id: continue the output from that token instead
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("stepInspector")
@@ -127,8 +129,10 @@ class StepInspector(QWidget):
         self.context.setWordWrap(True)
         self.context.setTextFormat(Qt.TextFormat.PlainText)
         self.alternatives = QLabel()
+        self.alternatives.setObjectName("inspectorAlternatives")
         self.alternatives.setWordWrap(True)
-        self.alternatives.setTextFormat(Qt.TextFormat.PlainText)
+        self.alternatives.setTextFormat(Qt.TextFormat.RichText)
+        self.alternatives.linkActivated.connect(self._on_link)
         self.weights = WeightTable()
         self.table = QTableView()
         self.table.setObjectName("inspectorTable")
@@ -170,10 +174,19 @@ class StepInspector(QWidget):
         self.title.setText(f"<b>Step i = {index}</b>: output {html.escape(quoted(token))}{probability}")
         self.formula.setText(self._formulas(formula, uses_attention))
         if step is not None and step.alternatives:
-            choices = " · ".join(f"{quoted(a.token)} {a.probability:.3f}" for a in step.alternatives)
-            self.alternatives.setText(f"Top-{len(step.alternatives)} candidates: {choices}")
+            choices = " · ".join(
+                f'<a href="alt:{a.token_id}">{html.escape(quoted(a.token))}</a> {a.probability:.3f}'
+                for a in step.alternatives)
+            forced = " (this token was given: a forced prefix)" if step.forced else ""
+            self.alternatives.setText(f"Top-{len(step.alternatives)} candidates{forced} — click one to make the "
+                                      f"model continue from it: {choices}")
         else:
             self.alternatives.setText("")
+        if step is not None and step.overridden and step.model_attention is not None:
+            own = ", ".join(f"{quoted(tok)} {alpha:.2f}" for tok, alpha in
+                            dominant_sources(step.model_attention, source_tokens))
+            self.alternatives.setText(self.alternatives.text() + f"<br><b>α set by hand at this step.</b> The "
+                                      f"model's own α: {html.escape(own)}")
         if not uses_attention or weights is None:
             self.context.setText("c_i = C: the same fixed context vector at every step (no weights to inspect).")
             self.weights.set_rows([], None, np.zeros(0))
@@ -183,6 +196,10 @@ class StepInspector(QWidget):
         parts = " + ".join(f"{alpha:.2f}·h({quoted(tok)})" for tok, alpha in dominant_sources(weights, source_tokens))
         self.context.setText(f"c_{index} ≈ {parts} + …")
         self.weights.set_rows(source_tokens, step.scores if step is not None else None, weights)
+
+    def _on_link(self, link: str) -> None:
+        if link.startswith("alt:") and self.shown_index >= 0:
+            self.alternativeChosen.emit(self.shown_index, int(link[4:]))
 
     @staticmethod
     def _formulas(formula: str, uses_attention: bool) -> str:

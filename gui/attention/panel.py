@@ -46,6 +46,8 @@ class AttentionPanel(QWidget):
     stepShown = Signal(int)  # output position i, once per row as it appears
     cellHovered = Signal(int, int)  # (row, column) under the pointer; (-1, -1) when none
     stepSelected = Signal(int)  # a heatmap row was clicked
+    alternativeChosen = Signal(int, int)  # what-if: step i, token id picked in the inspector
+    cellClicked = Signal(int, int, bool)  # what-if: row, column, shift (set attention by hand)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -84,6 +86,8 @@ class AttentionPanel(QWidget):
         self._emitted = 0  # rows announced by stepShown in this run
         self.heatmap.cellHovered.connect(self._on_cell_hovered)
         self.heatmap.rowClicked.connect(self.select_step)
+        self.heatmap.cellClicked.connect(self.cellClicked)
+        self.inspector.alternativeChosen.connect(self.alternativeChosen)
 
     # -- contract ---------------------------------------------------------------------------
     def attention(self) -> np.ndarray:
@@ -128,6 +132,12 @@ class AttentionPanel(QWidget):
         self._throttle.cancel()
         self._render()
 
+    def show_hypothesis(self, step: DecodeStep) -> None:
+        """Show one hypothesis of the search (its tokens and attention rows), e.g. a beam-tree node."""
+        self.record.add(step)
+        self.render_now()
+        self.select_step(step.index)
+
     def end(self) -> None:
         """The run stopped early: draw what it produced."""
         self._throttle.flush()
@@ -146,8 +156,18 @@ class AttentionPanel(QWidget):
     def _render(self) -> None:
         record = self.record
         if record.uses_attention:
-            self.heatmap.set_rows(record.matrix, record.target_tokens, record.finished)
+            self.heatmap.set_rows(record.matrix, self._row_labels(), record.finished)
         self._show_inspected()
+
+    def _row_labels(self) -> list[str]:
+        """The output tokens, marked where what-if decoding steered them: ✎ a given (forced) token,
+        ◉ a step whose attention was set by hand."""
+        labels = []
+        for index, token in enumerate(self.record.target_tokens):
+            step = self.record.step(index)
+            mark = "✎" if step is not None and step.forced else "◉" if step is not None and step.overridden else ""
+            labels.append(mark + token)
+        return labels
 
     def _inspected_index(self) -> int:
         for index in (self._preview, self._pinned):

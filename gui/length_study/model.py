@@ -36,6 +36,7 @@ class ScorerStudy:
     label: str  # e.g. "Additive (Bahdanau)"
     study: LengthStudy | None
     note: str = ""  # why there is no study: NO_STUDY or NO_MODEL ("" when there is one)
+    attention: dict | None = None  # metrics.test.attention of config.json: how it attends on the test split
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,7 @@ def gather(items: Iterable[ScorerStudy | tuple[str, str, LengthStudy | None]]) -
 def read_studies(options: Sequence[ScorerOption], beam: int = 1) -> list[ScorerStudy]:
     """The stored study of the model backing each scorer option (config.json only). A scorer
     without a model, or whose folder is unreadable or has no study, gets None with the reason."""
+    from engine.bundle import read_config
     from engine.errors import EngineError
     from engine.length_study import read_length_study
 
@@ -154,10 +156,39 @@ def read_studies(options: Sequence[ScorerOption], beam: int = 1) -> list[ScorerS
             continue
         try:
             study = read_length_study(option.entry.folder, beam)
+            attention = stored_attention_stats(read_config(option.entry.folder))
         except (EngineError, OSError):
-            study = None
-        studies.append(ScorerStudy(option.name, option.label, study, "" if study is not None else NO_STUDY))
+            study, attention = None, None
+        studies.append(ScorerStudy(option.name, option.label, study, "" if study is not None else NO_STUDY,
+                                   attention))
     return studies
+
+
+ATTENTION_COLUMNS = (("mean_entropy", "entropy (nats)"), ("mean_max_weight", "max α"),
+                     ("monotonic_share", "monotonic"), ("coverage_deviation", "coverage dev."))
+
+
+def stored_attention_stats(info: dict) -> dict | None:
+    """The corpus attention statistics stored with a model's test metrics, if any (numbers only)."""
+    test = (info.get("metrics") or {}).get("test")
+    stats = test.get("attention") if isinstance(test, dict) else None
+    if not isinstance(stats, dict):
+        return None
+    return {key: float(stats[key]) for key, _ in ATTENTION_COLUMNS
+            if isinstance(stats.get(key), int | float) and not isinstance(stats.get(key), bool)}
+
+
+def attention_table(data: LengthStudyData) -> list[tuple[str, list[str]]]:
+    """(scorer label, its statistics as text) for the scorers that stored them; the fixed-C scorer
+    says it has no attention."""
+    rows = []
+    for scorer in data.scorers:
+        if scorer.name == "none":
+            rows.append((scorer.label, ["— (no attention: every step reads C)"] + [""] * (len(ATTENTION_COLUMNS) - 1)))
+        elif scorer.attention:
+            rows.append((scorer.label, [f"{scorer.attention[key]:.2f}" if key in scorer.attention else "—"
+                                        for key, _ in ATTENTION_COLUMNS]))
+    return rows
 
 
 def bucket_summary(data: LengthStudyData, label: str) -> list[tuple[str, int, float, float]]:

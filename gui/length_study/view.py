@@ -9,11 +9,20 @@ bucket's scores and a few of its inputs with every scorer's output below.
 
 from __future__ import annotations
 
+import html
+
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
-from gui.length_study.model import BUCKET_LABELS, LengthStudyData, Series, bucket_summary
+from gui.length_study.model import (
+    ATTENTION_COLUMNS,
+    BUCKET_LABELS,
+    LengthStudyData,
+    Series,
+    attention_table,
+    bucket_summary,
+)
 from gui.length_study.table import StudyTable
 from gui.training.plotstyle import FOREGROUND, style_plot
 
@@ -81,6 +90,13 @@ class LengthStudyView(QWidget):
         self.scores_label.setObjectName("lengthStudyBucketScores")
         self.scores_label.setWordWrap(True)
         self.table = StudyTable()
+        self.attention_label = QLabel()
+        self.attention_label.setObjectName("lengthStudyAttention")
+        self.attention_label.setTextFormat(Qt.TextFormat.RichText)
+        self.attention_label.setToolTip("How each scorer attends over the test split (greedy): mean row entropy, "
+                                        "mean largest weight, share of steps whose most-attended source token "
+                                        "does not move backwards, mean |coverage − 1|. The Compare tab shows "
+                                        "the same numbers for one sentence.")
         self._build_layout()
         self.plot.scene().sigMouseClicked.connect(self._on_plot_clicked)
         self.bucket_combo.currentIndexChanged.connect(self._on_combo)
@@ -106,6 +122,7 @@ class LengthStudyView(QWidget):
         layout.addWidget(self.caption)
         layout.addWidget(self.missing_label)
         layout.addWidget(splitter, 1)
+        layout.addWidget(self.attention_label)
 
     # -- data ---------------------------------------------------------------------------------
     def set_data(self, data: LengthStudyData) -> None:
@@ -116,6 +133,7 @@ class LengthStudyView(QWidget):
         notes = [f"{s.label}: {s.note}" for s in data.missing]
         self.missing_label.setText("Not drawn — " + "; ".join(notes) + "." if notes else "")
         self.missing_label.setVisible(bool(notes))
+        self._show_attention(data)
         buckets = data.buckets()
         self.bucket_combo.blockSignals(True)
         self.bucket_combo.clear()
@@ -131,6 +149,20 @@ class LengthStudyView(QWidget):
             self.select_bucket(chosen)
         else:
             self._show_bucket(None)
+
+    def _show_attention(self, data: LengthStudyData) -> None:
+        rows = attention_table(data)
+        if not rows:
+            self.attention_label.clear()
+            self.attention_label.hide()
+            return
+        header = "".join(f"<th>&nbsp;{html.escape(title)}&nbsp;</th>" for _, title in ATTENTION_COLUMNS)
+        body = "".join(f"<tr><td>{html.escape(label)}</td>" + "".join(f"<td align='right'>{html.escape(v)}</td>"
+                                                                       for v in values) + "</tr>"
+                       for label, values in rows)
+        self.attention_label.setText(f"<b>How they attend</b> (test split, greedy)<table><tr><th></th>{header}</tr>"
+                                     f"{body}</table>")
+        self.attention_label.show()
 
     def _draw(self) -> None:
         item = self.plot.getPlotItem()

@@ -8,6 +8,7 @@ so rows of one model never land under another run's tokens.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,9 +16,11 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from engine.errors import EngineError  # torch-free
 from gui.translate.catalog_jobs import CatalogSnapshot, LoadFailure, catalog_items, load_items, scan_catalog
 from gui.translate.choices import ModelChoices
 from gui.translate.jobs import Job, JobSet
+from gui.translate.whatif_state import WhatIf
 
 if TYPE_CHECKING:
     from engine.bundle import ModelBundle
@@ -57,6 +60,7 @@ class TranslateController(QObject):
     runFailed = Signal(str, str)  # message, traceback
     runEnded = Signal(str)  # finished | stopped | failed
     stateChanged = Signal(str)  # idle | running | paused
+    whatIfRefused = Signal(str)  # why a what-if change cannot apply (the previous decode stays)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -218,9 +222,10 @@ class TranslateController(QObject):
     def running(self) -> bool:
         return self._run_job is not None
 
-    def translate(self, text: str) -> bool:
-        """Decode ``text`` (cancelling a run in progress). Before a model has loaded the request
-        waits for it. False when there is nothing to translate."""
+    def translate(self, text: str, whatif: WhatIf | None = None) -> bool:
+        """Decode ``text`` (cancelling a run in progress), steered by ``whatif`` when given. Before a
+        model has loaded the request waits for it. False when there is nothing to translate, or the
+        what-if cannot apply (``whatIfRefused`` says why)."""
         if not text.strip() or self._closed:
             return False
         if self.bundle is None:
@@ -231,6 +236,11 @@ class TranslateController(QObject):
         prepared = self.bundle.translator.prepare(text)
         if prepared.empty:
             return False
+        try:
+            steering = self._steering(prepared, whatif)
+        except EngineError as error:
+            self.whatIfRefused.emit(str(error))
+            return False
         self.text = text
         self.cancel()
 
@@ -239,7 +249,7 @@ class TranslateController(QObject):
         def configure(worker: GeneratorWorker) -> None:
             worker.set_delay(delay)
 
-        job = self.jobs.start(lambda: translator.steps(prepared, config), "decode", configure)
+        job = self.jobs.start(lambda: translator.steps(prepared, config, steering), "decode", configure)
         label, formula = self.scorers.get(self.bundle.scorer, (self.bundle.scorer, ""))
         self._run_job = job
         self.last_run = RunInfo(job.id, prepared, self.bundle, self.beam_size, label, formula)
@@ -250,6 +260,20 @@ class TranslateController(QObject):
         self.runStarted.emit(self.last_run)
         self._set_state(RUNNING)
         return True
+
+    def _steering(self, prepared: PreparedSource, whatif: WhatIf | None):
+        """The engine's Steering for ``whatif`` (raises EngineError when it cannot apply)."""
+        from engine.search import NO_STEERING
+        from engine.whatif import make_steering
+
+        if whatif is None or not whatif.active:
+            return NO_STEERING
+        bundle = self.bundle
+        steering = make_steering(bundle.translator, prepared, bundle.target_language,
+                                 "" if whatif.prefix_ids else whatif.prefix_text, whatif.override_weights())
+        if whatif.prefix_ids:
+            steering = dataclasses.replace(steering, prefix=tuple(whatif.prefix_ids))
+        return steering
 
     def cancel(self) -> None:
         """Forget the current run (its thread ends on its own; nothing it sends is shown)."""

@@ -3,11 +3,12 @@ choices remembered between sessions (QSettings: direction, scorer, beam, speed).
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, Qt, Signal, Slot
-from PySide6.QtGui import QCursor, QKeySequence, QShortcut
+from PySide6.QtGui import QCursor, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QToolTip, QVBoxLayout, QWidget
 
 from gui.attention.export import EXPORT_KINDS, ExportError
@@ -18,6 +19,7 @@ from gui.translate.controls import SPEED_STEPS, delay_for
 from gui.translate.examples import History, fill_examples_menu, fill_history_menu, load_examples
 from gui.translate.status import ModelStatus, describe_model
 from gui.translate.view import TranslateView
+from gui.translate.whatif_state import WhatIf
 
 if TYPE_CHECKING:
     from engine.bundle import ModelBundle
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
     from engine.search import DecodeStep
     from engine.translator import Translation
     from gui.length_study.dialog import LengthStudyDialog
+    from gui.translate.beam_dialog import BeamTreeDialog
     from gui.translate.choices import ModelChoices
     from gui.translate.controller import RunInfo
 
@@ -50,8 +53,11 @@ class TranslateTab(QWidget):
         self.history = History()
         self.examples = load_examples()
         self.last_translation: Translation | None = None
+        self.whatif = WhatIf()  # what the user changed in the current sentence's decode
         self._run: RunInfo | None = None
         self.length_study_dialog: LengthStudyDialog | None = None  # built on first use (needs the engine)
+        self.beam_tree_dialog: BeamTreeDialog | None = None  # built on first use
+        self.beam_levels: list[tuple[int, tuple]] = []  # the current run's beam search, step by step
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view)
@@ -89,6 +95,7 @@ class TranslateTab(QWidget):
         view.trainRequested.connect(self.trainRequested)
         view.length_study_button.clicked.connect(self.open_length_study)
         view.compare_button.clicked.connect(lambda: self.compareRequested.emit(self.view.source_input.text()))
+        view.beam_tree_button.clicked.connect(self.open_beam_tree)
         view.history_menu.aboutToShow.connect(
             lambda: fill_history_menu(view.history_menu, self.history, self.translate_text))
         panel.cellHovered.connect(self._on_cell_hovered)
@@ -96,6 +103,11 @@ class TranslateTab(QWidget):
         view.target_output.tokenHovered.connect(self._on_output_hovered)
         view.target_output.tokenClicked.connect(panel.select_step)
         view.source_tokens.tokenHovered.connect(panel.highlight_column)
+        view.whatif_bar.prefixEntered.connect(self._on_prefix_entered)
+        view.whatif_bar.undoRequested.connect(self._on_undo_whatif)
+        panel.alternativeChosen.connect(self._on_alternative_chosen)
+        panel.cellClicked.connect(self._on_cell_clicked)
+        controller.whatIfRefused.connect(self._on_whatif_refused)
         self._fill_examples("")
 
     # -- start and settings -----------------------------------------------------------------
@@ -128,6 +140,7 @@ class TranslateTab(QWidget):
         text = self.view.source_input.text()
         if not self.view.translate_button.isEnabled():
             return False
+        self._reset_whatif()  # a new sentence starts from the model's own decode
         started = self.controller.translate(text)
         if started and self.controller.bundle is None:
             self.view.show_hint(LOADING_HINT)
@@ -152,6 +165,7 @@ class TranslateTab(QWidget):
                 enabled, hint = False, f"Nothing to translate: {prepared.notice}."
             elif prepared is not None and prepared.truncated:
                 hint, notice = f"Long input: {prepared.notice}. Only that part is translated.", True
+                hint += self._paste_cut_note(text)
         elif self.controller.loading or self.controller.starting:
             hint = LOADING_HINT
         else:
@@ -159,6 +173,17 @@ class TranslateTab(QWidget):
         self.view.translate_button.setEnabled(enabled)
         self.view.translate_button.setToolTip("" if enabled else hint)
         self.view.show_hint(hint, notice)
+
+    def _paste_cut_note(self, text: str) -> str:
+        """When the input field itself cut a paste (it holds at most maxLength characters), the
+        pasted length — the clipboard still holds it — instead of the field's limit."""
+        limit = self.view.source_input.maxLength()
+        if len(text) < limit:
+            return ""
+        pasted = QGuiApplication.clipboard().text()
+        if len(pasted) <= len(text) or not pasted.startswith(text[:100]):
+            return ""
+        return f" The pasted text had {len(pasted):,} characters; the input field keeps the first {limit:,}."
 
     def _on_text_edited(self, _text: str) -> None:
         if self.controller.running:
@@ -224,6 +249,39 @@ class TranslateTab(QWidget):
         if scorer is not None:
             self.controller.select(direction, scorer)
 
+    # -- what-if ---------------------------------------------------------------------------
+    def _reset_whatif(self) -> None:
+        self.whatif = WhatIf()
+        self.view.whatif_bar.reset()
+
+    def _redecode(self, whatif: WhatIf) -> None:
+        """Decode the current sentence again under ``whatif`` (the change is kept only if it applies)."""
+        if self.controller.bundle is None or not self.controller.text.strip():
+            return
+        if self.controller.translate(self.controller.text, whatif):
+            self.whatif = whatif
+            prepared = self.controller.prepare(self.controller.text)
+            self.view.whatif_bar.show_state(whatif.describe(prepared.tokens if prepared is not None else ()))
+
+    def _on_prefix_entered(self, text: str) -> None:
+        self._redecode(self.whatif.with_prefix_text(text))
+
+    def _on_alternative_chosen(self, step: int, token_id: int) -> None:
+        output = [s.token_id for s in self.view.attention_panel.record.steps]
+        self._redecode(self.whatif.with_alternative(output, step, token_id))
+
+    def _on_cell_clicked(self, row: int, column: int, shift: bool) -> None:
+        if self.view.whatif_bar.attend_button.isChecked():
+            self._redecode(self.whatif.with_attention(row, column, add=shift))
+
+    def _on_undo_whatif(self) -> None:
+        self.view.whatif_bar.reset()
+        self._redecode(WhatIf())
+
+    def _on_whatif_refused(self, message: str) -> None:
+        self.view.show_hint(f"What-if not applied: {message}.", notice=True)
+        self.statusMessage.emit(message)
+
     def _on_scorer_chosen(self, scorer: str) -> None:
         self.view.show_error("")
         direction = self.view.choice_bar.current_direction()
@@ -233,7 +291,7 @@ class TranslateTab(QWidget):
     def _on_beam_changed(self, size: int) -> None:
         self.controller.set_beam_size(size)
         if self.controller.bundle is not None and self.controller.text and self._run is not None:
-            self.controller.translate(self.controller.text)  # show the same sentence with the new search
+            self.controller.translate(self.controller.text, self.whatif)  # the same sentence, the new search
 
     @Slot(object)
     def _on_loading(self, entry: ModelEntry) -> None:
@@ -251,6 +309,8 @@ class TranslateTab(QWidget):
         label = self.controller.scorers.get(bundle.scorer, (bundle.scorer, ""))[0]
         direction = choices.direction_label(entry.direction) if choices and entry else ""
         self.status.show_model(describe_model(bundle, label, direction), str(bundle.folder), bundle.attribution)
+        self._reset_whatif()  # another model: another vocabulary, another attention
+        self.view.whatif_bar.set_attention_available(bundle.translator.uses_attention)
         self.update_input_state()
 
     @Slot(str)
@@ -266,6 +326,9 @@ class TranslateTab(QWidget):
     @Slot(object)
     def _on_run_started(self, info: RunInfo) -> None:
         self._run = info
+        self.beam_levels = []
+        if self.beam_tree_dialog is not None:
+            self.beam_tree_dialog.show_levels([])
         self.last_translation = None
         prepared = info.prepared
         self.view.attention_panel.begin(prepared.tokens, info.uses_attention, info.formula, info.scorer_label)
@@ -278,6 +341,40 @@ class TranslateTab(QWidget):
     def _on_step(self, step: DecodeStep) -> None:
         self.view.target_output.set_pieces(step.hypothesis_tokens)
         self.view.attention_panel.show_step(step)
+        if step.beam_level:
+            self.beam_levels.append((step.index, step.beam_level))
+            dialog = self.beam_tree_dialog
+            if dialog is not None and dialog.isVisible():
+                dialog.tree.add_level(step.index, step.beam_level)
+
+    # -- beam tree --------------------------------------------------------------------------
+    def open_beam_tree(self) -> BeamTreeDialog:
+        """Show the beam tree of the current run beside the window (non-modal)."""
+        from gui.translate.beam_dialog import BeamTreeDialog
+
+        if self.beam_tree_dialog is None:
+            self.beam_tree_dialog = BeamTreeDialog(self)
+            self.beam_tree_dialog.tree.nodeChosen.connect(self._on_beam_node_chosen)
+            self.beam_tree_dialog.tree.nodePicked.connect(self._on_beam_node_picked)
+        self.beam_tree_dialog.show_levels(self.beam_levels)
+        self.beam_tree_dialog.show()
+        self.beam_tree_dialog.raise_()
+        return self.beam_tree_dialog
+
+    def _on_beam_node_chosen(self, node) -> None:
+        dialog = self.beam_tree_dialog
+        if node.step is None:
+            dialog.status.setText(f"{quoted(node.token)} was pruned: the beam was full of better hypotheses "
+                                  f"(log p {node.log_probability:.3f}).")
+            return
+        self.view.target_output.set_pieces(node.step.hypothesis_tokens)
+        self.view.attention_panel.show_hypothesis(node.step)
+        dialog.status.setText(f"Hypothesis of {len(node.ids)} tokens, log p {node.log_probability:.3f}, "
+                              f"score {node.score:.3f} ({node.status}).")
+
+    def _on_beam_node_picked(self, node) -> None:
+        if node.status == "kept":  # continue the search from this live hypothesis
+            self._redecode(dataclasses.replace(self.whatif, prefix_text="", prefix_ids=tuple(node.ids)))
 
     @Slot(object)
     def _on_finished(self, translation: Translation) -> None:

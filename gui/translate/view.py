@@ -26,6 +26,7 @@ from gui.attention.export import EXPORT_KINDS
 from gui.attention.panel import AttentionPanel
 from gui.translate.controls import ChoiceBar, TransportBar
 from gui.translate.tokens import TokenStrip
+from gui.translate.whatif_bar import WhatIfBar
 
 ERROR_STYLE = "color: #b00020; font-weight: bold;"
 NOTICE_STYLE = "color: #a05a00;"
@@ -69,6 +70,10 @@ class TranslateView(QWidget):
         self.length_study_button.setToolTip("BLEU against source length for every scorer of this direction, "
                                             "from the studies stored with the models (Bahdanau et al. 2014, Fig. 2)")
         self.length_study_button.setEnabled(False)  # until the catalog lists a direction
+        self.beam_tree_button = QToolButton()
+        self.beam_tree_button.setObjectName("beamTreeButton")
+        self.beam_tree_button.setText("Beam tree")
+        self.beam_tree_button.setToolTip("The beam search of this sentence as a tree, growing live (beam 2 or more)")
         self.compare_button = QToolButton()
         self.compare_button.setObjectName("compareScorersButton")
         self.compare_button.setText("Compare scorers")
@@ -100,6 +105,7 @@ class TranslateView(QWidget):
         self.target_output = TokenStrip(lines=2)
         self.target_output.setObjectName("targetOutput")
         self.target_output.setToolTip("The translation, token by token: hover a token for its alternatives")
+        self.whatif_bar = WhatIfBar()
         self.attention_panel = AttentionPanel()
         self.empty_state = self._build_empty_state()
         self.stack = QStackedWidget()
@@ -114,7 +120,7 @@ class TranslateView(QWidget):
         top = QHBoxLayout()
         top.addWidget(self.choice_bar, 1)
         for button in (self.examples_button, self.history_button, self.export_button, self.length_study_button,
-                       self.compare_button):
+                       self.beam_tree_button, self.compare_button):
             top.addWidget(button)
         entry = QHBoxLayout()
         entry.addWidget(self.source_input, 1)
@@ -131,6 +137,7 @@ class TranslateView(QWidget):
         layout.addWidget(self.hint_label)
         layout.addWidget(self.error_label)
         layout.addLayout(tokens)
+        layout.addWidget(self.whatif_bar)
         layout.addWidget(self.attention_panel, 1)
         return page
 

@@ -371,3 +371,23 @@ def test_the_shipped_corpus_is_the_tatoeba_file_unchanged_with_its_licence_note(
     upstream = Path(__file__).resolve().parents[3] / "shared" / "data" / "tatoeba-cmn-eng" / "cmn-eng.tsv"
     if upstream.is_file():  # the packaged original, where it is at hand: byte-identical
         assert REAL_CORPUS.read_bytes() == upstream.read_bytes()
+
+
+def test_an_overlong_line_is_skipped_unread_and_memory_stays_bounded(tmp_path: Path) -> None:
+    import tracemalloc
+
+    good = "I have one apple.\t我有一个苹果。\tCC-BY\n"
+    path = tmp_path / "big.tsv"
+    with path.open("wb") as handle:
+        handle.write(good.encode("utf-8"))
+        handle.write(b"x" * (20 * 1024 * 1024) + b"\n")  # one 20 MB line
+        handle.write("You have two.\t你有两个。\tCC-BY\n".encode())
+    tracemalloc.start()
+    pairs, report = read_tsv(path)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert len(pairs) == 2
+    assert [(s.line_number, s.reason) for s in report.skipped] == [(2, "too long (20,971,520 bytes; a line holds at most "
+                                                                 "65,536)")]
+    assert peak < 8 * 1024 * 1024  # far less than the line itself
+    assert preview(path)[1][0].startswith("(a line of 20,971,520 bytes")

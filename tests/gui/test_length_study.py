@@ -19,6 +19,7 @@ from gui.length_study.model import (
     MISSING_OUTPUT,
     NO_MODEL,
     NO_STUDY,
+    attention_table,
     gather,
     read_studies,
 )
@@ -62,6 +63,9 @@ def write_model(root: Path, name: str, scorer: str, direction: str = "zh-en", st
             "source_language": source, "target_language": target, "metrics": {}}
     if study is not None:
         info["metrics"]["length_study"] = {"beam1": study.to_json()}
+    if scorer != "none":
+        info["metrics"]["test"] = {"bleu": 20.0, "attention": {"mean_entropy": 0.8, "mean_max_weight": 0.61,
+                                                                "monotonic_share": 0.7, "coverage_deviation": 0.3}}
     (folder / "config.json").write_text(json.dumps(info, ensure_ascii=False), encoding="utf-8")
     return folder
 
@@ -116,6 +120,10 @@ def test_read_studies_reads_config_json_and_says_what_is_missing(entries):
     assert by_name["additive"].study == read_length_study(entries[0].folder) == ADDITIVE
     assert (by_name["dot"].study, by_name["dot"].note) == (None, NO_STUDY)
     assert (by_name["bilinear"].study, by_name["bilinear"].note) == (None, NO_MODEL)
+    assert by_name["additive"].attention == {"mean_entropy": 0.8, "mean_max_weight": 0.61, "monotonic_share": 0.7,
+                                             "coverage_deviation": 0.3}
+    table = dict(attention_table(gather(studies)))
+    assert table[LABELS["additive"]] == ["0.80", "0.61", "0.70", "0.30"] and "no attention" in table[LABELS["none"]][0]
 
 
 # -- the view -------------------------------------------------------------------------------------

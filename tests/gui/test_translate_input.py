@@ -88,3 +88,16 @@ def test_hovering_a_cell_highlights_its_tokens(qtbot, window):
     assert panel.inspector.weights.rowCount() == len(panel.source_tokens())
     tab.view.target_output.tokenHovered.emit(-1)
     assert panel.inspector.shown_index == len(panel.target_tokens()) - 1
+
+
+def test_a_paste_longer_than_the_field_reports_the_pasted_length(qtbot, window):
+    from PySide6.QtGui import QGuiApplication
+
+    view = window.translate_tab.view
+    pasted = "29 Nov 2026, " * 4000  # 52,000 characters: more than the field's 32,767
+    QGuiApplication.clipboard().setText(pasted)
+    view.source_input.setFocus()
+    view.source_input.paste()
+    assert len(view.source_input.text()) == view.source_input.maxLength()
+    assert f"{len(pasted):,} characters" in view.hint_label.text()
+    assert f"first {view.source_input.maxLength():,}" in view.hint_label.text()

@@ -1,0 +1,63 @@
+"""What the user has changed in a decode (what-if decoding), without Qt or torch.
+
+Three kinds of change, all undone together by *Undo what-if*:
+
+- a **correction typed** as the start of the output (text: the engine cuts it into sub-words);
+- an **alternative picked** at step i: the output's first i tokens, then that token (ids, exact);
+- **attention set by hand** at step i: all of it on one source token (a click), or shared equally
+  by several (shift-click adds a token).
+
+The Translate tab keeps one :class:`WhatIf` per sentence; a new sentence starts from none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+
+@dataclass(frozen=True)
+class WhatIf:
+    prefix_text: str = ""  # a typed correction
+    prefix_ids: tuple[int, ...] | None = None  # a picked alternative: exact ids (wins over the text)
+    overrides: dict[int, tuple[int, ...]] = field(default_factory=dict)  # step → source positions sharing α
+
+    @property
+    def active(self) -> bool:
+        return bool(self.prefix_text.strip() or self.prefix_ids or self.overrides)
+
+    def with_prefix_text(self, text: str) -> WhatIf:
+        return replace(self, prefix_text=text, prefix_ids=None)
+
+    def with_alternative(self, output_ids: Sequence[int], step: int, token_id: int) -> WhatIf:
+        """Keep the output's first ``step`` tokens, then ``token_id``; the model continues after it."""
+        return replace(self, prefix_text="", prefix_ids=tuple(int(i) for i in output_ids[:step]) + (int(token_id),))
+
+    def with_attention(self, step: int, position: int, add: bool = False) -> WhatIf:
+        """All of step ``step``'s attention on ``position`` (``add``: share it with the ones already set;
+        adding a position already set removes it)."""
+        overrides = dict(self.overrides)
+        current = overrides.get(step, ()) if add else ()
+        positions = tuple(p for p in current if p != position) if position in current else current + (position,)
+        if positions:
+            overrides[step] = tuple(sorted(positions))
+        else:
+            overrides.pop(step, None)
+        return replace(self, overrides=overrides)
+
+    def override_weights(self) -> dict[int, dict[int, float]]:
+        """{step: {position: weight}} for the engine (equal shares, renormalized there)."""
+        return {step: dict.fromkeys(positions, 1.0) for step, positions in self.overrides.items()}
+
+    def describe(self, source_tokens: Sequence[str]) -> str:
+        """One line for the what-if bar."""
+        parts = []
+        if self.prefix_ids:
+            parts.append(f"the first {len(self.prefix_ids)} tokens are given (an alternative picked)")
+        elif self.prefix_text.strip():
+            parts.append(f"the output must start with “{self.prefix_text.strip()}”")
+        for step, positions in sorted(self.overrides.items()):
+            names = ", ".join(source_tokens[p].replace("\u2581", " ").strip() or "▁" for p in positions
+                              if 0 <= p < len(source_tokens))
+            parts.append(f"step {step} attends to {names}")
+        return "What-if: " + "; ".join(parts) + "." if parts else ""

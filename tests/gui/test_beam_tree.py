@@ -1,0 +1,66 @@
+"""The beam tree: the search's candidates per step, live, and walking it."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from engine.bundle import load_model_folder
+from engine.config import DecodeConfig
+from engine.search import BeamNode
+from gui.attention.beam_tree import BeamTreeView
+from tests.gui.test_translate_support import install_models, open_window, wait_for_model, wait_run_end
+
+
+def test_every_beam_step_records_its_candidates_and_their_fate(dates_models):
+    translator = load_model_folder(dates_models["additive"]).translator
+    steps = list(translator.steps("29 Nov 2026", DecodeConfig(beam_size=3)))
+    seen: set[tuple[int, ...]] = {()}
+    for step in steps:
+        statuses = [n.status for n in step.beam_level]
+        assert statuses.count("kept") <= 3 and set(statuses) <= {"kept", "finished", "pruned"}
+        assert all(tuple(n.ids[:-1]) in seen for n in step.beam_level)  # every parent was kept before
+        assert all(n.step is not None for n in step.beam_level if n.status != "pruned")
+        seen |= {tuple(n.ids) for n in step.beam_level if n.status == "kept"}
+    assert any(n.status == "finished" for s in steps for n in s.beam_level)
+
+
+def test_the_tree_grows_and_stays_navigable_at_beam_ten_and_thirty_steps(qtbot):
+    view = BeamTreeView()
+    qtbot.addWidget(view)
+    parents = [()]
+    for depth in range(30):
+        level = [BeamNode(parents[i % len(parents)] + (i,), f"▁t{i}", 0.1, -float(depth + i), "kept" if i < 10 else
+                          "pruned", -1.0) for i in range(20)]
+        view.add_level(depth, level)
+        parents = [tuple(n.ids) for n in level[:10]]
+    assert view.node_count() == 600 and len(view.levels) == 30
+    chosen = []
+    view.nodeChosen.connect(chosen.append)
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Right)  # the first node
+    qtbot.keyClick(view, Qt.Key.Key_Right)  # its first child
+    qtbot.keyClick(view, Qt.Key.Key_Down)
+    qtbot.keyClick(view, Qt.Key.Key_Left)  # back to a parent
+    assert [len(n.ids) for n in chosen] == [1, 2, 2, 1]
+
+
+def test_the_translate_view_draws_the_search_and_shows_a_chosen_hypothesis(qtbot, dates_models):
+    install_models(dates_models, ("additive",))
+    window = open_window(qtbot)
+    wait_for_model(qtbot, window, "additive")
+    tab = window.translate_tab
+    tab.view.choice_bar.beam_spin.setValue(3)
+    tab.translate_text("29 Nov 2026")
+    wait_run_end(qtbot, window)
+    dialog = tab.open_beam_tree()
+    assert dialog.isVisible() and dialog.tree.node_count() == sum(len(nodes) for _, nodes in tab.beam_levels) > 3
+    finished = next(item for level in dialog.tree.levels for item in level if item.node.status == "finished")
+    dialog.tree.choose(finished)
+    panel = tab.view.attention_panel
+    assert list(panel.target_tokens()) == list(finished.node.step.hypothesis_tokens)
+    assert "finished" in dialog.status.text()
+    pruned = [item for level in dialog.tree.levels for item in level if item.node.status == "pruned"]
+    if pruned:
+        dialog.tree.choose(pruned[0])
+        assert "pruned" in dialog.status.text()
+    dialog.close()
