@@ -21,7 +21,7 @@ from engine.config import CELL_NAMES, LR_SCHEDULES, SCORER_NAMES, ModelConfig, T
 from engine.data import SPLIT_RULES
 from engine.errors import EngineError
 from engine.evaluate import evaluate
-from engine.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent
+from engine.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent, format_duration
 from engine.forced import force_decode
 from engine.interrupt import stop_on_signals
 from engine.jobs import TASKS, CorpusChoice, load_corpus, prepare_job
@@ -152,13 +152,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _format_seconds(seconds: float | None) -> str:
-    if seconds is None:
-        return "?"
-    minutes, secs = divmod(int(seconds), 60)
-    return f"{minutes}:{secs:02d}"
-
-
 def command_train(args: argparse.Namespace) -> int:
     if args.corpus is not None and args.src == args.tgt:
         raise EngineError(f"--src and --tgt must differ (both are {args.src})")
@@ -212,7 +205,7 @@ def _train_in_claimed_folder(args: argparse.Namespace) -> int:
                 last_print = time.monotonic()
                 print(f"[train] epoch {event.epoch} batch {event.batch}/{event.batches_per_epoch} "
                       f"loss {event.loss:.3f} lr {event.learning_rate:.2g} {event.tokens_per_second:,.0f} tok/s "
-                      f"elapsed {_format_seconds(event.elapsed_seconds)} eta {_format_seconds(event.eta_seconds)}",
+                      f"elapsed {format_duration(event.elapsed_seconds)} eta {format_duration(event.eta_seconds)}",
                       file=sys.stderr)
             elif isinstance(event, ValidationEvent):
                 best = " (best, saved)" if event.is_best else ""
@@ -224,7 +217,7 @@ def _train_in_claimed_folder(args: argparse.Namespace) -> int:
                 finished = event
     if finished is not None:
         print(f"[train] finished ({finished.reason}) after {finished.steps} steps, "
-              f"{_format_seconds(finished.seconds)}; best valid BLEU {finished.best_bleu:.2f} "
+              f"{format_duration(finished.seconds)}; best valid BLEU {finished.best_bleu:.2f} "
               f"(epoch {finished.best_epoch}); {finished.tokens_per_second:,.0f} target tok/s", file=sys.stderr)
     if control.stop_requested:
         print(f"[train] stopped; {resumable_from(args.out)}", file=sys.stderr)

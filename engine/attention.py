@@ -18,6 +18,7 @@ import torch
 from torch import Tensor, nn
 
 from engine.errors import ConfigError
+from engine.scorer_table import SCORER_TABLE
 
 
 class Scorer(nn.Module):
@@ -56,8 +57,7 @@ class Scorer(nn.Module):
 class AdditiveScorer(Scorer):
     """Bahdanau et al. 2014, eq. 6 (appendix A.1.2): e_ij = vᵀ tanh(W s_{i-1} + U h_j)."""
 
-    label = "Additive (Bahdanau)"
-    formula = "e_ij = vᵀ tanh(W s_{i-1} + U h_j)"
+    label, formula = SCORER_TABLE["additive"].label, SCORER_TABLE["additive"].formula
 
     def __init__(self, size: int, attention_size: int) -> None:
         super().__init__()
@@ -77,9 +77,8 @@ class AdditiveScorer(Scorer):
 class BilinearScorer(Scorer):
     """Luong et al. 2015, "general": e_ij = s_{i-1}ᵀ W h_j (W h_j computed once per sentence)."""
 
-    label = 'Bilinear (Luong "general")'
-    formula = "e_ij = s_{i-1}ᵀ W h_j"
-    unscaled = True  # grows with the vector size: warmed up in training when asked
+    label, formula = SCORER_TABLE["bilinear"].label, SCORER_TABLE["bilinear"].formula
+    unscaled = SCORER_TABLE["bilinear"].unscaled  # grows with the vector size: warmed up in training when asked
 
     def __init__(self, size: int, attention_size: int) -> None:
         super().__init__()
@@ -96,9 +95,8 @@ class DotScorer(Scorer):
     """Luong et al. 2015, "dot": e_ij = s_{i-1}ᵀ h_j. No parameters; sizes must match (they do:
     the memory is projected to the decoder size)."""
 
-    label = "Dot product"
-    formula = "e_ij = s_{i-1}ᵀ h_j"
-    unscaled = True  # grows with the vector size: warmed up in training when asked
+    label, formula = SCORER_TABLE["dot"].label, SCORER_TABLE["dot"].formula
+    unscaled = SCORER_TABLE["dot"].unscaled  # grows with the vector size: warmed up in training when asked
 
     def __init__(self, size: int, attention_size: int) -> None:
         super().__init__()
@@ -113,9 +111,8 @@ class DotScorer(Scorer):
 class ScaledDotScorer(DotScorer):
     """Vaswani et al. 2017: e_ij = s_{i-1}ᵀ h_j / √D, keeping the softmax out of saturation."""
 
-    label = "Scaled dot product"
-    formula = "e_ij = s_{i-1}ᵀ h_j / √d"
-    unscaled = False  # already divided by √d: no warm-up needed
+    label, formula = SCORER_TABLE["scaled_dot"].label, SCORER_TABLE["scaled_dot"].formula
+    unscaled = SCORER_TABLE["scaled_dot"].unscaled  # already divided by √d: no warm-up needed
 
     def __init__(self, size: int, attention_size: int) -> None:
         super().__init__(size, attention_size)
@@ -128,9 +125,8 @@ class ScaledDotScorer(DotScorer):
 class FixedContextScorer(Scorer):
     """Plain sequence-to-sequence (Sutskever/Cho 2014): no scores; every step sees the same C."""
 
-    uses_attention = False
-    label = "None (fixed context C)"
-    formula = "c_i = C for every step i (no attention weights)"
+    uses_attention = SCORER_TABLE["none"].uses_attention
+    label, formula = SCORER_TABLE["none"].label, SCORER_TABLE["none"].formula
 
     def __init__(self, size: int, attention_size: int) -> None:
         super().__init__()

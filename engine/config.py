@@ -11,8 +11,8 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from engine.errors import ConfigError
+from engine.scorer_table import SCORER_NAMES  # noqa: F401 (re-exported: the one list of scorer names)
 
-SCORER_NAMES = ("additive", "bilinear", "dot", "scaled_dot", "none")
 CELL_NAMES = ("gru", "lstm", "rnn")
 LR_SCHEDULES = ("plateau", "budget")  # decay on a valid-BLEU plateau, or linearly over the time budget
 

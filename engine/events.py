@@ -9,8 +9,31 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
+from enum import StrEnum
 
 import numpy as np
+
+
+class FinishReason(StrEnum):
+    """How a run ended (a ``str``: it is written to config.json and compared as text)."""
+
+    COMPLETED = "completed"  # every epoch ran
+    EARLY_STOPPING = "early stopping"  # valid BLEU stopped improving
+    TIME_BUDGET = "time budget"  # --max-minutes ran out
+    STOPPED = "stopped"  # asked to stop (Stop, Ctrl-C, SIGTERM): resumable
+
+
+ENDED_ON_ITS_OWN = frozenset({FinishReason.COMPLETED, FinishReason.EARLY_STOPPING, FinishReason.TIME_BUDGET})
+
+
+def format_duration(seconds: float | None) -> str:
+    """m:ss, or h:mm:ss from an hour on; "–" when unknown."""
+    if seconds is None or seconds != seconds:
+        return "–"
+    total = int(round(max(seconds, 0.0)))
+    hours, rest = divmod(total, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
 @dataclass(frozen=True)
@@ -54,7 +77,7 @@ class ValidationEvent:
 
 @dataclass(frozen=True)
 class FinishedEvent:
-    reason: str  # "completed", "early stopping", "time budget", "stopped"
+    reason: FinishReason
     best_bleu: float
     best_epoch: int
     steps: int

@@ -30,7 +30,15 @@ from engine.config import MAX_SOURCE_TOKENS, TrainConfig
 from engine.data import Split
 from engine.errors import DivergedError
 from engine.evaluate import evaluate
-from engine.events import FinishedEvent, SampleTranslation, StepEvent, TrainControl, TrainEvent, ValidationEvent
+from engine.events import (
+    FinishedEvent,
+    FinishReason,
+    SampleTranslation,
+    StepEvent,
+    TrainControl,
+    TrainEvent,
+    ValidationEvent,
+)
 from engine.model import Seq2Seq
 from engine.snapshots import save_snapshot
 from engine.tokenizer import BOS_ID, EOS_ID, PAD_ID, Tokenizer, seed_segmentation_sampling
@@ -252,8 +260,9 @@ class _Run:
         if self.config.max_minutes > 0:
             eta = min(eta, max(60 * self.config.max_minutes - elapsed, 0.0))
         return StepEvent(
-            self.progress["step"], self.progress["epoch"] + 1, batch, batches, loss,
-            tokens / seconds if seconds > 0 else 0.0, self.learning_rate, self.progress["skipped"], elapsed, eta,
+            step=self.progress["step"], epoch=self.progress["epoch"] + 1, batch=batch, batches_per_epoch=batches,
+            loss=loss, tokens_per_second=tokens / seconds if seconds > 0 else 0.0, learning_rate=self.learning_rate,
+            skipped_steps=self.progress["skipped"], elapsed_seconds=elapsed, eta_seconds=eta,
         )
 
     # -- validation --------------------------------------------------------------------------
@@ -280,8 +289,8 @@ class _Run:
         for source, reference in job.samples[: self.config.sample_count]:
             translation = translator.translate(source)
             samples.append(SampleTranslation(
-                source, reference, translation.text, translation.source_tokens, translation.tokens,
-                translation.attention,
+                source=source, reference=reference, hypothesis=translation.text,
+                source_tokens=translation.source_tokens, tokens=translation.tokens, attention=translation.attention,
             ))
         self.model.train()
         bleu = evaluation.scores.bleu
@@ -298,8 +307,9 @@ class _Run:
                                  epochs_without_improvement=0)
             self.save_best(metrics, evaluation.scores.signature)
         return ValidationEvent(
-            self.progress["step"], epoch, loss, bleu, evaluation.scores.chrf, evaluation.exact_match,
-            tuple(samples), improved, self.progress["best_bleu"], self.learning_rate, self.elapsed(),
+            step=self.progress["step"], epoch=epoch, valid_loss=loss, bleu=bleu, chrf=evaluation.scores.chrf,
+            exact_match=evaluation.exact_match, samples=tuple(samples), is_best=improved,
+            best_bleu=self.progress["best_bleu"], learning_rate=self.learning_rate, elapsed_seconds=self.elapsed(),
         )
 
     def save_best(self, metrics: dict[str, Any], signature: str) -> None:
@@ -319,9 +329,10 @@ class _Run:
     def finished(self, reason: str) -> FinishedEvent:
         p = self.progress
         return FinishedEvent(
-            reason, max(p["best_bleu"], 0.0), p["best_epoch"], p["step"], p["epoch"], self.elapsed(),
-            p["train_tokens"] / p["train_seconds"] if p["train_seconds"] else 0.0, p["skipped"],
-            str(self.job.run_folder),
+            reason=FinishReason(reason), best_bleu=max(p["best_bleu"], 0.0), best_epoch=p["best_epoch"],
+            steps=p["step"], epochs_completed=p["epoch"], seconds=self.elapsed(),
+            tokens_per_second=p["train_tokens"] / p["train_seconds"] if p["train_seconds"] else 0.0,
+            skipped_steps=p["skipped"], model_folder=str(self.job.run_folder),
         )
 
 
@@ -336,8 +347,8 @@ def train(job: TrainingJob, control: TrainControl | None = None, resume: bool = 
     run = _Run(job, control)
     if resume and has_checkpoint(job.run_folder):
         run.restore()
-    reason = "completed"
-    while run.progress["epoch"] < config.epochs and reason == "completed":
+    reason = FinishReason.COMPLETED
+    while run.progress["epoch"] < config.epochs and reason == FinishReason.COMPLETED:
         run.prepare_epoch(run.progress["epoch"])
         batches = make_batches(run.train_data, config.batch_size, config.seed * 1000 + run.progress["epoch"])
         while run.progress["batch_in_epoch"] < len(batches):
@@ -345,10 +356,10 @@ def train(job: TrainingJob, control: TrainControl | None = None, resume: bool = 
                 run.paused_seconds += control.wait_while_paused()
                 run.step_clock = None  # a pause is not training time
             if control.stop_requested:
-                reason = "stopped"
+                reason = FinishReason.STOPPED
                 break
             if run.over_budget():
-                reason = "time budget"
+                reason = FinishReason.TIME_BUDGET
                 break
             loss = run.train_step(batches[run.progress["batch_in_epoch"]])
             run.progress["batch_in_epoch"] += 1
@@ -357,7 +368,7 @@ def train(job: TrainingJob, control: TrainControl | None = None, resume: bool = 
             if every and run.progress["step"] % every == 0 and run.progress["batch_in_epoch"] < len(batches):
                 yield run.validate()
                 run.checkpoint()
-        if reason != "completed":
+        if reason != FinishReason.COMPLETED:
             break
         if run.training_fraction() < config.validate_from and run.progress["epoch"] + 1 < config.epochs:
             # Too early to validate (a budgeted run's best model is its last): the time goes to training.
@@ -376,9 +387,9 @@ def train(job: TrainingJob, control: TrainControl | None = None, resume: bool = 
         yield event
         patience = config.early_stopping_patience
         if patience and run.progress["epochs_without_improvement"] >= patience:
-            reason = "early stopping"
+            reason = FinishReason.EARLY_STOPPING
     run.checkpoint()  # first, so that a stop which must be quick never loses the run
-    if reason == "time budget" or run.progress["best_epoch"] == 0:
+    if reason == FinishReason.TIME_BUDGET or run.progress["best_epoch"] == 0:
         # Learning since the last validation is not lost, and a run always ends with a model:
         # validate once more (keeps the better model).
         yield run.validate()

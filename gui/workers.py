@@ -1,5 +1,13 @@
 """Running an engine generator in a QThread, one yielded item at a time (after superqt's
 GeneratorWorker): pause, single-step, a per-item delay, and abort are honoured at every yield.
+This is the app's one worker lifecycle: every background job — decoding, loading, scanning,
+comparing, reading a corpus, training — is a :class:`Job` started by a :class:`JobSet`.
+
+Two kinds of stop. *Abort* ends the generator at its next yield (decoding, loading: nothing to
+save). A job with a *graceful stop* (training: ``TrainControl.request_stop``) is first asked to end
+on its own, so that it can checkpoint, and only aborted if it has not ended in time. Likewise a job
+with a *pause hook* (training) pauses through it — the trainer stops its own clock between two
+batches — instead of being held at a yield.
 
 Items cross to the GUI thread through queued signals; they must be immutable (the engine's frozen
 dataclasses with numpy copies are). Errors become the ``failed`` signal, never a silent death.
@@ -17,6 +25,8 @@ from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+GRACEFUL_SHARE = 0.8  # of a stop's wait, given to a graceful stop before the worker is aborted
 
 
 class GeneratorWorker(QObject):
@@ -37,6 +47,8 @@ class GeneratorWorker(QObject):
         self._wake = threading.Event()
         self._delay_seconds = 0.0
         self.on_abort: Callable[[], None] | None = None  # e.g. TrainControl.request_stop
+        self.graceful_stop: Callable[[], None] | None = None  # asks the generator to end on its own
+        self.pause_hook: Callable[[bool], None] | None = None  # pauses inside the generator instead
 
     # -- requests from any thread -----------------------------------------------------------
     def abort(self) -> None:
@@ -47,9 +59,15 @@ class GeneratorWorker(QObject):
         self._wake.set()
 
     def pause(self) -> None:
+        if self.pause_hook is not None:
+            self.pause_hook(True)
+            return
         self._running.clear()
 
     def resume(self) -> None:
+        if self.pause_hook is not None:
+            self.pause_hook(False)
+            return
         self._running.set()
         self._wake.set()
 
@@ -132,9 +150,118 @@ class WorkerHandle(QObject):
         return self.thread.isRunning()
 
     def stop(self, timeout_ms: int = 2000) -> bool:
-        """Ask the worker to abort and wait up to ``timeout_ms``; True if the thread has ended."""
+        """Stop the worker and wait up to ``timeout_ms``; True if the thread has ended. A worker
+        with a graceful stop gets most of the time to end on its own before it is aborted."""
+        if self.worker.graceful_stop is not None and self.thread.isRunning():
+            self.worker.graceful_stop()
+            graceful_ms = max(int(timeout_ms * GRACEFUL_SHARE), 1)
+            if self.thread.wait(graceful_ms):
+                return True
+            timeout_ms = max(timeout_ms - graceful_ms, 1)
         self.worker.abort()
         if not self.thread.isRunning():
             return True
         self.thread.quit()
         return self.thread.wait(timeout_ms)
+
+
+class Job(QObject):
+    """One generator on its own thread, tagged with an id. Lives in the GUI thread, so its slots
+    run there. A job is kept alive (by its :class:`JobSet`) until its thread has really ended, so
+    cancelling is non-blocking: the old job is asked to stop and forgotten by its controller,
+    whose id check drops anything it still delivers."""
+
+    yielded = Signal(int, object)  # job id, item
+    returned = Signal(int, object)  # job id, the generator's return value
+    failed = Signal(int, str, str)  # job id, message, traceback
+    done = Signal(int)  # job id; after returned/failed or an abort
+    released = Signal(object)  # this job: its thread has ended
+
+    def __init__(self, job_id: int, factory: Callable[[], Iterator[Any]], name: str,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.id = job_id
+        self.name = name
+        self.worker = GeneratorWorker(factory)
+        self.handle = WorkerHandle(self.worker, name)
+        self.worker.yielded.connect(self._on_yielded)
+        self.worker.returned.connect(self._on_returned)
+        self.worker.failed.connect(self._on_failed)
+        self.worker.finished.connect(self._on_done)
+        self.handle.thread.finished.connect(self._on_released)
+
+    def start(self) -> None:
+        self.handle.start()
+
+    def cancel(self) -> None:
+        """Ask the job to stop at its next yield; returns at once."""
+        self.worker.abort()
+
+    def stop(self, timeout_ms: int) -> bool:
+        """Stop the job (gracefully first when it can) and wait up to ``timeout_ms``; True if its
+        thread has ended."""
+        return self.handle.stop(timeout_ms)
+
+    def is_running(self) -> bool:
+        return self.handle.is_running()
+
+    @Slot(object)
+    def _on_yielded(self, item: object) -> None:
+        self.yielded.emit(self.id, item)
+
+    @Slot(object)
+    def _on_returned(self, value: object) -> None:
+        self.returned.emit(self.id, value)
+
+    @Slot(str, str)
+    def _on_failed(self, message: str, details: str) -> None:
+        self.failed.emit(self.id, message, details)
+
+    @Slot()
+    def _on_done(self) -> None:
+        self.done.emit(self.id)
+
+    @Slot()
+    def _on_released(self) -> None:
+        self.released.emit(self)
+
+
+class JobSet(QObject):
+    """Holds jobs until their threads end; stops them all on shutdown."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._jobs: set[Job] = set()
+        self._next_id = 0
+
+    def start(self, factory: Callable[[], Iterator[Any]], name: str,
+              configure: Callable[[GeneratorWorker], None] | None = None) -> Job:
+        """A new started job (connect to its signals before the event loop runs again);
+        ``configure`` sets up its worker (delay, pause, graceful stop) before the thread starts."""
+        self._next_id += 1
+        job = Job(self._next_id, factory, name)
+        if configure is not None:
+            configure(job.worker)
+        self._jobs.add(job)
+        job.released.connect(self._release)
+        job.start()
+        return job
+
+    def running(self) -> list[Job]:
+        return [job for job in self._jobs if job.is_running()]
+
+    def stop_all(self, timeout_ms: int) -> bool:
+        """Stop every job and wait (bounded); True when all threads have ended. Jobs without a
+        graceful stop are aborted at once; the others get their share of the time first."""
+        for job in list(self._jobs):
+            if job.worker.graceful_stop is None:
+                job.cancel()
+        ended = all([job.stop(timeout_ms) for job in list(self._jobs)])  # wait for each, no short cut
+        for job in [j for j in self._jobs if not j.is_running()]:
+            self._release(job)
+        return ended
+
+    @Slot(object)
+    def _release(self, job: Job) -> None:
+        if job in self._jobs and not job.is_running():
+            self._jobs.discard(job)  # Python owns the job: it goes when the last reference does

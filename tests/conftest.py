@@ -13,6 +13,22 @@ torch.set_num_threads(2)
 
 import pytest  # noqa: E402
 
+# The slow tier: tests that need a trained model (the session's dates models), the real window, a
+# training run or a subprocess. ``pytest -m "not slow"`` runs the rest — the fast tier, for
+# development (README, "Development"); CI runs both.
+SLOW_FIXTURES = {"dates_models", "compare", "window", "bundle", "translator", "entries_with_models"}
+SLOW_TEST_MODULES = {"test_cli", "test_concat", "test_run_folder_safety", "test_snapshots", "test_trainer",
+                     "test_app", "test_tune_decoding", "test_layers", "test_main_window", "test_training_panel",
+                     "test_translate_decode", "test_translate_input", "test_translate_models", "test_compare",
+                     "test_whatif", "test_fuzz", "test_subword_sampling"}
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    for item in items:
+        module = item.module.__name__.rsplit(".", 1)[-1] if item.module else ""
+        if module in SLOW_TEST_MODULES or SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
 from tests.model_factory import train_tiny_model  # noqa: E402
 
 

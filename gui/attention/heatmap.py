@@ -29,6 +29,7 @@ VISIBLE_COLUMNS = 40  # source tokens in view at first; the rest is reached by p
 VISIBLE_ROWS = 30
 COLOR_MAP = "viridis"
 LABEL_GAP = 6  # pixels kept free between two neighbouring axis labels
+EMPTY_HINT = "The attention map appears here: one row per output token, one column per source token."
 
 
 def label_stride(label_widths_px: Sequence[float], pixels_per_cell: float, gap_px: float = LABEL_GAP) -> int:
@@ -86,6 +87,9 @@ class HeatmapView(pg.GraphicsLayoutWidget):
             bar_axis.setPen(text)
             bar_axis.setTextPen(text)
         self._levels = (0.0, 1.0)  # the colour scale (α: 0–1; a difference map: −1–1)
+        self.empty_hint = pg.TextItem(EMPTY_HINT, color=text, anchor=(0.5, 0.5))
+        self.empty_hint.setPos(0, 0)
+        self.plot.addItem(self.empty_hint, ignoreBounds=True)
         self._cell_box = self._overlay(QColor(255, 64, 64), 2)
         self._row_box = self._overlay(QColor(255, 140, 0), 2)
         self._column_box = self._overlay(QColor(255, 255, 255), 1)
@@ -105,6 +109,7 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         self._hovered = (-1, -1)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.scene().sigMouseClicked.connect(self._on_mouse_clicked)
+        self._show_empty(True)
 
     def _overlay(self, color: QColor, width: int) -> QGraphicsRectItem:
         box = QGraphicsRectItem()
@@ -115,6 +120,14 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         box.hide()
         self.plot.addItem(box, ignoreBounds=True)
         return box
+
+    def _show_empty(self, empty: bool) -> None:
+        """Nothing to show: a hint in place of the grid, and no ±0.5 axis values."""
+        self.empty_hint.setVisible(empty)
+        self.plot.showAxes((True, True, False, False), showValues=(not empty, not empty, False, False))
+
+    def set_empty_hint(self, text: str) -> None:
+        self.empty_hint.setText(text)
 
     def set_scale(self, low: float, high: float, color_map: str, label: str) -> None:
         """Another colour scale, e.g. a diverging map centred on 0 from −1 to 1 for α_A − α_B."""
@@ -145,6 +158,7 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         self.plot.getViewBox().setRange(xRange=(-0.5, min(max(self._columns, 1), VISIBLE_COLUMNS) - 0.5),
                                         yRange=(-0.5, self._capacity - 0.5), padding=0)
         self._thin_labels()  # the range may not have changed, the labels have
+        self._show_empty(not self._columns)
 
     def set_rows(self, matrix: np.ndarray, target_tokens: Sequence[str], finished: bool = False) -> None:
         """Show ``matrix`` (rows decoded so far) with its output-token labels; while the run goes

@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, Signal
 
 from gui.compare.model import OWN_OUTPUTS, PanelSlot, forced_target, plan_slots
 from gui.translate.catalog_jobs import LoadFailure, catalog_items, load_items
-from gui.translate.jobs import JobSet
+from gui.workers import JobSet
 
 if TYPE_CHECKING:
     from engine.bundle import ModelBundle

@@ -18,11 +18,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from engine.scorer_table import ATTENTION_SCORER_NAMES, SCORER_NAMES  # torch-free
+
 if TYPE_CHECKING:
     from engine.catalog import ModelEntry
 
-SCORER_ORDER = ("additive", "bilinear", "dot", "scaled_dot", "none")
-ATTENTION_SCORERS = SCORER_ORDER[:4]
+SCORER_ORDER = SCORER_NAMES  # the grid's panels, in the engine's order
+ATTENTION_SCORERS = ATTENTION_SCORER_NAMES
 OWN_OUTPUTS = "own"  # target choice: each scorer decodes freely
 REFERENCE = "reference"  # target choice: the reference forced on every model
 OUTPUT_PREFIX = "output:"  # target choice "output:<scorer>": that scorer's output forced on every model

@@ -67,6 +67,7 @@ class DifferencePanel(QFrame):
         self.heatmap = HeatmapView()
         self.heatmap.setObjectName("compareDiffMap")
         self.heatmap.set_scale(-1.0, 1.0, DIFFERENCE_COLOR_MAP, "Δα")
+        self.heatmap.set_empty_hint("α_A − α_B appears here once every model is given one shared target.")
         self.heatmap.setMinimumHeight(160)
         layout.addWidget(self.heatmap, 1)
         self.message = QLabel()

@@ -30,7 +30,15 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from engine.bundle import CONFIG_FILE
 from engine.catalog import user_models_folder
-from engine.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent
+from engine.events import (
+    ENDED_ON_ITS_OWN,
+    FinishedEvent,
+    FinishReason,
+    StepEvent,
+    TrainControl,
+    ValidationEvent,
+    format_duration,
+)
 from gui.training.corpus import CorpusEntry, CorpusInspection, inspect_corpus
 from gui.training.plotstyle import run_colour
 from gui.training.records import RunRecord
@@ -44,12 +52,10 @@ from gui.training.runner import (
     resumable_runs,
     run_training,
 )
-from gui.training.runs_table import format_seconds
 from gui.training.settings import RunSettings
-from gui.workers import GeneratorWorker, WorkerHandle
+from gui.workers import GeneratorWorker, Job, JobSet
 
 FLUSH_INTERVAL_MS = 33  # ≈30 redraws a second at most
-ENDED_ON_ITS_OWN = ("completed", "early stopping", "time budget")
 
 
 def freeze_startup_heap() -> None:
@@ -79,21 +85,21 @@ class TrainingController(QObject):
         super().__init__(parent)
         self.records: list[RunRecord] = []
         self.current: RunRecord | None = None
-        self._handle: WorkerHandle | None = None
+        self.jobs = JobSet(self)  # the run and the corpus readers: gui.workers' one lifecycle
+        self._job: Job | None = None
         self._control: TrainControl | None = None
         self._buffer: list[StepEvent] = []
         self._queue: list[RunSettings] = []
         self._flush = QTimer(self)
         self._flush.setInterval(FLUSH_INTERVAL_MS)
         self._flush.timeout.connect(self.flush)
-        self._inspections: list[WorkerHandle] = []
         self._inspect_entry: CorpusEntry | None = None
         self._inspected: dict[CorpusEntry, CorpusInspection] = {}
         freeze_startup_heap()
 
     # -- state -------------------------------------------------------------------------------
     def is_training(self) -> bool:
-        return self._handle is not None and self._handle.is_running()
+        return self._job is not None and self._job.is_running()
 
     def is_paused(self) -> bool:
         return self._control is not None and self._control.paused
@@ -130,27 +136,31 @@ class TrainingController(QObject):
         self._control = TrainControl()
         request = RunRequest(settings, folder, resume=resumed is not None)
         control = self._control
-        worker = GeneratorWorker(lambda: run_training(request, control))
-        worker.on_abort = control.request_stop
-        handle = WorkerHandle(worker, name=f"training {folder.name}", parent=self)
-        worker.yielded.connect(self._on_item)
-        worker.failed.connect(self._on_failed)
-        worker.finished.connect(self._on_finished)
-        self._handle = handle
+
+        def configure(worker: GeneratorWorker) -> None:
+            # Stop = ask the trainer (it checkpoints at the next batch); pause = the trainer's own
+            # pause, which stops its clock too; an abort also asks it first.
+            worker.graceful_stop = worker.on_abort = control.request_stop
+            worker.pause_hook = lambda paused: control.pause() if paused else control.resume()
+
         self.runAdded.emit(record)
-        handle.start()
+        job = self.jobs.start(lambda: run_training(request, control), f"training {folder.name}", configure)
+        job.yielded.connect(lambda _id, item: self._on_item(item))
+        job.failed.connect(lambda _id, message, details: self._on_failed(message, details))
+        job.released.connect(self._on_finished)
+        self._job = job
         self._flush.start()
         self.stateChanged.emit()
 
     def pause(self) -> None:
-        if self._control is not None and self.is_training():
-            self._control.pause()
+        if self._job is not None and self.is_training():
+            self._job.worker.pause()
             self._set_status("paused")
             self.stateChanged.emit()
 
     def resume(self) -> None:
-        if self._control is not None and self.is_training():
-            self._control.resume()
+        if self._job is not None and self.is_training():
+            self._job.worker.resume()
             self._set_status("training")
             self.stateChanged.emit()
 
@@ -169,21 +179,10 @@ class TrainingController(QObject):
         and writes its checkpoint); if that is not enough, the worker is aborted at its next event.
         """
         self._queue = []
-        for handle in self._inspections:
-            handle.worker.abort()
-        ended = True
-        if self._handle is not None and self._handle.is_running():
-            if self._control is not None:
-                self._control.request_stop()
-            self._handle.thread.quit()  # ends its event loop as soon as the generator is done
-            if not self._handle.thread.wait(max(int(timeout_ms * 0.8), 1)):
-                ended = self._handle.stop(max(timeout_ms - int(timeout_ms * 0.8), 1))
-        for handle in list(self._inspections):
-            handle.thread.quit()
-            ended = handle.thread.wait(1000) and ended
+        ended = self.jobs.stop_all(timeout_ms)
         if ended:
             self._flush.stop()
-            return ended
+        return ended
 
     @Slot()
     def flush(self) -> None:
@@ -255,17 +254,15 @@ class TrainingController(QObject):
             self._failed(record, RunFailed("error", f"unexpected error: {message}", 0))
             self.runChanged.emit(record)
 
-    @Slot()
-    def _on_finished(self) -> None:
-        handle, record = self._handle, self.current
-        if handle is None or record is None:
+    @Slot(object)
+    def _on_finished(self, job: Job) -> None:
+        """The run's thread has ended."""
+        record = self.current
+        if job is not self._job or record is None:
             return
         self.flush()
-        handle.thread.quit()
-        handle.thread.wait(2000)
-        handle.deleteLater()
         self._flush.stop()
-        self._handle, self._control, self.current = None, None, None
+        self._job, self._control, self.current = None, None, None
         if record.status in ("preparing", "training", "stopping", "paused"):
             record.status = "ended"
         if (record.folder / CONFIG_FILE).is_file():
@@ -288,8 +285,8 @@ class TrainingController(QObject):
     def _finished_text(record: RunRecord, event: FinishedEvent) -> str:
         if event.best_epoch == 0 and record.best_bleu is None:
             return f"{record.name}: {event.reason} after {event.steps:,} steps; no model was saved."
-        kept = "best model and a resumable checkpoint are" if event.reason == "stopped" else "best model is"
-        return (f"{record.name}: {event.reason} after {event.steps:,} steps in {format_seconds(event.seconds)}; "
+        kept = "best model and a resumable checkpoint are" if event.reason == FinishReason.STOPPED else "best model is"
+        return (f"{record.name}: {event.reason} after {event.steps:,} steps in {format_duration(event.seconds)}; "
                 f"best validation BLEU {event.best_bleu:.2f} (epoch {event.best_epoch}). The {kept} in "
                 f"{record.folder}, and the model is listed in the Translate tab.")
 
@@ -305,12 +302,8 @@ class TrainingController(QObject):
             for inspection in inspect_corpus(entry):
                 self._remember(inspection)
             return
-        worker = GeneratorWorker(lambda: inspect_corpus(entry))
-        handle = WorkerHandle(worker, name=f"corpus {entry.label}", parent=self)
-        worker.yielded.connect(self._remember)
-        worker.finished.connect(self._inspection_finished)
-        self._inspections.append(handle)
-        handle.start()
+        job = self.jobs.start(lambda: inspect_corpus(entry), f"corpus {entry.label}")
+        job.yielded.connect(lambda _id, inspection: self._remember(inspection))
 
     @Slot(object)
     def _remember(self, inspection: CorpusInspection) -> None:
@@ -318,16 +311,6 @@ class TrainingController(QObject):
             self._inspected[inspection.entry] = inspection
         if inspection.entry == self._inspect_entry:
             self.inspected.emit(inspection)
-
-    @Slot()
-    def _inspection_finished(self) -> None:
-        sender = self.sender()
-        for handle in list(self._inspections):
-            if handle.worker is sender or not handle.is_running():
-                handle.thread.quit()
-                handle.thread.wait(1000)
-                self._inspections.remove(handle)
-                handle.deleteLater()
 
     def inspection_of(self, entry: CorpusEntry) -> CorpusInspection | None:
         return self._inspected.get(entry)

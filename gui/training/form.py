@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.attention import SCORERS
 from engine.config import CELL_NAMES, SCORER_NAMES, TrainConfig
+from engine.scorer_table import SCORER_TABLE
 from engine.tasks import dates
 from gui.training.corpus import CorpusEntry, builtin_entries
 from gui.training.corpus_view import CorpusPreview
@@ -100,8 +100,8 @@ class TrainingForm(QWidget):
         self.scorer_combo = QComboBox()
         self.scorer_combo.setObjectName("trainScorerCombo")
         for name in SCORER_NAMES:
-            self.scorer_combo.addItem(SCORERS[name].label, name)
-            self.scorer_combo.setItemData(self.scorer_combo.count() - 1, SCORERS[name].formula,
+            self.scorer_combo.addItem(SCORER_TABLE[name].label, name)
+            self.scorer_combo.setItemData(self.scorer_combo.count() - 1, SCORER_TABLE[name].formula,
                                           Qt.ItemDataRole.ToolTipRole)
         self.scorer_combo.addItem("All five, one run after another", ALL_SCORERS)
         self.scorer_combo.setToolTip("How the decoder scores each source position, e_ij = F(s_{i-1}, h_j) (each "
@@ -305,8 +305,8 @@ class TrainingForm(QWidget):
         """The score warm-up only changes the unscaled scorers, attention dropout only the attention
         scorers: each is offered only when a run it changes may be trained."""
         chosen = self.scorer_combo.currentData()
-        self.temperature_warmup.setEnabled(chosen == ALL_SCORERS or SCORERS[chosen].unscaled)
-        self.attention_dropout.setEnabled(chosen == ALL_SCORERS or SCORERS[chosen].uses_attention)
+        self.temperature_warmup.setEnabled(chosen == ALL_SCORERS or SCORER_TABLE[chosen].unscaled)
+        self.attention_dropout.setEnabled(chosen == ALL_SCORERS or SCORER_TABLE[chosen].uses_attention)
 
     # -- settings ------------------------------------------------------------------------------
     def settings(self) -> list[RunSettings]:

@@ -26,12 +26,13 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import ConfigError
+from engine.events import ENDED_ON_ITS_OWN, format_duration
 from gui.training.controller import TrainingController
 from gui.training.corpus import CorpusEntry, CorpusInspection
 from gui.training.curves import CurvesView
 from gui.training.form import TrainingForm
 from gui.training.records import RunRecord, write_metrics_csv
-from gui.training.runs_table import RunsTable, format_seconds
+from gui.training.runs_table import RunsTable
 from gui.training.snapshots import SnapshotView
 
 MESSAGE_STYLES = {
@@ -322,10 +323,10 @@ class TrainingPanel(QWidget):
         fraction = done / total
         if s.max_minutes > 0:
             fraction = max(fraction, event.elapsed_seconds / (60 * s.max_minutes))
-        if record.finished is not None and record.status in ("completed", "early stopping", "time budget"):
+        if record.finished is not None and record.status in ENDED_ON_ITS_OWN:
             fraction = 1.0
         self.progress.setValue(round(min(fraction, 1.0) * 1000))
-        eta = "" if record.finished is not None else f" · ETA {format_seconds(event.eta_seconds)}"
+        eta = "" if record.finished is not None else f" · ETA {format_duration(event.eta_seconds)}"
         self.progress.setFormat(f"Epoch {event.epoch}/{s.epochs} · batch {event.batch}/{event.batches_per_epoch}"
                                 f" · step {event.step:,}{eta}")
         loss = f"{event.loss:.3f}" if event.loss == event.loss else "NaN (step skipped)"
@@ -333,4 +334,4 @@ class TrainingPanel(QWidget):
         best_text = f" · best BLEU {best:.1f}" if best is not None else ""
         self.status_label.setText(
             f"{record.name}: {record.status} · loss {loss} · {event.tokens_per_second:,.0f} tok/s · "
-            f"{format_seconds(record.elapsed)} elapsed{best_text}")
+            f"{format_duration(record.elapsed)} elapsed{best_text}")

@@ -33,7 +33,7 @@ import torch._dynamo  # noqa: F401  (see below)
 from engine.bundle import CONFIG_FILE
 from engine.checkpoint import CHECKPOINT_FOLDER, STATE_FILE, has_checkpoint
 from engine.errors import ConfigError, DataError, DivergedError, EngineError, ModelFileError, TokenizerError
-from engine.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent
+from engine.events import FinishedEvent, FinishReason, StepEvent, TrainControl, ValidationEvent
 from engine.jobs import prepare_job
 from engine.run_lock import RunFolderError, claim_run_folder
 from engine.run_report import score_on_test
@@ -134,7 +134,7 @@ def run_training(request: RunRequest, control: TrainControl) -> Iterator[RunItem
         except DivergedError as error:
             yield RunFailed("diverged", str(error), step)
             return
-        if finished is None or finished.reason == "stopped" or control.stop_requested:
+        if finished is None or finished.reason == FinishReason.STOPPED or control.stop_requested:
             return
         if not (folder / CONFIG_FILE).is_file() or not loaded.split.test:
             return

@@ -10,21 +10,12 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
-from engine.attention import SCORERS
+from engine.events import format_duration  # torch-free
+from engine.scorer_table import SCORER_TABLE
 from gui.training.records import RunRecord
 
 COLUMNS = ("Run", "Corpus", "Direction", "Scorer", "Cell", "Emb/Hidden", "Epochs", "Status", "Best valid BLEU",
            "Test BLEU", "Steps", "Time")
-
-
-def format_seconds(seconds: float | None) -> str:
-    """m:ss, or h:mm:ss from an hour on; "–" when unknown."""
-    if seconds is None or seconds != seconds:
-        return "–"
-    total = int(round(max(seconds, 0.0)))
-    hours, rest = divmod(total, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
 def _swatch(colour: str) -> QIcon:
@@ -80,11 +71,11 @@ class RunsTable(QTableWidget):
         s = record.settings
         best = record.best_bleu
         values = (
-            record.name, s.corpus_label, s.direction_label, SCORERS[s.scorer].label, s.cell.upper(),
+            record.name, s.corpus_label, s.direction_label, SCORER_TABLE[s.scorer].label, s.cell.upper(),
             f"{s.embedding_size}/{s.hidden_size}", str(s.epochs), record.status,
             "–" if best is None else f"{best:.2f}",
             "–" if record.test_bleu is None else f"{record.test_bleu:.2f}",
-            f"{record.last_step.step:,}" if record.last_step else "0", format_seconds(record.elapsed),
+            f"{record.last_step.step:,}" if record.last_step else "0", format_duration(record.elapsed),
         )
         self.blockSignals(True)
         for column, value in enumerate(values):

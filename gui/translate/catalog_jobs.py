@@ -44,9 +44,9 @@ def pinned_entry(folder: Path) -> ModelEntry:
 
 def scan_catalog(pinned_folder: Path | None = None) -> CatalogSnapshot:
     """Scan the shipped and user model folders (imports the engine)."""
-    from engine.attention import SCORERS
     from engine.catalog import default_model, scan
     from engine.errors import EngineError
+    from engine.scorer_table import SCORER_TABLE
 
     entries, unusable = scan()
     pinned, pinned_error = None, ""
@@ -55,7 +55,7 @@ def scan_catalog(pinned_folder: Path | None = None) -> CatalogSnapshot:
             pinned = pinned_entry(pinned_folder)
         except EngineError as error:
             pinned_error = str(error)
-    scorers = {name: (cls.label, cls.formula) for name, cls in SCORERS.items()}
+    scorers = {name: (info.label, info.formula) for name, info in SCORER_TABLE.items()}
     return CatalogSnapshot(entries, unusable, default_model(entries), pinned, pinned_error, scorers)
 
 

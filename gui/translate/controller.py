@@ -19,8 +19,8 @@ from PySide6.QtCore import QObject, Signal, Slot
 from engine.errors import EngineError  # torch-free
 from gui.translate.catalog_jobs import CatalogSnapshot, LoadFailure, catalog_items, load_items, scan_catalog
 from gui.translate.choices import ModelChoices
-from gui.translate.jobs import Job, JobSet
 from gui.translate.whatif_state import WhatIf
+from gui.workers import Job, JobSet
 
 if TYPE_CHECKING:
     from engine.bundle import ModelBundle

@@ -116,3 +116,14 @@ def test_the_scaled_dot_scorer_is_the_dot_scorer_at_temperature_root_d():
     dot.set_training_temperature(4.0)  # √16
     assert torch.allclose(dot.score(query, dot.precompute_keys(memory)),
                           scaled.score(query, scaled.precompute_keys(memory)), atol=1e-6)
+
+
+def test_the_scorer_classes_and_the_torch_free_table_agree():
+    from engine.attention import SCORERS
+    from engine.scorer_table import SCORER_TABLE
+
+    assert list(SCORERS) == list(SCORER_TABLE)
+    for name, scorer in SCORERS.items():
+        info = SCORER_TABLE[name]
+        assert (scorer.label, scorer.formula, scorer.unscaled, scorer.uses_attention) == (
+            info.label, info.formula, info.unscaled, info.uses_attention)

@@ -127,3 +127,15 @@ def test_inspector_scrolls_at_150_tokens(qtbot):
     assert inspector.minimumSizeHint().height() < 400
     assert inspector.height() == 500
     assert inspector.table.verticalScrollBar().maximum() > 0
+
+
+def test_an_empty_heatmap_shows_a_hint_instead_of_bare_axes(qtbot):
+    from gui.attention.heatmap import HeatmapView
+
+    view = HeatmapView()
+    qtbot.addWidget(view)
+    assert view.empty_hint.isVisible() and not view.plot.getAxis("top").style["showValues"]
+    view.reset(["▁a", "▁b"])
+    assert not view.empty_hint.isVisible() and view.plot.getAxis("top").style["showValues"]
+    view.reset([])
+    assert view.empty_hint.isVisible()

@@ -19,7 +19,8 @@ from gui.training.settings import RunSettings
 
 
 def _step(step: int, loss: float) -> StepEvent:
-    return StepEvent(step, 1, step, 100, loss, 1000.0, 1e-3, 0, step * 0.1, 10.0)
+    return StepEvent(step=step, epoch=1, batch=step, batches_per_epoch=100, loss=loss, tokens_per_second=1000.0,
+                     learning_rate=1e-3, skipped_steps=0, elapsed_seconds=step * 0.1, eta_seconds=10.0)
 
 
 def test_training_threads_leave_a_core_for_the_window():
