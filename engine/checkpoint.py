@@ -84,6 +84,14 @@ def checkpoint_progress(run_folder: Path) -> dict[str, Any] | None:
     return progress if isinstance(progress, dict) else None
 
 
+def checkpoint_time(run_folder: Path) -> float:
+    """When the checkpoint was last written (seconds since the epoch; 0 without one)."""
+    try:
+        return (Path(run_folder) / CHECKPOINT_FOLDER / STATE_FILE).stat().st_mtime
+    except OSError:
+        return 0.0
+
+
 def checkpoint_step(run_folder: Path) -> int | None:
     """The step the checkpoint in ``run_folder`` was written at; None if there is none (or it is unreadable)."""
     step = (checkpoint_progress(run_folder) or {}).get("step")

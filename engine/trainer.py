@@ -24,7 +24,7 @@ import torch.nn.functional as F
 from torch import Tensor
 
 from engine.bundle import save_model_folder
-from engine.checkpoint import Checkpoint, has_checkpoint, load_checkpoint, save_checkpoint
+from engine.checkpoint import Checkpoint, checkpoint_step, has_checkpoint, load_checkpoint, save_checkpoint
 from engine.concat import joined_training_pairs
 from engine.config import MAX_SOURCE_TOKENS, TrainConfig
 from engine.data import Split
@@ -39,6 +39,7 @@ from engine.events import (
     TrainEvent,
     ValidationEvent,
 )
+from engine.metrics_log import MetricsLog
 from engine.model import Seq2Seq
 from engine.snapshots import save_snapshot
 from engine.tokenizer import BOS_ID, EOS_ID, PAD_ID, Tokenizer, seed_segmentation_sampling
@@ -337,7 +338,25 @@ class _Run:
 
 
 def train(job: TrainingJob, control: TrainControl | None = None, resume: bool = False) -> Iterator[TrainEvent]:
-    """Run training, yielding events; the last one is always a :class:`FinishedEvent`."""
+    """Run training, yielding events; the last one is always a :class:`FinishedEvent`. Every event
+    is also appended to the run folder's metrics log (engine.metrics_log), so that any process can
+    follow the run from its folder; a new run starts a new log, a resumed one goes on with it."""
+    Path(job.run_folder).mkdir(parents=True, exist_ok=True)
+    log = MetricsLog(job.run_folder)
+    resumed_at = checkpoint_step(job.run_folder) if resume else None
+    if resumed_at is None:
+        log.clear()
+        log.start({"source_language": job.source_language, "target_language": job.target_language,
+                   "model": job.model.config.to_dict(), "train_config": job.train_config.to_dict(),
+                   "request": job.request, "data": (job.metadata.get("data") or {}), "task": job.metadata.get("task")})
+    else:
+        log.truncate_after(resumed_at)
+    for event in _train_events(job, control, resume):
+        log.append(event)
+        yield event
+
+
+def _train_events(job: TrainingJob, control: TrainControl | None, resume: bool) -> Iterator[TrainEvent]:
     control = control or TrainControl()
     config = job.train_config
     if config.torch_threads:

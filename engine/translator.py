@@ -163,14 +163,7 @@ class Translator:
         if config.beam_size > 1:
             return self._beam_many(prepared, config, max(1, batch_size // config.beam_size))
         results: list[Translation | None] = [None] * len(prepared)
-        # Sort by length so that each batch wastes little on padding.
-        order = sorted((i for i, p in enumerate(prepared) if not p.empty), key=lambda i: len(prepared[i].ids))
-        for start in range(0, len(order), batch_size):
-            chunk = order[start : start + batch_size]
-            lengths = torch.tensor([len(prepared[i].ids) for i in chunk])
-            source = torch.zeros(len(chunk), int(lengths.max()), dtype=torch.long)
-            for row, i in enumerate(chunk):
-                source[row, : lengths[row]] = torch.tensor(prepared[i].ids)
+        for chunk, source, lengths in _batches(prepared, batch_size):
             max_length = config.max_output_length(int(lengths.max()))
             ids, attention = greedy_batch(self.model, source, lengths, max_length)
             for row, i in enumerate(chunk):
@@ -191,13 +184,7 @@ class Translator:
 
     def _beam_many(self, prepared: list[PreparedSource], config: DecodeConfig, batch_size: int) -> list[Translation]:
         results: list[Translation | None] = [None] * len(prepared)
-        order = sorted((i for i, p in enumerate(prepared) if not p.empty), key=lambda i: len(prepared[i].ids))
-        for start in range(0, len(order), batch_size):
-            chunk = order[start : start + batch_size]
-            lengths = torch.tensor([len(prepared[i].ids) for i in chunk])
-            source = torch.zeros(len(chunk), int(lengths.max()), dtype=torch.long)
-            for row, i in enumerate(chunk):
-                source[row, : lengths[row]] = torch.tensor(prepared[i].ids)
+        for chunk, source, lengths in _batches(prepared, batch_size):
             caps = [config.max_output_length(len(prepared[i].ids)) for i in chunk]
             answers = beam_batch(self.model, source, lengths, caps, config.beam_size, config.length_penalty)
             for answer, i in zip(answers, chunk, strict=True):
@@ -226,3 +213,16 @@ class Translator:
             notice=prepared.notice,
             steps=hypothesis.steps,
         )
+
+
+def _batches(prepared: Sequence[PreparedSource], batch_size: int):
+    """(indices, source B×S padded with PAD, lengths B) of the non-empty inputs, sorted by length so
+    that each batch wastes little on padding."""
+    order = sorted((i for i, p in enumerate(prepared) if not p.empty), key=lambda i: len(prepared[i].ids))
+    for start in range(0, len(order), batch_size):
+        chunk = order[start : start + batch_size]
+        lengths = torch.tensor([len(prepared[i].ids) for i in chunk])
+        source = torch.zeros(len(chunk), int(lengths.max()), dtype=torch.long)
+        for row, i in enumerate(chunk):
+            source[row, : lengths[row]] = torch.tensor(prepared[i].ids)
+        yield chunk, source, lengths

@@ -74,7 +74,7 @@ def train_one(source: str, target: str, scorer: str, out: Path, extra: tuple[str
         "--tgt", target,
         "--scorer", scorer, "--max-minutes", str(args.minutes), "--epochs", str(args.epochs),
         "--seed", str(args.seed), "--threads", str(threads), *RECIPE, *extra, "--float16",
-        "--out", os.path.relpath(out, ROOT),
+        "--overwrite", "--out", os.path.relpath(out, ROOT),  # a rebuild replaces what an earlier one left
     ]
     out.parent.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()

@@ -27,9 +27,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QMenu,
     QPushButton,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -41,6 +39,7 @@ from gui.compare.export import export_grid_json, export_grid_png, export_grid_sv
 from gui.compare.model import ATTENTION_SCORERS, OWN_OUTPUTS, PanelNumbers, attention_difference, target_choices
 from gui.compare.panel import ScorerPanel
 from gui.translate.examples import fill_examples_menu, load_examples
+from gui.translate.view import menu_button
 
 DIFFERENCE_COLOR_MAP = "CET-D1"  # blue – white – red, centred on 0
 
@@ -135,13 +134,8 @@ class CompareTab(QWidget):
         self.compare_button = QPushButton("Compare")
         self.compare_button.setObjectName("compareButton")
         top.addWidget(self.compare_button)
-        self.examples_button = QToolButton()
-        self.examples_button.setObjectName("compareExamplesButton")
-        self.examples_button.setText("Examples")
-        self.examples_button.setToolTip("Example sentences with their reference translations")
-        self.examples_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.examples_menu = QMenu(self.examples_button)
-        self.examples_button.setMenu(self.examples_menu)
+        self.examples_button, self.examples_menu = menu_button(
+            "Examples", "Example sentences with their reference translations", "compareExamplesButton")
         top.addWidget(self.examples_button)
         self.examples = load_examples()
         layout.addLayout(top)
@@ -155,15 +149,11 @@ class CompareTab(QWidget):
         self.target_combo = QComboBox()
         self.target_combo.setObjectName("compareTargetCombo")
         second.addWidget(self.target_combo)
-        self.export_button = QToolButton()
-        self.export_button.setObjectName("compareExportButton")
-        self.export_button.setText("Export")
-        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        menu = QMenu(self.export_button)
+        self.export_button, menu = menu_button("Export", "Save the grid as one image, or every matrix as JSON",
+                                               "compareExportButton")
         menu.addAction("Grid as PNG…", lambda: self._export("png"))
         menu.addAction("Grid as SVG…", lambda: self._export("svg"))
         menu.addAction("Matrices as JSON…", lambda: self._export("json"))
-        self.export_button.setMenu(menu)
         second.addWidget(self.export_button)
         layout.addLayout(second)
         self.grid = QWidget()

@@ -53,6 +53,7 @@ from gui.training.runner import (
     run_training,
 )
 from gui.training.settings import RunSettings
+from gui.training.watch import RunWatcher
 from gui.workers import GeneratorWorker, Job, JobSet
 
 FLUSH_INTERVAL_MS = 33  # ≈30 redraws a second at most
@@ -85,7 +86,8 @@ class TrainingController(QObject):
         super().__init__(parent)
         self.records: list[RunRecord] = []
         self.current: RunRecord | None = None
-        self.jobs = JobSet(self)  # the run and the corpus readers: gui.workers' one lifecycle
+        self.jobs = JobSet(self)  # the run, the corpus readers and the watchers: gui.workers' one lifecycle
+        self.watchers: list[RunWatcher] = []  # runs started elsewhere, followed through their metrics logs
         self._job: Job | None = None
         self._control: TrainControl | None = None
         self._buffer: list[StepEvent] = []
@@ -179,6 +181,8 @@ class TrainingController(QObject):
         and writes its checkpoint); if that is not enough, the worker is aborted at its next event.
         """
         self._queue = []
+        for watcher in self.watchers:
+            watcher.stop()
         ended = self.jobs.stop_all(timeout_ms)
         if ended:
             self._flush.stop()
@@ -289,6 +293,31 @@ class TrainingController(QObject):
         return (f"{record.name}: {event.reason} after {event.steps:,} steps in {format_duration(event.seconds)}; "
                 f"best validation BLEU {event.best_bleu:.2f} (epoch {event.best_epoch}). The {kept} in "
                 f"{record.folder}, and the model is listed in the Translate tab.")
+
+    # -- watching a run started elsewhere ------------------------------------------------------
+    def watch_run(self, folder: Path) -> RunRecord | None:
+        """Follow the run in ``folder`` (any run folder with a metrics log: the command line's, a
+        torchrun's, a synced one) read only; None, with a message, when it cannot be watched."""
+        folder = Path(folder)
+        problem = RunWatcher.can_watch(folder)
+        if problem:
+            self.message.emit("error", f"Cannot open the run: {problem}")
+            return None
+        for record in self.records:
+            if record.folder == folder:
+                return record
+        record = RunRecord(folder.name, RunSettings(name=folder.name), folder, run_colour(len(self.records)))
+        record.status = "watching"
+        self.records.append(record)
+        watcher = RunWatcher(folder, record, self.jobs, self)
+        watcher.changed.connect(self.runChanged)
+        watcher.validated.connect(self.validated)
+        watcher.ended.connect(self.runEnded)
+        self.watchers.append(watcher)
+        self.runAdded.emit(record)
+        watcher.start()
+        self.message.emit("info", f"Watching {folder}: its curves and attention snapshots follow its metrics log.")
+        return record
 
     # -- corpus inspection ---------------------------------------------------------------------
     def inspect(self, entry: CorpusEntry) -> None:

@@ -83,6 +83,11 @@ class TrainingPanel(QWidget):
         self.resume_button = QPushButton("Resume run")
         self.resume_button.setObjectName("resumeTrainingButton")
         self.resume_button.setToolTip("Continue the selected interrupted run from its checkpoint")
+        self.open_run_button = QPushButton("Open run…")
+        self.open_run_button.setObjectName("openRunButton")
+        self.open_run_button.setToolTip("Watch a run started elsewhere (the command line, torchrun, a folder synced "
+                                        "from a GPU server): its curves and attention snapshots follow its "
+                                        "metrics log, live and read only")
         self.progress = QProgressBar()
         self.progress.setObjectName("trainingProgressBar")
         self.progress.setRange(0, 1000)
@@ -110,6 +115,7 @@ class TrainingPanel(QWidget):
         resume_row = QHBoxLayout()
         resume_row.addWidget(self.resume_combo, 1)
         resume_row.addWidget(self.resume_button)
+        resume_row.addWidget(self.open_run_button)
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 4, 0)
@@ -148,6 +154,7 @@ class TrainingPanel(QWidget):
         self.pause_button.clicked.connect(self._toggle_pause)
         self.stop_button.clicked.connect(c.stop)
         self.resume_button.clicked.connect(self._resume_selected)
+        self.open_run_button.clicked.connect(self._open_run)
         self.form.corpusChanged.connect(self._corpus_changed)
         c.inspected.connect(self._show_inspection)
         c.runAdded.connect(self._run_added)
@@ -251,6 +258,11 @@ class TrainingPanel(QWidget):
         self._inspection = inspection
         self.form.preview.show_inspection(inspection)
         self._update_buttons()
+
+    def _open_run(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Open a training run's folder", str(self.controller.models_folder()))
+        if folder:
+            self.controller.watch_run(Path(folder))
 
     def _run_added(self, record: RunRecord) -> None:
         self.curves.add_run(record)

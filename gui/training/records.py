@@ -106,6 +106,14 @@ class RunRecord:
         self.parameters: int | None = None
         self.visible = True
 
+    def clear_history(self) -> None:
+        """Forget the steps, validations and snapshots (a watched log was rewritten: read it again)."""
+        self.columns = {column: GrowingArray() for column in self.STEP_COLUMNS}
+        self._smoothed = GrowingArray()
+        self._smooth_state = (0.0, 0)
+        self.validations, self.snapshots = [], []
+        self.last_step, self.finished = None, None
+
     # -- input --------------------------------------------------------------------------------
     def add_steps(self, events: Sequence[StepEvent]) -> None:
         """Append a batch of step events (in order)."""

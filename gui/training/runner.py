@@ -20,7 +20,6 @@ not the bottleneck: torch releases it inside every operation.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from collections.abc import Iterator
@@ -31,12 +30,12 @@ import torch
 import torch._dynamo  # noqa: F401  (see below)
 
 from engine.bundle import CONFIG_FILE
-from engine.checkpoint import CHECKPOINT_FOLDER, STATE_FILE, has_checkpoint
+from engine.checkpoint import checkpoint_progress, checkpoint_time, has_checkpoint
 from engine.errors import ConfigError, DataError, DivergedError, EngineError, ModelFileError, TokenizerError
 from engine.events import FinishedEvent, FinishReason, StepEvent, TrainControl, ValidationEvent
 from engine.jobs import prepare_job
 from engine.run_lock import RunFolderError, claim_run_folder
-from engine.run_report import score_on_test
+from engine.run_report import run_has_ended, score_on_test
 from engine.trainer import train
 from gui.training.settings import RUN_FILE, RunSettings
 
@@ -163,21 +162,12 @@ def remove_if_empty_run(folder: Path) -> None:
 
 
 def _checkpoint_progress(folder: Path) -> dict:
-    try:
-        data = json.loads((folder / CHECKPOINT_FOLDER / STATE_FILE).read_text(encoding="utf-8"))
-        progress = data.get("progress") or {}
-        return progress if isinstance(progress, dict) else {}
-    except (OSError, ValueError):
-        return {}
+    return checkpoint_progress(folder) or {}  # the engine reads its own files
 
 
 def _ended_on_its_own(folder: Path) -> bool:
-    """True when config.json records how the run ended (completed, early stopping, time budget)."""
-    try:
-        info = json.loads((folder / CONFIG_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return isinstance(info, dict) and bool((info.get("training") or {}).get("finished"))
+    """True when the run's model records how the run ended (completed, early stopping, time budget)."""
+    return run_has_ended(folder)
 
 
 def _checkpoint_step(folder: Path) -> int:
@@ -214,6 +204,6 @@ def resumable_runs(models_folder: Path) -> list[ResumableRun]:
         if epoch >= settings.epochs or _ended_on_its_own(folder):
             continue
         history = tuple(h for h in progress.get("history", []) if isinstance(h, dict))
-        stamp = (folder / CHECKPOINT_FOLDER / STATE_FILE).stat().st_mtime
+        stamp = checkpoint_time(folder)
         runs.append((stamp, ResumableRun(folder, settings, epoch, int(progress.get("step", 0)), history)))
     return [run for _, run in sorted(runs, key=lambda item: -item[0])]

@@ -145,6 +145,29 @@ class RunSettings:
             name = f"{base}-{counter}"
         return replace(self, name=name)
 
+    @classmethod
+    def describing(cls, description: dict[str, Any], name: str) -> RunSettings:
+        """The settings a run's own description implies (the start line of its metrics log, see
+        engine.metrics_log), to show a run started elsewhere; what it does not say keeps the default."""
+        model = description.get("model") or {}
+        train = description.get("train_config") or {}
+        data = description.get("data") or {}
+        task = description.get("task")
+        values = {
+            "task": task, "corpus_path": None if task else str(data.get("corpus") or "?"),
+            "source_language": description.get("source_language"),
+            "target_language": description.get("target_language"),
+            "scorer": model.get("scorer"), "cell": model.get("cell"), "embedding_size": model.get("embedding_size"),
+            "hidden_size": model.get("encoder_hidden_size"), "dropout": model.get("dropout"),
+            "attention_dropout": model.get("attention_dropout"), "tie_embeddings": model.get("tie_embeddings"),
+            "epochs": train.get("epochs"), "max_minutes": train.get("max_minutes"),
+            "batch_size": train.get("batch_size"), "learning_rate": train.get("learning_rate"),
+            "lr_schedule": train.get("lr_schedule"), "temperature_warmup": train.get("temperature_warmup"),
+            "concat_max_group": train.get("concat_max_group"), "concat_share": train.get("concat_share"),
+            "concat_start": train.get("concat_start"), "seed": train.get("seed"), "name": name,
+        }
+        return cls(**{key: value for key, value in values.items() if value is not None or key == "corpus_path"})
+
     # -- run.json ----------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         data = {k: v for k, v in asdict(self).items() if k != "extra"}

@@ -39,7 +39,8 @@ EMPTY_STATE_TEXT = (
 )
 
 
-def _menu_button(text: str, tooltip: str, name: str) -> tuple[QToolButton, QMenu]:
+def menu_button(text: str, tooltip: str, name: str) -> tuple[QToolButton, QMenu]:
+    """A tool button that opens its menu on a click (Examples, History, Export)."""
     button = QToolButton()
     button.setObjectName(name)
     button.setText(text)
@@ -59,10 +60,10 @@ class TranslateView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.choice_bar = ChoiceBar()
-        self.examples_button, self.examples_menu = _menu_button("Examples", "Example sentences", "examplesButton")
-        self.history_button, self.history_menu = _menu_button("History", "Sentences translated in this session",
+        self.examples_button, self.examples_menu = menu_button("Examples", "Example sentences", "examplesButton")
+        self.history_button, self.history_menu = menu_button("History", "Sentences translated in this session",
                                                               "historyButton")
-        self.export_button, self.export_menu = _menu_button("Export", "Save the heatmap or the matrix",
+        self.export_button, self.export_menu = menu_button("Export", "Save the heatmap or the matrix",
                                                             "exportButton")
         self.length_study_button = QToolButton()
         self.length_study_button.setObjectName("lengthStudyButton")

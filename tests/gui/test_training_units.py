@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import datetime
+import json
 import math
 
 import numpy as np
@@ -117,7 +118,12 @@ def test_only_interrupted_runs_are_offered_for_resuming(tmp_path):
     (run / "checkpoint" / "state.json").write_text('{"progress": {"epoch": 2, "step": 40, "history": []}}')
     [found] = resumable_runs(tmp_path)
     assert (found.epoch, found.step) == (2, 40) and "2/5 epochs" in found.label
-    (run / "config.json").write_text('{"training": {"finished": {"reason": "early stopping"}}}')
+    digest = "0" * 64  # a model config as the engine writes it (only config.json is read here)
+    config = {"format": "attention-studio-model", "format_version": 1, "source_language": "en",
+              "target_language": "iso", "model": {"src_vocab_size": 400, "tgt_vocab_size": 300},
+              "weights": {"sha256": digest}, "tokenizers": {"source": {"sha256": digest}, "target": {"sha256": digest}},
+              "training": {"finished": {"reason": "early stopping"}}}
+    (run / "config.json").write_text(json.dumps(config))
     assert resumable_runs(tmp_path) == []
 
 

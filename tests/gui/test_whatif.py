@@ -34,11 +34,17 @@ def _redecoded(qtbot, window, action) -> None:
     wait_run_end(qtbot, window)
 
 
-def test_picking_a_candidate_makes_the_model_continue_from_it_and_undo_returns(qtbot, dates_models):
+def _translated(qtbot, dates_models):
+    """A window with the additive dates model that has translated SENTENCE."""
     install_models(dates_models, ("additive",))
     window = open_window(qtbot)
     wait_for_model(qtbot, window, "additive")
     _translate(qtbot, window)
+    return window
+
+
+def test_picking_a_candidate_makes_the_model_continue_from_it_and_undo_returns(qtbot, dates_models):
+    window = _translated(qtbot, dates_models)
     tab, panel = window.translate_tab, window.translate_tab.view.attention_panel
     own = list(panel.target_tokens())
     second = panel.record.step(1)
@@ -54,10 +60,7 @@ def test_picking_a_candidate_makes_the_model_continue_from_it_and_undo_returns(q
 
 
 def test_a_typed_correction_and_attention_set_by_hand_steer_the_decode(qtbot, dates_models):
-    install_models(dates_models, ("additive",))
-    window = open_window(qtbot)
-    wait_for_model(qtbot, window, "additive")
-    _translate(qtbot, window)
+    window = _translated(qtbot, dates_models)
     tab, panel = window.translate_tab, window.translate_tab.view.attention_panel
     bar = tab.view.whatif_bar
     bar.prefix_input.setText("1999")

@@ -1,0 +1,84 @@
+"""The Compare tab at full speed: every scorer decoding one sentence at once.
+
+    .venv/bin/python bench/bench_compare.py [--repeats 5]
+
+Uses the shipped zh→en models (all five scorers). Measures, per comparison of a ~20-token
+sentence: the time until every panel is complete, and the longest stall of a 10 ms GUI timer
+meanwhile; then forced decoding of a 50-token target, per model. Goals (issue "Compare the
+scorers"): grid complete ≤ 1 s, longest stall ≤ 50 ms, forced decoding ≤ 20 ms per model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from bench_gui_common import ROOT, isolate_settings
+
+SENTENCE = "虽然这本书很长，但是我还是在一个星期内把它读完了，因为故事太有意思了。"
+TICK_MS = 10
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    from PySide6.QtCore import QEventLoop, Qt, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    import engine.catalog
+    from gui.app import create_window
+
+    isolate_settings()
+    engine.catalog.SHIPPED_MODELS = ROOT / "resources" / "models"
+    window = create_window([])
+    app = QApplication.instance()
+    window.tabs.setCurrentWidget(window.compare_tab)
+    tab = window.compare_tab
+    while not tab.controller.slots or tab.controller.loading:
+        app.processEvents()
+        time.sleep(0.01)
+    stalls: list[float] = []
+    last = [time.perf_counter()]
+
+    def tick() -> None:
+        now = time.perf_counter()
+        stalls.append(max(0.0, (now - last[0]) * 1000 - TICK_MS))
+        last[0] = now
+
+    timer = QTimer()
+    timer.setTimerType(Qt.TimerType.PreciseTimer)
+    timer.timeout.connect(tick)
+    timer.start(TICK_MS)
+    completions = []
+    for _ in range(args.repeats):
+        loop = QEventLoop()
+        tab.controller.runFinished.connect(loop.quit)
+        started = time.perf_counter()
+        last[0] = started
+        tab.set_sentence(SENTENCE)
+        loop.exec()
+        completions.append(time.perf_counter() - started)
+        tab.controller.runFinished.disconnect(loop.quit)
+    timer.stop()
+    scorers = sorted(tab.controller.bundles)
+    length = len(next(iter(tab.controller.bundles.values())).translator.prepare(SENTENCE).ids)
+    print(f"{len(scorers)} models ({', '.join(scorers)}), a {length}-token sentence, {args.repeats} comparisons")
+    print(f"grid complete: median {statistics.median(completions) * 1000:.0f} ms, max {max(completions) * 1000:.0f} ms")
+    print(f"10 ms timer: longest stall {max(stalls):.1f} ms, p95 "
+          f"{sorted(stalls)[int(0.95 * (len(stalls) - 1))]:.1f} ms (n={len(stalls)})")
+    from engine.forced import force_decode_ids
+
+    for scorer, bundle in sorted(tab.controller.bundles.items()):
+        ids = list(range(10, 60))  # a 50-token target
+        force_decode_ids(bundle.translator, SENTENCE, ids)
+        started = time.perf_counter()
+        for _ in range(10):
+            force_decode_ids(bundle.translator, SENTENCE, ids)
+        print(f"forced decoding of 50 target tokens, {scorer}: {(time.perf_counter() - started) * 100:.1f} ms")
+    window.close()
+
+
+if __name__ == "__main__":
+    main()
