@@ -24,7 +24,7 @@ from engine.evaluate import evaluate
 from engine.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent, format_duration
 from engine.forced import force_decode
 from engine.interrupt import stop_on_signals
-from engine.jobs import TASKS, CorpusChoice, load_corpus, prepare_job
+from engine.jobs import TASKS, CorpusChoice, load_corpus, prepare_job, stored_train_arguments
 from engine.length_study import format_study, record_length_study, run_length_study
 from engine.run_lock import claim_run_folder
 from engine.run_report import score_on_test
@@ -370,8 +370,29 @@ COMMANDS = {"train": command_train, "translate": command_translate, "evaluate": 
             "average": command_average}
 
 
+def _with_stored_run(argv: list[str]) -> list[str]:
+    """``train --resume --out DIR`` alone: the run's own arguments first, the ones given after them
+    (a given flag overrides its stored value; contradictions are refused when the job is prepared)."""
+    if not argv or argv[0] != "train" or "--resume" not in argv or {"--corpus", "--task"} & set(argv):
+        return argv
+    try:
+        out = Path(argv[argv.index("--out") + 1])
+    except (ValueError, IndexError):
+        return argv
+    stored = stored_train_arguments(out)
+    if stored is None:
+        raise EngineError(f"--resume: {out} records no command-line run to continue (a run started in the app is "
+                          "resumed from its Train tab); give the run's options, or check the folder")
+    return ["train", *stored, *argv[1:]]
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        argv = _with_stored_run(argv)
+    except EngineError as error:
+        print(f"python -m engine train: error: {error}", file=sys.stderr)
+        return 2
     args = build_parser().parse_args(argv)
     args.argv = argv
     try:

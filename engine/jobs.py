@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import platform
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -133,6 +134,25 @@ def stored_run_request(run_folder: Path) -> dict[str, Any] | None:
         return None
     return {"model": info.get("model") or {}, "source_language": info.get("source_language"),
             "target_language": info.get("target_language")}
+
+
+def stored_train_arguments(run_folder: Path) -> list[str] | None:
+    """The ``train`` arguments a command-line run was started with (from its metrics log, else its
+    model's config.json), so that ``train --resume --out DIR`` needs no other flag; None when the run
+    was not started from the command line or records no command."""
+    from engine.metrics_log import read_records, run_description
+
+    description = run_description(read_records(run_folder)[0]) or {}
+    command = description.get("command")
+    if not command:
+        try:
+            command = read_config(run_folder).get("command")
+        except ModelFileError:
+            command = None
+    prefix = "python -m engine train "
+    if not isinstance(command, str) or not command.startswith(prefix):
+        return None
+    return [a for a in shlex.split(command[len(prefix):]) if a not in ("--resume", "--overwrite")]
 
 
 def _samples(split: Split) -> tuple[tuple[str, str], ...]:

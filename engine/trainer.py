@@ -348,7 +348,8 @@ def train(job: TrainingJob, control: TrainControl | None = None, resume: bool = 
         log.clear()
         log.start({"source_language": job.source_language, "target_language": job.target_language,
                    "model": job.model.config.to_dict(), "train_config": job.train_config.to_dict(),
-                   "request": job.request, "data": (job.metadata.get("data") or {}), "task": job.metadata.get("task")})
+                   "request": job.request, "data": (job.metadata.get("data") or {}), "task": job.metadata.get("task"),
+                   "command": job.metadata.get("command", "")})
     else:
         log.truncate_after(resumed_at)
     for event in _train_events(job, control, resume):

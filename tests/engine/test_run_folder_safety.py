@@ -267,3 +267,17 @@ def test_a_full_disk_while_checkpointing_is_one_line_and_the_last_checkpoint_sta
     assert (out / "checkpoint" / "state.json").read_bytes() == state
     monkeypatch.undo()
     assert load_model_folder(out).scorer == "additive"
+
+
+def test_resume_needs_no_other_flag_and_a_given_one_overrides_the_stored_value(tmp_path, small_dates, capsys):
+    out = tmp_path / "run"
+    assert main(["train", *TINY, "--out", str(out)]) == 0
+    first = checkpoint_step(out)
+    assert main(["train", "--resume", "--epochs", "2", "--out", str(out)]) == 0  # scorer, sizes, task: stored
+    assert checkpoint_step(out) > first
+    assert load_model_folder(out).model_config.encoder_hidden_size == 16
+    capsys.readouterr()
+    stranger = tmp_path / "app-run"
+    stranger.mkdir()
+    assert main(["train", "--resume", "--out", str(stranger)]) == 2
+    assert "records no command-line run" in capsys.readouterr().err
