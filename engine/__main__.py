@@ -19,6 +19,7 @@ from engine.checkpoint import discard_checkpoint, resumable_from
 from engine.concat import long_test_set
 from engine.config import CELL_NAMES, LR_SCHEDULES, SCORER_NAMES, ModelConfig, TrainConfig
 from engine.data import SPLIT_RULES
+from engine.device import DEVICE_CHOICES, PRECISION_CHOICES, check_precision, describe_device, resolve_device
 from engine.errors import EngineError
 from engine.evaluate import evaluate
 from engine.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent, format_duration
@@ -102,6 +103,11 @@ def build_parser() -> argparse.ArgumentParser:
                     "--max-minutes, else of the epochs) and give their time to training; a run with a "
                     "budget schedule improves to its end, so its best model is its last (0 = every epoch)")
     tr.add_argument("--threads", type=int, default=0, help="torch CPU threads (0 = torch's default)")
+    tr.add_argument("--device", choices=DEVICE_CHOICES, default=TrainConfig.device,
+                    help="auto (default: CUDA, then Apple MPS, then the CPU), or one of them; the model folder "
+                    "is the same whatever trained it")
+    tr.add_argument("--precision", choices=PRECISION_CHOICES, default=TrainConfig.precision,
+                    help="fp32 (default), or bf16 / fp16 mixed precision (autocast; CUDA only)")
     tr.add_argument("--float16", action="store_true", help="store the weights as float16 (half the size)")
     tr.add_argument("--resume", action="store_true", help="continue from the checkpoint in --out")
     tr.add_argument("--overwrite", action="store_true",
@@ -116,6 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="beam search: α of GNMT's length penalty ((5+len)/6)^α (0 = raw log-probability); "
                     "default: the model's own, chosen on its validation pairs")
     tl.add_argument("--json", action="store_true", help="one JSON object per input line")
+    tl.add_argument("--device", choices=DEVICE_CHOICES, default="auto", help="auto (default), cpu, cuda or mps")
     tl.add_argument("--force-target", metavar="TARGET", default=None,
                     help="forced decoding: instead of searching, score TARGET as the translation of each input "
                     "(per-token probabilities and attention, total log-probability; no beam)")
@@ -145,6 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="with --long-set: store the length study in the model folder's config.json (the app "
                     "draws its BLEU-by-length curve from it)")
     ev.add_argument("--json", action="store_true", help="print one JSON object")
+    ev.add_argument("--device", choices=DEVICE_CHOICES, default="auto", help="auto (default), cpu, cuda or mps")
     av = commands.add_parser("average", help="average a run's last weight snapshots into a new model folder")
     av.add_argument("--model", type=Path, required=True, help="the run's model folder (trained with --keep-snapshots)")
     av.add_argument("--last", type=int, default=5, help="how many of the last snapshots to average (default 5)")
@@ -157,6 +165,7 @@ def command_train(args: argparse.Namespace) -> int:
         raise EngineError(f"--src and --tgt must differ (both are {args.src})")
     if args.resume and args.overwrite:
         raise EngineError("--resume continues the run in --out and --overwrite replaces it: give one of them")
+    check_precision(args.precision, resolve_device(args.device))  # a device this machine lacks: refused first
     with claim_run_folder(args.out, resume=args.resume, overwrite=args.overwrite):
         if args.overwrite:
             discard_checkpoint(args.out)  # the old run's state must never be resumed with the new tokenizers
@@ -176,7 +185,8 @@ def _train_in_claimed_folder(args: argparse.Namespace) -> int:
         lr_schedule=args.lr_schedule, lr_decay_start=args.lr_decay_start,
         temperature_warmup=args.temperature_warmup, concat_max_group=args.concat_max,
         concat_share=args.concat_share, concat_start=args.concat_start, keep_snapshots=args.keep_snapshots,
-        subword_alpha=args.subword_alpha, validate_from=args.validate_from,
+        subword_alpha=args.subword_alpha, validate_from=args.validate_from, device=args.device,
+        precision=args.precision,
     )
     model_options = dict(scorer=args.scorer, cell=args.cell, embedding_size=args.embedding_size,
                          encoder_hidden_size=args.hidden_size, decoder_hidden_size=args.hidden_size,
@@ -195,6 +205,8 @@ def _train_in_claimed_folder(args: argparse.Namespace) -> int:
     sizes = loaded.split.sizes()
     print(f"[data] split: {sizes['train']:,} train / {sizes['valid']:,} valid / {sizes['test']:,} test; "
           f"model: {job.model.parameter_count():,} parameters, scorer {args.scorer}, cell {args.cell}",
+          file=sys.stderr)
+    print(f"[train] device: {describe_device(resolve_device(args.device))}, precision {args.precision}",
           file=sys.stderr)
     control = TrainControl()
     last_print = 0.0
@@ -270,6 +282,7 @@ def _input_lines(texts: list[str]):
 
 def command_translate(args: argparse.Namespace) -> int:
     bundle = load_model_folder(args.model)
+    bundle.translator.to(resolve_device(args.device))
     if args.force_target is not None:
         return _force_target(args, bundle)
     config = bundle.decode_config(args.beam, args.length_penalty)
@@ -310,6 +323,7 @@ def _force_target(args: argparse.Namespace, bundle) -> int:
 
 def command_evaluate(args: argparse.Namespace) -> int:
     bundle = load_model_folder(args.model)
+    bundle.translator.to(resolve_device(args.device))
     if args.task:
         pairs = dates.dates_split(seed=(bundle.info.get("data") or {}).get("seed", 1)).test
     else:

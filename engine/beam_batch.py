@@ -58,7 +58,7 @@ class _Sentence:
     def advance(self, logp: Tensor, weights: np.ndarray | None, first_row: int) -> list[int]:
         """logp: K×V for this sentence's K live rows (batch rows first_row…). Keeps the new live
         hypotheses and returns, for each, the batch row its decoder state continues from."""
-        totals = torch.tensor([r.log_probability for r in self.live]).unsqueeze(1) + logp  # K×V
+        totals = torch.tensor([r.log_probability for r in self.live], device=logp.device).unsqueeze(1) + logp  # K×V
         values, flat = totals.view(-1).topk(min(2 * self.beam_size, totals.numel()))
         vocab = logp.size(1)
         live: list[_Row] = []
@@ -99,12 +99,13 @@ def beam_batch(model: Seq2Seq, source: Tensor, lengths: Tensor, max_lengths: lis
     owners = list(range(source.size(0)))  # the sentence of each batch row
     state = encoded.initial_state
     for step in range(max(max_lengths)):
-        rows = torch.tensor(owners)
+        rows = torch.tensor(owners, device=source.device)
         expanded = _expand(encoded, rows)
         previous = torch.tensor([
-            row.ids[-1] if row.ids else BOS_ID for sentence in _active(sentences) for row in sentence.live])
+            row.ids[-1] if row.ids else BOS_ID for sentence in _active(sentences) for row in sentence.live],
+            device=source.device)
         logp, state, weights, _ = _step_logp(model, previous, state, expanded)  # R×V
-        weights_np = weights.numpy() if weights is not None else None
+        weights_np = weights.cpu().numpy() if weights is not None else None
         next_rows: list[int] = []
         next_owners: list[int] = []
         first = 0
@@ -118,7 +119,7 @@ def beam_batch(model: Seq2Seq, source: Tensor, lengths: Tensor, max_lengths: lis
             first += count
         if not next_rows:
             break
-        state = tuple(t.index_select(0, torch.tensor(next_rows)) for t in state)
+        state = tuple(t.index_select(0, torch.tensor(next_rows, device=source.device)) for t in state)
         owners = next_owners
     return [sentence.answer(int(length)) for sentence, length in zip(sentences, lengths.tolist(), strict=True)]
 

@@ -142,7 +142,7 @@ def save_model_folder(
         state = model.state_dict()
         aliases = tied_aliases(state)
         tensors = {
-            name: tensor.detach().to(STORAGE_DTYPES[storage_dtype]).contiguous().clone()
+            name: tensor.detach().to("cpu", STORAGE_DTYPES[storage_dtype]).contiguous().clone()
             for name, tensor in state.items() if name not in aliases
         }
         weights = save_safetensors(tensors)

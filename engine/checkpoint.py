@@ -42,7 +42,7 @@ def _flatten_optimizer(state: dict[str, Any]) -> tuple[dict[str, torch.Tensor], 
         plain_state[str(index)] = {}
         for key, value in values.items():
             if isinstance(value, torch.Tensor):
-                tensors[f"optimizer.{index}.{key}"] = value.detach().clone().contiguous()
+                tensors[f"optimizer.{index}.{key}"] = value.detach().cpu().clone().contiguous()
             else:
                 plain_state[str(index)][key] = value
     return tensors, {"param_groups": state["param_groups"], "plain": plain_state}
@@ -52,7 +52,7 @@ def save_checkpoint(run_folder: Path, checkpoint: Checkpoint) -> None:
     folder = Path(run_folder) / CHECKPOINT_FOLDER
     folder.mkdir(parents=True, exist_ok=True)
     optimizer_tensors, optimizer_plain = _flatten_optimizer(checkpoint.optimizer_state)
-    tensors = {f"model.{k}": v.detach().clone().contiguous() for k, v in checkpoint.model_state.items()}
+    tensors = {f"model.{k}": v.detach().cpu().clone().contiguous() for k, v in checkpoint.model_state.items()}
     tensors.update(optimizer_tensors)
     tensors["rng"] = checkpoint.rng_state.clone()
     data = save_safetensors(tensors)

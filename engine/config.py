@@ -104,6 +104,8 @@ class TrainConfig(_Serializable):
     sample_count: int = 3  # sample translations (with attention) reported per validation
     seed: int = 1  # seeds torch and the batch order: same seed, same run
     torch_threads: int = 0  # torch.set_num_threads; 0 leaves torch's default
+    device: str = "auto"  # engine.device: auto (CUDA, then MPS, then CPU), cpu, cuda or mps
+    precision: str = "fp32"  # fp32, or bf16 / fp16 autocast (CUDA only)
 
     def __post_init__(self) -> None:
         _check_range("epochs", self.epochs, 1, 10_000)
@@ -124,6 +126,8 @@ class TrainConfig(_Serializable):
         _check_range("keep_snapshots", self.keep_snapshots, 0, 100)
         _check_range("subword_alpha", self.subword_alpha, 0.0, 1.0)
         _check_range("validate_from", self.validate_from, 0.0, 0.95)
+        _check_choice("device", self.device, ("auto", "cpu", "cuda", "mps"))
+        _check_choice("precision", self.precision, ("fp32", "bf16", "fp16"))
         if self.concat_share > 0 and self.concat_max_group < 2:
             raise ConfigError("concat_share joins pairs into long examples: set concat_max_group to 2 or more "
                               "(up to 16), or concat_share to 0")

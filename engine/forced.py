@@ -97,9 +97,10 @@ def force_decode_ids(translator: Translator, source: str, ids: list[int] | tuple
     target = target or translator.target_tokenizer.decode(ids)
     given = ids + [EOS_ID]
     model = translator.model
-    encoded = model.encode(torch.tensor([prepared.ids]), torch.tensor([len(prepared.ids)]))
+    device = translator.device
+    encoded = model.encode(torch.tensor([prepared.ids], device=device), torch.tensor([len(prepared.ids)]))
     state = encoded.initial_state
-    previous = torch.tensor([BOS_ID])
+    previous = torch.tensor([BOS_ID], device=device)
     attention, scores, probabilities = [], [], []
     total = 0.0
     for token_id in given:
@@ -108,9 +109,9 @@ def force_decode_ids(translator: Translator, source: str, ids: list[int] | tuple
         total += token_logp
         probabilities.append(np.exp(token_logp))
         if weights is not None:
-            attention.append(weights[0].numpy().copy())
-            scores.append(raw[0].numpy().copy())
-        previous = torch.tensor([token_id])
+            attention.append(weights[0].cpu().numpy().copy())
+            scores.append(raw[0].cpu().numpy().copy())
+        previous = torch.tensor([token_id], device=device)
     notices = "; ".join(n for n in (prepared.notice, notice) if n)
     return ForcedDecode(
         source=source, source_tokens=prepared.tokens, target=target,

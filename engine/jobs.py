@@ -21,6 +21,7 @@ from engine.bundle import read_config
 from engine.checkpoint import CHECKPOINT_FOLDER, checkpoint_progress, has_checkpoint
 from engine.config import ModelConfig, TrainConfig
 from engine.data import SPLIT_RULE_TEXT, CorpusReport, Split, check_split_rule, read_tsv, split_pairs
+from engine.device import describe_device, resolve_device
 from engine.errors import ConfigError, DataError, ModelFileError
 from engine.model import build_model
 from engine.tasks import dates
@@ -221,7 +222,7 @@ def prepare_job(
             "source": {**src_settings.__dict__, "vocab_size_trained": source_tokenizer.vocab_size},
             "target": {**tgt_settings.__dict__, "vocab_size_trained": target_tokenizer.vocab_size},
         },
-        "training": {"hardware": hardware_summary(),
+        "training": {"hardware": hardware_summary(), "device": describe_device(resolve_device(train_config.device)),
                      "torch_threads": train_config.torch_threads or torch.get_num_threads()},
     }
     job = TrainingJob(

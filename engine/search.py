@@ -130,12 +130,13 @@ class Steering:
     prefix: tuple[int, ...] = ()
     overrides: dict[int, np.ndarray] = field(default_factory=dict)
 
-    def override_at(self, index: int, rows: int) -> Tensor | None:
-        """The override of step ``index`` as a rows×S tensor, or None."""
+    def override_at(self, index: int, rows: int, device: torch.device | None = None) -> Tensor | None:
+        """The override of step ``index`` as a rows×S tensor (on ``device``), or None."""
         weights = self.overrides.get(index)
         if weights is None:
             return None
-        return torch.as_tensor(np.asarray(weights, dtype=np.float32)).unsqueeze(0).expand(rows, -1).contiguous()
+        row = torch.as_tensor(np.asarray(weights, dtype=np.float32), device=device)
+        return row.unsqueeze(0).expand(rows, -1).contiguous()
 
 
 NO_STEERING = Steering()
@@ -148,7 +149,8 @@ def greedy(
 ) -> Generator[DecodeStep, None, Hypothesis]:
     """Greedy search over one sentence (encoded with batch size 1), optionally steered."""
     state = encoded.initial_state
-    previous = torch.tensor([BOS_ID])
+    device = encoded.memory.device
+    previous = torch.tensor([BOS_ID], device=device)
     ids: list[int] = []
     names: list[str] = []
     attention: list[np.ndarray] = []
@@ -156,11 +158,11 @@ def greedy(
     steps: list[DecodeStep] = []
     total = 0.0
     for index in range(max_length):
-        logp, out = _step(model, previous, state, encoded, steering.override_at(index, 1))
+        logp, out = _step(model, previous, state, encoded, steering.override_at(index, 1, device))
         state, weights, raw = out.state, out.weights, out.scores
         forced = index < len(steering.prefix)
         if forced:
-            token = torch.tensor(steering.prefix[index])
+            token = torch.tensor(steering.prefix[index], device=device)
             token_logp = logp[0, token]
         else:
             token_logp, token = logp[0].max(dim=0)
@@ -169,8 +171,8 @@ def greedy(
         ids.append(token_id)
         names.append(namer([token_id])[0])
         if weights is not None:
-            attention.append(weights[0].numpy().copy())
-            scores.append(raw[0].numpy().copy())
+            attention.append(weights[0].cpu().numpy().copy())
+            scores.append(raw[0].cpu().numpy().copy())
         step = DecodeStep(
             index=index,
             token_id=token_id,
@@ -186,7 +188,7 @@ def greedy(
             previous_steps=tuple(steps),
             forced=forced,
             overridden=out.model_weights is not None,
-            model_attention=out.model_weights[0].numpy().copy() if out.model_weights is not None else None,
+            model_attention=out.model_weights[0].cpu().numpy().copy() if out.model_weights is not None else None,
         )
         steps.append(step)
         yield step
@@ -246,14 +248,15 @@ def beam(
     live = [_Beam((), 0.0, 0, ())]
     finished: list[_Beam] = []
     state = encoded.initial_state
+    device = encoded.memory.device
     expanded = encoded
     for index in range(max_length):
-        rows = torch.tensor([b.state_row for b in live])
+        rows = torch.tensor([b.state_row for b in live], device=device)
         state = tuple(t.index_select(0, rows) for t in state)
         if expanded.memory.size(0) != len(live):
-            expanded = _expand(encoded, torch.zeros(len(live), dtype=torch.long))
-        previous = torch.tensor([b.ids[-1] if b.ids else BOS_ID for b in live])
-        logp, out = _step(model, previous, state, expanded, steering.override_at(index, len(live)))  # K×V
+            expanded = _expand(encoded, torch.zeros(len(live), dtype=torch.long, device=device))
+        previous = torch.tensor([b.ids[-1] if b.ids else BOS_ID for b in live], device=device)
+        logp, out = _step(model, previous, state, expanded, steering.override_at(index, len(live), device))  # K×V
         state, weights, raw = out.state, out.weights, out.scores
         if index < len(steering.prefix):  # a forced step: one hypothesis, the given token
             token_id = steering.prefix[index]
@@ -268,7 +271,7 @@ def beam(
                 break
             live = [candidate]
             continue
-        totals = torch.tensor([b.log_probability for b in live]).unsqueeze(1) + logp  # K×V
+        totals = torch.tensor([b.log_probability for b in live], device=device).unsqueeze(1) + logp  # K×V
         candidate_scores, flat = totals.view(-1).topk(min(2 * beam_size, totals.numel()))
         vocab = logp.size(1)
         new_live: list[_Beam] = []
@@ -324,8 +327,8 @@ def _search_is_over(finished: list[_Beam], live: list[_Beam], length_penalty: fl
 def _beam_step(parent, parent_row, token_id, total, logp, weights, raw, index, top_k, namer,
                model_weights=None) -> DecodeStep:
     name = namer([token_id])[0]
-    row = weights[parent_row].numpy().copy() if weights is not None else None
-    raw_row = raw[parent_row].numpy().copy() if raw is not None else None
+    row = weights[parent_row].cpu().numpy().copy() if weights is not None else None
+    raw_row = raw[parent_row].cpu().numpy().copy() if raw is not None else None
     previous_rows = [s.attention for s in parent.steps] if row is not None else []
     return DecodeStep(
         index=index,
@@ -341,7 +344,7 @@ def _beam_step(parent, parent_row, token_id, total, logp, weights, raw, index, t
         is_eos=token_id == EOS_ID,
         previous_steps=parent.steps,
         overridden=model_weights is not None,
-        model_attention=model_weights[parent_row].numpy().copy() if model_weights is not None else None,
+        model_attention=model_weights[parent_row].cpu().numpy().copy() if model_weights is not None else None,
     )
 
 
@@ -367,8 +370,8 @@ def greedy_batch(
     encoded = model.encode(source, lengths)
     batch = source.size(0)
     state = encoded.initial_state
-    previous = torch.full((batch,), BOS_ID, dtype=torch.long)
-    done = torch.zeros(batch, dtype=torch.bool)
+    previous = torch.full((batch,), BOS_ID, dtype=torch.long, device=source.device)
+    done = torch.zeros(batch, dtype=torch.bool, device=source.device)
     outputs, weights_per_step = [], []
     for _ in range(max_length):
         logp, state, weights, _ = _step_logp(model, previous, state, encoded)
@@ -380,7 +383,7 @@ def greedy_batch(
         if bool(done.all()):
             break
     ids = torch.stack(outputs, dim=1).tolist()  # B×T
-    attention = torch.stack(weights_per_step, dim=1).numpy() if weights_per_step else None  # B×T×S
+    attention = torch.stack(weights_per_step, dim=1).cpu().numpy() if weights_per_step else None  # B×T×S
     results: list[list[int]] = []
     matrices: list[np.ndarray | None] = []
     for b, row in enumerate(ids):

@@ -28,6 +28,7 @@ from engine.checkpoint import Checkpoint, checkpoint_step, has_checkpoint, load_
 from engine.concat import joined_training_pairs
 from engine.config import MAX_SOURCE_TOKENS, TrainConfig
 from engine.data import Split
+from engine.device import check_precision, resolve_device
 from engine.errors import DivergedError
 from engine.evaluate import evaluate
 from engine.events import (
@@ -124,8 +125,11 @@ class _Run:
 
     def __init__(self, job: TrainingJob, control: TrainControl) -> None:
         self.job, self.control, self.config = job, control, job.train_config
-        self.model = job.model
+        self.device = resolve_device(self.config.device)
+        self.autocast = check_precision(self.config.precision, self.device)  # None: full fp32
+        self.model = job.model.to(self.device)
         self.scorer = job.model.decoder.scorer
+        self.scaler = torch.amp.GradScaler(self.device.type) if self.autocast == torch.float16 else None
         self.single_data = encode_pairs(job, job.split.train)
         self.train_data = self.single_data  # this epoch's examples: the single pairs plus joined ones
         self.valid_data = encode_pairs(job, job.split.valid)
@@ -222,17 +226,27 @@ class _Run:
         if self.config.temperature_warmup > 0:
             self.scorer.set_training_temperature(
                 self.config.score_temperature(self.training_fraction(), self.model.config.decoder_hidden_size))
-        logits = self.model(source, lengths, target_in)
-        loss = compute_loss(logits, target_out, self.config.label_smoothing) / tokens
+        source, target_in, target_out = (t.to(self.device) for t in (source, target_in, target_out))
+        with torch.autocast(self.device.type, dtype=self.autocast, enabled=self.autocast is not None):
+            logits = self.model(source, lengths, target_in)
+            loss = compute_loss(logits.float(), target_out, self.config.label_smoothing) / tokens
         self.progress["step"] += 1
         value = float(loss.detach())
         good = math.isfinite(value)
         if good:
-            loss.backward()
+            if self.scaler is not None:  # fp16: scaled gradients, unscaled before clipping
+                self.scaler.scale(loss).backward()
+                self.scaler.unscale_(self.optimizer)
+            else:
+                loss.backward()
             norm = torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.config.clip_norm or math.inf)
             good = bool(torch.isfinite(norm))
-            if good:
+            if good and self.scaler is not None:
+                self.scaler.step(self.optimizer)
+            elif good:
                 self.optimizer.step()
+            if self.scaler is not None:
+                self.scaler.update()
         self.optimizer.zero_grad(set_to_none=True)
         self.step_clock = time.perf_counter()
         seconds = self.step_clock - since
@@ -274,7 +288,8 @@ class _Run:
         for start in range(0, len(self.valid_data), 128):
             indices = range(start, min(start + 128, len(self.valid_data)))
             source, lengths, target_in, target_out = collate(self.valid_data, indices)
-            total += float(compute_loss(self.model(source, lengths, target_in), target_out, 0.0))
+            source, target_in, target_out = (t.to(self.device) for t in (source, target_in, target_out))
+            total += float(compute_loss(self.model(source, lengths, target_in).float(), target_out, 0.0))
             tokens += int((target_out != PAD_ID).sum())
         return total / max(tokens, 1)
 

@@ -98,6 +98,16 @@ class Translator:
         self.simplify_chinese = simplify_chinese
 
     @property
+    def device(self) -> torch.device:
+        """Where the model's weights are (inputs are created there)."""
+        return next(self.model.parameters()).device
+
+    def to(self, device: torch.device) -> Translator:
+        """Move the model to ``device`` (engine.device.resolve_device); returns self."""
+        self.model.to(device)
+        return self
+
+    @property
     def uses_attention(self) -> bool:
         return self.model.decoder.scorer.uses_attention
 
@@ -130,7 +140,7 @@ class Translator:
         if prepared.empty:
             return self._empty(prepared)
         with torch.no_grad():
-            source = torch.tensor([prepared.ids])
+            source = torch.tensor([prepared.ids], device=self.device)
             encoded = self.model.encode(source, torch.tensor([len(prepared.ids)]))
         max_length = config.max_output_length(len(prepared.ids))
         namer = self.target_tokenizer.pieces
@@ -163,7 +173,7 @@ class Translator:
         if config.beam_size > 1:
             return self._beam_many(prepared, config, max(1, batch_size // config.beam_size))
         results: list[Translation | None] = [None] * len(prepared)
-        for chunk, source, lengths in _batches(prepared, batch_size):
+        for chunk, source, lengths in _batches(prepared, batch_size, self.device):
             max_length = config.max_output_length(int(lengths.max()))
             ids, attention = greedy_batch(self.model, source, lengths, max_length)
             for row, i in enumerate(chunk):
@@ -184,7 +194,7 @@ class Translator:
 
     def _beam_many(self, prepared: list[PreparedSource], config: DecodeConfig, batch_size: int) -> list[Translation]:
         results: list[Translation | None] = [None] * len(prepared)
-        for chunk, source, lengths in _batches(prepared, batch_size):
+        for chunk, source, lengths in _batches(prepared, batch_size, self.device):
             caps = [config.max_output_length(len(prepared[i].ids)) for i in chunk]
             answers = beam_batch(self.model, source, lengths, caps, config.beam_size, config.length_penalty)
             for answer, i in zip(answers, chunk, strict=True):
@@ -215,7 +225,7 @@ class Translator:
         )
 
 
-def _batches(prepared: Sequence[PreparedSource], batch_size: int):
+def _batches(prepared: Sequence[PreparedSource], batch_size: int, device: torch.device):
     """(indices, source B×S padded with PAD, lengths B) of the non-empty inputs, sorted by length so
     that each batch wastes little on padding."""
     order = sorted((i for i, p in enumerate(prepared) if not p.empty), key=lambda i: len(prepared[i].ids))
@@ -225,4 +235,4 @@ def _batches(prepared: Sequence[PreparedSource], batch_size: int):
         source = torch.zeros(len(chunk), int(lengths.max()), dtype=torch.long)
         for row, i in enumerate(chunk):
             source[row, : lengths[row]] = torch.tensor(prepared[i].ids)
-        yield chunk, source, lengths
+        yield chunk, source.to(device), lengths

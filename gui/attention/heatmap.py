@@ -134,9 +134,7 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         self._levels = (float(low), float(high))
         self.color_bar.setColorMap(pg.colormap.get(color_map))
         self.color_bar.setLevels(values=self._levels)
-        axis = getattr(self.color_bar, "axis", None)
-        if axis is not None:
-            axis.setLabel(label)
+        self.color_bar.getAxis("left").setLabel(label)  # where ColorBarItem puts its label (vertical bar)
         self.image.setLevels(self._levels)
 
     # -- data -------------------------------------------------------------------------------

@@ -271,6 +271,8 @@ class CompareTab(QWidget):
         self._set_status("Decoding with every scorer…")
 
     def _numbers(self, scorer: str, tokens, attention, log_probability: float, text: str) -> PanelNumbers:
+        """A panel's numbers; BLEU and chrF always score the scorer's own output (``text``) against the
+        reference, also while the map shows a forced target."""
         from engine.attention_stats import attention_stats
         from engine.evaluate import sentence_scores
 
@@ -289,7 +291,8 @@ class CompareTab(QWidget):
                                         forced=False)
 
     def _on_forced(self, scorer: str, forced) -> None:
-        numbers = self._numbers(scorer, forced.tokens, forced.attention, forced.log_probability, forced.target)
+        own_output = self.controller.outputs.get(scorer, forced.target)
+        numbers = self._numbers(scorer, forced.tokens, forced.attention, forced.log_probability, own_output)
         self.panels[scorer].show_result(forced.tokens, forced.attention, forced.target, numbers, forced=True)
         if forced.notice:
             self.panels[scorer].show_problem(numbers.text() + " — " + forced.notice)

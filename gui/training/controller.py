@@ -217,7 +217,7 @@ class TrainingController(QObject):
             record.status = "training"
             resumed = f"; resumed at step {item.resumed_at_step:,}" if item.resumed_at_step else ""
             self.message.emit("info", f"{record.name}: {item.report_summary}; {item.split['train']:,} training pairs, "
-                              f"{item.parameters:,} parameters, {item.torch_threads} torch thread(s){resumed}")
+                              f"{item.parameters:,} parameters, on {item.device}, {item.torch_threads} torch thread(s){resumed}")
         elif isinstance(item, ValidationEvent):
             record.add_validation(item)
             self.validated.emit(record)
