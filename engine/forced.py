@@ -6,8 +6,8 @@ of the given token p(y_i | y_<i, x) are kept, and their log sum is the target's 
 
 With it every scorer of a direction can be put on the *same* target — the reference, or one
 scorer's output — so their attention maps share rows and columns and a difference map α_A − α_B is
-defined. Given a model's own greedy output, forced decoding reproduces that decode's α and
-log-probability exactly (a test checks it).
+defined. Given a model's own greedy output, forced decoding reproduces that decode's α
+exactly and its log-probability to float32 rounding (a test checks both).
 
 Shapes: S source tokens, T target tokens (the given target's pieces plus ``</s>``).
 """
@@ -23,8 +23,8 @@ import torch
 from engine.config import MAX_SOURCE_TOKENS
 from engine.data import normalize
 from engine.errors import EngineError
-from engine.search import _step_logp
-from engine.tokenizer import BOS_ID, EOS_ID
+from engine.teacher_forcing import teacher_force
+from engine.tokenizer import EOS_ID
 from engine.translator import Translator
 
 MAX_TARGET_TOKENS = MAX_SOURCE_TOKENS  # the same cap as inputs: 200 sub-word tokens
@@ -87,7 +87,7 @@ def force_decode(translator: Translator, source: str, target: str, target_langua
 def force_decode_ids(translator: Translator, source: str, ids: list[int] | tuple[int, ...], target: str = "",
                      notice: str = "") -> ForcedDecode:
     """Score the target sub-word ``ids`` (no EOS; it is added) as the translation of ``source``. A
-    decode's own ids reproduce its attention and log-probability exactly (the same steps run)."""
+    decode's own ids reproduce its attention exactly and its log-probability to float32 rounding."""
     prepared = translator.prepare(source)
     if prepared.empty:
         raise ForcedTargetError("the source is empty: nothing to translate")
@@ -99,23 +99,17 @@ def force_decode_ids(translator: Translator, source: str, ids: list[int] | tuple
     model = translator.model
     device = translator.device
     encoded = model.encode(torch.tensor([prepared.ids], device=device), torch.tensor([len(prepared.ids)]))
-    state = encoded.initial_state
-    previous = torch.tensor([BOS_ID], device=device)
-    attention, scores, probabilities = [], [], []
+    run = teacher_force(model, encoded, given)  # one pass: see engine.teacher_forcing
+    per_token = run.token_log_probs().tolist()
     total = 0.0
-    for token_id in given:
-        logp, state, weights, raw = _step_logp(model, previous, state, encoded)
-        token_logp = float(logp[0, token_id])
-        total += token_logp
-        probabilities.append(np.exp(token_logp))
-        if weights is not None:
-            attention.append(weights[0].cpu().numpy().copy())
-            scores.append(raw[0].cpu().numpy().copy())
-        previous = torch.tensor([token_id], device=device)
+    for value in per_token:  # summed in step order, as the free decode sums its log-probabilities
+        total += value
+    attention = run.weights.cpu().numpy() if run.weights is not None else None  # T×S
+    scores = run.scores.cpu().numpy() if run.scores is not None else None  # T×S
     notices = "; ".join(n for n in (prepared.notice, notice) if n)
     return ForcedDecode(
         source=source, source_tokens=prepared.tokens, target=target,
         tokens=tuple(translator.target_tokenizer.pieces(given)),
-        attention=np.stack(attention) if attention else None, scores=np.stack(scores) if scores else None,
-        probabilities=np.array(probabilities, dtype=np.float64), log_probability=total, notice=notices,
+        attention=attention, scores=scores,
+        probabilities=np.exp(np.array(per_token, dtype=np.float64)), log_probability=total, notice=notices,
     )

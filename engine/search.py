@@ -13,12 +13,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
 from torch import Tensor
 
 from engine.model import Encoded, Seq2Seq, State
+from engine.teacher_forcing import teacher_force
+
+if TYPE_CHECKING:
+    from engine.decode_memo import GreedyMemo
 from engine.tokenizer import BOS_ID, EOS_ID
 
 
@@ -75,6 +80,7 @@ class Hypothesis:
     normalized_score: float  # log_probability / lp(len), GNMT's length penalty: what beam search ranks by
     capped: bool = False  # True when the length cap ended it before EOS
     steps: tuple[DecodeStep, ...] = field(default=(), repr=False)
+    states: tuple[State, ...] = field(default=(), repr=False)  # greedy: the decoder state after each step
 
 
 Namer = Callable[[list[int]], list[str]]  # token ids → pieces (the target tokenizer)
@@ -142,63 +148,117 @@ class Steering:
 NO_STEERING = Steering()
 
 
+class _GreedyRecord:
+    """The steps of one greedy decode so far, and the DecodeStep event of each new one."""
+
+    def __init__(self, namer: Namer, top_k: int) -> None:
+        self.namer, self.top_k = namer, top_k
+        self.ids: list[int] = []
+        self.names: list[str] = []
+        self.attention: list[np.ndarray] = []
+        self.scores: list[np.ndarray] = []
+        self.steps: list[DecodeStep] = []
+        self.states: list[State] = []
+        self.total = 0.0
+
+    def adopt(self, step: DecodeStep, state: State) -> DecodeStep:
+        """A step of an earlier decode that this one repeats (engine.decode_memo), marked as given."""
+        adopted = replace(step, forced=True, previous_steps=tuple(self.steps))
+        self.total = step.log_probability
+        self.ids.append(step.token_id)
+        self.names.append(step.token)
+        if step.attention is not None:
+            self.attention.append(step.attention)
+            self.scores.append(step.scores)
+        self.steps.append(adopted)
+        self.states.append(state)
+        return adopted
+
+    def add(self, token_id: int, logp: Tensor, weights: Tensor | None, scores: Tensor | None,
+            model_weights: Tensor | None, forced: bool) -> DecodeStep:
+        """logp: V; weights, scores, model_weights: S (or None) → the step's event."""
+        token_logp = float(logp[token_id])
+        self.total += token_logp
+        self.ids.append(token_id)
+        self.names.append(self.namer([token_id])[0])
+        if weights is not None:
+            self.attention.append(weights.cpu().numpy().copy())
+            self.scores.append(scores.cpu().numpy().copy())
+        step = DecodeStep(
+            index=len(self.steps),
+            token_id=token_id,
+            token=self.names[-1],
+            probability=float(np.exp(token_logp)),
+            attention=self.attention[-1] if self.attention else None,
+            scores=self.scores[-1] if self.scores else None,
+            alternatives=_alternatives(logp, self.top_k, self.namer),
+            hypothesis_tokens=tuple(self.names),
+            hypothesis_attention=_rows(self.attention),
+            log_probability=self.total,
+            is_eos=token_id == EOS_ID,
+            previous_steps=tuple(self.steps),
+            forced=forced,
+            overridden=model_weights is not None,
+            model_attention=model_weights.cpu().numpy().copy() if model_weights is not None else None,
+        )
+        self.steps.append(step)
+        return step
+
+    def hypothesis(self) -> Hypothesis:
+        ids, total = tuple(self.ids), self.total
+        return Hypothesis(
+            ids, _rows(self.attention), _rows(self.scores), total, _normalized(total, len(ids), 1.0),
+            capped=not ids or ids[-1] != EOS_ID, steps=tuple(self.steps), states=tuple(self.states),
+        )
+
+
 @torch.no_grad()
 def greedy(
     model: Seq2Seq, encoded: Encoded, max_length: int, namer: Namer, top_k: int = 5,
-    steering: Steering = NO_STEERING,
+    steering: Steering = NO_STEERING, memo: GreedyMemo | None = None,
 ) -> Generator[DecodeStep, None, Hypothesis]:
-    """Greedy search over one sentence (encoded with batch size 1), optionally steered."""
-    state = encoded.initial_state
+    """Greedy search over one sentence (encoded with batch size 1), optionally steered.
+
+    A forced prefix costs little: the steps it shares with ``memo`` (the last decode of this
+    sentence, engine.decode_memo) are taken from it, and the rest is teacher-forced in one pass
+    (engine.teacher_forcing); only the steps after the prefix are searched."""
     device = encoded.memory.device
-    previous = torch.tensor([BOS_ID], device=device)
-    ids: list[int] = []
-    names: list[str] = []
-    attention: list[np.ndarray] = []
-    scores: list[np.ndarray] = []
-    steps: list[DecodeStep] = []
-    total = 0.0
-    for index in range(max_length):
+    state = encoded.initial_state
+    previous_id = BOS_ID
+    record = _GreedyRecord(namer, top_k)
+    prefix = steering.prefix[:max_length]
+    reused = memo.reusable_steps(steering) if memo is not None else 0
+    for index in range(reused):
+        yield record.adopt(memo.steps[index], memo.states[index])  # type: ignore[union-attr]
+    if reused:
+        state, previous_id = memo.states[reused - 1], prefix[reused - 1]  # type: ignore[union-attr]
+    if len(prefix) > reused:
+        run = teacher_force(model, encoded, prefix[reused:],
+                            lambda index: steering.override_at(reused + index, 1, device), state, previous_id)
+        for offset, token_id in enumerate(prefix[reused:]):
+            yield record.add(token_id, run.log_probs[offset],
+                             run.weights[offset] if run.weights is not None else None,
+                             run.scores[offset] if run.scores is not None else None,
+                             run.model_weights[offset], forced=True)
+            record.states.append(run.states[offset])
+            if token_id == EOS_ID:
+                return record.hypothesis()
+        state, previous_id = run.states[-1], prefix[-1]
+    previous = torch.tensor([previous_id], device=device)
+    for index in range(len(prefix), max_length):
         logp, out = _step(model, previous, state, encoded, steering.override_at(index, 1, device))
-        state, weights, raw = out.state, out.weights, out.scores
-        forced = index < len(steering.prefix)
-        if forced:
-            token = torch.tensor(steering.prefix[index], device=device)
-            token_logp = logp[0, token]
-        else:
-            token_logp, token = logp[0].max(dim=0)
+        state = out.state
+        token = logp[0].argmax()
         token_id = int(token)
-        total += float(token_logp)
-        ids.append(token_id)
-        names.append(namer([token_id])[0])
-        if weights is not None:
-            attention.append(weights[0].cpu().numpy().copy())
-            scores.append(raw[0].cpu().numpy().copy())
-        step = DecodeStep(
-            index=index,
-            token_id=token_id,
-            token=names[-1],
-            probability=float(token_logp.exp()),
-            attention=attention[-1] if attention else None,
-            scores=scores[-1] if scores else None,
-            alternatives=_alternatives(logp[0], top_k, namer),
-            hypothesis_tokens=tuple(names),
-            hypothesis_attention=_rows(attention),
-            log_probability=total,
-            is_eos=token_id == EOS_ID,
-            previous_steps=tuple(steps),
-            forced=forced,
-            overridden=out.model_weights is not None,
-            model_attention=out.model_weights[0].cpu().numpy().copy() if out.model_weights is not None else None,
-        )
-        steps.append(step)
+        step = record.add(token_id, logp[0], out.weights[0] if out.weights is not None else None,
+                          out.scores[0] if out.scores is not None else None,
+                          out.model_weights[0] if out.model_weights is not None else None, forced=False)
+        record.states.append(state)
         yield step
         if token_id == EOS_ID:
             break
         previous = token.view(1)
-    return Hypothesis(
-        tuple(ids), _rows(attention), _rows(scores), total, _normalized(total, len(ids), 1.0),
-        capped=not ids or ids[-1] != EOS_ID, steps=tuple(steps),
-    )
+    return record.hypothesis()
 
 
 @dataclass(frozen=True)

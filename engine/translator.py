@@ -22,6 +22,7 @@ import torch
 from engine.beam_batch import beam_batch
 from engine.config import MAX_INPUT_CHARS, MAX_SOURCE_TOKENS, DecodeConfig
 from engine.data import normalize
+from engine.decode_memo import GreedyMemo
 from engine.model import Seq2Seq
 from engine.search import NO_STEERING, DecodeStep, Hypothesis, Steering, beam, greedy, greedy_batch
 from engine.tokenizer import EOS_ID, Tokenizer
@@ -96,6 +97,7 @@ class Translator:
         self.target_tokenizer = target_tokenizer
         self.source_language = source_language
         self.simplify_chinese = simplify_chinese
+        self._memo: GreedyMemo | None = None  # the last finished greedy decode (engine.decode_memo)
 
     @property
     def device(self) -> torch.device:
@@ -105,6 +107,7 @@ class Translator:
     def to(self, device: torch.device) -> Translator:
         """Move the model to ``device`` (engine.device.resolve_device); returns self."""
         self.model.to(device)
+        self._memo = None
         return self
 
     @property
@@ -139,20 +142,26 @@ class Translator:
         prepared = text if isinstance(text, PreparedSource) else self.prepare(text)
         if prepared.empty:
             return self._empty(prepared)
-        with torch.no_grad():
-            source = torch.tensor([prepared.ids], device=self.device)
-            encoded = self.model.encode(source, torch.tensor([len(prepared.ids)]))
+        memo = self._memo  # read once: another thread may replace it meanwhile
+        if memo is not None and memo.matches(prepared.ids, config.top_k):
+            encoded = memo.encoded  # the same sentence again (what-if): its encoder output is reused
+        else:
+            memo = None
+            with torch.no_grad():
+                source = torch.tensor([prepared.ids], device=self.device)
+                encoded = self.model.encode(source, torch.tensor([len(prepared.ids)]))
         max_length = config.max_output_length(len(prepared.ids))
         namer = self.target_tokenizer.pieces
         max_length = max(max_length, len(steering.prefix) + 1)  # a long correction still gets its next token
         if config.beam_size == 1:
-            search = greedy(self.model, encoded, max_length, namer, config.top_k, steering)
+            hypothesis = yield from greedy(self.model, encoded, max_length, namer, config.top_k, steering, memo)
+            self._memo = GreedyMemo(prepared.ids, config.top_k, encoded, hypothesis.steps, hypothesis.states,
+                                    dict(steering.overrides))
         else:
-            search = beam(
+            hypothesis = yield from beam(
                 self.model, encoded, max_length, namer, config.beam_size, config.length_penalty, config.top_k,
                 steering,
             )
-        hypothesis = yield from search
         return self._finish(prepared, hypothesis)
 
     def translate(self, text: str | PreparedSource, config: DecodeConfig = DecodeConfig(),

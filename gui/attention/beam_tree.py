@@ -26,6 +26,18 @@ NODE_WIDTH = 96
 STATUS_COLOURS = {"kept": QColor(30, 30, 30), "finished": QColor(0, 120, 60), "pruned": QColor(150, 150, 150)}
 
 
+_FONTS: dict[bool, QFont] = {}
+
+
+def _font(bold: bool) -> QFont:
+    """One shared font per weight (made once, after the application exists)."""
+    if bold not in _FONTS:
+        font = QFont()
+        font.setBold(bold)
+        _FONTS[bold] = font
+    return _FONTS[bold]
+
+
 class _NodeItem(QGraphicsRectItem):
     def __init__(self, node, depth: int, row: int) -> None:
         super().__init__(QRectF(0, 0, NODE_WIDTH, ROW_HEIGHT - 4))
@@ -40,9 +52,7 @@ class _NodeItem(QGraphicsRectItem):
         if node.status == "finished":
             text = f"✓ {text} {node.score:.2f}"
         label = QGraphicsSimpleTextItem(text[:18], self)
-        font = QFont()
-        font.setBold(node.status == "kept")
-        label.setFont(font)
+        label.setFont(_font(bold=node.status == "kept"))
         label.setBrush(QBrush(STATUS_COLOURS.get(node.status, QColor(0, 0, 0))))
         label.setPos(4, 1)
         if node.status == "pruned":
@@ -62,36 +72,51 @@ class BeamTreeView(QGraphicsView):
         self.setObjectName("beamTree")
         self.setScene(QGraphicsScene(self))
         self.setRenderHint(QPainter.RenderHint.Antialiasing)
+        # Repaint only the region the new nodes touch (cheaper while the tree grows live).
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
         self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.items_by_ids: dict[tuple[int, ...], _NodeItem] = {}
         self.levels: list[list[_NodeItem]] = []
         self.current: _NodeItem | None = None
         self._follow = True  # scroll to the newest column while the search runs
+        self._rows = 0
 
     def clear(self) -> None:
         self.scene().clear()
         self.items_by_ids, self.levels, self.current, self._follow = {}, [], None, True
+        self._rows = 0  # the most nodes any step has: the scene's height in rows
 
     def add_level(self, depth: int, nodes: Sequence) -> None:
         """The candidates of output step ``depth`` (BeamNode), best first."""
-        while len(self.levels) <= depth:
-            self.levels.append([])
+        self.add_levels([(depth, nodes)])
+
+    def add_levels(self, levels: Sequence[tuple[int, Sequence]]) -> None:
+        """Several steps at once (one scene-size update and one scroll for all of them)."""
         pen = QPen(QColor(120, 120, 120))
         pen.setCosmetic(True)
-        for node in nodes:
-            item = _NodeItem(node, depth, len(self.levels[depth]))
-            self.scene().addItem(item)
-            self.levels[depth].append(item)
-            self.items_by_ids[tuple(node.ids)] = item
-            parent = self.items_by_ids.get(tuple(node.ids[:-1]))
-            if parent is not None:
-                line = self.scene().addLine(parent.x() + NODE_WIDTH, parent.y() + ROW_HEIGHT / 2 - 2,
-                                            item.x(), item.y() + ROW_HEIGHT / 2 - 2, pen)
-                line.setZValue(-1)
-        self.setSceneRect(self.scene().itemsBoundingRect().adjusted(-8, -8, 8, 8))
-        if self._follow and self.levels[depth]:
-            self.ensureVisible(self.levels[depth][0], 8, 8)
+        for depth, nodes in levels:
+            while len(self.levels) <= depth:
+                self.levels.append([])
+            for node in nodes:
+                item = _NodeItem(node, depth, len(self.levels[depth]))
+                self.scene().addItem(item)
+                self.levels[depth].append(item)
+                self.items_by_ids[tuple(node.ids)] = item
+                parent = self.items_by_ids.get(tuple(node.ids[:-1]))
+                if parent is not None:
+                    line = self.scene().addLine(parent.x() + NODE_WIDTH, parent.y() + ROW_HEIGHT / 2 - 2,
+                                                item.x(), item.y() + ROW_HEIGHT / 2 - 2, pen)
+                    line.setZValue(-1)
+            self._rows = max(self._rows, len(self.levels[depth]))
+        if not levels:
+            return
+        # The scene's extent follows from the grid (no walk over every item).
+        self.setSceneRect(QRectF(-8, -8, (len(self.levels) - 1) * COLUMN_WIDTH + NODE_WIDTH + 16,
+                                 self._rows * ROW_HEIGHT + 12))
+        newest = self.levels[levels[-1][0]]
+        if self._follow and newest:
+            self.ensureVisible(newest[0], 8, 8)
 
     def node_count(self) -> int:
         return len(self.items_by_ids)

@@ -34,6 +34,5 @@ class BeamTreeDialog(QDialog):
     def show_levels(self, levels: list[tuple[int, tuple]]) -> None:
         """Redraw the whole tree from the levels recorded so far."""
         self.tree.clear()
-        for depth, nodes in levels:
-            self.tree.add_level(depth, nodes)
+        self.tree.add_levels(levels)
         self.status.setText("" if levels else "Translate with a beam of 2 or more to see the search.")

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QToolTip, QVBoxLayout, Q
 
 from gui.attention.export import EXPORT_KINDS, ExportError
 from gui.attention.labels import quoted
+from gui.attention.throttle import FrameThrottle
 from gui.stored_settings import stored_int, stored_text
 from gui.translate.controller import STOPPED, TranslateController
 from gui.translate.controls import SPEED_STEPS, delay_for
@@ -58,6 +59,9 @@ class TranslateTab(QWidget):
         self.length_study_dialog: LengthStudyDialog | None = None  # built on first use (needs the engine)
         self.beam_tree_dialog: BeamTreeDialog | None = None  # built on first use
         self.beam_levels: list[tuple[int, tuple]] = []  # the current run's beam search, step by step
+        self._tree_shown = 0  # how many of them the open beam tree holds
+        self._latest_tokens: tuple[str, ...] | None = None  # the output of the newest step, not yet drawn
+        self._frame_throttle = FrameThrottle(self._draw_frame, self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view)
@@ -327,6 +331,8 @@ class TranslateTab(QWidget):
     def _on_run_started(self, info: RunInfo) -> None:
         self._run = info
         self.beam_levels = []
+        self._frame_throttle.cancel()
+        self._tree_shown, self._latest_tokens = 0, None
         if self.beam_tree_dialog is not None:
             self.beam_tree_dialog.show_levels([])
         self.last_translation = None
@@ -339,13 +345,21 @@ class TranslateTab(QWidget):
 
     @Slot(object)
     def _on_step(self, step: DecodeStep) -> None:
-        self.view.target_output.set_pieces(step.hypothesis_tokens)
+        self._latest_tokens = step.hypothesis_tokens
         self.view.attention_panel.show_step(step)
         if step.beam_level:
             self.beam_levels.append((step.index, step.beam_level))
-            dialog = self.beam_tree_dialog
-            if dialog is not None and dialog.isVisible():
-                dialog.tree.add_level(step.index, step.beam_level)
+        self._frame_throttle.request()  # the output line and the tree: at most ~30 times a second
+
+    def _draw_frame(self) -> None:
+        """The output so far, and the beam-tree levels that arrived since the last frame."""
+        if self._latest_tokens is not None:
+            self.view.target_output.set_pieces(self._latest_tokens)
+            self._latest_tokens = None
+        dialog = self.beam_tree_dialog
+        if dialog is not None and dialog.isVisible() and self._tree_shown < len(self.beam_levels):
+            dialog.tree.add_levels(self.beam_levels[self._tree_shown :])
+            self._tree_shown = len(self.beam_levels)
 
     # -- beam tree --------------------------------------------------------------------------
     def open_beam_tree(self) -> BeamTreeDialog:
@@ -356,7 +370,9 @@ class TranslateTab(QWidget):
             self.beam_tree_dialog = BeamTreeDialog(self)
             self.beam_tree_dialog.tree.nodeChosen.connect(self._on_beam_node_chosen)
             self.beam_tree_dialog.tree.nodePicked.connect(self._on_beam_node_picked)
+        self._frame_throttle.flush()
         self.beam_tree_dialog.show_levels(self.beam_levels)
+        self._tree_shown = len(self.beam_levels)
         self.beam_tree_dialog.show()
         self.beam_tree_dialog.raise_()
         return self.beam_tree_dialog
@@ -379,11 +395,13 @@ class TranslateTab(QWidget):
     @Slot(object)
     def _on_finished(self, translation: Translation) -> None:
         self.last_translation = translation
+        self._frame_throttle.flush()  # the tree's last steps, now rather than a frame later
         self.view.target_output.set_pieces(translation.tokens)
         self.view.attention_panel.finish(translation)
 
     @Slot(str)
     def _on_ended(self, outcome: str) -> None:
+        self._frame_throttle.flush()
         self.view.attention_panel.end()
         if outcome == STOPPED:
             rows = len(self.view.attention_panel.target_tokens())
