@@ -5,7 +5,7 @@
 1. **Continuing from a prefix.** A two-sentence input is decoded freely (greedy), timing every step;
    then the first half of its own output is given as a prefix and the decode continues from there.
    Goal: the continuation costs no more than the free decode's remaining steps — the prefix is
-   taken from the decode just shown (engine.decode_memo) or teacher-forced in one pass
+   taken from the decode just shown (engine.decode_memo) or teacher-forced without search
    (engine.teacher_forcing), never re-decoded.
 2. **The beam tree's update + paint per step, beam 10**: the recorded levels of a beam-10 search
    are added to the tree one step at a time, each followed by a forced repaint. Goal: ≤ 5 ms per step.

@@ -6,8 +6,8 @@ of the given token p(y_i | y_<i, x) are kept, and their log sum is the target's 
 
 With it every scorer of a direction can be put on the *same* target — the reference, or one
 scorer's output — so their attention maps share rows and columns and a difference map α_A − α_B is
-defined. Given a model's own greedy output, forced decoding reproduces that decode's α
-exactly and its log-probability to float32 rounding (a test checks both).
+defined. Given a model's own greedy output, forced decoding reproduces that decode's α and
+log-probability exactly (a test checks it).
 
 Shapes: S source tokens, T target tokens (the given target's pieces plus ``</s>``).
 """
@@ -76,18 +76,20 @@ def target_ids(translator: Translator, target: str, target_language: str) -> tup
     return ids, notice
 
 
-def force_decode(translator: Translator, source: str, target: str, target_language: str) -> ForcedDecode:
+def force_decode(translator: Translator, source: str, target: str, target_language: str,
+                 batched_output: bool = False) -> ForcedDecode:
     """Score ``target`` as the translation of ``source`` under ``translator``'s model (the target cut
-    into sub-words by the model's tokenizer, as training targets are)."""
+    into sub-words by the model's tokenizer, as training targets are). ``batched_output``: faster,
+    log-probabilities to float32 rounding (engine.teacher_forcing)."""
     ids, notice = target_ids(translator, target, target_language)
-    return force_decode_ids(translator, source, ids, target, notice)
+    return force_decode_ids(translator, source, ids, target, notice, batched_output)
 
 
 @torch.no_grad()
 def force_decode_ids(translator: Translator, source: str, ids: list[int] | tuple[int, ...], target: str = "",
-                     notice: str = "") -> ForcedDecode:
+                     notice: str = "", batched_output: bool = False) -> ForcedDecode:
     """Score the target sub-word ``ids`` (no EOS; it is added) as the translation of ``source``. A
-    decode's own ids reproduce its attention exactly and its log-probability to float32 rounding."""
+    decode's own ids reproduce its attention and log-probability exactly (the same operations run)."""
     prepared = translator.prepare(source)
     if prepared.empty:
         raise ForcedTargetError("the source is empty: nothing to translate")
@@ -99,7 +101,7 @@ def force_decode_ids(translator: Translator, source: str, ids: list[int] | tuple
     model = translator.model
     device = translator.device
     encoded = model.encode(torch.tensor([prepared.ids], device=device), torch.tensor([len(prepared.ids)]))
-    run = teacher_force(model, encoded, given)  # one pass: see engine.teacher_forcing
+    run = teacher_force(model, encoded, given, batched_output=batched_output)
     per_token = run.token_log_probs().tolist()
     total = 0.0
     for value in per_token:  # summed in step order, as the free decode sums its log-probabilities

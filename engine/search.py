@@ -220,7 +220,7 @@ def greedy(
     """Greedy search over one sentence (encoded with batch size 1), optionally steered.
 
     A forced prefix costs little: the steps it shares with ``memo`` (the last decode of this
-    sentence, engine.decode_memo) are taken from it, and the rest is teacher-forced in one pass
+    sentence, engine.decode_memo) are taken from it, and the rest is teacher-forced
     (engine.teacher_forcing); only the steps after the prefix are searched."""
     device = encoded.memory.device
     state = encoded.initial_state

@@ -12,16 +12,75 @@ from collections.abc import Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
 from gui.attention.heatmap import HeatmapView
 from gui.attention.labels import join_pieces
-from gui.attention.throttle import FrameThrottle
 from gui.compare.model import PanelNumbers, PanelSlot
 
 COVERAGE_HEIGHT = 64
+DRAW_INTERVAL_MS = 12  # between two panels' redraws: with four maps, each redraws ~20 times a second
+
+
+OUTPUT_LINES = 3  # the output's box: longer outputs scroll inside it
+NUMBER_LINES = 2
+
+
+def _fixed_lines(label: QLabel, lines: int) -> QScrollArea:
+    """``label`` in a box ``lines`` text lines high that scrolls when the text is longer. Text that
+    grows while a run streams then never changes the panel's layout — a growing label would resize
+    every map of the grid, and each resize repaints it."""
+    label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+    box = QScrollArea()
+    box.setWidget(label)
+    box.setWidgetResizable(True)
+    box.setFrameShape(QFrame.Shape.NoFrame)
+    box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    box.setFixedHeight(label.fontMetrics().lineSpacing() * lines + 4)
+    return box
+
+
+class PanelScheduler(QObject):
+    """Redraws the grid's maps one panel at a time.
+
+    Five models stream steps at once; redrawing every panel in the same frame would hold the event
+    loop for the sum of their paints. Panels with something new queue here and are drawn one per
+    tick, oldest first, so the longest stall is one panel's redraw."""
+
+    def __init__(self, parent: QObject | None = None, interval_ms: int = DRAW_INTERVAL_MS) -> None:
+        super().__init__(parent)
+        self._pending: dict[int, ScorerPanel] = {}  # in the order they asked
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(interval_ms)
+        self._timer.timeout.connect(self._draw_next)
+
+    @property
+    def pending(self) -> bool:
+        """Some panel has something not drawn yet."""
+        return bool(self._pending)
+
+    def request(self, panel: ScorerPanel) -> None:
+        self._pending.setdefault(id(panel), panel)
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def cancel(self, panel: ScorerPanel) -> None:
+        self._pending.pop(id(panel), None)
+
+    def flush(self) -> None:
+        """Draw every pending panel now (before an export grabs the grid)."""
+        self._timer.stop()
+        while self._pending:
+            self._draw_next()
+
+    def _draw_next(self) -> None:
+        if self._pending:
+            self._pending.pop(next(iter(self._pending))).draw_pending()
+        if self._pending:
+            self._timer.start()
 
 
 class CoverageBar(pg.PlotWidget):
@@ -54,9 +113,10 @@ class ScorerPanel(QFrame):
     stepHovered = Signal(str, int)  # scorer, output step under the pointer (-1 when none)
     columnHovered = Signal(int)  # source column under the pointer (-1 when none)
 
-    def __init__(self, slot: PanelSlot, parent: QWidget | None = None) -> None:
+    def __init__(self, slot: PanelSlot, parent: QWidget | None = None, scheduler: PanelScheduler | None = None) -> None:
         super().__init__(parent)
         self.slot = slot
+        self.scheduler = scheduler if scheduler is not None else PanelScheduler(self)
         self.setObjectName(f"comparePanel_{slot.scorer}")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         layout = QVBoxLayout(self)
@@ -90,17 +150,17 @@ class ScorerPanel(QFrame):
         self.output.setObjectName(f"compareOutput_{slot.scorer}")
         self.output.setWordWrap(True)
         self.output.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        layout.addWidget(self.output)
+        layout.addWidget(_fixed_lines(self.output, OUTPUT_LINES))
         self.numbers = QLabel()
         self.numbers.setObjectName(f"compareNumbers_{slot.scorer}")
         self.numbers.setWordWrap(True)
-        layout.addWidget(self.numbers)
+        layout.addWidget(_fixed_lines(self.numbers, NUMBER_LINES))
         self.matrix: np.ndarray | None = None  # the attention shown (rows so far)
         self.source_tokens: tuple[str, ...] = ()
         self.target_tokens: tuple[str, ...] = ()
         self.forced = False  # True when the map shows a target forced on the model
-        self._pending_step = None
-        self._throttle = FrameThrottle(self._render_step, self)
+        self._pending_step = None  # a DecodeStep not drawn yet
+        self._result_pending = False  # the final map is set but not drawn yet
         if not slot.usable:
             self.disable(slot.reason)
 
@@ -112,8 +172,8 @@ class ScorerPanel(QFrame):
 
     def begin(self, source_tokens: Sequence[str]) -> None:
         """A new sentence: an empty map with one column per source token."""
-        self._throttle.cancel()
-        self._pending_step = None
+        self.scheduler.cancel(self)
+        self._pending_step, self._result_pending = None, False
         self.source_tokens, self.target_tokens, self.matrix, self.forced = tuple(source_tokens), (), None, False
         if self.heatmap is not None:
             self.heatmap.reset(source_tokens)
@@ -122,12 +182,19 @@ class ScorerPanel(QFrame):
         self.numbers.clear()
 
     def show_step(self, step) -> None:
-        """A DecodeStep of free decoding (drawn at most ~30 times a second)."""
+        """A DecodeStep of free decoding (drawn when the scheduler comes to this panel)."""
         self._pending_step = step
-        self._throttle.request()
+        self.scheduler.request(self)
 
-    def _render_step(self) -> None:
-        step = self._pending_step
+    def draw_pending(self) -> None:
+        """Draw what arrived since the last draw: the newest step, or the final map."""
+        if self._result_pending:
+            self._result_pending = False
+            if self.heatmap is not None and self.matrix is not None:
+                self.heatmap.set_rows(self.matrix, self.target_tokens, finished=True)
+                self.coverage.set_coverage(self.matrix.sum(axis=0), len(self.source_tokens))
+            return
+        step, self._pending_step = self._pending_step, None
         if step is None:
             return
         self.target_tokens = tuple(step.hypothesis_tokens)
@@ -138,16 +205,18 @@ class ScorerPanel(QFrame):
 
     def show_result(self, tokens: Sequence[str], attention: np.ndarray | None, text: str, numbers: PanelNumbers,
                     forced: bool) -> None:
-        """The final content: a finished free decode, or a forced target's scores."""
-        self._throttle.cancel()
+        """The final content: a finished free decode, or a forced target's scores (the text and
+        numbers at once, the map when the scheduler comes to this panel)."""
         self._pending_step = None
         self.target_tokens, self.matrix, self.forced = tuple(tokens), attention, forced
         prefix = "Forced: " if forced else ""
         self.output.setText(prefix + text)
         self.numbers.setText(numbers.text())
-        if self.heatmap is not None and attention is not None:
-            self.heatmap.set_rows(attention, self.target_tokens, finished=True)
-            self.coverage.set_coverage(attention.sum(axis=0), len(self.source_tokens))
+        self._result_pending = self.heatmap is not None and attention is not None
+        if self._result_pending:
+            self.scheduler.request(self)
+        else:
+            self.scheduler.cancel(self)
 
     def show_problem(self, message: str) -> None:
         self.numbers.setText(message)

@@ -37,7 +37,7 @@ from gui.attention.heatmap import HeatmapView
 from gui.compare.controller import CompareController, CompareRun
 from gui.compare.export import export_grid_json, export_grid_png, export_grid_svg
 from gui.compare.model import ATTENTION_SCORERS, OWN_OUTPUTS, PanelNumbers, attention_difference, target_choices
-from gui.compare.panel import ScorerPanel
+from gui.compare.panel import PanelScheduler, ScorerPanel
 from gui.translate.examples import fill_examples_menu, load_examples
 from gui.translate.view import menu_button
 
@@ -122,6 +122,7 @@ class CompareTab(QWidget):
         self.setObjectName("compareTab")
         self.controller = CompareController(self)
         self.panels: dict[str, ScorerPanel] = {}
+        self.scheduler = PanelScheduler(self)  # the maps redraw one panel at a time
         layout = QVBoxLayout(self)
         top = QHBoxLayout()
         self.direction_combo = QComboBox()
@@ -203,7 +204,7 @@ class CompareTab(QWidget):
                 item.widget().deleteLater()
         self.panels = {}
         for index, slot in enumerate(slots):
-            panel = ScorerPanel(slot)
+            panel = ScorerPanel(slot, scheduler=self.scheduler)
             panel.columnHovered.connect(self._highlight_column)
             self.panels[slot.scorer] = panel
             self.grid_layout.addWidget(panel, index // 3, index % 3)
@@ -349,6 +350,7 @@ class CompareTab(QWidget):
         }
 
     def export_to(self, kind: str, path: Path) -> Path:
+        self.scheduler.flush()  # every map drawn before the grid is grabbed
         if kind == "png":
             return export_grid_png(self.grid, path)
         if kind == "svg":

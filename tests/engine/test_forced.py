@@ -23,9 +23,18 @@ def test_forcing_a_models_own_greedy_output_reproduces_its_attention_and_log_pro
         else:
             assert np.array_equal(forced.attention, free.attention)
             assert np.array_equal(forced.scores, free.scores)
-        # The output layer runs once over all steps: the same values up to float32 rounding.
-        assert forced.log_probability == pytest.approx(free.score, rel=1e-5, abs=1e-5)
+        assert forced.log_probability == free.score
         assert np.isclose(np.log(forced.probabilities).sum(), forced.log_probability, atol=1e-4)
+
+
+def test_the_batched_output_layer_keeps_the_attention_exact_and_the_log_probability_to_rounding(dates_models):
+    translator = load_model_folder(dates_models["additive"]).translator
+    exact = force_decode(translator, "29 Nov 2026", "1999-01-01", "iso")
+    batched = force_decode(translator, "29 Nov 2026", "1999-01-01", "iso", batched_output=True)
+    assert batched.tokens == exact.tokens
+    assert np.array_equal(batched.attention, exact.attention) and np.array_equal(batched.scores, exact.scores)
+    assert np.allclose(batched.probabilities, exact.probabilities, rtol=1e-5, atol=1e-7)
+    assert batched.log_probability == pytest.approx(exact.log_probability, rel=1e-5, abs=1e-5)
 
 
 def test_any_target_gets_one_row_per_token_and_a_lower_score_than_the_models_choice(dates_models):

@@ -26,6 +26,7 @@ def compare(qtbot, dates_models):
 def run(qtbot, tab, text: str, reference: str = "") -> None:
     with qtbot.waitSignal(tab.controller.runFinished, timeout=RUN_MS):
         tab.set_sentence(text, reference)
+    qtbot.waitUntil(lambda: not tab.scheduler.pending, timeout=RUN_MS)  # the maps are drawn one panel at a time
 
 
 def test_every_scorer_decodes_the_sentence_in_its_own_panel(qtbot, compare):
