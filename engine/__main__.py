@@ -7,12 +7,14 @@ Training progress goes to stderr; results (``--json`` or text) to stdout.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import shlex
 import sys
 import time
 from pathlib import Path
 
+from engine import distributed
 from engine.averaging import write_averaged_model
 from engine.bundle import load_model_folder
 from engine.checkpoint import discard_checkpoint, resumable_from
@@ -60,6 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--cell", choices=CELL_NAMES, default="gru", help="recurrent cell (default gru)")
     tr.add_argument("--epochs", type=int, default=TrainConfig.epochs, help="maximum epochs")
     tr.add_argument("--max-minutes", type=float, default=0.0, help="wall-clock budget in minutes (0 = none)")
+    tr.add_argument("--max-steps", type=int, default=0,
+                    help="stop after this many optimizer steps (0 = no limit); the model is validated and saved")
     tr.add_argument("--seed", type=int, default=1, help="random seed (same seed, same run)")
     tr.add_argument("--batch-size", type=int, default=TrainConfig.batch_size, help="sentences per batch")
     tr.add_argument("--learning-rate", type=float, default=TrainConfig.learning_rate, help="Adam learning rate")
@@ -165,23 +169,34 @@ def command_train(args: argparse.Namespace) -> int:
         raise EngineError(f"--src and --tgt must differ (both are {args.src})")
     if args.resume and args.overwrite:
         raise EngineError("--resume continues the run in --out and --overwrite replaces it: give one of them")
-    check_precision(args.precision, resolve_device(args.device))  # a device this machine lacks: refused first
-    with claim_run_folder(args.out, resume=args.resume, overwrite=args.overwrite):
-        if args.overwrite:
-            discard_checkpoint(args.out)  # the old run's state must never be resumed with the new tokenizers
-        try:
-            return _train_in_claimed_folder(args)
-        except KeyboardInterrupt:  # before the training loop (reading, tokenizers) or a second Ctrl-C
-            print(f"[train] interrupted; {resumable_from(args.out)}", file=sys.stderr)
-            return 130
+    device = resolve_device(args.device)
+    check_precision(args.precision, device)  # a device this machine lacks: refused first
+    ranks = distributed.from_environment()  # torchrun's RANK / WORLD_SIZE, or a world of one
+    distributed.start(ranks, ranks.device(device))
+    try:
+        # Under torchrun, rank 0 owns the run folder: it alone claims, writes and reports.
+        claim = claim_run_folder(args.out, resume=args.resume, overwrite=args.overwrite) if ranks.is_main else (
+            contextlib.nullcontext())
+        with claim:
+            if args.overwrite and ranks.is_main:
+                discard_checkpoint(args.out)  # the old run's state must never be resumed with the new tokenizers
+            try:
+                return _train_in_claimed_folder(args, ranks)
+            except KeyboardInterrupt:  # before the training loop (reading, tokenizers) or a second Ctrl-C
+                print(f"[train] interrupted; {resumable_from(args.out)}", file=sys.stderr)
+                return 130
+    finally:
+        distributed.finish()
 
 
-def _train_in_claimed_folder(args: argparse.Namespace) -> int:
+def _train_in_claimed_folder(args: argparse.Namespace, ranks: distributed.Distributed) -> int:
+    say = print if ranks.is_main else _quiet  # the other ranks of a torchrun run keep quiet
     choice = CorpusChoice.dates_task() if args.task else CorpusChoice(
         corpus=args.corpus, source_language=args.src, target_language=args.tgt, split_rule=args.split_rule)
     train_config = TrainConfig(
         epochs=args.epochs, max_minutes=args.max_minutes, seed=args.seed, batch_size=args.batch_size,
-        learning_rate=args.learning_rate, validate_every_steps=args.validate_every, torch_threads=args.threads,
+        max_steps=args.max_steps, learning_rate=args.learning_rate, validate_every_steps=args.validate_every,
+        torch_threads=args.threads,
         lr_schedule=args.lr_schedule, lr_decay_start=args.lr_decay_start,
         temperature_warmup=args.temperature_warmup, concat_max_group=args.concat_max,
         concat_share=args.concat_share, concat_start=args.concat_start, keep_snapshots=args.keep_snapshots,
@@ -196,18 +211,20 @@ def _train_in_claimed_folder(args: argparse.Namespace) -> int:
     job, loaded = prepare_job(
         choice, args.out, model_options, train_config, args.src_vocab, args.tgt_vocab, resume=args.resume,
         command=command, storage_dtype="float16" if args.float16 else "float32",
-        on_status=lambda message: print(f"[train] {message}", file=sys.stderr),
+        on_status=lambda message: say(f"[train] {message}", file=sys.stderr), distributed=ranks,
     )
     if loaded.report is not None:
-        print(f"[data] {loaded.report.summary()}", file=sys.stderr)
+        say(f"[data] {loaded.report.summary()}", file=sys.stderr)
         for line in loaded.report.details(limit=5):
-            print(f"[data]   {line}", file=sys.stderr)
+            say(f"[data]   {line}", file=sys.stderr)
     sizes = loaded.split.sizes()
-    print(f"[data] split: {sizes['train']:,} train / {sizes['valid']:,} valid / {sizes['test']:,} test; "
+    say(f"[data] split: {sizes['train']:,} train / {sizes['valid']:,} valid / {sizes['test']:,} test; "
           f"model: {job.model.parameter_count():,} parameters, scorer {args.scorer}, cell {args.cell}",
           file=sys.stderr)
-    print(f"[train] device: {describe_device(resolve_device(args.device))}, precision {args.precision}",
-          file=sys.stderr)
+    processes = (f", {ranks.world_size} processes (torchrun: each takes 1/{ranks.world_size} of every batch of "
+                 f"{args.batch_size})") if ranks.active else ""
+    say(f"[train] device: {describe_device(ranks.device(resolve_device(args.device)))}, precision {args.precision}"
+        f"{processes}", file=sys.stderr)
     control = TrainControl()
     last_print = 0.0
     finished = None
@@ -215,30 +232,36 @@ def _train_in_claimed_folder(args: argparse.Namespace) -> int:
         for event in train(job, control, resume=args.resume):
             if isinstance(event, StepEvent) and time.monotonic() - last_print >= 2.0:
                 last_print = time.monotonic()
-                print(f"[train] epoch {event.epoch} batch {event.batch}/{event.batches_per_epoch} "
+                say(f"[train] epoch {event.epoch} batch {event.batch}/{event.batches_per_epoch} "
                       f"loss {event.loss:.3f} lr {event.learning_rate:.2g} {event.tokens_per_second:,.0f} tok/s "
                       f"elapsed {format_duration(event.elapsed_seconds)} eta {format_duration(event.eta_seconds)}",
                       file=sys.stderr)
             elif isinstance(event, ValidationEvent):
                 best = " (best, saved)" if event.is_best else ""
-                print(f"[valid] epoch {event.epoch} loss {event.valid_loss:.3f} BLEU {event.bleu:.2f} "
+                say(f"[valid] epoch {event.epoch} loss {event.valid_loss:.3f} BLEU {event.bleu:.2f} "
                       f"chrF {event.chrf:.2f} exact {event.exact_match:.3f}{best}", file=sys.stderr)
                 for sample in event.samples[:1]:
-                    print(f"[valid]   {sample.source} → {sample.hypothesis}", file=sys.stderr)
+                    say(f"[valid]   {sample.source} → {sample.hypothesis}", file=sys.stderr)
             elif isinstance(event, FinishedEvent):
                 finished = event
     if finished is not None:
-        print(f"[train] finished ({finished.reason}) after {finished.steps} steps, "
+        say(f"[train] finished ({finished.reason}) after {finished.steps} steps, "
               f"{format_duration(finished.seconds)}; best valid BLEU {finished.best_bleu:.2f} "
               f"(epoch {finished.best_epoch}); {finished.tokens_per_second:,.0f} target tok/s", file=sys.stderr)
     if control.stop_requested:
-        print(f"[train] stopped; {resumable_from(args.out)}", file=sys.stderr)
+        say(f"[train] stopped; {resumable_from(args.out)}", file=sys.stderr)
         return 130
+    if not ranks.is_main:
+        return 0
     evaluation = score_on_test(args.out, loaded.split.test, finished, length_study=choice.corpus is not None)
     print(f"[test] BLEU {evaluation.scores.bleu:.2f} chrF {evaluation.scores.chrf:.2f} "
           f"exact {evaluation.exact_match:.3f} on {evaluation.count} held-out pairs; model in {args.out}",
           file=sys.stderr)
     return 0
+
+
+def _quiet(*_args: object, **_kwargs: object) -> None:
+    """Print nothing (the ranks other than 0 of a torchrun run)."""
 
 
 def _say_stopping() -> None:

@@ -82,6 +82,7 @@ class TrainConfig(_Serializable):
 
     epochs: int = 30  # upper bound; early stopping or max_minutes may end sooner
     max_minutes: float = 0.0  # wall-clock budget, 0 = none; ends cleanly with the best model saved
+    max_steps: int = 0  # optimizer steps at most, 0 = no limit; ends like the time budget
     batch_size: int = 64  # sentences per batch
     learning_rate: float = 1e-3  # Adam
     clip_norm: float = 1.0  # gradient clipping (global L2 norm)
@@ -110,6 +111,7 @@ class TrainConfig(_Serializable):
     def __post_init__(self) -> None:
         _check_range("epochs", self.epochs, 1, 10_000)
         _check_range("max_minutes", self.max_minutes, 0.0, 100_000.0)
+        _check_range("max_steps", self.max_steps, 0, 100_000_000)
         _check_range("batch_size", self.batch_size, 1, 4096)
         _check_range("learning_rate", self.learning_rate, 1e-7, 1.0)
         _check_range("clip_norm", self.clip_norm, 0.0, 1000.0)

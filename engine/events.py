@@ -20,10 +20,12 @@ class FinishReason(StrEnum):
     COMPLETED = "completed"  # every epoch ran
     EARLY_STOPPING = "early stopping"  # valid BLEU stopped improving
     TIME_BUDGET = "time budget"  # --max-minutes ran out
+    STEP_LIMIT = "step limit"  # --max-steps reached
     STOPPED = "stopped"  # asked to stop (Stop, Ctrl-C, SIGTERM): resumable
 
 
-ENDED_ON_ITS_OWN = frozenset({FinishReason.COMPLETED, FinishReason.EARLY_STOPPING, FinishReason.TIME_BUDGET})
+ENDED_ON_ITS_OWN = frozenset({FinishReason.COMPLETED, FinishReason.EARLY_STOPPING, FinishReason.TIME_BUDGET,
+                              FinishReason.STEP_LIMIT})
 
 
 def format_duration(seconds: float | None) -> str:

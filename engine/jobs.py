@@ -22,6 +22,7 @@ from engine.checkpoint import CHECKPOINT_FOLDER, checkpoint_progress, has_checkp
 from engine.config import ModelConfig, TrainConfig
 from engine.data import SPLIT_RULE_TEXT, CorpusReport, Split, check_split_rule, read_tsv, split_pairs
 from engine.device import describe_device, resolve_device
+from engine.distributed import SINGLE, Distributed, broadcast
 from engine.errors import ConfigError, DataError, ModelFileError
 from engine.model import build_model
 from engine.tasks import dates
@@ -180,35 +181,34 @@ def prepare_job(
     command: str = "",
     storage_dtype: str = "float32",
     on_status: Callable[[str], None] = lambda message: None,
+    distributed: Distributed = SINGLE,
 ) -> tuple[TrainingJob, LoadedCorpus]:
     """Everything up to the first batch. ``model_options`` are ModelConfig fields other than the
     vocabulary sizes (scorer, cell, sizes). With ``resume`` and a checkpoint in ``run_folder``,
-    the run's own tokenizers are reused so that ids keep their meaning."""
+    the run's own tokenizers are reused so that ids keep their meaning. Under torchrun
+    (``distributed``), rank 0 alone trains (or reads) the tokenizers and writes them; the other
+    ranks receive them, so every rank cuts the text into the same ids."""
     run_folder = Path(run_folder)
     on_status("reading the corpus")
     loaded = load_corpus(choice, seed=train_config.seed)
-    tokenizer_folder = run_folder / CHECKPOINT_FOLDER
     src_settings = TokenizerSettings.for_language(
         choice.source_language, source_vocab_size or DEFAULT_VOCAB.get(choice.source_language, 4000))
     tgt_settings = TokenizerSettings.for_language(
         choice.target_language, target_vocab_size or DEFAULT_VOCAB.get(choice.target_language, 4000))
-    if resume and has_checkpoint(run_folder) and (tokenizer_folder / "src.model").is_file():
-        source_tokenizer = Tokenizer((tokenizer_folder / "src.model").read_bytes())
-        target_tokenizer = Tokenizer((tokenizer_folder / "tgt.model").read_bytes())
+    if distributed.is_main:
+        source_tokenizer, target_tokenizer = _run_tokenizers(
+            loaded, run_folder, src_settings, tgt_settings, resume, on_status)
+        model_bytes = (source_tokenizer.model_bytes, target_tokenizer.model_bytes)
     else:
-        on_status("training the tokenizers")
-        source_tokenizer = train_tokenizer((p.source for p in loaded.split.train), src_settings)
-        target_tokenizer = train_tokenizer((p.target for p in loaded.split.train), tgt_settings)
-        try:
-            tokenizer_folder.mkdir(parents=True, exist_ok=True)
-            write_bytes_atomic(tokenizer_folder / "src.model", source_tokenizer.model_bytes)
-            write_bytes_atomic(tokenizer_folder / "tgt.model", target_tokenizer.model_bytes)
-        except OSError as error:
-            raise DataError(f"cannot write to the run folder {run_folder}: {error.strerror or error}") from None
+        model_bytes = None
+    if distributed.active:
+        model_bytes = broadcast(distributed, model_bytes)
+        if not distributed.is_main:
+            source_tokenizer, target_tokenizer = Tokenizer(model_bytes[0]), Tokenizer(model_bytes[1])
     model_config = ModelConfig(
         src_vocab_size=source_tokenizer.vocab_size, tgt_vocab_size=target_tokenizer.vocab_size, **model_options
     )
-    if resume and has_checkpoint(run_folder):
+    if resume and distributed.is_main and has_checkpoint(run_folder):
         check_resume_request(run_folder, run_request(model_config, choice))
     model = build_model(model_config, seed=train_config.seed)
     metadata = {
@@ -223,12 +223,34 @@ def prepare_job(
             "target": {**tgt_settings.__dict__, "vocab_size_trained": target_tokenizer.vocab_size},
         },
         "training": {"hardware": hardware_summary(), "device": describe_device(resolve_device(train_config.device)),
+                     "processes": distributed.world_size,
                      "torch_threads": train_config.torch_threads or torch.get_num_threads()},
     }
     job = TrainingJob(
         model=model, source_tokenizer=source_tokenizer, target_tokenizer=target_tokenizer, split=loaded.split,
         source_language=choice.source_language, target_language=choice.target_language,
         train_config=train_config, run_folder=run_folder, metadata=metadata, samples=_samples(loaded.split),
-        storage_dtype=storage_dtype, request=run_request(model_config, choice),
+        storage_dtype=storage_dtype, request=run_request(model_config, choice), distributed=distributed,
     )
     return job, loaded
+
+
+def _run_tokenizers(loaded: LoadedCorpus, run_folder: Path, src_settings: TokenizerSettings,
+                    tgt_settings: TokenizerSettings, resume: bool,
+                    on_status: Callable[[str], None]) -> tuple[Tokenizer, Tokenizer]:
+    """A resumed run's own tokenizers, or new ones trained on the training split and written to
+    the run folder."""
+    tokenizer_folder = run_folder / CHECKPOINT_FOLDER
+    if resume and has_checkpoint(run_folder) and (tokenizer_folder / "src.model").is_file():
+        return (Tokenizer((tokenizer_folder / "src.model").read_bytes()),
+                Tokenizer((tokenizer_folder / "tgt.model").read_bytes()))
+    on_status("training the tokenizers")
+    source_tokenizer = train_tokenizer((p.source for p in loaded.split.train), src_settings)
+    target_tokenizer = train_tokenizer((p.target for p in loaded.split.train), tgt_settings)
+    try:
+        tokenizer_folder.mkdir(parents=True, exist_ok=True)
+        write_bytes_atomic(tokenizer_folder / "src.model", source_tokenizer.model_bytes)
+        write_bytes_atomic(tokenizer_folder / "tgt.model", target_tokenizer.model_bytes)
+    except OSError as error:
+        raise DataError(f"cannot write to the run folder {run_folder}: {error.strerror or error}") from None
+    return source_tokenizer, target_tokenizer

@@ -29,6 +29,7 @@ from engine.concat import joined_training_pairs
 from engine.config import MAX_SOURCE_TOKENS, TrainConfig
 from engine.data import Split
 from engine.device import check_precision, resolve_device
+from engine.distributed import SINGLE, Distributed, agree_max, agree_sum, broadcast
 from engine.errors import DivergedError
 from engine.evaluate import evaluate
 from engine.events import (
@@ -65,6 +66,7 @@ class TrainingJob:
     samples: tuple[tuple[str, str], ...] = ()  # (source, reference) shown after each validation
     storage_dtype: str = "float32"
     request: dict[str, Any] | None = None  # what the run was asked for (engine.jobs.run_request), kept for resumes
+    distributed: Distributed = SINGLE  # this process's rank under torchrun (engine.distributed)
 
 
 def compute_loss(logits: Tensor, target: Tensor, label_smoothing: float) -> Tensor:
@@ -125,9 +127,18 @@ class _Run:
 
     def __init__(self, job: TrainingJob, control: TrainControl) -> None:
         self.job, self.control, self.config = job, control, job.train_config
-        self.device = resolve_device(self.config.device)
+        self.dist = job.distributed
+        self.device = self.dist.device(resolve_device(self.config.device))
         self.autocast = check_precision(self.config.precision, self.device)  # None: full fp32
         self.model = job.model.to(self.device)
+        # Under torchrun the forward and backward passes go through DistributedDataParallel, which
+        # starts every rank from rank 0's weights and all-reduces the gradients during backward.
+        self.forward_model: torch.nn.Module = self.model
+        if self.dist.active:
+            from torch.nn.parallel import DistributedDataParallel
+
+            self.forward_model = DistributedDataParallel(
+                self.model, device_ids=[self.device.index] if self.device.type == "cuda" else None)
         self.scorer = job.model.decoder.scorer
         self.scaler = torch.amp.GradScaler(self.device.type) if self.autocast == torch.float16 else None
         self.single_data = encode_pairs(job, job.split.train)
@@ -151,6 +162,7 @@ class _Run:
         self.started = time.monotonic()
         self.paused_seconds = 0.0
         self.elapsed_before = 0.0  # the clock of a resumed run's earlier calls
+        self.shared_elapsed = 0.0  # under torchrun: the run's clock every rank agreed on at the last step
         self.first_step = 0  # the step this call started from (resumed runs start later)
 
     def prepare_epoch(self, epoch: int) -> None:
@@ -174,7 +186,8 @@ class _Run:
 
     # -- state -------------------------------------------------------------------------------
     def restore(self) -> None:
-        checkpoint = load_checkpoint(self.job.run_folder)
+        # Rank 0 reads the checkpoint and hands it to the others: no shared file system is needed.
+        checkpoint = broadcast(self.dist, load_checkpoint(self.job.run_folder) if self.dist.is_main else None)
         self.model.load_state_dict(checkpoint.model_state)
         self.optimizer.load_state_dict(checkpoint.optimizer_state)
         torch.set_rng_state(checkpoint.rng_state)
@@ -184,8 +197,11 @@ class _Run:
         self.elapsed_before = float(checkpoint.progress.pop("elapsed_seconds", 0.0))
         self.progress.update(checkpoint.progress)
         self.first_step = self.progress["step"]
+        self.shared_elapsed = self.elapsed_before
 
     def checkpoint(self) -> None:
+        if not self.dist.is_main:
+            return
         progress = dict(self.progress, elapsed_seconds=self.elapsed(), scheduler=self.scheduler.state_dict())
         save_checkpoint(
             self.job.run_folder,
@@ -197,7 +213,19 @@ class _Run:
         return float(self.optimizer.param_groups[0]["lr"])
 
     def elapsed(self) -> float:
+        """Training time so far (the time budget's clock); under torchrun, the one all ranks agreed on."""
+        return self.shared_elapsed if self.dist.active else self.local_elapsed()
+
+    def local_elapsed(self) -> float:
         return self.elapsed_before + time.monotonic() - self.started - self.paused_seconds
+
+    def agree_to_stop(self, stop_requested: bool) -> bool:
+        """Under torchrun, before each step: a stop asked of any rank stops all, and every rank takes
+        the latest clock, so the budget, the learning rate and the warm-up are the same everywhere."""
+        if not self.dist.active:
+            return stop_requested
+        self.shared_elapsed, stop = agree_max(self.dist, [self.local_elapsed(), float(stop_requested)])
+        return stop > 0
 
     def training_fraction(self) -> float:
         """How much of the training is done: of the time budget, or else of the planned steps."""
@@ -209,6 +237,9 @@ class _Run:
     def over_budget(self) -> bool:
         return self.config.max_minutes > 0 and self.elapsed() >= 60 * self.config.max_minutes
 
+    def at_step_limit(self) -> bool:
+        return self.config.max_steps > 0 and self.progress["step"] >= self.config.max_steps
+
     # -- one batch ---------------------------------------------------------------------------
     def train_step(self, indices: Sequence[int]) -> float:
         """One optimizer step; returns the per-token loss (NaN when the step was skipped).
@@ -218,8 +249,12 @@ class _Run:
         caller handles and the step itself."""
         began = time.perf_counter()
         since = self.step_clock if self.step_clock is not None else began
-        source, lengths, target_in, target_out = collate(self.train_data, indices)
-        tokens = int((target_out != PAD_ID).sum())
+        local = self.dist.shard(indices) if self.dist.active else indices  # this rank's slice of the batch
+        source, lengths, target_in, target_out = collate(self.train_data, local)
+        # The loss is normalized by the whole batch's target tokens, so the all-reduced gradient is the
+        # one a single process would compute on the whole batch.
+        tokens = sum(len(self.train_data[i][1]) + 1 for i in indices) if self.dist.active else int(
+            (target_out != PAD_ID).sum())
         if self.config.lr_schedule == "budget":
             for group in self.optimizer.param_groups:
                 group["lr"] = self.config.budget_learning_rate(self.elapsed())
@@ -228,10 +263,16 @@ class _Run:
                 self.config.score_temperature(self.training_fraction(), self.model.config.decoder_hidden_size))
         source, target_in, target_out = (t.to(self.device) for t in (source, target_in, target_out))
         with torch.autocast(self.device.type, dtype=self.autocast, enabled=self.autocast is not None):
-            logits = self.model(source, lengths, target_in)
+            logits = self.forward_model(source, lengths, target_in)
             loss = compute_loss(logits.float(), target_out, self.config.label_smoothing) / tokens
         self.progress["step"] += 1
         value = float(loss.detach())
+        if self.dist.active:
+            # DDP averages gradients over the ranks; each rank's share of the batch loss is scaled
+            # back up. The loss shown is the whole batch's, the same on every rank, so that a
+            # non-finite loss anywhere skips the step everywhere (no rank left waiting in backward).
+            value = agree_sum(self.dist, [value])[0]
+            loss = loss * self.dist.world_size
         good = math.isfinite(value)
         if good:
             if self.scaler is not None:  # fp16: scaled gradients, unscaled before clipping
@@ -294,7 +335,16 @@ class _Run:
         return total / max(tokens, 1)
 
     def validate(self) -> ValidationEvent:
+        """Rank 0 validates; under torchrun the others wait for its event and progress record, so
+        that every rank takes the same decisions (learning rate, early stopping) afterwards."""
         self.step_clock = None  # the validation's time is not training time
+        event = self._validate_here() if self.dist.is_main else None
+        if self.dist.active:
+            event, progress = broadcast(self.dist, (event, self.progress) if self.dist.is_main else None)
+            self.progress = progress
+        return event  # type: ignore[return-value]
+
+    def _validate_here(self) -> ValidationEvent:
         job = self.job
         # Judge (and save) the model with the formula it will be used with; the next step re-warms it.
         self.scorer.set_training_temperature(1.0)
@@ -356,6 +406,9 @@ def train(job: TrainingJob, control: TrainControl | None = None, resume: bool = 
     """Run training, yielding events; the last one is always a :class:`FinishedEvent`. Every event
     is also appended to the run folder's metrics log (engine.metrics_log), so that any process can
     follow the run from its folder; a new run starts a new log, a resumed one goes on with it."""
+    if not job.distributed.is_main:  # under torchrun, rank 0 alone writes the run folder
+        yield from _train_events(job, control, resume)
+        return
     Path(job.run_folder).mkdir(parents=True, exist_ok=True)
     log = MetricsLog(job.run_folder)
     resumed_at = checkpoint_step(job.run_folder) if resume else None
@@ -380,21 +433,26 @@ def _train_events(job: TrainingJob, control: TrainControl | None, resume: bool) 
     torch.manual_seed(config.seed)
     job.model.train()
     run = _Run(job, control)
-    if resume and has_checkpoint(job.run_folder):
+    if broadcast(run.dist, resume and has_checkpoint(job.run_folder)):
         run.restore()
     reason = FinishReason.COMPLETED
     while run.progress["epoch"] < config.epochs and reason == FinishReason.COMPLETED:
         run.prepare_epoch(run.progress["epoch"])
         batches = make_batches(run.train_data, config.batch_size, config.seed * 1000 + run.progress["epoch"])
+        if run.dist.active:  # every rank needs at least one example of each batch
+            batches = [batch for batch in batches if len(batch) >= run.dist.world_size]
         while run.progress["batch_in_epoch"] < len(batches):
             if control.paused:
                 run.paused_seconds += control.wait_while_paused()
                 run.step_clock = None  # a pause is not training time
-            if control.stop_requested:
+            if run.agree_to_stop(control.stop_requested):
                 reason = FinishReason.STOPPED
                 break
             if run.over_budget():
                 reason = FinishReason.TIME_BUDGET
+                break
+            if run.at_step_limit():
+                reason = FinishReason.STEP_LIMIT
                 break
             loss = run.train_step(batches[run.progress["batch_in_epoch"]])
             run.progress["batch_in_epoch"] += 1
@@ -424,7 +482,7 @@ def _train_events(job: TrainingJob, control: TrainControl | None, resume: bool) 
         if patience and run.progress["epochs_without_improvement"] >= patience:
             reason = FinishReason.EARLY_STOPPING
     run.checkpoint()  # first, so that a stop which must be quick never loses the run
-    if reason == FinishReason.TIME_BUDGET or run.progress["best_epoch"] == 0:
+    if reason in (FinishReason.TIME_BUDGET, FinishReason.STEP_LIMIT) or run.progress["best_epoch"] == 0:
         # Learning since the last validation is not lost, and a run always ends with a model:
         # validate once more (keeps the better model).
         yield run.validate()

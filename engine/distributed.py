@@ -1,0 +1,130 @@
+"""Data-parallel training under ``torchrun``: PyTorch's own distributed engine, nothing home-made.
+
+    torchrun --nproc-per-node N -m engine train …                      (one machine, N processes)
+    torchrun --nnodes M --nproc-per-node N --rdzv-backend c10d \\
+             --rdzv-endpoint HOST:PORT --rdzv-id RUN -m engine train …  (M machines)
+
+torchrun starts the processes and sets RANK, WORLD_SIZE and LOCAL_RANK; :func:`from_environment`
+reads them (a plain ``python -m engine train`` is a world of one, and nothing here runs). Every
+rank builds the same shuffled global batches from (seed, epoch) and trains on its own slice of each
+(:meth:`Distributed.shard`); DistributedDataParallel all-reduces the gradients, so the N ranks take
+the step one process would take on the whole batch. Rank 0 alone trains the tokenizers (the others
+receive them), validates, logs, checkpoints and writes the model folder; what it decides — the
+validation's outcome, the shared clock of a time budget, a stop — reaches every rank through small
+collectives, so that all ranks take the same steps and stop together.
+
+Backends: gloo on CPU, NCCL on CUDA (one GPU per local rank).
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+import torch.distributed as dist
+
+from engine.errors import ConfigError
+
+# A rank waits this long in a collective (e.g. while rank 0 validates) before giving up; a rank that
+# dies is noticed by torchrun at once, which then ends the others.
+COLLECTIVE_TIMEOUT = datetime.timedelta(minutes=30)
+_collective_device = torch.device("cpu")  # NCCL reduces CUDA tensors only
+
+
+@dataclass(frozen=True)
+class Distributed:
+    """Where this process stands in the run: rank ``rank`` of ``world_size`` (one per device)."""
+
+    rank: int = 0
+    world_size: int = 1
+    local_rank: int = 0
+
+    @property
+    def active(self) -> bool:
+        return self.world_size > 1
+
+    @property
+    def is_main(self) -> bool:
+        """Rank 0: the one that validates, logs, checkpoints and writes files."""
+        return self.rank == 0
+
+    def shard(self, batch: Sequence[int]) -> list[int]:
+        """This rank's slice of a global batch (every world_size-th example, from its rank on)."""
+        return list(batch[self.rank :: self.world_size])
+
+    def device(self, device: torch.device) -> torch.device:
+        """One GPU per local rank; a CPU stays the CPU."""
+        if self.active and device.type == "cuda":
+            return torch.device("cuda", self.local_rank)
+        return device
+
+
+SINGLE = Distributed()
+
+
+def from_environment(environ: dict[str, str] | None = None) -> Distributed:
+    """The rank torchrun gave this process (RANK, WORLD_SIZE, LOCAL_RANK), or a world of one."""
+    environ = dict(os.environ) if environ is None else environ
+    try:
+        world_size = int(environ.get("WORLD_SIZE", "1"))
+        rank = int(environ.get("RANK", "0"))
+        local_rank = int(environ.get("LOCAL_RANK", str(rank)))
+    except ValueError:
+        raise ConfigError("WORLD_SIZE, RANK and LOCAL_RANK must be integers (torchrun sets them)") from None
+    if world_size < 1 or not 0 <= rank < world_size:
+        raise ConfigError(f"rank {rank} of a world of {world_size} processes is not a valid place in a run")
+    return Distributed(rank, world_size, local_rank)
+
+
+def start(info: Distributed, device: torch.device) -> None:
+    """Join the process group (a no-op for a world of one)."""
+    if not info.active or dist.is_initialized():
+        return
+    global _collective_device
+    if device.type == "cuda":
+        torch.cuda.set_device(info.local_rank)
+        _collective_device = torch.device("cuda", info.local_rank)
+    backend = "nccl" if device.type == "cuda" else "gloo"
+    dist.init_process_group(backend, rank=info.rank, world_size=info.world_size, timeout=COLLECTIVE_TIMEOUT)
+
+
+def finish() -> None:
+    """Leave the process group (after the last collective)."""
+    if dist.is_initialized():
+        dist.destroy_process_group()
+
+
+def broadcast(info: Distributed, value: Any) -> Any:
+    """Rank 0's ``value`` on every rank (plain data: numbers, strings, bytes, dicts, dataclasses)."""
+    if not info.active:
+        return value
+    holder = [value if info.is_main else None]
+    dist.broadcast_object_list(holder, src=0)
+    return holder[0]
+
+
+def agree_max(info: Distributed, values: Sequence[float]) -> list[float]:
+    """The element-wise maximum of ``values`` over all ranks (a stop anywhere, the latest clock)."""
+    if not info.active:
+        return list(values)
+    tensor = torch.tensor(list(values), dtype=torch.float64, device=_collective_device)
+    dist.all_reduce(tensor, op=dist.ReduceOp.MAX)
+    return tensor.cpu().tolist()
+
+
+def agree_sum(info: Distributed, values: Sequence[float]) -> list[float]:
+    """The element-wise sum of ``values`` over all ranks."""
+    if not info.active:
+        return list(values)
+    tensor = torch.tensor(list(values), dtype=torch.float64, device=_collective_device)
+    dist.all_reduce(tensor, op=dist.ReduceOp.SUM)
+    return tensor.cpu().tolist()
+
+
+def barrier(info: Distributed) -> None:
+    if info.active:
+        dist.barrier()

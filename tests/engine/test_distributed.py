@@ -1,0 +1,52 @@
+"""Data-parallel training under torchrun (engine.distributed): two gloo processes on the CPU take
+the steps one process takes on the same global batch."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.distributed import SINGLE, Distributed, from_environment
+from engine.errors import ConfigError
+from engine.metrics_log import read_records
+
+ROOT = Path(__file__).resolve().parents[2]
+# A tiny dates model, no dropout (each rank would draw other masks than one process does), a fixed
+# number of steps: the loss curves of 1 and 2 processes must then agree to float rounding.
+TINY_RUN = ["--task", "dates", "--scorer", "additive", "--embedding-size", "16", "--hidden-size", "32",
+            "--dropout", "0", "--batch-size", "32", "--max-steps", "24", "--epochs", "1", "--seed", "3",
+            "--threads", "1"]
+
+
+def test_the_rank_comes_from_torchruns_environment_and_each_rank_gets_its_own_slice():
+    assert from_environment({}) == SINGLE and not SINGLE.active
+    ranks = from_environment({"WORLD_SIZE": "2", "RANK": "1", "LOCAL_RANK": "1"})
+    assert ranks.active and not ranks.is_main
+    batch = list(range(7))
+    slices = [Distributed(rank, 2, rank).shard(batch) for rank in (0, 1)]
+    assert slices == [[0, 2, 4, 6], [1, 3, 5]] and sorted(slices[0] + slices[1]) == batch
+    for bad in ({"WORLD_SIZE": "2", "RANK": "2"}, {"WORLD_SIZE": "two"}):
+        with pytest.raises(ConfigError):
+            from_environment(bad)
+
+
+def _losses(folder: Path) -> list[float]:
+    records, _ = read_records(folder)
+    return [r["loss"] for r in records if r.get("kind") == "step"]
+
+
+@pytest.mark.slow
+def test_two_gloo_processes_follow_one_process_on_the_same_global_batch(tmp_path):
+    single, parallel = tmp_path / "single", tmp_path / "parallel"
+    subprocess.run([sys.executable, "-m", "engine", "train", *TINY_RUN, "--out", str(single)],
+                   cwd=ROOT, check=True, capture_output=True, timeout=300)
+    run = subprocess.run([sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2",
+                          "-m", "engine", "train", *TINY_RUN, "--out", str(parallel)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "2 processes" in run.stderr and run.stderr.count("[train] finished") == 1  # rank 0 alone reports
+    one, two = _losses(single), _losses(parallel)
+    assert len(one) == len(two) == 24
+    assert two == pytest.approx(one, abs=1e-4)  # the same steps: they differ by float rounding only (~1e-6)
+    assert (parallel / "config.json").is_file() and (parallel / "model.safetensors").is_file()
