@@ -231,6 +231,7 @@ def prepare_job(
         source_language=choice.source_language, target_language=choice.target_language,
         train_config=train_config, run_folder=run_folder, metadata=metadata, samples=_samples(loaded.split),
         storage_dtype=storage_dtype, request=run_request(model_config, choice), distributed=distributed,
+        corpus_path=Path(choice.corpus).resolve() if choice.corpus else None,
     )
     return job, loaded
 

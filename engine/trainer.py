@@ -67,6 +67,7 @@ class TrainingJob:
     storage_dtype: str = "float32"
     request: dict[str, Any] | None = None  # what the run was asked for (engine.jobs.run_request), kept for resumes
     distributed: Distributed = SINGLE  # this process's rank under torchrun (engine.distributed)
+    corpus_path: Path | None = None  # the corpus file, in the metrics log only (so the app can resume the run)
 
 
 def compute_loss(logits: Tensor, target: Tensor, label_smoothing: float) -> Tensor:
@@ -417,6 +418,7 @@ def train(job: TrainingJob, control: TrainControl | None = None, resume: bool = 
         log.start({"source_language": job.source_language, "target_language": job.target_language,
                    "model": job.model.config.to_dict(), "train_config": job.train_config.to_dict(),
                    "request": job.request, "data": (job.metadata.get("data") or {}), "task": job.metadata.get("task"),
+                   "corpus_path": str(job.corpus_path) if job.corpus_path else None,
                    "command": job.metadata.get("command", "")})
     else:
         log.truncate_after(resumed_at)

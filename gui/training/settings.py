@@ -1,25 +1,22 @@
 """What one training run is asked to do: the form's values as a plain, frozen record.
 
 :class:`RunSettings` knows no Qt. It turns into the engine's :class:`CorpusChoice`, model options
-and :class:`TrainConfig`, names its run folder, and round-trips through ``run.json`` (written
-into the run folder) so that an interrupted run can be resumed later with exactly its settings.
+and :class:`TrainConfig`, and names its run folder. A run's settings are never written by the app:
+the engine records what a run was asked for in the first line of its metrics log, and
+:meth:`RunSettings.describing` reads them back from there (to resume a run, or to show one started
+elsewhere).
 """
 
 from __future__ import annotations
 
 import datetime
-import json
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from engine.atomic import write_json_atomic
 from engine.config import ModelConfig, TrainConfig
 from engine.jobs import DEFAULT_VOCAB, CorpusChoice
 from engine.tasks import dates
-
-RUN_FILE = "run.json"  # the run's settings, next to config.json and checkpoint/ in the run folder
-RUN_FILE_FORMAT = "attention-studio-run"
 
 LANGUAGE_LABELS = {"zh": "Chinese", "en": "English", dates.SOURCE_LANGUAGE: "dates", dates.TARGET_LANGUAGE: "ISO"}
 
@@ -83,7 +80,6 @@ class RunSettings:
     early_stopping_patience: int = TrainConfig.early_stopping_patience
     seed: int = 1
     name: str = ""  # run folder name; empty = made from corpus, scorer and time
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)  # unknown keys of an older run.json
 
     # -- engine objects ----------------------------------------------------------------------
     def corpus_choice(self) -> CorpusChoice:
@@ -153,8 +149,9 @@ class RunSettings:
         train = description.get("train_config") or {}
         data = description.get("data") or {}
         task = description.get("task")
+        corpus = description.get("corpus_path") or data.get("corpus") or "?"  # the path; older logs: the name
         values = {
-            "task": task, "corpus_path": None if task else str(data.get("corpus") or "?"),
+            "task": task, "corpus_path": None if task else str(corpus),
             "source_language": description.get("source_language"),
             "target_language": description.get("target_language"),
             "scorer": model.get("scorer"), "cell": model.get("cell"), "embedding_size": model.get("embedding_size"),
@@ -165,33 +162,10 @@ class RunSettings:
             "lr_schedule": train.get("lr_schedule"), "temperature_warmup": train.get("temperature_warmup"),
             "concat_max_group": train.get("concat_max_group"), "concat_share": train.get("concat_share"),
             "concat_start": train.get("concat_start"), "seed": train.get("seed"), "name": name,
+            "validate_every_steps": train.get("validate_every_steps"),
+            "early_stopping_patience": train.get("early_stopping_patience"),
         }
-        return cls(**{key: value for key, value in values.items() if value is not None or key == "corpus_path"})
-
-    # -- run.json ----------------------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
-        data = {k: v for k, v in asdict(self).items() if k != "extra"}
-        return {"format": RUN_FILE_FORMAT, **self.extra, **data}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> RunSettings:
-        """Settings read back from ``run.json``; unknown keys are kept aside, missing ones defaulted."""
-        known = {f.name for f in fields(cls)} - {"extra"}
-        values = {k: v for k, v in data.items() if k in known}
-        extra = {k: v for k, v in data.items() if k not in known and k != "format"}
-        return cls(**values, extra=extra)
-
-    def save(self, run_folder: Path) -> None:
-        """Write ``run.json`` atomically (raises OSError)."""
-        write_json_atomic(Path(run_folder) / RUN_FILE, self.to_json())
-
-    @classmethod
-    def load(cls, run_folder: Path) -> RunSettings:
-        """Read ``run.json`` (raises OSError or ValueError when missing or not a run file)."""
-        data = json.loads((Path(run_folder) / RUN_FILE).read_text(encoding="utf-8"))
-        if not isinstance(data, dict) or data.get("format") != RUN_FILE_FORMAT:
-            raise ValueError(f"{Path(run_folder) / RUN_FILE} is not a training run file")
-        return cls.from_json(data)
+        return cls(**{key: value for key, value in values.items() if value is not None or key in ("task", "corpus_path")})
 
 
 def _safe_name(name: str) -> str:

@@ -38,3 +38,16 @@ def test_importing_the_main_window_does_not_import_torch():
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
                             env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# The files the engine keeps in a run folder; the GUI reaches them only through engine functions
+# (engine.metrics_log, engine.checkpoint, engine.run_report), never by name.
+ENGINE_RUN_FILES = ("metrics.jsonl", "state.json", "state.safetensors", "run.json")
+
+
+def test_the_gui_never_names_a_run_folders_files():
+    for path in (ROOT / "gui").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                named = [name for name in ENGINE_RUN_FILES if name in node.value]
+                assert not named, f"{path.relative_to(ROOT)} names {named[0]}: read it through the engine"

@@ -6,12 +6,15 @@ import csv
 import datetime
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from engine.config import ModelConfig
 from engine.errors import ConfigError
 from engine.events import StepEvent, TrainControl
+from engine.metrics_log import MetricsLog
 from gui.training.corpus import CorpusEntry, inspect_corpus
 from gui.training.ranges import nice_bounds, nice_ceil
 from gui.training.records import RunRecord, smooth, write_metrics_csv
@@ -41,10 +44,23 @@ def test_run_names_are_made_from_corpus_scorer_and_time_and_never_reuse_a_folder
     assert corpus.direction_label == "English → Chinese"
 
 
-def test_settings_round_trip_through_the_run_file(tmp_path):
-    settings = RunSettings(scorer="dot", cell="lstm", epochs=3, hidden_size=48, name="a")
-    settings.save(tmp_path)
-    assert RunSettings.load(tmp_path) == settings
+def _description(settings: RunSettings) -> dict:
+    """What the engine's metrics log records of a run started with ``settings`` (engine.trainer)."""
+    model = ModelConfig(src_vocab_size=400, tgt_vocab_size=300, **settings.model_options())
+    return {"source_language": settings.source_language, "target_language": settings.target_language,
+            "model": model.to_dict(), "train_config": settings.train_config().to_dict(), "task": settings.task,
+            "data": {"corpus": Path(settings.corpus_path).name if settings.corpus_path else None},
+            "corpus_path": settings.corpus_path}
+
+
+@pytest.mark.parametrize("settings", [
+    RunSettings(scorer="dot", cell="lstm", epochs=3, hidden_size=48, validate_every_steps=50, name="a"),
+    RunSettings(task=None, corpus_path="/data/my corpus.tsv", source_language="en", target_language="zh",
+                scorer="bilinear", concat_max_group=8, concat_share=0.2, concat_start=0.5, max_minutes=25,
+                lr_schedule="budget", tie_embeddings=True, early_stopping_patience=0, name="b"),
+])
+def test_the_engines_record_of_a_run_gives_back_its_settings(settings):
+    assert RunSettings.describing(_description(settings), settings.name) == settings
     with pytest.raises(ConfigError):
         RunSettings(epochs=0).train_config()
 
@@ -113,7 +129,7 @@ def test_only_interrupted_runs_are_offered_for_resuming(tmp_path):
     assert resumable_runs(tmp_path / "missing") == []
     run = tmp_path / "run"
     (run / "checkpoint").mkdir(parents=True)
-    RunSettings(epochs=5).save(run)
+    MetricsLog(run).start(_description(RunSettings(epochs=5)))
     (run / "checkpoint" / "state.safetensors").write_bytes(b"")
     (run / "checkpoint" / "state.json").write_text('{"progress": {"epoch": 2, "step": 40, "history": []}}')
     [found] = resumable_runs(tmp_path)
