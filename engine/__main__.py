@@ -33,6 +33,7 @@ from engine.run_lock import claim_run_folder
 from engine.run_report import score_on_test
 from engine.search import NO_STEERING
 from engine.tasks import dates
+from engine.tensorboard_log import require_tensorboard
 from engine.trainer import train
 from engine.whatif import make_steering, parse_override
 
@@ -62,6 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--cell", choices=CELL_NAMES, default="gru", help="recurrent cell (default gru)")
     tr.add_argument("--epochs", type=int, default=TrainConfig.epochs, help="maximum epochs")
     tr.add_argument("--max-minutes", type=float, default=0.0, help="wall-clock budget in minutes (0 = none)")
+    tr.add_argument("--tensorboard", action="store_true",
+                    help="also write TensorBoard event files to OUT/tensorboard (optional extra: "
+                    "pip install -e \".[tensorboard]\")")
     tr.add_argument("--max-steps", type=int, default=0,
                     help="stop after this many optimizer steps (0 = no limit); the model is validated and saved")
     tr.add_argument("--seed", type=int, default=1, help="random seed (same seed, same run)")
@@ -171,6 +175,8 @@ def command_train(args: argparse.Namespace) -> int:
         raise EngineError("--resume continues the run in --out and --overwrite replaces it: give one of them")
     device = resolve_device(args.device)
     check_precision(args.precision, device)  # a device this machine lacks: refused first
+    if args.tensorboard:
+        require_tensorboard()  # before anything is read or written
     ranks = distributed.from_environment()  # torchrun's RANK / WORLD_SIZE, or a world of one
     distributed.start(ranks, ranks.device(device))
     try:
@@ -229,7 +235,7 @@ def _train_in_claimed_folder(args: argparse.Namespace, ranks: distributed.Distri
     last_print = 0.0
     finished = None
     with stop_on_signals(control, on_first=_say_stopping, on_pause=_say_paused):
-        for event in train(job, control, resume=args.resume):
+        for event in train(job, control, resume=args.resume, tensorboard=args.tensorboard):
             if isinstance(event, StepEvent) and time.monotonic() - last_print >= 2.0:
                 last_print = time.monotonic()
                 say(f"[train] epoch {event.epoch} batch {event.batch}/{event.batches_per_epoch} "

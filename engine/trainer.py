@@ -403,10 +403,12 @@ class _Run:
         )
 
 
-def train(job: TrainingJob, control: TrainControl | None = None, resume: bool = False) -> Iterator[TrainEvent]:
+def train(job: TrainingJob, control: TrainControl | None = None, resume: bool = False,
+          tensorboard: bool = False) -> Iterator[TrainEvent]:
     """Run training, yielding events; the last one is always a :class:`FinishedEvent`. Every event
     is also appended to the run folder's metrics log (engine.metrics_log), so that any process can
-    follow the run from its folder; a new run starts a new log, a resumed one goes on with it."""
+    follow the run from its folder; a new run starts a new log, a resumed one goes on with it. With
+    ``tensorboard``, the events also go to TensorBoard event files (engine.tensorboard_log)."""
     if not job.distributed.is_main:  # under torchrun, rank 0 alone writes the run folder
         yield from _train_events(job, control, resume)
         return
@@ -422,9 +424,20 @@ def train(job: TrainingJob, control: TrainControl | None = None, resume: bool = 
                    "command": job.metadata.get("command", "")})
     else:
         log.truncate_after(resumed_at)
-    for event in _train_events(job, control, resume):
-        log.append(event)
-        yield event
+    board = None
+    if tensorboard:
+        from engine.tensorboard_log import TensorBoardLog
+
+        board = TensorBoardLog(job.run_folder, purge_step=None if resumed_at is None else resumed_at + 1)
+    try:
+        for event in _train_events(job, control, resume):
+            log.append(event)
+            if board is not None:
+                board.append(event)
+            yield event
+    finally:
+        if board is not None:
+            board.close()
 
 
 def _train_events(job: TrainingJob, control: TrainControl | None, resume: bool) -> Iterator[TrainEvent]:
