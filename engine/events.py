@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -100,6 +101,9 @@ class TrainControl:
         self._stop = threading.Event()
         self._running = threading.Event()
         self._running.set()
+        # Called (from the training thread) when a pause takes hold: every event before it has been
+        # yielded, and no batch runs until resume or stop.
+        self.on_held: Callable[[], None] | None = None
 
     def request_stop(self) -> None:
         self._stop.set()
@@ -122,6 +126,8 @@ class TrainControl:
     def wait_while_paused(self) -> float:
         """Block while paused (waking on stop); returns the seconds spent paused."""
         started = time.monotonic()
+        if self.on_held is not None and not self._running.is_set():
+            self.on_held()
         while not self._running.wait(timeout=0.05):
             if self._stop.is_set():
                 break

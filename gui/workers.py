@@ -36,6 +36,7 @@ class GeneratorWorker(QObject):
     returned = Signal(object)  # the generator's return value (StopIteration.value)
     failed = Signal(str, str)  # one-line message, full traceback
     finished = Signal()  # always last, after returned/failed or an abort
+    held = Signal()  # a pause took hold: every item before it has been sent, none follows until resumed
 
     def __init__(self, factory: Callable[[], Iterator[Any]]) -> None:
         super().__init__()
@@ -95,10 +96,14 @@ class GeneratorWorker(QObject):
         if self._delay_seconds > 0:
             self._wake.clear()
             self._wake.wait(self._delay_seconds)
+        announced = False
         while not self._running.is_set() and not self._abort.is_set():
             if self._step_once.is_set():
                 self._step_once.clear()
                 return
+            if not announced:
+                self.held.emit()
+                announced = True
             self._wake.clear()
             self._wake.wait(0.05)
 
@@ -175,6 +180,7 @@ class Job(QObject):
     returned = Signal(int, object)  # job id, the generator's return value
     failed = Signal(int, str, str)  # job id, message, traceback
     done = Signal(int)  # job id; after returned/failed or an abort
+    held = Signal(int)  # job id; its pause took hold (everything it sent before has arrived)
     released = Signal(object)  # this job: its thread has ended
 
     def __init__(self, job_id: int, factory: Callable[[], Iterator[Any]], name: str,
@@ -188,6 +194,7 @@ class Job(QObject):
         self.worker.returned.connect(self._on_returned)
         self.worker.failed.connect(self._on_failed)
         self.worker.finished.connect(self._on_done)
+        self.worker.held.connect(self._on_held)
         self.handle.thread.finished.connect(self._on_released)
 
     def start(self) -> None:
@@ -220,6 +227,10 @@ class Job(QObject):
     @Slot()
     def _on_done(self) -> None:
         self.done.emit(self.id)
+
+    @Slot()
+    def _on_held(self) -> None:
+        self.held.emit(self.id)
 
     @Slot()
     def _on_released(self) -> None:

@@ -78,6 +78,7 @@ class TrainingController(QObject):
     diverged = Signal(object)  # RunRecord
     runEnded = Signal(object)  # RunRecord, after its thread has ended
     stateChanged = Signal()  # training / paused changed
+    runHeld = Signal()  # a pause took hold between two batches: every step before it has arrived
     message = Signal(str, str)  # kind ("info", "error"), text
     inspected = Signal(object)  # CorpusInspection of the corpus last asked for
     modelSaved = Signal(str)  # model folder written (each new best model, and at the end of a run)
@@ -144,10 +145,12 @@ class TrainingController(QObject):
             # pause, which stops its clock too; an abort also asks it first.
             worker.graceful_stop = worker.on_abort = control.request_stop
             worker.pause_hook = lambda paused: control.pause() if paused else control.resume()
+            control.on_held = worker.held.emit  # from the training thread, after its last event
 
         self.runAdded.emit(record)
         job = self.jobs.start(lambda: run_training(request, control), f"training {folder.name}", configure)
         job.yielded.connect(lambda _id, item: self._on_item(item))
+        job.held.connect(lambda _id: self._on_held())
         job.failed.connect(lambda _id, message, details: self._on_failed(message, details))
         job.released.connect(self._on_finished)
         self._job = job
@@ -197,6 +200,10 @@ class TrainingController(QObject):
         events, self._buffer = self._buffer, []
         record.add_steps(events)
         self.runChanged.emit(record)
+
+    def _on_held(self) -> None:
+        self.flush()  # the steps before the pause are recorded before anyone hears of it
+        self.runHeld.emit()
 
     @Slot(object)
     def _on_item(self, item: object) -> None:

@@ -60,6 +60,7 @@ class TranslateController(QObject):
     runFailed = Signal(str, str)  # message, traceback
     runEnded = Signal(str)  # finished | stopped | failed
     stateChanged = Signal(str)  # idle | running | paused
+    runHeld = Signal()  # the paused run's worker waits: every step it decoded has arrived
     whatIfRefused = Signal(str)  # why a what-if change cannot apply (the previous decode stays)
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -257,6 +258,7 @@ class TranslateController(QObject):
         job.returned.connect(self._on_returned)
         job.failed.connect(self._on_run_failed)
         job.done.connect(self._on_run_done)
+        job.held.connect(lambda job_id: self.runHeld.emit() if self._is_current_run(job_id) else None)
         self.runStarted.emit(self.last_run)
         self._set_state(RUNNING)
         return True

@@ -58,8 +58,8 @@ def test_throttle_draws_at_once_when_slow_and_coalesces_when_fast(qtbot):
         throttle.request()
     assert len(calls) == 1 and throttle.pending
     qtbot.waitUntil(lambda: len(calls) == 2, timeout=1000)
-    qtbot.wait(80)
-    assert len(calls) == 2  # twenty requests, one more frame
+    assert len(calls) == 2 and not throttle.pending  # twenty requests, one more frame, nothing left to draw
+    qtbot.waitUntil(lambda: time.perf_counter() - calls[-1] >= 0.05, timeout=1000)  # a frame has passed
     throttle.request()
     assert len(calls) == 3  # a frame later: at once again
 

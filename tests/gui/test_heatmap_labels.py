@@ -121,8 +121,8 @@ def test_inspector_scrolls_at_150_tokens(qtbot):
     empty_hint = inspector.sizeHint().height()
     weights = np.full(len(SOURCE), 1 / len(SOURCE))
     inspector.show_step(3, "▁word3", None, weights, SOURCE, "e_ij = s_{i-1}·h_j", True)
-    qtbot.wait(10)
     assert inspector.weights.rowCount() == 150
+    qtbot.waitUntil(lambda: inspector.table.verticalScrollBar().maximum() > 0)  # laid out
     assert inspector.sizeHint().height() <= max(empty_hint, 600)  # the table scrolls, the widget does not grow
     assert inspector.minimumSizeHint().height() < 400
     assert inspector.height() == 500

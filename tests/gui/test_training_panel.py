@@ -106,9 +106,9 @@ def test_stop_takes_effect_before_the_next_batch_and_keeps_a_model(panel, qtbot)
     panel.form.epochs.setValue(200)
     record = _start(panel, qtbot)
     _wait_steps(qtbot, record, 5)
-    qtbot.mouseClick(panel.pause_button, Qt.MouseButton.LeftButton)
+    with qtbot.waitSignal(panel.controller.runHeld, timeout=RUN_TIMEOUT_MS):  # the batch in flight has ended
+        qtbot.mouseClick(panel.pause_button, Qt.MouseButton.LeftButton)
     assert panel.pause_button.text() == "Resume"
-    qtbot.wait(300)  # the batch in flight when pausing ends
     seen = record.step_count
     saved: list[str] = []
     panel.modelSaved.connect(saved.append)
@@ -127,11 +127,12 @@ def test_pause_and_resume(panel, qtbot):
     panel.form.epochs.setValue(200)
     record = _start(panel, qtbot)
     _wait_steps(qtbot, record, 3)
-    panel.pause_button.click()
-    qtbot.waitUntil(lambda: record.status == "paused", timeout=1000)
-    qtbot.wait(300)
+    with qtbot.waitSignal(panel.controller.runHeld, timeout=RUN_TIMEOUT_MS):  # the batch in flight has ended
+        panel.pause_button.click()
+    assert record.status == "paused"
     paused_at = record.step_count
-    qtbot.wait(600)
+    with qtbot.assertNotEmitted(panel.controller.runChanged, wait=600):  # a stretch of time: no batch runs
+        pass
     assert record.step_count == paused_at
     assert panel.is_training()
     panel.pause_button.click()

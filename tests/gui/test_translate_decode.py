@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from PySide6.QtWidgets import QApplication
 
 from engine.bundle import load_model_folder
 from engine.config import DecodeConfig
@@ -137,7 +138,7 @@ def test_rapid_scorer_switching_never_mixes_models(qtbot, window, dates_models):
     type_and_translate(qtbot, window, SENTENCE)
     for scorer in ("dot", "none", "dot", "additive", "dot"):
         choose_scorer(window, scorer)
-        qtbot.wait(5)
+        QApplication.processEvents()  # the switches arrive one event-loop turn apart
     wait_for_model(qtbot, window, "dot")
     wait_run_end(qtbot, window)
     panel = tab.view.attention_panel
@@ -154,16 +155,16 @@ def test_pause_and_step_one_token(qtbot, window):
     type_and_translate(qtbot, window, "November 29, 2026")
     with qtbot.waitSignal(panel.stepShown, timeout=RUN_MS):
         pass
-    transport.pause_button.click()
+    with qtbot.waitSignal(tab.controller.runHeld, timeout=RUN_MS):  # the step in flight has arrived
+        transport.pause_button.click()
     assert tab.controller.state == "paused"
-    qtbot.wait(300)  # at most the step in flight arrives
+    panel.render_now()
     rows = len(panel.target_tokens())
-    qtbot.wait(300)
-    assert len(panel.target_tokens()) == rows, "no step while paused"
-    with qtbot.waitSignal(panel.stepShown, timeout=RUN_MS) as blocker:
+    with qtbot.assertNotEmitted(tab.controller.stepArrived, wait=300):
+        pass  # no step while paused
+    with qtbot.waitSignals([panel.stepShown, tab.controller.runHeld], timeout=RUN_MS):  # one step, then held again
         transport.step_button.click()
-    assert blocker.args == [rows]
-    qtbot.wait(300)
+    panel.render_now()
     assert len(panel.target_tokens()) == rows + 1, "exactly one step"
     transport.pause_button.click()  # resume
     wait_run_end(qtbot, window)
@@ -180,7 +181,8 @@ def test_stop_keeps_the_rows_shown(qtbot, window):
     tab.view.transport.stop_button.click()
     assert not tab.controller.running
     rows = len(panel.target_tokens())
-    qtbot.wait(400)
+    with qtbot.assertNotEmitted(panel.stepShown, wait=400):  # a stopped run shows nothing more
+        pass
     assert len(panel.target_tokens()) == rows
     assert panel.attention().shape == (rows, len(panel.source_tokens()))
     assert "Stopped" in tab.view.hint_label.text()
