@@ -1,0 +1,46 @@
+"""Shipping rebuilt models: the four model files travel, the run's state stays behind."""
+
+import importlib.util
+import shutil
+from pathlib import Path
+
+import pytest
+
+from engine.bundle import load_model_folder, read_config, update_config
+
+ROOT = Path(__file__).resolve().parents[2]
+spec = importlib.util.spec_from_file_location("ship_models", ROOT / "scripts" / "ship_models.py")
+ship_models = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(ship_models)
+
+
+def test_only_the_model_files_are_shipped_and_the_command_names_the_shipped_folder(tmp_path, dates_models):
+    build = tmp_path / "build"
+    run = build / "dates-additive"
+    shutil.copytree(dates_models["additive"], run)
+    (run / "checkpoint").mkdir(exist_ok=True)
+    (run / "metrics.jsonl").write_text("{}\n")
+    info = read_config(run)
+    info["command"] = f"python -m engine train --task dates --scorer additive --out {build}/dates-additive"
+    update_config(run, info)
+    into = tmp_path / "shipped"
+    (into / "dates-additive").mkdir(parents=True)
+    (into / "dates-additive" / "old.txt").write_text("an older model")
+    assert ship_models.ship(build, into) == ["dates-additive"]
+    shipped = into / "dates-additive"
+    assert sorted(p.name for p in shipped.iterdir()) == ["config.json", "model.safetensors", "src.model", "tgt.model"]
+    assert read_config(shipped)["command"].endswith(f"--out {shipped.resolve().as_posix()}")
+    assert load_model_folder(shipped).scorer == "additive"
+
+
+def test_a_broken_folder_stops_the_copy_before_anything_is_replaced(tmp_path, dates_models):
+    build = tmp_path / "build"
+    shutil.copytree(dates_models["additive"], build / "a-good")
+    shutil.copytree(dates_models["dot"], build / "b-broken")
+    (build / "b-broken" / "model.safetensors").write_bytes(b"not weights")
+    into = tmp_path / "shipped"
+    with pytest.raises(SystemExit, match="b-broken is not a loadable model"):
+        ship_models.ship(build, into)
+    assert not into.exists()
+    with pytest.raises(SystemExit, match="no model folder c-missing"):
+        ship_models.ship(build, into, ["c-missing"])
