@@ -8,7 +8,9 @@
    taken from the decode just shown (engine.decode_memo) or teacher-forced without search
    (engine.teacher_forcing), never re-decoded.
 2. **The beam tree's update + paint per step, beam 10**: the recorded levels of a beam-10 search
-   are added to the tree one step at a time, each followed by a forced repaint. Goal: ≤ 5 ms per step.
+   are added to the tree one step at a time, each followed by the event processing that paints
+   it (what Qt repaints: the new column, or the whole view when it scrolls), and — the worst case —
+   by a forced repaint of the whole view. Goal: ≤ 5 ms per step.
 3. **The GUI's longest stall while a tree grows**: the real window decodes back to back at beam 10
    with the beam-tree window open; a 10 ms timer measures how late its ticks come. Goal: ≤ 50 ms.
 """
@@ -71,18 +73,23 @@ def tree_costs(app, translator, text: str) -> None:
     dialog.resize(900, 520)
     dialog.show()
     app.processEvents()
-    costs = []
-    for _ in range(5):
-        dialog.show_levels([])
-        app.processEvents()
-        for depth, nodes in levels:
-            started = time.perf_counter()
-            dialog.tree.add_level(depth, nodes)
-            dialog.tree.viewport().repaint()
-            costs.append((time.perf_counter() - started) * 1000)
-    verdict = "met" if statistics.median(costs) <= 5 else "MISSED"
-    print(f"beam tree, beam 10, {len(levels)} steps, {dialog.tree.node_count()} nodes: update + paint per step "
-          f"{describe(costs)} (goal ≤ 5 ms: {verdict})")
+    for forced in (False, True):
+        costs = []
+        for _ in range(5):
+            dialog.show_levels([])
+            app.processEvents()
+            for depth, nodes in levels:
+                started = time.perf_counter()
+                dialog.tree.add_level(depth, nodes)
+                if forced:
+                    dialog.tree.viewport().repaint()
+                else:
+                    app.processEvents()
+                costs.append((time.perf_counter() - started) * 1000)
+        verdict = "met" if statistics.median(costs) <= 5 else "MISSED"
+        how = "a forced repaint of the whole view" if forced else "Qt's own repaint"
+        print(f"beam tree, beam 10, {len(levels)} steps, {dialog.tree.node_count()} nodes: update + paint per step "
+              f"({how}) {describe(costs)} (goal ≤ 5 ms: {verdict})")
     dialog.close()
 
 

@@ -116,7 +116,17 @@ class BeamTreeView(QGraphicsView):
                                  self._rows * ROW_HEIGHT + 12))
         newest = self.levels[levels[-1][0]]
         if self._follow and newest:
-            self.ensureVisible(newest[0], 8, 8)
+            self._follow_column(newest[0])
+
+    def _follow_column(self, item: _NodeItem) -> None:
+        """Keep the newest column in view, a page at a time: when it passes the right edge, the view
+        jumps so that it sits a third of the way in. Scrolling repaints the whole view, so it should
+        happen every few steps, not at every one."""
+        visible = self.mapToScene(self.viewport().rect()).boundingRect()
+        if item.x() + NODE_WIDTH + 8 <= visible.right():
+            return
+        bar = self.horizontalScrollBar()
+        bar.setValue(int(bar.value() + item.x() - visible.left() - visible.width() / 3))
 
     def node_count(self) -> int:
         return len(self.items_by_ids)
