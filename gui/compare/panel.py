@@ -20,11 +20,11 @@ from gui.attention.heatmap import HeatmapView
 from gui.attention.labels import join_pieces
 from gui.compare.model import PanelNumbers, PanelSlot
 
-COVERAGE_HEIGHT = 64
+COVERAGE_HEIGHT = 44
 DRAW_INTERVAL_MS = 12  # between two panels' redraws: with four maps, each redraws ~20 times a second
 
 
-OUTPUT_LINES = 3  # the output's box: longer outputs scroll inside it
+OUTPUT_LINES = 2  # the output's box: longer outputs scroll inside it
 NUMBER_LINES = 2
 
 
@@ -131,7 +131,7 @@ class ScorerPanel(QFrame):
         if self.uses_attention:
             self.heatmap = HeatmapView()
             self.heatmap.setObjectName(f"compareHeatmap_{slot.scorer}")
-            self.heatmap.setMinimumHeight(160)
+            self.heatmap.setMinimumHeight(100)
             self.heatmap.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
             self.heatmap.cellHovered.connect(self._on_cell_hovered)
             layout.addWidget(self.heatmap, 1)

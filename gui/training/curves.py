@@ -122,9 +122,9 @@ class CurvesView(QWidget):
         grid = QGridLayout(self.plots)
         grid.setContentsMargins(0, 0, 0, 0)
         grid.setSpacing(4)
-        self.loss_plot = self._make_plot("lossPlot", "Loss per target token — faint: each step, solid: smoothed, "
-                                         "dashed ○: validation", "loss")
-        self.loss_plot.setToolTip("Cross-entropy per target token. The training loss includes label smoothing, so it "
+        self.loss_plot = self._make_plot("lossPlot", "Loss per target token (○: validation)", "loss")
+        self.loss_plot.setToolTip("Cross-entropy per target token: faint, each step; solid, smoothed; dashed with ○, "
+                                  "validation. The training loss includes label smoothing, so it "
                                   "levels off above the validation loss, which has none. NaN steps are gaps.")
         self.bleu_plot = self._make_plot("bleuPlot", "Validation BLEU", "BLEU")
         self.lr_plot = self._make_plot("learningRatePlot", "Learning rate", "learning rate")

@@ -109,6 +109,9 @@ class TrainingPanel(QWidget):
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(self.form)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # Never narrower than the form: it scrolls up and down, and must not be cut off at the side.
+        form_width = self.form.minimumSizeHint().width() + scroll.verticalScrollBar().sizeHint().width() + 4
+        scroll.setMinimumWidth(form_width)
         buttons = QHBoxLayout()
         for button in (self.start_button, self.pause_button, self.stop_button):
             buttons.addWidget(button)
@@ -125,7 +128,7 @@ class TrainingPanel(QWidget):
         left_layout.addWidget(self.progress)
         left_layout.addWidget(self.status_label)
         left_layout.addWidget(self.message_label)
-        left.setMinimumWidth(340)
+        left.setMinimumWidth(max(340, form_width + 4))
         top = QSplitter(Qt.Orientation.Horizontal)
         top.addWidget(self.curves)
         top.addWidget(self.snapshots)
@@ -143,7 +146,7 @@ class TrainingPanel(QWidget):
         main.addWidget(right)
         main.setStretchFactor(0, 0)
         main.setStretchFactor(1, 1)
-        main.setSizes([370, 1030])
+        main.setSizes([max(370, form_width + 8), 1030])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(main)
