@@ -107,3 +107,13 @@ def test_an_example_brings_its_reference_and_every_panel_is_scored_against_it(qt
     assert tab.reference.text() == "2026-11-29"
     assert all("chrF" in tab.panels[s].numbers.text() for s in ("additive", "dot", "none"))
     assert tab.target_combo.findData("reference") >= 0
+
+
+def test_the_whole_window_fits_1280_by_800_with_every_panel_in_place(qtbot, compare):
+    """The grid's panels once needed 950 px of height: showing the tab grew the window off a
+    1280×800 screen."""
+    window = compare.window()
+    window.resize(1280, 800)
+    run(qtbot, compare, "29 Nov 2026")
+    qtbot.waitUntil(lambda: window.height() == 800)  # laid out, and not grown
+    assert window.minimumSizeHint().height() <= 800 and window.minimumSizeHint().width() <= 1280

@@ -349,3 +349,15 @@ def test_attention_dropout_is_offered_for_the_attention_scorers_and_reaches_the_
     with qtbot.waitSignal(panel.runFinished, timeout=RUN_TIMEOUT_MS):
         record = _start(panel, qtbot)
     assert load_model_folder(record.folder).model_config.attention_dropout == 0.15
+
+
+def test_the_forms_column_is_never_narrower_than_the_form(qtbot):
+    """At 1280×800 the form's fields were cut off at the right (its scroll area was narrower)."""
+    widget = TrainingPanel()
+    qtbot.addWidget(widget)
+    widget.resize(1280, 760)
+    widget.show()
+    qtbot.waitExposed(widget)
+    scroll = widget.form.parentWidget().parentWidget()  # the form's viewport, then its scroll area
+    assert scroll.viewport().width() >= widget.form.minimumSizeHint().width()
+    assert widget.form.width() <= scroll.viewport().width()  # nothing beyond the right edge
