@@ -107,22 +107,22 @@ def broadcast(info: Distributed, value: Any) -> Any:
     return holder[0]
 
 
-def agree_max(info: Distributed, values: Sequence[float]) -> list[float]:
-    """The element-wise maximum of ``values`` over all ranks (a stop anywhere, the latest clock)."""
+def _all_reduce(info: Distributed, values: Sequence[float], op: dist.ReduceOp) -> list[float]:
     if not info.active:
         return list(values)
     tensor = torch.tensor(list(values), dtype=torch.float64, device=_collective_device)
-    dist.all_reduce(tensor, op=dist.ReduceOp.MAX)
+    dist.all_reduce(tensor, op=op)
     return tensor.cpu().tolist()
+
+
+def agree_max(info: Distributed, values: Sequence[float]) -> list[float]:
+    """The element-wise maximum of ``values`` over all ranks (a stop anywhere, the latest clock)."""
+    return _all_reduce(info, values, dist.ReduceOp.MAX)
 
 
 def agree_sum(info: Distributed, values: Sequence[float]) -> list[float]:
     """The element-wise sum of ``values`` over all ranks."""
-    if not info.active:
-        return list(values)
-    tensor = torch.tensor(list(values), dtype=torch.float64, device=_collective_device)
-    dist.all_reduce(tensor, op=dist.ReduceOp.SUM)
-    return tensor.cpu().tolist()
+    return _all_reduce(info, values, dist.ReduceOp.SUM)
 
 
 def barrier(info: Distributed) -> None:

@@ -1,16 +1,12 @@
 """The rebuild script's plan: which models it trains, where, and under which data protocol."""
 
-import importlib.util
-from pathlib import Path
 
 import pytest
 
 from engine.config import SCORER_NAMES
+from tests.scripts import load_script
 
-ROOT = Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("build_shipped_models", ROOT / "scripts" / "build_shipped_models.py")
-build = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(build)
+build = load_script("build_shipped_models")
 
 
 def test_every_scorer_is_shipped_in_both_directions_under_the_peer_protocol_on_every_core(tmp_path):

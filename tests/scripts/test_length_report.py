@@ -1,15 +1,12 @@
 """The length-study report is drawn from the studies stored in model folders."""
 
-import importlib.util
 import json
 from pathlib import Path
 
 from engine.length_study import BucketScore, LengthStudy
+from tests.scripts import load_script
 
-ROOT = Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("length_report", ROOT / "scripts" / "length_report.py")
-report = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(report)
+report = load_script("length_report")
 
 LABELS = ["1–10", "11–20", "21–30", "31–40", "41–60", "61+"]
 

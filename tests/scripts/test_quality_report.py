@@ -1,15 +1,12 @@
 """The quality report's attention statistics and example picking."""
 
-import importlib.util
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("quality_report", ROOT / "scripts" / "quality_report.py")
-quality_report = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(quality_report)
+from tests.scripts import load_script
+
+quality_report = load_script("quality_report")
 
 
 def test_a_diagonal_alignment_is_diagonal_monotonic_and_sharp():

@@ -1,17 +1,13 @@
 """Shipping rebuilt models: the four model files travel, the run's state stays behind."""
 
-import importlib.util
 import shutil
-from pathlib import Path
 
 import pytest
 
 from engine.bundle import load_model_folder, read_config, update_config
+from tests.scripts import load_script
 
-ROOT = Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("ship_models", ROOT / "scripts" / "ship_models.py")
-ship_models = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(ship_models)
+ship_models = load_script("ship_models")
 
 
 def test_only_the_model_files_are_shipped_and_the_command_names_the_shipped_folder(tmp_path, dates_models):

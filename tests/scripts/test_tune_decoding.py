@@ -1,9 +1,7 @@
 """Choosing checkpoint averaging and the beam length penalty on validation pairs."""
 
-import importlib.util
 import json
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -13,11 +11,9 @@ from engine.errors import ModelFileError
 from engine.tasks import dates
 from engine.trainer import train
 from tests.model_factory import tiny_job
+from tests.scripts import load_script
 
-ROOT = Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("tune_decoding", ROOT / "scripts" / "tune_decoding.py")
-tune = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(tune)
+tune = load_script("tune_decoding")
 
 
 def test_a_model_folder_carries_its_length_penalty(dates_models, tmp_path):
