@@ -64,8 +64,9 @@ def targets(by_scorer: dict[str, dict[int, LengthStudy]], beam: int) -> list[str
     lines = [f"- Best attention scorer on 41+ tokens: `{best}`, {long:.1f} BLEU against {short:.1f} on 1–10 tokens: "
              f"**{long / short:.2f}×** its short-input BLEU (target ≥ 0.8×)." if short else "",
              f"- Its lead over C: {lead_long:+.1f} BLEU on 41+ tokens against {lead_short:+.1f} on 1–10 "
-             f"(**{lead_long / lead_short:.1f}×**; target ≥ +10 and ≥ 1.5×)." if lead_short else
-             f"- Its lead over C: {lead_long:+.1f} BLEU on 41+ tokens against {lead_short:+.1f} on 1–10.",
+             f"(**{lead_long / lead_short:.1f}×**; target ≥ +10 and ≥ 1.5×)." if lead_short > 0 else
+             f"- Its lead over C: {lead_long:+.1f} BLEU on 41+ tokens against {lead_short:+.1f} on 1–10 (C is not "
+             "behind on short inputs, so there is no ratio: the whole lead comes with length; target ≥ +10).",
              "- Every attention scorer's lead over C on 41+ tokens (target ≥ +5): " + ", ".join(
                  f"`{s}` {(_bleu(st, LONG) or 0.0) - (_bleu(none, LONG) or 0.0):+.1f}" for s, st in attending.items())
              + "."]
@@ -123,6 +124,8 @@ def plot(direction: str, by_scorer: dict[str, dict[int, LengthStudy]], path: Pat
         import matplotlib.pyplot as plt
     except ImportError:
         return False
+    from gui.length_study.view import HIGHLIGHT_COLOUR, SCORER_COLOURS  # the app's own palette
+
     figure, axes = plt.subplots(figsize=(7, 4))
     for scorer in SCORER_NAMES:
         study = by_scorer.get(scorer, {}).get(1)
@@ -132,7 +135,8 @@ def plot(direction: str, by_scorer: dict[str, dict[int, LengthStudy]], path: Pat
         fixed = scorer == "none"
         axes.plot(labels, [b.bleu for b in study.buckets], marker="s" if fixed else "o",
                   label="none (fixed C)" if fixed else scorer, linestyle="--" if fixed else "-",
-                  linewidth=3 if fixed else 1.8, color="#d62728" if fixed else None, zorder=3 if fixed else 2)
+                  linewidth=3 if fixed else 1.8, color=HIGHLIGHT_COLOUR if fixed else SCORER_COLOURS.get(scorer),
+                  zorder=3 if fixed else 2)
     axes.set_xlabel("source length (sub-word tokens), long test set")
     axes.set_ylabel("BLEU (greedy)")
     axes.set_title(f"{direction}: the fixed context C falls behind attention as inputs grow")

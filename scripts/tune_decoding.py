@@ -16,7 +16,7 @@ inputs both count.
    BLEU / chrF with beam 5 and the chosen α (``metrics.test_beam5``).
 
 Every figure it tried is written into config.json (``decoding.tried``), so the choice can be
-checked. Under the peer split rule the validation pairs are also training pairs: they only choose
+checked; ``--more-alphas`` later widens the α search of tuned folders without redoing the rest. Under the peer split rule the validation pairs are also training pairs: they only choose
 between settings, as they choose the checkpoint during training.
 
     python scripts/tune_decoding.py resources/models/zh-en-additive [...] [--valid 500]
@@ -109,6 +109,10 @@ def main() -> int:
     parser.add_argument("--average", type=int, nargs="*", default=[2, 3, 5], help="snapshot counts to try")
     parser.add_argument("--beam", type=int, default=5)
     parser.add_argument("--threads", type=int, default=0, help="torch threads (0 = torch's default)")
+    parser.add_argument("--more-alphas", action="store_true",
+                        help="only widen the length-penalty search of folders tuned before: try --alphas beside "
+                        "the ones already tried (kept from config.json), keep the checkpoint choice and the greedy "
+                        "figures, and redo the beam figures if the choice changes")
     args = parser.parse_args()
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -120,6 +124,9 @@ def main() -> int:
         # from the test pairs: a length penalty chosen on single short sentences alone favours short
         # outputs, which cut multi-sentence inputs short.
         valid = long_test_set(split.valid[: args.valid], bundle.source_language, bundle.target_language)
+        if args.more_alphas:
+            widen_length_penalty(folder, valid, split, args)
+            continue
         averaging = choose_average(folder, valid, args.average)
         print(f"{folder.name}: {averaging}", flush=True)
         bundle = load_model_folder(folder)
@@ -136,19 +143,45 @@ def main() -> int:
             "tried": {"length_penalty": tried, "averaging": averaging},
         }
         update_config(folder, info)
-        bundle = load_model_folder(folder)
-        study = run_length_study(bundle.translator, long_pairs, bundle.target_language,
-                                 bundle.decode_config(args.beam))
-        record_length_study(folder, study)
-        print(f"{folder.name}: beam-{args.beam} length study {[(b.label, b.bleu) for b in study.buckets]}", flush=True)
-        beam_test = evaluate(bundle.translator, split.test, bundle.target_language, bundle.decode_config(args.beam))
-        info = read_config(folder)
-        info.setdefault("metrics", {})[f"test_beam{args.beam}"] = {
-            "bleu": round(beam_test.scores.bleu, 2), "chrf": round(beam_test.scores.chrf, 2), "n": beam_test.count,
-            "length_penalty": alpha, "signature": beam_test.scores.signature}
-        update_config(folder, info)
-        print(f"{folder.name}: test BLEU beam {args.beam} {beam_test.scores.bleu:.2f}", flush=True)
+        record_beam_figures(folder, long_pairs, split, args.beam, alpha)
     return 0
+
+
+def widen_length_penalty(folder: Path, valid, split, args) -> None:
+    """Try more α for a folder tuned before; the beam figures are redone only when the choice moves."""
+    info = read_config(folder)
+    decoding = info.get("decoding") or {}
+    tried = dict((decoding.get("tried") or {}).get("length_penalty") or {})
+    new = [a for a in args.alphas if str(a) not in tried]
+    if new:
+        _, more = choose_length_penalty(folder, valid, new, args.beam)
+        tried.update(more)
+    alpha = float(max(sorted(tried, key=float), key=lambda a: tried[a]))
+    print(f"{folder.name}: length penalty α = {alpha} (beam-{args.beam} valid BLEU by α: {tried})", flush=True)
+    changed = alpha != decoding.get("length_penalty")
+    decoding.setdefault("tried", {})["length_penalty"] = tried
+    decoding["length_penalty"] = alpha
+    info["decoding"] = decoding
+    update_config(folder, info)
+    if changed:
+        bundle = load_model_folder(folder)
+        record_beam_figures(folder, long_test_set(split.test, bundle.source_language, bundle.target_language), split,
+                            args.beam, alpha)
+
+
+def record_beam_figures(folder: Path, long_pairs, split, beam: int, alpha: float) -> None:
+    """The beam length study on the long test set and the beam test BLEU, with the chosen α."""
+    bundle = load_model_folder(folder)
+    study = run_length_study(bundle.translator, long_pairs, bundle.target_language, bundle.decode_config(beam))
+    record_length_study(folder, study)
+    print(f"{folder.name}: beam-{beam} length study {[(b.label, b.bleu) for b in study.buckets]}", flush=True)
+    beam_test = evaluate(bundle.translator, split.test, bundle.target_language, bundle.decode_config(beam))
+    info = read_config(folder)
+    info.setdefault("metrics", {})[f"test_beam{beam}"] = {
+        "bleu": round(beam_test.scores.bleu, 2), "chrf": round(beam_test.scores.chrf, 2), "n": beam_test.count,
+        "length_penalty": alpha, "signature": beam_test.scores.signature}
+    update_config(folder, info)
+    print(f"{folder.name}: test BLEU beam {beam} {beam_test.scores.bleu:.2f}", flush=True)
 
 
 if __name__ == "__main__":

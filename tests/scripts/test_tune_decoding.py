@@ -51,3 +51,20 @@ def test_averaging_keeps_whichever_scores_higher_and_the_folder_stays_loadable(t
     assert result["greedy_valid_bleu"][result["chosen"]] == best
     bundle = load_model_folder(run)
     assert ("averaged" in bundle.info) == result["replaced"]
+
+
+def test_more_alphas_widen_the_search_keep_what_was_tried_and_redo_the_beam_figures_on_a_new_choice(
+        dates_models, tmp_path, monkeypatch):
+    folder = tmp_path / "model"
+    shutil.copytree(dates_models["additive"], folder)
+    info = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    info["decoding"] = {"length_penalty": 1.0, "beam": 3, "tried": {"length_penalty": {"0.0": -1.0, "1.0": -0.5}}}
+    (folder / "config.json").write_text(json.dumps(info), encoding="utf-8")
+    split = dates.dates_split(seed=1, train_size=10, valid_size=40, test_size=20)
+    redone = []
+    monkeypatch.setattr(tune, "record_beam_figures", lambda *args: redone.append(args))
+    args = type("Args", (), {"alphas": [1.0, 2.0], "beam": 3})()
+    tune.widen_length_penalty(folder, split.valid, split, args)
+    tried = load_model_folder(folder).info["decoding"]["tried"]["length_penalty"]
+    assert set(tried) == {"0.0", "1.0", "2.0"} and tried["1.0"] == -0.5  # 1.0 was not tried again
+    assert load_model_folder(folder).length_penalty == 2.0 and len(redone) == 1  # a real BLEU beats -0.5
