@@ -69,11 +69,11 @@ def test_the_report_sets_each_model_against_the_peer_and_shows_the_gain_over_c_b
                        dropout=0.2, direction="en-zh", rule="strict")]
     text = quality_report.render(results, plotted=False)
     both_cores = "both cores, 25.0 min; embeddings 256, dropout 0.3, 1,000 parameters, 20 epochs"
-    assert f"| zh-en-additive | {both_cores} | 29.5 / 40.0 | 30.5 / 41.0 | +5.30 (1.21×) |" in text  # Joey: 25.2
+    assert f"| zh-en-additive | {both_cores} | 29.5 / 40.0 | 30.5 / 41.0 (α 1.0) | +5.30 (1.21×) |" in text  # Joey: 25.2
     with_attention_dropout = both_cores.replace("dropout 0.3", "dropout 0.3 (attention 0.2)")
-    assert f"| zh-en-dot | {with_attention_dropout} | 24.2 / 40.0 | 25.2 / 41.0 | +0.00 (1.00×) |" in text
+    assert f"| zh-en-dot | {with_attention_dropout} | 24.2 / 40.0 | 25.2 / 41.0 (α 1.0) | +0.00 (1.00×) |" in text
     one_core = "one core, 25.0 min; embeddings 128, dropout 0.2, 1,000 parameters, 20 epochs"
-    assert f"| en-zh-additive | {one_core} | 30.0 / 40.0 | 31.0 / 41.0 | — |" in text  # no peer for en→zh
+    assert f"| en-zh-additive | {one_core} | 30.0 / 40.0 | 31.0 / 41.0 (α 1.0) | — |" in text  # no peer for en→zh
     assert "`zh-en-additive`, `zh-en-none` and `zh-en-dot` — `--split-rule peer`, 25,909 training pairs" in text
     assert "`en-zh-additive` — `--split-rule strict`, 21,000 training pairs" in text
     assert "| zh-en-additive | 24 of 30 | 27.5 / 38.0 | 28.5 / 39.0 |" in text  # unseen sources only
