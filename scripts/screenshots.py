@@ -1,0 +1,162 @@
+"""Every README screenshot, from a 1280×800 window with the shipped models, and a clipping check of
+each view: a word-wrapped label lower than its text, or any label, button, combo box, line edit or
+spin box cut off at the side, is printed as ``[clip]`` lines. Run it under a virtual display:
+
+    xvfb-run -a -s "-screen 0 1600x1000x24" env ATTENTION_STUDIO_DATA="$(mktemp -d)" \
+        .venv/bin/python scripts/screenshots.py docs/screenshots
+
+(``ATTENTION_STUDIO_DATA`` keeps the short training run it makes for the Train tab out of your models.)
+"""
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from PySide6.QtWidgets import (  # noqa: E402
+    QAbstractButton,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QLabel,
+    QLineEdit,
+    QWidget,
+)
+
+from gui.app import create_window  # noqa: E402
+
+OUT = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/screenshots")
+SENTENCE = "我妹妹喜欢在花园里看书。"
+REFERENCE = "My sister likes reading in the garden."
+LONG = "你看起来很紧张。尽管我在学校学了6年英语，我还是说不好。"
+
+
+def pump(seconds, until=None):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        QApplication.processEvents()
+        if until is not None and until():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def clipped(root: QWidget, name: str) -> None:
+    """Report visible labels and buttons narrower or lower than their text needs."""
+    problems = []
+    for widget in root.findChildren(QWidget):
+        if not widget.isVisible() or not isinstance(widget, (QLabel, QAbstractButton, QComboBox, QLineEdit,
+                                                             QAbstractSpinBox)):
+            continue
+        shown = widget.visibleRegion().boundingRect()
+        if not shown.isEmpty() and shown.width() < widget.width() - 2:
+            problems.append(f"{type(widget).__name__} {widget.objectName() or getattr(widget, 'text', lambda: '')()[:30]!r}: "
+                            f"cut at the side ({shown.width()} of {widget.width()}px shown)")
+            continue
+        if not isinstance(widget, (QLabel, QAbstractButton)):
+            continue
+        hint = widget.minimumSizeHint()
+        if isinstance(widget, QLabel) and widget.wordWrap():
+            need_h = widget.heightForWidth(widget.width())
+            if need_h > widget.height() + 2:
+                problems.append(f"{type(widget).__name__} {widget.objectName() or widget.text()[:30]!r}: "
+                                f"needs {need_h}px high, has {widget.height()}")
+        elif hint.width() > widget.width() + 2:
+            problems.append(f"{type(widget).__name__} {widget.objectName() or getattr(widget, 'text', lambda: '')()[:30]!r}: "
+                            f"needs {hint.width()}px wide, has {widget.width()}")
+    print(f"[clip] {name}: {'no clipped text' if not problems else ''}")
+    for line in problems:
+        print(f"[clip]   {line}")
+
+
+def save(widget: QWidget, name: str) -> None:
+    pump(1.5)
+    widget.grab().save(str(OUT / name))
+    clipped(widget, name)
+
+
+window = create_window([])
+window.resize(1280, 800)
+window.setMaximumSize(1280, 800)  # the screenshots are of a 1280×800 window: nothing may need more
+window.show()
+tab = window.translate_tab
+pump(60, lambda: tab.controller.bundle is not None and not tab.controller.loading)
+panel = tab.view.attention_panel
+
+
+def translate(text: str, scorer: str | None = None, beam: int = 1) -> None:
+    if scorer is not None:
+        combo = tab.view.choice_bar.scorer_combo
+        index = combo.findData(scorer)
+        combo.setCurrentIndex(index)
+        combo.activated.emit(index)
+        pump(30, lambda: tab.controller.bundle is not None and tab.controller.bundle.scorer == scorer
+             and not tab.controller.loading)
+    tab.view.choice_bar.beam_spin.setValue(beam)
+    tab.translate_text(text)
+    pump(60, lambda: not tab.controller.running)
+    pump(1)
+
+
+translate(SENTENCE, "additive")
+panel.select_step(1)
+save(window, "translate.png")
+translate(SENTENCE, "dot")
+panel.select_step(1)
+save(window, "translate-dot.png")
+translate(LONG, "additive")
+panel.select_step(12)
+save(window, "translate-long.png")
+# The length study, the 41-60 bucket chosen
+dialog = tab.open_length_study()
+pump(3)
+dialog.view.select_bucket("41–60")
+save(dialog, "length-study.png")
+dialog.close()
+# What-if: attention set by hand
+translate(SENTENCE, "additive")
+bar = tab.view.whatif_bar
+bar.attend_button.setChecked(True)
+target = next((j for j, t in enumerate(panel.source_tokens()) if "花园" in t), 1)
+tab._on_cell_clicked(4, target, False)
+pump(30, lambda: not tab.controller.running)
+panel.select_step(4)
+save(window, "whatif.png")
+bar.reset()
+# Beam tree
+translate(SENTENCE, beam=5)
+tree = tab.open_beam_tree()
+tree.resize(1000, 560)
+pump(2)
+finished = next((i for level in tree.tree.levels for i in level if i.node.status == "finished"), None)
+if finished is not None:
+    tree.tree.choose(finished)
+save(tree, "beam-tree.png")
+tree.close()
+tab.view.choice_bar.beam_spin.setValue(1)
+# Compare: the reference forced on every model, difference additive − dot
+window.compare_sentence(SENTENCE, REFERENCE)
+compare = window.compare_tab
+pump(120, lambda: compare.controller.run is not None and not compare.controller.busy
+     and compare.panels.get("additive") is not None and compare.panels["additive"].matrix is not None)
+index = compare.target_combo.findData("reference")
+compare.target_combo.setCurrentIndex(index)
+compare.controller.set_target("reference")
+pump(60, lambda: not compare.controller.busy and compare.panels["additive"].forced)
+compare.difference.first.setCurrentIndex(compare.difference.first.findData("additive"))
+compare.difference.second.setCurrentIndex(compare.difference.second.findData("dot"))
+compare._update_difference()
+pump(60, lambda: not compare.scheduler.pending)
+save(window, "compare.png")
+# Train: a short dates run
+window.tabs.setCurrentIndex(1)
+pump(30, lambda: window.training_panel is not None)
+training = window.training_panel
+training.form.epochs.setValue(3)
+training.start_button.click()
+pump(40, lambda: training.controller.current is not None and len(training.controller.current.validations) >= 1)
+pump(3)
+save(window, "training.png")
+training.controller.stop()
+pump(30, lambda: training.controller.current is None)
+print("saved")
+window.close()
