@@ -50,4 +50,4 @@ class GreedyMemo:
             if not _same_override(self.overrides.get(count), steering.overrides.get(count)):
                 break
             count += 1
-        return min(count, len(self.states))
+        return count

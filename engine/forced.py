@@ -103,9 +103,7 @@ def force_decode_ids(translator: Translator, source: str, ids: list[int] | tuple
     encoded = model.encode(torch.tensor([prepared.ids], device=device), torch.tensor([len(prepared.ids)]))
     run = teacher_force(model, encoded, given, batched_output=batched_output)
     per_token = run.token_log_probs().tolist()
-    total = 0.0
-    for value in per_token:  # summed in step order, as the free decode sums its log-probabilities
-        total += value
+    total = sum(per_token)  # left to right, as the free decode adds its log-probabilities
     attention = run.weights.cpu().numpy() if run.weights is not None else None  # T×S
     scores = run.scores.cpu().numpy() if run.scores is not None else None  # T×S
     notices = "; ".join(n for n in (prepared.notice, notice) if n)

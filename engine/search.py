@@ -21,10 +21,10 @@ from torch import Tensor
 
 from engine.model import Encoded, Seq2Seq, State
 from engine.teacher_forcing import teacher_force
+from engine.tokenizer import BOS_ID, EOS_ID
 
 if TYPE_CHECKING:
     from engine.decode_memo import GreedyMemo
-from engine.tokenizer import BOS_ID, EOS_ID
 
 
 @dataclass(frozen=True)
@@ -148,6 +148,11 @@ class Steering:
 NO_STEERING = Steering()
 
 
+def _row_of(matrix: Tensor | None, index: int = 0) -> Tensor | None:
+    """Row ``index`` of a K×S tensor, or None when there is none (the fixed-context scorer)."""
+    return None if matrix is None else matrix[index]
+
+
 class _GreedyRecord:
     """The steps of one greedy decode so far, and the DecodeStep event of each new one."""
 
@@ -174,9 +179,10 @@ class _GreedyRecord:
         self.states.append(state)
         return adopted
 
-    def add(self, token_id: int, logp: Tensor, weights: Tensor | None, scores: Tensor | None,
+    def add(self, token_id: int, logp: Tensor, state: State, weights: Tensor | None, scores: Tensor | None,
             model_weights: Tensor | None, forced: bool) -> DecodeStep:
-        """logp: V; weights, scores, model_weights: S (or None) → the step's event."""
+        """logp: V; state: the decoder state after the step; weights, scores, model_weights: S (or
+        None) → the step's event."""
         token_logp = float(logp[token_id])
         self.total += token_logp
         self.ids.append(token_id)
@@ -202,6 +208,7 @@ class _GreedyRecord:
             model_attention=model_weights.cpu().numpy().copy() if model_weights is not None else None,
         )
         self.steps.append(step)
+        self.states.append(state)
         return step
 
     def hypothesis(self) -> Hypothesis:
@@ -236,11 +243,8 @@ def greedy(
         run = teacher_force(model, encoded, prefix[reused:],
                             lambda index: steering.override_at(reused + index, 1, device), state, previous_id)
         for offset, token_id in enumerate(prefix[reused:]):
-            yield record.add(token_id, run.log_probs[offset],
-                             run.weights[offset] if run.weights is not None else None,
-                             run.scores[offset] if run.scores is not None else None,
-                             run.model_weights[offset], forced=True)
-            record.states.append(run.states[offset])
+            yield record.add(token_id, run.log_probs[offset], run.states[offset], _row_of(run.weights, offset),
+                             _row_of(run.scores, offset), run.model_weights[offset], forced=True)
             if token_id == EOS_ID:
                 return record.hypothesis()
         state, previous_id = run.states[-1], prefix[-1]
@@ -250,11 +254,8 @@ def greedy(
         state = out.state
         token = logp[0].argmax()
         token_id = int(token)
-        step = record.add(token_id, logp[0], out.weights[0] if out.weights is not None else None,
-                          out.scores[0] if out.scores is not None else None,
-                          out.model_weights[0] if out.model_weights is not None else None, forced=False)
-        record.states.append(state)
-        yield step
+        yield record.add(token_id, logp[0], state, _row_of(out.weights), _row_of(out.scores),
+                         _row_of(out.model_weights), forced=False)
         if token_id == EOS_ID:
             break
         previous = token.view(1)
