@@ -19,7 +19,7 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.config import TrainConfig  # noqa: E402
+from engine.config import ModelShape, TrainConfig  # noqa: E402
 from engine.events import TrainControl, ValidationEvent  # noqa: E402
 from engine.jobs import CorpusChoice, prepare_job  # noqa: E402
 from engine.trainer import train  # noqa: E402
@@ -35,7 +35,7 @@ def main() -> None:
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as folder:
         config = TrainConfig(epochs=20, validate_every_steps=args.validate_every, seed=1)
-        job, _ = prepare_job(CorpusChoice.dates_task(), Path(folder), {"scorer": args.scorer}, config)
+        job, _ = prepare_job(CorpusChoice.dates_task(), Path(folder), ModelShape(scorer=args.scorer), config)
         control = TrainControl()
         for event in train(job, control):
             if isinstance(event, ValidationEvent):

@@ -26,7 +26,7 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.config import TrainConfig  # noqa: E402
+from engine.config import ModelShape, TrainConfig  # noqa: E402
 from engine.events import TrainControl  # noqa: E402
 from engine.jobs import CorpusChoice, prepare_job  # noqa: E402
 from engine.paths import TATOEBA_CORPUS  # noqa: E402
@@ -49,9 +49,9 @@ def main() -> None:
         return
     torch.set_num_threads(args.threads)
     with tempfile.TemporaryDirectory() as folder:
-        model_options = {"scorer": args.scorer, "tie_embeddings": args.tie_embeddings}
+        shape = ModelShape(scorer=args.scorer, tie_embeddings=args.tie_embeddings)
         config = TrainConfig(seed=1, batch_size=args.batch_size)
-        job, _ = prepare_job(CorpusChoice(corpus=args.corpus), Path(folder), model_options, config)
+        job, _ = prepare_job(CorpusChoice(corpus=args.corpus), Path(folder), shape, config)
         run = _Run(job, TrainControl())
         batches = make_batches(run.train_data, job.train_config.batch_size, seed=1)
         for indices in batches[: args.warmup]:

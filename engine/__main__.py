@@ -12,6 +12,7 @@ import json
 import shlex
 import sys
 import time
+from dataclasses import fields
 from pathlib import Path
 
 from engine import distributed
@@ -19,7 +20,7 @@ from engine.averaging import write_averaged_model
 from engine.bundle import load_model_folder
 from engine.checkpoint import discard_checkpoint, resumable_from
 from engine.concat import long_test_set
-from engine.config import CELL_NAMES, LR_SCHEDULES, SCORER_NAMES, ModelConfig, TrainConfig
+from engine.config import CELL_NAMES, LR_SCHEDULES, SCORER_NAMES, ModelShape, TrainConfig
 from engine.data import SPLIT_RULES
 from engine.device import DEVICE_CHOICES, PRECISION_CHOICES, check_precision, describe_device, resolve_device
 from engine.errors import EngineError
@@ -27,7 +28,7 @@ from engine.evaluate import evaluate
 from engine.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent, format_duration
 from engine.forced import force_decode
 from engine.interrupt import stop_on_signals
-from engine.jobs import TASKS, CorpusChoice, load_corpus, prepare_job, stored_train_arguments
+from engine.jobs import TASKS, CorpusChoice, VocabularySizes, load_corpus, prepare_job, stored_train_arguments
 from engine.length_study import format_study, record_length_study, run_length_study
 from engine.run_lock import claim_run_folder
 from engine.run_report import score_on_test
@@ -60,15 +61,15 @@ def build_parser() -> argparse.ArgumentParser:
                     help="strict (default): hold out valid and test, and drop training pairs sharing a source "
                     "with them; peer: train on every non-test pair, as the Joey NMT peer figures did")
     tr.add_argument("--scorer", choices=SCORER_NAMES, required=True, help="attention scorer")
-    tr.add_argument("--cell", choices=CELL_NAMES, default="gru", help="recurrent cell (default gru)")
+    tr.add_argument("--cell", choices=CELL_NAMES, default=ModelShape.cell, help="recurrent cell (default gru)")
     tr.add_argument("--epochs", type=int, default=TrainConfig.epochs, help="maximum epochs")
-    tr.add_argument("--max-minutes", type=float, default=0.0, help="wall-clock budget in minutes (0 = none)")
+    tr.add_argument("--max-minutes", type=float, default=TrainConfig.max_minutes, help="wall-clock budget in minutes (0 = none)")
     tr.add_argument("--tensorboard", action="store_true",
                     help="also write TensorBoard event files to OUT/tensorboard (optional extra: "
                     "pip install -e \".[tensorboard]\")")
-    tr.add_argument("--max-steps", type=int, default=0,
+    tr.add_argument("--max-steps", type=int, default=TrainConfig.max_steps,
                     help="stop after this many optimizer steps (0 = no limit); the model is validated and saved")
-    tr.add_argument("--seed", type=int, default=1, help="random seed (same seed, same run)")
+    tr.add_argument("--seed", type=int, default=TrainConfig.seed, help="random seed (same seed, same run)")
     tr.add_argument("--batch-size", type=int, default=TrainConfig.batch_size, help="sentences per batch")
     tr.add_argument("--learning-rate", type=float, default=TrainConfig.learning_rate, help="Adam learning rate")
     tr.add_argument("--lr-schedule", choices=LR_SCHEDULES, default=TrainConfig.lr_schedule,
@@ -80,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="fraction of the training over which unscaled dot/bilinear scores start divided by "
                     "√d (as scaled dot) and warm up to the plain formula; keeps them from locking onto one "
                     "source position (0 = off)")
-    tr.add_argument("--concat-max", type=int, default=TrainConfig.concat_max_group,
+    tr.add_argument("--concat-max", dest="concat_max_group", type=int, default=TrainConfig.concat_max_group,
                     help="join up to K consecutive training pairs (k = 2..K, after a seeded shuffle) into one "
                     "long example, so that the model learns inputs of several sentences (1 = off)")
     tr.add_argument("--concat-share", type=float, default=TrainConfig.concat_share,
@@ -95,22 +96,22 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--keep-snapshots", type=int, default=TrainConfig.keep_snapshots,
                     help="keep the weights of the last N validations in checkpoint/snapshots for checkpoint "
                     "averaging (python -m engine average); 0 = none")
-    tr.add_argument("--embedding-size", type=int, default=128, help="token embedding size")
-    tr.add_argument("--hidden-size", type=int, default=256, help="encoder size per direction and decoder size")
+    tr.add_argument("--embedding-size", type=int, default=ModelShape.embedding_size, help="token embedding size")
+    tr.add_argument("--hidden-size", type=int, default=ModelShape.decoder_hidden_size, help="encoder size per direction and decoder size")
     tr.add_argument("--tie-embeddings", action="store_true",
                     help="share the target embedding with the output layer (fewer parameters)")
-    tr.add_argument("--dropout", type=float, default=0.2, help="dropout rate")
-    tr.add_argument("--attention-dropout", type=float, default=ModelConfig.attention_dropout,
+    tr.add_argument("--dropout", type=float, default=ModelShape.dropout, help="dropout rate")
+    tr.add_argument("--attention-dropout", type=float, default=ModelShape.attention_dropout,
                     help="dropout on the attention weights that form each context in training, so that it "
                     "cannot rest on one source position (0 = off; a no-op for the 'none' scorer)")
-    tr.add_argument("--src-vocab", type=int, default=None, help="source SentencePiece vocabulary size")
-    tr.add_argument("--tgt-vocab", type=int, default=None, help="target SentencePiece vocabulary size")
-    tr.add_argument("--validate-every", type=int, default=0, help="extra validation every N steps (0 = per epoch)")
+    tr.add_argument("--src-vocab", dest="source", type=int, default=VocabularySizes.source, help="source SentencePiece vocabulary size")
+    tr.add_argument("--tgt-vocab", dest="target", type=int, default=VocabularySizes.target, help="target SentencePiece vocabulary size")
+    tr.add_argument("--validate-every", dest="validate_every_steps", type=int, default=TrainConfig.validate_every_steps, help="extra validation every N steps (0 = per epoch)")
     tr.add_argument("--validate-from", type=float, default=TrainConfig.validate_from,
                     help="skip the end-of-epoch validations before this fraction of the training (of "
                     "--max-minutes, else of the epochs) and give their time to training; a run with a "
                     "budget schedule improves to its end, so its best model is its last (0 = every epoch)")
-    tr.add_argument("--threads", type=int, default=0, help="torch CPU threads (0 = torch's default)")
+    tr.add_argument("--threads", dest="torch_threads", type=int, default=TrainConfig.torch_threads, help="torch CPU threads (0 = torch's default)")
     tr.add_argument("--device", choices=DEVICE_CHOICES, default=TrainConfig.device,
                     help="auto (default: CUDA, then Apple MPS, then the CPU), or one of them; the model folder "
                     "is the same whatever trained it")
@@ -195,27 +196,23 @@ def command_train(args: argparse.Namespace) -> int:
         distributed.finish()
 
 
+def _settings_from(settings_class: type, args: argparse.Namespace):
+    """One of the engine's settings dataclasses from the ``train`` flags: each flag stores under its
+    field's name (``dest``), so a new field needs only its flag (docs/architecture.md, "Adding a
+    setting")."""
+    given = vars(args)
+    return settings_class(**{f.name: given[f.name] for f in fields(settings_class) if f.name in given})
+
+
 def _train_in_claimed_folder(args: argparse.Namespace, ranks: distributed.Distributed) -> int:
     say = print if ranks.is_main else _quiet  # the other ranks of a torchrun run keep quiet
     choice = CorpusChoice.dates_task() if args.task else CorpusChoice(
         corpus=args.corpus, source_language=args.src, target_language=args.tgt, split_rule=args.split_rule)
-    train_config = TrainConfig(
-        epochs=args.epochs, max_minutes=args.max_minutes, seed=args.seed, batch_size=args.batch_size,
-        max_steps=args.max_steps, learning_rate=args.learning_rate, validate_every_steps=args.validate_every,
-        torch_threads=args.threads,
-        lr_schedule=args.lr_schedule, lr_decay_start=args.lr_decay_start,
-        temperature_warmup=args.temperature_warmup, concat_max_group=args.concat_max,
-        concat_share=args.concat_share, concat_start=args.concat_start, keep_snapshots=args.keep_snapshots,
-        subword_alpha=args.subword_alpha, validate_from=args.validate_from, device=args.device,
-        precision=args.precision,
-    )
-    model_options = dict(scorer=args.scorer, cell=args.cell, embedding_size=args.embedding_size,
-                         encoder_hidden_size=args.hidden_size, decoder_hidden_size=args.hidden_size,
-                         attention_size=args.hidden_size, dropout=args.dropout,
-                         attention_dropout=args.attention_dropout, tie_embeddings=args.tie_embeddings)
+    train_config = _settings_from(TrainConfig, args)
+    model_shape = _settings_from(ModelShape, args).with_hidden_size(args.hidden_size)
     command = "python -m engine " + " ".join(shlex.quote(a) for a in args.argv)
     job, loaded = prepare_job(
-        choice, args.out, model_options, train_config, args.src_vocab, args.tgt_vocab, resume=args.resume,
+        choice, args.out, model_shape, train_config, _settings_from(VocabularySizes, args), resume=args.resume,
         command=command, storage_dtype="float16" if args.float16 else "float32",
         on_status=lambda message: say(f"[train] {message}", file=sys.stderr), distributed=ranks,
     )

@@ -7,7 +7,7 @@ valid choices, so a bad value is caught where it is written, not deep inside PyT
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 from engine.errors import ConfigError
@@ -48,11 +48,11 @@ class _Serializable:
 
 
 @dataclass(frozen=True)
-class ModelConfig(_Serializable):
-    """Architecture of the encoder–decoder (engine/model.py)."""
+class ModelShape(_Serializable):
+    """The architecture a person chooses (engine/model.py): everything of :class:`ModelConfig` but
+    the vocabulary sizes, which the tokenizers decide. The one source of these settings for the
+    command line and the app alike."""
 
-    src_vocab_size: int  # SentencePiece vocabulary of the source language (ids 0..V-1)
-    tgt_vocab_size: int  # SentencePiece vocabulary of the target language
     scorer: str = "additive"  # attention scorer F(s, h): one of SCORER_NAMES
     cell: str = "gru"  # recurrent cell of encoder and decoder: gru (default), lstm, rnn
     embedding_size: int = 128  # token embeddings, both sides
@@ -67,13 +67,39 @@ class ModelConfig(_Serializable):
     def __post_init__(self) -> None:
         _check_choice("scorer", self.scorer, SCORER_NAMES)
         _check_choice("cell", self.cell, CELL_NAMES)
-        for name in ("src_vocab_size", "tgt_vocab_size"):
-            _check_range(name, getattr(self, name), 8, 1_000_000)
         for name in ("embedding_size", "encoder_hidden_size", "decoder_hidden_size", "attention_size"):
             _check_range(name, getattr(self, name), 1, 8192)
         _check_range("encoder_layers", self.encoder_layers, 1, 8)
         _check_range("dropout", self.dropout, 0.0, 0.9)
         _check_range("attention_dropout", self.attention_dropout, 0.0, 0.9)
+
+    def with_hidden_size(self, size: int) -> ModelShape:
+        """One hidden size for the encoder (per direction), the decoder and the additive scorer's
+        layer, as the command line's ``--hidden-size`` and the app's form set it."""
+        return replace(self, encoder_hidden_size=size, decoder_hidden_size=size, attention_size=size)
+
+    def with_vocabularies(self, src_vocab_size: int, tgt_vocab_size: int) -> ModelConfig:
+        """The full configuration once the tokenizers have fixed the vocabulary sizes."""
+        return ModelConfig(src_vocab_size=src_vocab_size, tgt_vocab_size=tgt_vocab_size, **asdict(self))
+
+
+@dataclass(frozen=True)
+class ModelConfig(ModelShape):
+    """Architecture of the encoder–decoder (engine/model.py): a :class:`ModelShape` and the
+    vocabulary sizes of its tokenizers. Stored flat in a model folder's config.json."""
+
+    src_vocab_size: int = field(kw_only=True)  # SentencePiece vocabulary of the source language (ids 0..V-1)
+    tgt_vocab_size: int = field(kw_only=True)  # SentencePiece vocabulary of the target language
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        for name in ("src_vocab_size", "tgt_vocab_size"):
+            _check_range(name, getattr(self, name), 8, 1_000_000)
+
+    @property
+    def shape(self) -> ModelShape:
+        """The architecture without the vocabulary sizes."""
+        return ModelShape(**{f.name: getattr(self, f.name) for f in fields(ModelShape)})
 
 
 @dataclass(frozen=True)

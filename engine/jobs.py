@@ -19,7 +19,7 @@ import torch
 from engine.atomic import write_bytes_atomic
 from engine.bundle import read_config
 from engine.checkpoint import CHECKPOINT_FOLDER, checkpoint_progress, has_checkpoint
-from engine.config import ModelConfig, TrainConfig
+from engine.config import ModelConfig, ModelShape, TrainConfig
 from engine.data import SPLIT_RULE_TEXT, CorpusReport, Split, check_split_rule, read_tsv, split_pairs
 from engine.device import describe_device, resolve_device
 from engine.distributed import SINGLE, Distributed, broadcast
@@ -58,6 +58,27 @@ class CorpusChoice:
     def dates_task() -> CorpusChoice:
         return CorpusChoice(task="dates", source_language=dates.SOURCE_LANGUAGE,
                             target_language=dates.TARGET_LANGUAGE)
+
+
+@dataclass(frozen=True)
+class VocabularySizes:
+    """SentencePiece vocabulary sizes asked for; 0 takes the engine's size for the language
+    (``DEFAULT_VOCAB``). A small corpus may still shrink them (engine.tokenizer)."""
+
+    source: int = 0
+    target: int = 0
+
+    def __post_init__(self) -> None:
+        for side in ("source", "target"):
+            value = getattr(self, side)
+            if not (value == 0 or 8 <= value <= 1_000_000):
+                raise ConfigError(f"{side} vocabulary must be 0 (the language's default) or between 8 and "
+                                  f"1000000; got {value!r}")
+
+    def resolved(self, choice: CorpusChoice) -> tuple[int, int]:
+        """The source and target sizes actually asked of SentencePiece."""
+        return (self.source or DEFAULT_VOCAB.get(choice.source_language, 4000),
+                self.target or DEFAULT_VOCAB.get(choice.target_language, 4000))
 
 
 @dataclass(frozen=True)
@@ -173,28 +194,26 @@ def hardware_summary() -> str:
 def prepare_job(
     choice: CorpusChoice,
     run_folder: Path,
-    model_options: dict[str, Any],
+    model_shape: ModelShape,
     train_config: TrainConfig,
-    source_vocab_size: int | None = None,
-    target_vocab_size: int | None = None,
+    vocabularies: VocabularySizes = VocabularySizes(),
     resume: bool = False,
     command: str = "",
     storage_dtype: str = "float32",
     on_status: Callable[[str], None] = lambda message: None,
     distributed: Distributed = SINGLE,
 ) -> tuple[TrainingJob, LoadedCorpus]:
-    """Everything up to the first batch. ``model_options`` are ModelConfig fields other than the
-    vocabulary sizes (scorer, cell, sizes). With ``resume`` and a checkpoint in ``run_folder``,
+    """Everything up to the first batch: the model is ``model_shape`` with the vocabularies its
+    tokenizers come out with. With ``resume`` and a checkpoint in ``run_folder``,
     the run's own tokenizers are reused so that ids keep their meaning. Under torchrun
     (``distributed``), rank 0 alone trains (or reads) the tokenizers and writes them; the other
     ranks receive them, so every rank cuts the text into the same ids."""
     run_folder = Path(run_folder)
     on_status("reading the corpus")
     loaded = load_corpus(choice, seed=train_config.seed)
-    src_settings = TokenizerSettings.for_language(
-        choice.source_language, source_vocab_size or DEFAULT_VOCAB.get(choice.source_language, 4000))
-    tgt_settings = TokenizerSettings.for_language(
-        choice.target_language, target_vocab_size or DEFAULT_VOCAB.get(choice.target_language, 4000))
+    source_size, target_size = vocabularies.resolved(choice)
+    src_settings = TokenizerSettings.for_language(choice.source_language, source_size)
+    tgt_settings = TokenizerSettings.for_language(choice.target_language, target_size)
     if distributed.is_main:
         source_tokenizer, target_tokenizer = _run_tokenizers(
             loaded, run_folder, src_settings, tgt_settings, resume, on_status)
@@ -205,9 +224,7 @@ def prepare_job(
         model_bytes = broadcast(distributed, model_bytes)
         if not distributed.is_main:
             source_tokenizer, target_tokenizer = Tokenizer(model_bytes[0]), Tokenizer(model_bytes[1])
-    model_config = ModelConfig(
-        src_vocab_size=source_tokenizer.vocab_size, tgt_vocab_size=target_tokenizer.vocab_size, **model_options
-    )
+    model_config = model_shape.with_vocabularies(source_tokenizer.vocab_size, target_tokenizer.vocab_size)
     if resume and distributed.is_main and has_checkpoint(run_folder):
         check_resume_request(run_folder, run_request(model_config, choice))
     model = build_model(model_config, seed=train_config.seed)

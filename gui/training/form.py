@@ -3,13 +3,20 @@
 A view: it renders choices and returns :class:`RunSettings`; the panel starts the runs. Every
 field has a tooltip and a default suited to the kind of corpus (the built-in task trains a small
 model in minutes; a real corpus needs a bigger one); switching between the two kinds restores
-that kind's sizes.
+that kind's preset.
+
+Each settings row is *bound* to the field of the engine's dataclass it sets (:meth:`_bind`): the
+form reads and writes every bound row the same way, so a new setting is its dataclass field, one
+row here and its command-line flag (docs/architecture.md, "Adding a setting"). A disabled row
+(a setting the chosen scorer or schedule does not use) asks for nothing: the field keeps the
+engine's default.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtWidgets import (
@@ -27,12 +34,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.config import CELL_NAMES, SCORER_NAMES, TrainConfig
+from engine.config import CELL_NAMES, SCORER_NAMES, ModelShape, TrainConfig
+from engine.jobs import CorpusChoice, VocabularySizes
 from engine.scorer_table import SCORER_TABLE
 from engine.tasks import dates
 from gui.training.corpus import CorpusEntry, builtin_entries
 from gui.training.corpus_view import CorpusPreview
-from gui.training.settings import CORPUS_DEFAULTS, TASK_DEFAULTS, RunSettings, SizeDefaults
+from gui.training.settings import CORPUS_PRESET, TASK_PRESET, Preset, RunSettings
 
 ALL_SCORERS = "*"  # the scorer combo's "one run per scorer" choice
 CELL_LABELS = {"gru": "GRU", "lstm": "LSTM", "rnn": "Plain RNN (tanh)"}
@@ -41,6 +49,35 @@ LR_SCHEDULE_LABELS = (("Halve on a BLEU plateau", "plateau"), ("Hold, then decay
 TASK_DIRECTIONS = (("Human date → ISO 8601", (dates.SOURCE_LANGUAGE, dates.TARGET_LANGUAGE)),)
 RECENT_KEY = "training/recentCorpora"
 MAX_RECENT = 5
+SECTIONS = {"model": ModelShape, "train": TrainConfig, "vocabularies": VocabularySizes}  # RunSettings' parts
+
+
+@dataclass(frozen=True)
+class _Binding:
+    """A form row and the dataclass fields it sets (one spin box may set several, e.g. the hidden sizes)."""
+
+    widget: QWidget
+    section: str  # a key of SECTIONS
+    fields: tuple[str, ...]
+
+
+def _read(widget: QWidget) -> Any:
+    if isinstance(widget, QCheckBox):
+        return widget.isChecked()
+    if isinstance(widget, QComboBox):
+        return widget.currentData()
+    if isinstance(widget, QDoubleSpinBox):
+        return round(widget.value(), widget.decimals())
+    return widget.value()
+
+
+def _write(widget: QWidget, value: Any) -> None:
+    if isinstance(widget, QCheckBox):
+        widget.setChecked(bool(value))
+    elif isinstance(widget, QComboBox):
+        widget.setCurrentIndex(max(widget.findData(value), 0))
+    else:
+        widget.setValue(value)
 
 
 def _configured(box: QSpinBox | QDoubleSpinBox, low: float, high: float, value: float, step: float, tip: str,
@@ -74,6 +111,8 @@ class TrainingForm(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._kind_is_task: bool | None = None
+        self._bindings: list[_Binding] = []
+        task_model, task_train = TASK_PRESET.model, TASK_PRESET.train
         # -- corpus --------------------------------------------------------------------------
         self.corpus_combo = QComboBox()
         self.corpus_combo.setObjectName("trainCorpusCombo")
@@ -112,12 +151,12 @@ class TrainingForm(QWidget):
         for name in CELL_NAMES:
             self.cell_combo.addItem(CELL_LABELS.get(name, name), name)
         self.cell_combo.setToolTip("Recurrent cell of encoder and decoder; GRU trains fastest and most reliably")
-        self.embedding = _spin(8, 1024, TASK_DEFAULTS.embedding_size, "Size of the token embeddings (both sides)", 16)
-        self.hidden = _spin(8, 2048, TASK_DEFAULTS.hidden_size, "Hidden size of the encoder (per direction), the "
+        self.embedding = _spin(8, 1024, task_model.embedding_size, "Size of the token embeddings (both sides)", 16)
+        self.hidden = _spin(8, 2048, task_model.decoder_hidden_size, "Hidden size of the encoder (per direction), the "
                             "decoder and the additive scorer's layer; larger learns more, slower", 32)
-        self.dropout = _double(0.0, 0.9, TASK_DEFAULTS.dropout, 2, 0.05, "Dropout on embeddings and the output "
+        self.dropout = _double(0.0, 0.9, task_model.dropout, 2, 0.05, "Dropout on embeddings and the output "
                                "layer during training (off when translating)")
-        self.attention_dropout = _double(0.0, 0.9, TASK_DEFAULTS.attention_dropout, 2, 0.05, "Attention scorers "
+        self.attention_dropout = _double(0.0, 0.9, task_model.attention_dropout, 2, 0.05, "Attention scorers "
                                          "only: during training, drop this share of the attention weights "
                                          "when forming each context, so that it cannot rest on one source "
                                          "token; off when translating, and the heatmap shows the weights as "
@@ -132,6 +171,14 @@ class TrainingForm(QWidget):
         self.tie_embeddings.setToolTip("The output layer reuses the target embedding matrix (Press & Wolf 2017): "
                                        "about a million fewer parameters and faster steps; the shipped models "
                                        "use it")
+        self._bind(self.cell_combo, "model", "cell")
+        self._bind(self.embedding, "model", "embedding_size")
+        self._bind(self.hidden, "model", "encoder_hidden_size", "decoder_hidden_size", "attention_size")
+        self._bind(self.dropout, "model", "dropout")
+        self._bind(self.attention_dropout, "model", "attention_dropout")
+        self._bind(self.tie_embeddings, "model", "tie_embeddings")
+        self._bind(self.source_vocab, "vocabularies", "source")
+        self._bind(self.target_vocab, "vocabularies", "target")
         model_box = QGroupBox("Model")
         model_form = QFormLayout(model_box)
         model_form.addRow("Direction", self.direction_combo)
@@ -149,7 +196,7 @@ class TrainingForm(QWidget):
         model_form.addRow("Vocab src / tgt", vocab)
         model_form.addRow("", self.tie_embeddings)
         # -- training ------------------------------------------------------------------------
-        self.epochs = _spin(1, 10000, TASK_DEFAULTS.epochs, "Maximum passes over the training pairs; early "
+        self.epochs = _spin(1, 10000, task_train.epochs, "Maximum passes over the training pairs; early "
                             "stopping or the time budget may end sooner")
         self.minutes = _double(0.0, 100000.0, 0.0, 1, 1.0, "Wall-clock budget in minutes (pauses excluded); the run "
                                "ends cleanly with its best model saved. 'none' = no budget", "none")
@@ -164,21 +211,21 @@ class TrainingForm(QWidget):
                                     "(needs a time budget): keep the rate for the first half of the budget, then "
                                     "lower it steadily to the minimum, so the run ends well annealed")
         self.minutes.valueChanged.connect(self._budget_changed)
-        self.temperature_warmup = _double(0.0, 1.0, TASK_DEFAULTS.temperature_warmup, 2, 0.05, "Dot and bilinear "
+        self.temperature_warmup = _double(0.0, 1.0, task_train.temperature_warmup, 2, 0.05, "Dot and bilinear "
                                           "only: for this fraction of the run their scores start divided by √d "
                                           "(as scaled dot) and warm up to the plain formula, which keeps their "
                                           "attention from locking onto one source token; 'off' trains the "
                                           "plain formula throughout", "off")
         self.temperature_warmup.setObjectName("trainWarmupSpin")
-        self.concat_max = _spin(1, 16, TASK_DEFAULTS.concat_max_group, "Long examples: each epoch, join 2 to K "
+        self.concat_max = _spin(1, 16, task_train.concat_max_group, "Long examples: each epoch, join 2 to K "
                                 "consecutive training pairs (after a seeded shuffle) into one example, so that the "
                                 "model learns inputs of several sentences; valid and test pairs are never joined. "
                                 "'off' trains on single pairs only", 1, "off")
         self.concat_max.setObjectName("trainConcatMaxSpin")
-        self.concat_share = _double(0.0, 0.9, TASK_DEFAULTS.concat_share, 2, 0.05, "Share of each epoch's examples "
+        self.concat_share = _double(0.0, 0.9, task_train.concat_share, 2, 0.05, "Share of each epoch's examples "
                                     "that are joined pairs, next to every single pair", "none")
         self.concat_share.setObjectName("trainConcatShareSpin")
-        self.concat_start = _double(0.0, 0.95, TASK_DEFAULTS.concat_start, 2, 0.05, "A length curriculum: the "
+        self.concat_start = _double(0.0, 0.95, task_train.concat_start, 2, 0.05, "A length curriculum: the "
                                     "fraction of the run trained on single pairs only before the joined examples "
                                     "join in; 'at once' mixes them in from the start", "at once")
         self.concat_start.setObjectName("trainConcatStartSpin")
@@ -188,12 +235,19 @@ class TrainingForm(QWidget):
                                     "after each epoch; 'each epoch' = only after each epoch", 100, "each epoch")
         self.patience = _spin(0, 1000, TrainConfig.early_stopping_patience, "Stop after this many epochs without "
                               "a better validation BLEU; 'off' never stops early", 1, "off")
-        self.seed = _spin(0, 2**31 - 1, 1, "Random seed: same seed and settings, same run")
+        self.seed = _spin(0, 2**31 - 1, TrainConfig.seed, "Random seed: same seed and settings, same run")
         self.run_name = QLineEdit()
         self.run_name.setObjectName("trainRunNameEdit")
         self.run_name.setPlaceholderText("automatic, e.g. dates-additive-20261129-1830")
         self.run_name.setToolTip("Name of the model folder in your data folder; made from corpus, scorer and time "
                                  "when empty")
+        for widget, name in ((self.epochs, "epochs"), (self.minutes, "max_minutes"), (self.batch_size, "batch_size"),
+                             (self.learning_rate, "learning_rate"), (self.lr_schedule, "lr_schedule"),
+                             (self.temperature_warmup, "temperature_warmup"), (self.concat_max, "concat_max_group"),
+                             (self.concat_share, "concat_share"), (self.concat_start, "concat_start"),
+                             (self.validate_every, "validate_every_steps"),
+                             (self.patience, "early_stopping_patience"), (self.seed, "seed")):
+            self._bind(widget, "train", name)
         train_box = QGroupBox("Training")
         train_form = QFormLayout(train_box)
         train_form.addRow("Epochs", self.epochs)
@@ -272,21 +326,15 @@ class TrainingForm(QWidget):
             for label, languages in TASK_DIRECTIONS if is_task else FILE_DIRECTIONS:
                 self.direction_combo.addItem(label, languages)
             self.direction_combo.setEnabled(not is_task)
-            self.apply_defaults(TASK_DEFAULTS if is_task else CORPUS_DEFAULTS)
+            self.apply_preset(TASK_PRESET if is_task else CORPUS_PRESET)
         self.corpusChanged.emit(entry)
 
-    def apply_defaults(self, defaults: SizeDefaults) -> None:
-        self.embedding.setValue(defaults.embedding_size)
-        self.hidden.setValue(defaults.hidden_size)
-        self.epochs.setValue(defaults.epochs)
-        self.dropout.setValue(defaults.dropout)
-        self.attention_dropout.setValue(defaults.attention_dropout)
-        self.learning_rate.setValue(defaults.learning_rate)
-        self.tie_embeddings.setChecked(defaults.tie_embeddings)
-        self.temperature_warmup.setValue(defaults.temperature_warmup)
-        self.concat_max.setValue(defaults.concat_max_group)
-        self.concat_share.setValue(defaults.concat_share)
-        self.concat_start.setValue(defaults.concat_start)
+    def apply_preset(self, preset: Preset) -> None:
+        """Set every model and training row to ``preset``'s value."""
+        for binding in self._bindings:
+            part = getattr(preset, binding.section, None)
+            if part is not None:
+                _write(binding.widget, getattr(part, binding.fields[0]))
 
     def _budget_changed(self) -> None:
         """The budget schedule decays over the time budget: offered only when there is one."""
@@ -309,30 +357,32 @@ class TrainingForm(QWidget):
         self.attention_dropout.setEnabled(chosen == ALL_SCORERS or SCORER_TABLE[chosen].uses_attention)
 
     # -- settings ------------------------------------------------------------------------------
+    def _bind(self, widget: QWidget, section: str, *names: str) -> None:
+        """Make ``widget`` the form row of the ``section`` dataclass's fields ``names``."""
+        self._bindings.append(_Binding(widget, section, names))
+
+    def _section(self, section: str, **chosen: Any):
+        """The ``section`` dataclass from its enabled rows (the others keep the engine's defaults);
+        raises ConfigError naming a bad combination."""
+        values = dict(chosen)
+        for binding in self._bindings:
+            if binding.section == section and binding.widget.isEnabledTo(self):
+                values.update(dict.fromkeys(binding.fields, _read(binding.widget)))
+        return SECTIONS[section](**values)
+
     def settings(self) -> list[RunSettings]:
-        """The runs the form asks for: one, or one per scorer for "All five"."""
+        """The runs the form asks for: one, or one per scorer for "All five" (raises ConfigError)."""
         entry = self.current_entry()
         source, target = self.direction_combo.currentData()
-        base = RunSettings(
-            task=entry.task, corpus_path=None if entry.is_task else str(entry.path),
-            source_language=source, target_language=target, scorer=SCORER_NAMES[0],
-            cell=self.cell_combo.currentData(), embedding_size=self.embedding.value(),
-            hidden_size=self.hidden.value(), dropout=round(self.dropout.value(), 4),
-            attention_dropout=round(self.attention_dropout.value(), 4),
-            tie_embeddings=self.tie_embeddings.isChecked(),
-            source_vocab=self.source_vocab.value(), target_vocab=self.target_vocab.value(),
-            epochs=self.epochs.value(), max_minutes=self.minutes.value(), batch_size=self.batch_size.value(),
-            learning_rate=self.learning_rate.value(), lr_schedule=self.lr_schedule.currentData(),
-            temperature_warmup=round(self.temperature_warmup.value(), 4),
-            concat_max_group=self.concat_max.value(), concat_share=round(self.concat_share.value(), 4),
-            concat_start=round(self.concat_start.value(), 4),
-            validate_every_steps=self.validate_every.value(),
-            early_stopping_patience=self.patience.value(), seed=self.seed.value(), name=self.run_name.text().strip(),
-        )
+        corpus = CorpusChoice(task=entry.task, corpus=None if entry.is_task else Path(entry.path),
+                              source_language=source, target_language=target)
+        base = RunSettings(corpus=corpus, model=self._section("model"), train=self._section("train"),
+                           vocabularies=self._section("vocabularies"), name=self.run_name.text().strip())
         chosen = self.scorer_combo.currentData()
         scorers = SCORER_NAMES if chosen == ALL_SCORERS else (chosen,)
         suffix = len(scorers) > 1 and bool(base.name)
-        return [replace(base, scorer=s, name=f"{base.name}-{s}" if suffix else base.name) for s in scorers]
+        return [replace(base, model=replace(base.model, scorer=s), name=f"{base.name}-{s}" if suffix else base.name)
+                for s in scorers]
 
     def set_scorer(self, name: str) -> None:
         self.scorer_combo.setCurrentIndex(max(self.scorer_combo.findData(name), 0))

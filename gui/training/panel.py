@@ -190,10 +190,7 @@ class TrainingPanel(QWidget):
         if self.is_training():
             return
         try:
-            settings = self.form.settings()
-            for item in settings:
-                item.train_config()
-                item.corpus_choice()
+            settings = self.form.settings()  # the engine's settings objects check themselves
         except ConfigError as error:
             self.show_message("error", f"Cannot start training: {error}")
             return
@@ -327,7 +324,7 @@ class TrainingPanel(QWidget):
     def _update_progress(self, record: RunRecord) -> None:
         """Progress bar and status line from the newest step of ``record``."""
         event = record.last_step
-        s = record.settings
+        s = record.settings.train
         if event is None:
             self.progress.setValue(0)
             self.progress.setFormat(record.status)

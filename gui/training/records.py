@@ -198,7 +198,7 @@ def metrics_rows(runs: Sequence[RunRecord]) -> list[list[str]]:
     rows: list[list[str]] = []
     for run in runs:
         s = run.settings
-        about = [s.scorer, s.cell, s.corpus_label, s.direction_label]
+        about = [s.model.scorer, s.model.cell, s.corpus_label, s.direction_label]
         columns = [run.series(c) for c in RunRecord.STEP_COLUMNS]
         for step, epoch, elapsed, loss, lr, tps in zip(*columns, strict=True):
             rows.append([run.name, "train", str(int(step)), str(int(epoch)), _number(elapsed), _number(loss), "",

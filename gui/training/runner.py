@@ -112,10 +112,9 @@ def run_training(request: RunRequest, control: TrainControl) -> Iterator[RunItem
         yield StatusMessage("reading the corpus and training the tokenizers" if not request.resume
                             else "reading the corpus and the checkpoint")
         try:
-            source_vocab, target_vocab = settings.vocab_sizes()
             job, loaded = prepare_job(
-                settings.corpus_choice(), folder, settings.model_options(), settings.train_config(threads),
-                source_vocab, target_vocab, resume=request.resume, command="Attention Studio, Train tab",
+                settings.corpus, folder, settings.model, settings.for_threads(threads), settings.vocabularies,
+                resume=request.resume, command="Attention Studio, Train tab",
             )
         except (DataError, TokenizerError, ConfigError) as error:
             yield RunFailed("data", str(error), 0)
@@ -173,7 +172,7 @@ class ResumableRun:
 
     @property
     def label(self) -> str:
-        return f"{self.folder.name} — {self.epoch}/{self.settings.epochs} epochs, step {self.step:,}"
+        return f"{self.folder.name} — {self.epoch}/{self.settings.train.epochs} epochs, step {self.step:,}"
 
 
 def resumable_runs(models_folder: Path) -> list[ResumableRun]:
@@ -190,11 +189,11 @@ def resumable_runs(models_folder: Path) -> list[ResumableRun]:
             continue
         try:
             settings = RunSettings.describing(description, folder.name)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, ConfigError):  # a description no run of this version wrote
             continue
         progress = checkpoint_progress(folder) or {}
         epoch = int(progress.get("epoch", 0))
-        if epoch >= settings.epochs or run_has_ended(folder):
+        if epoch >= settings.train.epochs or run_has_ended(folder):
             continue
         history = tuple(h for h in progress.get("history", []) if isinstance(h, dict))
         stamp = checkpoint_time(folder)

@@ -71,8 +71,8 @@ class RunsTable(QTableWidget):
         s = record.settings
         best = record.best_bleu
         values = (
-            record.name, s.corpus_label, s.direction_label, SCORER_TABLE[s.scorer].label, s.cell.upper(),
-            f"{s.embedding_size}/{s.hidden_size}", str(s.epochs), record.status,
+            record.name, s.corpus_label, s.direction_label, SCORER_TABLE[s.model.scorer].label, s.model.cell.upper(),
+            f"{s.model.embedding_size}/{s.model.decoder_hidden_size}", str(s.train.epochs), record.status,
             "–" if best is None else f"{best:.2f}",
             "–" if record.test_bleu is None else f"{record.test_bleu:.2f}",
             f"{record.last_step.step:,}" if record.last_step else "0", format_duration(record.elapsed),

@@ -6,11 +6,13 @@ the Train tab like the app's own runs (read only; a torn last line waits for the
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from engine.errors import ConfigError
 from engine.events import FinishedEvent, StepEvent, ValidationEvent
 from engine.metrics_log import METRICS_FILE, events_from_records, read_records, run_description
 from gui.training.records import RunRecord
@@ -78,7 +80,8 @@ class RunWatcher(QObject):
         if restarted:
             record.clear_history()
         if description is not None:
-            record.settings = RunSettings.describing(description, record.name)
+            with contextlib.suppress(ConfigError):  # a description no run of this version wrote: keep what we had
+                record.settings = RunSettings.describing(description, record.name)
         steps = [e for e in events if isinstance(e, StepEvent)]
         if steps:
             record.add_steps(steps)

@@ -24,7 +24,7 @@ def test_a_command_line_run_is_followed_live_from_its_folder(qtbot, tmp_path):
         record = panel.controller.watch_run(folder)
         assert record is not None and record in panel.table.records()
         qtbot.waitUntil(lambda: len(record.columns["step"]) > 0, timeout=30000)  # live, while it trains
-        assert record.finished is None and record.settings.scorer == "dot"
+        assert record.finished is None and record.settings.model.scorer == "dot"
         qtbot.waitUntil(lambda: record.finished is not None, timeout=180000)
     finally:
         process.wait(timeout=180)

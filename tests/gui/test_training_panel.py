@@ -308,7 +308,7 @@ def test_long_examples_reach_the_run_and_the_share_needs_pairs_to_join(panel, qt
     start.setValue(0.4)
     assert share.isEnabled() and start.isEnabled()
     [settings] = form.settings()
-    config = settings.train_config()
+    config = settings.train
     assert (config.concat_max_group, config.concat_share, config.concat_start) == (3, 0.25, 0.4)
     with qtbot.waitSignal(panel.runFinished, timeout=RUN_TIMEOUT_MS):
         record = _start(panel, qtbot)
@@ -331,7 +331,7 @@ def test_the_score_warm_up_is_offered_for_the_unscaled_scorers_and_reaches_the_r
     form.set_scorer("dot")
     warmup.setValue(0.5)
     [settings] = form.settings()
-    assert settings.temperature_warmup == 0.5 and settings.train_config().temperature_warmup == 0.5
+    assert settings.train.temperature_warmup == 0.5
     with qtbot.waitSignal(panel.runFinished, timeout=RUN_TIMEOUT_MS):
         record = _start(panel, qtbot)
     assert load_model_folder(record.folder).info["training"]["train_config"]["temperature_warmup"] == 0.5
@@ -345,7 +345,7 @@ def test_attention_dropout_is_offered_for_the_attention_scorers_and_reaches_the_
     form.set_scorer("additive")
     spin.setValue(0.15)
     [settings] = form.settings()
-    assert settings.attention_dropout == 0.15 and settings.model_options()["attention_dropout"] == 0.15
+    assert settings.model.attention_dropout == 0.15
     with qtbot.waitSignal(panel.runFinished, timeout=RUN_TIMEOUT_MS):
         record = _start(panel, qtbot)
     assert load_model_folder(record.folder).model_config.attention_dropout == 0.15

@@ -11,9 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.config import ModelConfig
+from engine.config import ModelShape, TrainConfig
 from engine.errors import ConfigError
 from engine.events import StepEvent, TrainControl
+from engine.jobs import CorpusChoice
 from engine.metrics_log import MetricsLog
 from gui.training.corpus import CorpusEntry, inspect_corpus
 from gui.training.ranges import nice_bounds, nice_ceil
@@ -35,34 +36,41 @@ def test_training_threads_leave_a_core_for_the_window():
 
 def test_run_names_are_made_from_corpus_scorer_and_time_and_never_reuse_a_folder(tmp_path):
     now = datetime.datetime(2026, 11, 29, 18, 30)
-    settings = RunSettings(scorer="scaled_dot")
+    settings = RunSettings(model=ModelShape(scorer="scaled_dot"))
     assert settings.default_name(now) == "dates-scaled-dot-20261129-1830"
     (tmp_path / "dates-scaled-dot-20261129-1830").mkdir()
     assert settings.with_unique_name(tmp_path, now).name == "dates-scaled-dot-20261129-1830-2"
-    corpus = RunSettings(task=None, corpus_path="x.tsv", source_language="en", target_language="zh", name="../my run")
+    corpus = RunSettings(CorpusChoice(corpus=Path("x.tsv"), source_language="en", target_language="zh"), name="../my run")
     assert corpus.with_unique_name(tmp_path, now).name == "-my run"
     assert corpus.direction_label == "English → Chinese"
 
 
 def _description(settings: RunSettings) -> dict:
     """What the engine's metrics log records of a run started with ``settings`` (engine.trainer)."""
-    model = ModelConfig(src_vocab_size=400, tgt_vocab_size=300, **settings.model_options())
-    return {"source_language": settings.source_language, "target_language": settings.target_language,
-            "model": model.to_dict(), "train_config": settings.train_config().to_dict(), "task": settings.task,
-            "data": {"corpus": Path(settings.corpus_path).name if settings.corpus_path else None},
-            "corpus_path": settings.corpus_path}
+    corpus = settings.corpus
+    return {"source_language": corpus.source_language, "target_language": corpus.target_language,
+            "model": settings.model.with_vocabularies(400, 300).to_dict(), "train_config": settings.train.to_dict(),
+            "task": corpus.task, "data": {"corpus": corpus.corpus.name if corpus.corpus else None},
+            "corpus_path": str(corpus.corpus) if corpus.corpus else None}
 
 
 @pytest.mark.parametrize("settings", [
-    RunSettings(scorer="dot", cell="lstm", epochs=3, hidden_size=48, validate_every_steps=50, name="a"),
-    RunSettings(task=None, corpus_path="/data/my corpus.tsv", source_language="en", target_language="zh",
-                scorer="bilinear", concat_max_group=8, concat_share=0.2, concat_start=0.5, max_minutes=25,
-                lr_schedule="budget", tie_embeddings=True, early_stopping_patience=0, name="b"),
+    RunSettings(model=ModelShape(scorer="dot", cell="lstm").with_hidden_size(48),
+                train=TrainConfig(epochs=3, validate_every_steps=50), name="a"),
+    RunSettings(CorpusChoice(corpus=Path("/data/my corpus.tsv"), source_language="en", target_language="zh"),
+                model=ModelShape(scorer="bilinear", tie_embeddings=True, attention_dropout=0.1),
+                train=TrainConfig(concat_max_group=8, concat_share=0.2, concat_start=0.5, max_minutes=25,
+                                  lr_schedule="budget", early_stopping_patience=0, subword_alpha=0.2), name="b"),
 ])
 def test_the_engines_record_of_a_run_gives_back_its_settings(settings):
     assert RunSettings.describing(_description(settings), settings.name) == settings
-    with pytest.raises(ConfigError):
-        RunSettings(epochs=0).train_config()
+
+
+def test_a_description_no_run_wrote_is_refused_with_the_engines_reason():
+    with pytest.raises(ConfigError, match="epochs"):
+        RunSettings.describing({"task": "dates", "train_config": {"epochs": 0}}, "x")
+    odd = RunSettings.describing({"task": "dates", "model": {"scorer": "dot", "future_field": 1}}, "y")
+    assert odd.model.scorer == "dot" and odd.train == TrainConfig()
 
 
 def test_smoothing_keeps_nan_as_gaps_and_continues_incrementally():
@@ -117,7 +125,7 @@ def test_inspection_reports_bad_lines_swapped_columns_and_binary_files(tmp_path)
 def test_a_bad_corpus_fails_before_training_and_leaves_no_folder(tmp_path):
     binary = tmp_path / "binary.tsv"
     binary.write_bytes(b"\x00" * 64)
-    settings = RunSettings(task=None, corpus_path=str(binary), source_language="zh", target_language="en")
+    settings = RunSettings(CorpusChoice(corpus=binary, source_language="zh", target_language="en"))
     folder = tmp_path / "models" / "run"
     items = list(run_training(RunRequest(settings, folder), TrainControl()))
     assert isinstance(items[0], StatusMessage)
@@ -129,7 +137,7 @@ def test_only_interrupted_runs_are_offered_for_resuming(tmp_path):
     assert resumable_runs(tmp_path / "missing") == []
     run = tmp_path / "run"
     (run / "checkpoint").mkdir(parents=True)
-    MetricsLog(run).start(_description(RunSettings(epochs=5)))
+    MetricsLog(run).start(_description(RunSettings(train=TrainConfig(epochs=5))))
     (run / "checkpoint" / "state.safetensors").write_bytes(b"")
     (run / "checkpoint" / "state.json").write_text('{"progress": {"epoch": 2, "step": 40, "history": []}}')
     [found] = resumable_runs(tmp_path)
@@ -155,7 +163,7 @@ def test_the_app_never_trains_into_a_folder_that_holds_a_model_or_that_another_r
 
     from engine.run_lock import claim_run_folder
 
-    settings = RunSettings(epochs=1)
+    settings = RunSettings(train=TrainConfig(epochs=1))
     holding = tmp_path / "models" / "holding"
     shutil.copytree(dates_models["additive"], holding)
     before = (holding / "model.safetensors").read_bytes()

@@ -1,0 +1,126 @@
+"""The training form against the engine's settings: every row reaches its dataclass field, presets
+fill the rows, and a new setting cannot be added to one layer and forgotten in another."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+import pytest
+from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QSpinBox
+
+from engine.__main__ import build_parser
+from engine.config import ModelShape, TrainConfig
+from engine.errors import ConfigError
+from engine.jobs import VocabularySizes
+from gui.training.form import ALL_SCORERS, SECTIONS, TrainingForm
+from gui.training.settings import CORPUS_PRESET, TASK_PRESET
+
+# Fields that keep the engine's value in the app (a run in the app has no say over them). Each must
+# be a deliberate choice: adding a field to a settings dataclass without a form row fails below
+# until it is either given a row or listed here.
+NOT_IN_FORM = {
+    "model": {"scorer",  # the scorer combo, which also offers "all five" (handled by settings())
+              "encoder_layers"},
+    "train": {"max_steps", "clip_norm", "label_smoothing", "lr_decay_factor", "lr_patience", "min_learning_rate",
+              "lr_decay_start", "keep_snapshots", "subword_alpha", "max_consecutive_bad_steps", "validate_from",
+              "sample_count", "torch_threads", "device", "precision"},
+    "vocabularies": set(),
+}
+# Fields the command line does not offer as flags of their own (README, "Command line").
+NOT_ON_COMMAND_LINE = {"encoder_hidden_size", "decoder_hidden_size", "attention_size",  # one --hidden-size
+                       "encoder_layers", "clip_norm", "label_smoothing", "lr_decay_factor", "lr_patience",
+                       "min_learning_rate", "early_stopping_patience", "max_consecutive_bad_steps", "sample_count"}
+
+
+@pytest.fixture
+def form(qtbot):
+    widget = TrainingForm()
+    qtbot.addWidget(widget)
+    return widget
+
+
+def _bound_fields(form: TrainingForm, section: str) -> set[str]:
+    return {name for binding in form._bindings if binding.section == section for name in binding.fields}
+
+
+@pytest.mark.parametrize("section", sorted(SECTIONS))
+def test_every_setting_has_a_form_row_or_is_deliberately_left_to_the_engine(form, section):
+    every = {f.name for f in fields(SECTIONS[section])}
+    bound = _bound_fields(form, section)
+    assert bound <= every
+    assert every - bound == NOT_IN_FORM[section], "a settings field without a form row: bind one, or list it"
+
+
+def test_every_setting_has_a_command_line_flag_that_stores_under_its_name():
+    parser = build_parser()._subparsers._group_actions[0].choices["train"]
+    destinations = {action.dest for action in parser._actions}
+    for settings_class in (ModelShape, TrainConfig, VocabularySizes):
+        missing = {f.name for f in fields(settings_class)} - destinations - NOT_ON_COMMAND_LINE
+        assert not missing, f"{settings_class.__name__} fields without a train flag: {sorted(missing)}"
+
+
+def _changed(widget, value):
+    """A valid value other than ``value`` for ``widget``."""
+    if isinstance(widget, QCheckBox):
+        return not value
+    if isinstance(widget, QComboBox):
+        return next(widget.itemData(i) for i in range(widget.count()) if widget.itemData(i) != value)
+    step = widget.singleStep()
+    return value + step if value + step <= widget.maximum() else value - step
+
+
+def test_every_form_row_reaches_its_engine_field(form):
+    form.set_scorer("dot")  # every row offered (the score warm-up is for the unscaled scorers)
+    form.minutes.setValue(10)  # the budget schedule needs a time budget
+    form.concat_max.setValue(4)  # the share and start need pairs to join
+    for binding in form._bindings:
+        [before] = form.settings()
+        old = getattr(getattr(before, binding.section), binding.fields[0])
+        new = _changed(binding.widget, old)
+        if isinstance(binding.widget, QCheckBox):
+            binding.widget.setChecked(new)
+        elif isinstance(binding.widget, QComboBox):
+            binding.widget.setCurrentIndex(binding.widget.findData(new))
+        else:
+            binding.widget.setValue(new)
+        [after] = form.settings()
+        part = getattr(after, binding.section)
+        for name in binding.fields:
+            assert getattr(part, name) == pytest.approx(new), (binding.section, name)
+
+
+def test_presets_fill_the_rows_and_a_disabled_row_keeps_the_engines_default(form):
+    form.set_scorer("bilinear")
+    form.apply_preset(CORPUS_PRESET)
+    [settings] = form.settings()
+    assert settings.model == CORPUS_PRESET.model.__class__(**{**CORPUS_PRESET.model.to_dict(), "scorer": "bilinear"})
+    assert settings.train == CORPUS_PRESET.train
+    form.set_scorer("none")  # no attention to drop, no scores to warm up
+    form.attention_dropout.setValue(0.3)
+    [settings] = form.settings()
+    assert settings.model.attention_dropout == 0.0 and settings.train.temperature_warmup == 0.0
+    form.concat_max.setValue(1)  # nothing to join: share and start are the engine's "off"
+    [settings] = form.settings()
+    assert (settings.train.concat_share, settings.train.concat_start) == (0.0, 0.0)
+    form.apply_preset(TASK_PRESET)
+    [settings] = form.settings()
+    assert settings.train == TASK_PRESET.train
+
+
+def test_all_five_gives_one_run_per_scorer_and_a_bad_combination_names_the_fix(form):
+    form.scorer_combo.setCurrentIndex(form.scorer_combo.findData(ALL_SCORERS))
+    form.run_name.setText("cmp")
+    runs = form.settings()
+    assert [r.model.scorer for r in runs] == ["additive", "bilinear", "dot", "scaled_dot", "none"]
+    assert [r.name for r in runs] == [f"cmp-{r.model.scorer}" for r in runs]
+    form.source_vocab.setValue(4)  # below SentencePiece's floor, yet the spin box allows it
+    with pytest.raises(ConfigError, match="source vocabulary"):
+        form.settings()
+
+
+def test_rows_read_as_the_widgets_show_them(form):
+    form.learning_rate.setValue(0.00123)
+    form.dropout.setValue(0.35)
+    [settings] = form.settings()
+    assert settings.train.learning_rate == 0.00123 and settings.model.dropout == 0.35
+    assert all(isinstance(b.widget, (QSpinBox, QDoubleSpinBox, QCheckBox, QComboBox)) for b in form._bindings)
