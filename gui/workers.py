@@ -13,6 +13,10 @@ Items cross to the GUI thread through queued signals; they must be immutable (th
 dataclasses with numpy copies are). Errors become the ``failed`` signal, never a silent death.
 Shutdown is cooperative and bounded: :meth:`WorkerHandle.stop` asks the worker to abort, then
 waits for the thread; it never calls ``QThread.terminate()``.
+
+Controllers take their job starter (:class:`JobStarter`; a :class:`JobSet` unless given), so a
+test can hand them a fake that runs each generator in the test's own thread, one item at a time
+(``tests/inline_jobs.py``), and check their decisions in milliseconds without a thread.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import threading
 import traceback
 import weakref
 from collections.abc import Callable, Generator, Iterator
-from typing import Any
+from typing import Any, Protocol
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
@@ -235,6 +239,17 @@ class Job(QObject):
     @Slot()
     def _on_released(self) -> None:
         self.released.emit(self)
+
+
+class JobStarter(Protocol):
+    """What a controller needs to run background jobs: :class:`JobSet`, or a test's fake."""
+
+    def start(self, factory: Callable[[], Iterator[Any]], name: str,
+              configure: Callable[[GeneratorWorker], None] | None = None) -> Job: ...
+
+    def running(self) -> list[Job]: ...
+
+    def stop_all(self, timeout_ms: int) -> bool: ...
 
 
 class JobSet(QObject):

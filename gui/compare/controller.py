@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, Signal
 
 from gui.compare.model import OWN_OUTPUTS, PanelSlot, forced_target, plan_slots
 from gui.translate.catalog_jobs import LoadFailure, catalog_items, load_items
-from gui.workers import JobSet
+from gui.workers import JobSet, JobStarter
 
 if TYPE_CHECKING:
     from engine.bundle import ModelBundle
@@ -91,9 +91,10 @@ class CompareController(QObject):
     forcedFailed = Signal(str, str)  # scorer, message
     runFinished = Signal()  # every panel has its final content for the current run and target
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, parent: QObject | None = None, jobs: JobStarter | None = None) -> None:
+        """``jobs`` starts the background jobs (tests pass a fake that runs them inline)."""
         super().__init__(parent)
-        self.jobs = JobSet(self)
+        self.jobs: JobStarter = jobs if jobs is not None else JobSet(self)
         self.direction = "zh-en"
         self.slots: list[PanelSlot] = []
         self.bundles: dict[str, ModelBundle] = {}

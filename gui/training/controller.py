@@ -54,7 +54,7 @@ from gui.training.runner import (
 )
 from gui.training.settings import RunSettings
 from gui.training.watch import RunWatcher
-from gui.workers import GeneratorWorker, Job, JobSet
+from gui.workers import GeneratorWorker, Job, JobSet, JobStarter
 
 FLUSH_INTERVAL_MS = 33  # ≈30 redraws a second at most
 
@@ -83,11 +83,12 @@ class TrainingController(QObject):
     inspected = Signal(object)  # CorpusInspection of the corpus last asked for
     modelSaved = Signal(str)  # model folder written (each new best model, and at the end of a run)
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, parent: QObject | None = None, jobs: JobStarter | None = None) -> None:
+        """``jobs`` starts the background jobs (tests pass a fake that runs them inline)."""
         super().__init__(parent)
         self.records: list[RunRecord] = []
         self.current: RunRecord | None = None
-        self.jobs = JobSet(self)  # the run, the corpus readers and the watchers: gui.workers' one lifecycle
+        self.jobs: JobStarter = jobs if jobs is not None else JobSet(self)  # the run, the corpus readers and the watchers: gui.workers' one lifecycle
         self.watchers: list[RunWatcher] = []  # runs started elsewhere, followed through their metrics logs
         self._job: Job | None = None
         self._control: TrainControl | None = None

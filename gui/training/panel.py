@@ -26,11 +26,12 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import ConfigError
-from engine.events import ENDED_ON_ITS_OWN, format_duration
+from engine.events import format_duration
 from gui.training.controller import TrainingController
 from gui.training.corpus import CorpusEntry, CorpusInspection
 from gui.training.curves import CurvesView
 from gui.training.form import TrainingForm
+from gui.training.progress import run_progress
 from gui.training.records import RunRecord, write_metrics_csv
 from gui.training.runs_table import RunsTable
 from gui.training.snapshots import SnapshotView
@@ -324,23 +325,12 @@ class TrainingPanel(QWidget):
     def _update_progress(self, record: RunRecord) -> None:
         """Progress bar and status line from the newest step of ``record``."""
         event = record.last_step
-        s = record.settings.train
+        progress = run_progress(record.settings.train, event, record.finished, record.status)
+        self.progress.setValue(round(progress.fraction * 1000))
+        self.progress.setFormat(progress.text)
         if event is None:
-            self.progress.setValue(0)
-            self.progress.setFormat(record.status)
             self.status_label.setText(f"{record.name}: {record.status}")
             return
-        total = max(s.epochs * event.batches_per_epoch, 1)
-        done = (event.epoch - 1) * event.batches_per_epoch + event.batch
-        fraction = done / total
-        if s.max_minutes > 0:
-            fraction = max(fraction, event.elapsed_seconds / (60 * s.max_minutes))
-        if record.finished is not None and record.status in ENDED_ON_ITS_OWN:
-            fraction = 1.0
-        self.progress.setValue(round(min(fraction, 1.0) * 1000))
-        eta = "" if record.finished is not None else f" · ETA {format_duration(event.eta_seconds)}"
-        self.progress.setFormat(f"Epoch {event.epoch}/{s.epochs} · batch {event.batch}/{event.batches_per_epoch}"
-                                f" · step {event.step:,}{eta}")
         loss = f"{event.loss:.3f}" if event.loss == event.loss else "NaN (step skipped)"
         best = record.best_bleu
         best_text = f" · best BLEU {best:.1f}" if best is not None else ""

@@ -17,7 +17,7 @@ from engine.events import FinishedEvent, StepEvent, ValidationEvent
 from engine.metrics_log import METRICS_FILE, events_from_records, read_records, run_description
 from gui.training.records import RunRecord
 from gui.training.settings import RunSettings
-from gui.workers import JobSet
+from gui.workers import JobStarter
 
 POLL_MS = 500  # how far behind the watched run the curves may be
 
@@ -41,7 +41,7 @@ class RunWatcher(QObject):
     validated = Signal(object)  # RunRecord with a new validation (and attention snapshot)
     ended = Signal(object)  # RunRecord: its log says the run finished
 
-    def __init__(self, folder: Path, record: RunRecord, jobs: JobSet, parent: QObject | None = None) -> None:
+    def __init__(self, folder: Path, record: RunRecord, jobs: JobStarter, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.folder, self.record, self.jobs = Path(folder), record, jobs
         self.offset = 0

@@ -20,7 +20,7 @@ from engine.errors import EngineError  # torch-free
 from gui.translate.catalog_jobs import CatalogSnapshot, LoadFailure, catalog_items, load_items, scan_catalog
 from gui.translate.choices import ModelChoices
 from gui.translate.whatif_state import WhatIf
-from gui.workers import Job, JobSet
+from gui.workers import Job, JobSet, JobStarter
 
 if TYPE_CHECKING:
     from engine.bundle import ModelBundle
@@ -63,9 +63,10 @@ class TranslateController(QObject):
     runHeld = Signal()  # the paused run's worker waits: every step it decoded has arrived
     whatIfRefused = Signal(str)  # why a what-if change cannot apply (the previous decode stays)
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, parent: QObject | None = None, jobs: JobStarter | None = None) -> None:
+        """``jobs`` starts the background jobs (tests pass a fake that runs them inline)."""
         super().__init__(parent)
-        self.jobs = JobSet(self)
+        self.jobs: JobStarter = jobs if jobs is not None else JobSet(self)
         self.choices: ModelChoices | None = None
         self.scorers: dict[str, tuple[str, str]] = {}
         self.bundle: ModelBundle | None = None

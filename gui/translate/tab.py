@@ -18,6 +18,7 @@ from gui.stored_settings import stored_int, stored_text
 from gui.translate.controller import STOPPED, TranslateController
 from gui.translate.controls import SPEED_STEPS, delay_for
 from gui.translate.examples import History, fill_examples_menu, fill_history_menu, load_examples
+from gui.translate.input_state import LOADING_HINT, input_state
 from gui.translate.status import ModelStatus, describe_model
 from gui.translate.view import TranslateView
 from gui.translate.whatif_state import WhatIf
@@ -32,10 +33,6 @@ if TYPE_CHECKING:
     from gui.translate.choices import ModelChoices
     from gui.translate.controller import RunInfo
 
-EMPTY_HINT = "Type a sentence (or pick one under Examples) and press Enter."
-BLANK_HINT = "Nothing to translate: the input is only spaces."
-LOADING_HINT = "The model is still loading; the sentence is translated as soon as it is ready."
-NO_MODEL_HINT = "No model is loaded: choose a direction and scorer that have a model."
 
 
 class TranslateTab(QWidget):
@@ -158,25 +155,14 @@ class TranslateTab(QWidget):
     def update_input_state(self) -> None:
         """Enable Translate only for something to translate, and say why not."""
         text = self.view.source_input.text()
-        enabled, hint, notice = True, "", False
-        if not text:
-            enabled, hint = False, EMPTY_HINT
-        elif not text.strip():
-            enabled, hint = False, BLANK_HINT
-        elif self.controller.bundle is not None:
-            prepared = self.controller.prepare(text)
-            if prepared is not None and prepared.empty:
-                enabled, hint = False, f"Nothing to translate: {prepared.notice}."
-            elif prepared is not None and prepared.truncated:
-                hint, notice = f"Long input: {prepared.notice}. Only that part is translated.", True
-                hint += self._paste_cut_note(text)
-        elif self.controller.loading or self.controller.starting:
-            hint = LOADING_HINT
-        else:
-            enabled, hint = False, NO_MODEL_HINT
+        state = input_state(text, self.controller.prepare(text) if text.strip() else None,
+                            self.controller.loading or self.controller.starting)
+        enabled, hint = state.enabled, state.hint
+        if state.notice:
+            hint += self._paste_cut_note(text)
         self.view.translate_button.setEnabled(enabled)
         self.view.translate_button.setToolTip("" if enabled else hint)
-        self.view.show_hint(hint, notice)
+        self.view.show_hint(hint, state.notice)
 
     def _paste_cut_note(self, text: str) -> str:
         """When the input field itself cut a paste (it holds at most maxLength characters), the
