@@ -25,6 +25,7 @@ from engine.device import describe_device, resolve_device
 from engine.distributed import SINGLE, Distributed, broadcast
 from engine.errors import ConfigError, DataError, ModelFileError
 from engine.model import build_model
+from engine.tasks import TASKS as TASK_BUILDERS
 from engine.tasks import dates
 from engine.tokenizer import Tokenizer, TokenizerSettings, train_tokenizer
 from engine.trainer import TrainingJob
@@ -33,7 +34,7 @@ TATOEBA_ATTRIBUTION = (
     "Sentence pairs from the Tatoeba Project (tatoeba.org), licensed CC-BY 2.0 FR, "
     "as packaged by manythings.org/anki; each pair's contributor is credited in the corpus file."
 )
-TASKS = ("dates",)
+TASKS = tuple(TASK_BUILDERS)  # the built-in tasks' names, from their one registry (engine.tasks)
 DEFAULT_VOCAB = {"zh": 4000, "en": 4000, dates.SOURCE_LANGUAGE: 500, dates.TARGET_LANGUAGE: 300}
 
 

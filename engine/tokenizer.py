@@ -75,11 +75,6 @@ class Tokenizer:
         """Detokenized text; special ids are dropped."""
         return self._processor.decode([int(i) for i in ids if int(i) > EOS_ID])
 
-    @staticmethod
-    def display_piece(piece: str) -> str:
-        """A piece as shown to a person: the word-boundary mark ``▁`` becomes a leading space."""
-        return piece.replace("\u2581", " ")
-
 
 def seed_segmentation_sampling(seed: int) -> None:
     """Seed SentencePiece's sampler (process-wide), so that sampled segmentations repeat per seed."""

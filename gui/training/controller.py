@@ -348,10 +348,3 @@ class TrainingController(QObject):
             self._inspected[inspection.entry] = inspection
         if inspection.entry == self._inspect_entry:
             self.inspected.emit(inspection)
-
-    def inspection_of(self, entry: CorpusEntry) -> CorpusInspection | None:
-        return self._inspected.get(entry)
-
-    def forget_inspection(self, entry: CorpusEntry) -> None:
-        """Read the file again next time (it may have changed on disk)."""
-        self._inspected.pop(entry, None)

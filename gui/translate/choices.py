@@ -7,7 +7,7 @@ model is offered disabled with the reason. A folder given on the command line wi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -111,11 +111,3 @@ class ModelChoices:
         if direction and (name := self.scorer_for(direction, scorer or PREFERRED_SCORER)):
             return self.best(direction, name)
         return fallback
-
-
-def find_entry(entries: Sequence[ModelEntry], folder: str) -> ModelEntry | None:
-    """The catalog entry for a model folder path, if listed."""
-    for entry in entries:
-        if str(entry.folder) == folder:
-            return entry
-    return None

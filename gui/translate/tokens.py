@@ -76,9 +76,6 @@ class TokenStrip(QTextEdit):
     def toPlainText(self) -> str:
         return self._text
 
-    def clear_tokens(self) -> None:
-        self.set_pieces([])
-
     def _format(self, index: int) -> QTextCharFormat:
         fmt = QTextCharFormat()
         fmt.setBackground(self._tints[index % 2])
