@@ -12,7 +12,7 @@ import json
 import shlex
 import sys
 import time
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
 
 from engine import distributed
@@ -21,6 +21,7 @@ from engine.bundle import load_model_folder
 from engine.checkpoint import discard_checkpoint, resumable_from
 from engine.concat import long_test_set
 from engine.config import CELL_NAMES, LR_SCHEDULES, SCORER_NAMES, ModelShape, TrainConfig
+from engine.corpus_stream import DEFAULT_TOKENIZER_SAMPLE
 from engine.data import SPLIT_RULES
 from engine.device import DEVICE_CHOICES, PRECISION_CHOICES, check_precision, describe_device, resolve_device
 from engine.errors import EngineError
@@ -60,6 +61,13 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--split-rule", choices=SPLIT_RULES, default="strict",
                     help="strict (default): hold out valid and test, and drop training pairs sharing a source "
                     "with them; peer: train on every non-test pair, as the Joey NMT peer figures did")
+    tr.add_argument("--token-cache", action="store_true",
+                    help="big corpora: read the corpus in one streaming pass, train the tokenizers on a sample, "
+                    "and encode the training pairs once into an on-disk token cache (in the data folder) that "
+                    "later runs on the same corpus reuse; training reads ids from it, never the text")
+    tr.add_argument("--tokenizer-sample", type=int, default=DEFAULT_TOKENIZER_SAMPLE,
+                    help=f"with --token-cache: training pairs the tokenizers learn from (default "
+                    f"{DEFAULT_TOKENIZER_SAMPLE:,}, a seeded reservoir sample)")
     tr.add_argument("--scorer", choices=SCORER_NAMES, required=True, help="attention scorer")
     tr.add_argument("--cell", choices=CELL_NAMES, default=ModelShape.cell, help="recurrent cell (default gru)")
     tr.add_argument("--epochs", type=int, default=TrainConfig.epochs, help="maximum epochs")
@@ -206,8 +214,9 @@ def _settings_from(settings_class: type, args: argparse.Namespace):
 
 def _train_in_claimed_folder(args: argparse.Namespace, ranks: distributed.Distributed) -> int:
     say = print if ranks.is_main else _quiet  # the other ranks of a torchrun run keep quiet
-    choice = CorpusChoice.dates_task() if args.task else CorpusChoice(
-        corpus=args.corpus, source_language=args.src, target_language=args.tgt, split_rule=args.split_rule)
+    choice = replace(CorpusChoice.dates_task(), token_cache=args.token_cache) if args.task else CorpusChoice(
+        corpus=args.corpus, source_language=args.src, target_language=args.tgt, split_rule=args.split_rule,
+        token_cache=args.token_cache, tokenizer_sample=args.tokenizer_sample)
     train_config = _settings_from(TrainConfig, args)
     model_shape = _settings_from(ModelShape, args).with_hidden_size(args.hidden_size)
     command = "python -m engine " + " ".join(shlex.quote(a) for a in args.argv)
@@ -220,7 +229,7 @@ def _train_in_claimed_folder(args: argparse.Namespace, ranks: distributed.Distri
         say(f"[data] {loaded.report.summary()}", file=sys.stderr)
         for line in loaded.report.details(limit=5):
             say(f"[data]   {line}", file=sys.stderr)
-    sizes = loaded.split.sizes()
+    sizes = loaded.summary.get("split") or loaded.split.sizes()  # a token-cached corpus counts its training ids
     say(f"[data] split: {sizes['train']:,} train / {sizes['valid']:,} valid / {sizes['test']:,} test; "
           f"model: {job.model.parameter_count():,} parameters, scorer {args.scorer}, cell {args.cell}",
           file=sys.stderr)

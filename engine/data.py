@@ -112,6 +112,11 @@ class CorpusReport:
     duplicates_removed: int
     skipped: tuple[SkippedLine, ...]
     suggestion: str | None = None  # e.g. the columns look swapped; None when nothing looks off
+    skipped_total: int | None = None  # lines skipped when ``skipped`` keeps only the first (a streamed corpus)
+
+    @property
+    def skipped_count(self) -> int:
+        return len(self.skipped) if self.skipped_total is None else self.skipped_total
 
     def summary(self) -> str:
         """One line, e.g. "27,729 lines read, 27,700 pairs kept, 12 duplicates removed, 17 lines skipped"."""
@@ -120,7 +125,7 @@ class CorpusReport:
                 _plural(self.lines_read, "line read", "lines read"),
                 _plural(self.pairs_kept, "pair kept", "pairs kept"),
                 _plural(self.duplicates_removed, "duplicate removed", "duplicates removed"),
-                _plural(len(self.skipped), "line skipped", "lines skipped"),
+                _plural(self.skipped_count, "line skipped", "lines skipped"),
             )
         )
 
@@ -130,7 +135,7 @@ class CorpusReport:
         When more lines were skipped, a last entry says how many were left out.
         """
         shown = [f"line {s.line_number}: {s.reason}: {s.text}" for s in self.skipped[: max(limit, 0)]]
-        hidden = len(self.skipped) - len(shown)
+        hidden = self.skipped_count - len(shown)
         if hidden > 0:
             shown.append(f"... and {_plural(hidden, 'more skipped line', 'more skipped lines')}")
         return shown

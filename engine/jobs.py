@@ -20,6 +20,7 @@ from engine.atomic import write_bytes_atomic
 from engine.bundle import read_config
 from engine.checkpoint import CHECKPOINT_FOLDER, checkpoint_progress, has_checkpoint
 from engine.config import ModelConfig, ModelShape, TrainConfig
+from engine.corpus_stream import DEFAULT_TOKENIZER_SAMPLE, HELD_OUT_CAPS
 from engine.data import SPLIT_RULE_TEXT, CorpusReport, Split, check_split_rule, read_tsv, split_pairs
 from engine.device import describe_device, resolve_device
 from engine.distributed import SINGLE, Distributed, broadcast
@@ -27,6 +28,7 @@ from engine.errors import ConfigError, DataError, ModelFileError
 from engine.model import build_model
 from engine.tasks import TASKS as TASK_BUILDERS
 from engine.tasks import dates
+from engine.token_cache import TokenPairs, prepare_cached
 from engine.tokenizer import Tokenizer, TokenizerSettings, train_tokenizer
 from engine.trainer import TrainingJob
 
@@ -47,9 +49,15 @@ class CorpusChoice:
     source_language: str = "zh"
     target_language: str = "en"
     split_rule: str = "strict"  # one of engine.data.SPLIT_RULES (corpus files only)
+    token_cache: bool = False  # big corpora: stream the file and train from its on-disk token cache (engine.token_cache)
+    tokenizer_sample: int = DEFAULT_TOKENIZER_SAMPLE  # with token_cache: training pairs the tokenizers learn from
 
     def __post_init__(self) -> None:
         check_split_rule(self.split_rule)
+        if self.token_cache and self.corpus is None:
+            raise ConfigError("the token cache is for corpus files; a built-in task is generated, not read")
+        if not 1_000 <= self.tokenizer_sample <= 100_000_000:
+            raise ConfigError(f"tokenizer_sample must be between 1000 and 100000000; got {self.tokenizer_sample!r}")
         if (self.corpus is None) == (self.task is None):
             raise ConfigError("choose exactly one of a corpus file or a built-in task")
         if self.task is not None and self.task not in TASKS:
@@ -111,7 +119,7 @@ def load_corpus(choice: CorpusChoice, seed: int = 1, for_training: bool = True) 
         )
     summary = {
         "corpus": Path(choice.corpus).name, "lines_read": report.lines_read, "pairs": report.pairs_kept,
-        "duplicates_removed": report.duplicates_removed, "lines_skipped": len(report.skipped),
+        "duplicates_removed": report.duplicates_removed, "lines_skipped": report.skipped_count,
         "split": split.sizes(), "split_rule": SPLIT_RULE_TEXT[choice.split_rule],
         "attribution": TATOEBA_ATTRIBUTION if "cmn-eng" in Path(choice.corpus).name else
         "see the corpus file's attribution column",
@@ -210,21 +218,26 @@ def prepare_job(
     (``distributed``), rank 0 alone trains (or reads) the tokenizers and writes them; the other
     ranks receive them, so every rank cuts the text into the same ids."""
     run_folder = Path(run_folder)
-    on_status("reading the corpus")
-    loaded = load_corpus(choice, seed=train_config.seed)
     source_size, target_size = vocabularies.resolved(choice)
     src_settings = TokenizerSettings.for_language(choice.source_language, source_size)
     tgt_settings = TokenizerSettings.for_language(choice.target_language, target_size)
-    if distributed.is_main:
-        source_tokenizer, target_tokenizer = _run_tokenizers(
-            loaded, run_folder, src_settings, tgt_settings, resume, on_status)
-        model_bytes = (source_tokenizer.model_bytes, target_tokenizer.model_bytes)
+    train_pairs = None
+    if choice.token_cache:
+        loaded, train_pairs, (source_tokenizer, target_tokenizer) = _cached_corpus(
+            choice, run_folder, (src_settings, tgt_settings), train_config, resume, on_status, distributed)
     else:
-        model_bytes = None
-    if distributed.active:
-        model_bytes = broadcast(distributed, model_bytes)
-        if not distributed.is_main:
-            source_tokenizer, target_tokenizer = Tokenizer(model_bytes[0]), Tokenizer(model_bytes[1])
+        on_status("reading the corpus")
+        loaded = load_corpus(choice, seed=train_config.seed)
+        if distributed.is_main:
+            source_tokenizer, target_tokenizer = _run_tokenizers(
+                loaded, run_folder, src_settings, tgt_settings, resume, on_status)
+            model_bytes = (source_tokenizer.model_bytes, target_tokenizer.model_bytes)
+        else:
+            model_bytes = None
+        if distributed.active:
+            model_bytes = broadcast(distributed, model_bytes)
+            if not distributed.is_main:
+                source_tokenizer, target_tokenizer = Tokenizer(model_bytes[0]), Tokenizer(model_bytes[1])
     model_config = model_shape.with_vocabularies(source_tokenizer.vocab_size, target_tokenizer.vocab_size)
     if resume and distributed.is_main and has_checkpoint(run_folder):
         check_resume_request(run_folder, run_request(model_config, choice))
@@ -249,9 +262,55 @@ def prepare_job(
         source_language=choice.source_language, target_language=choice.target_language,
         train_config=train_config, run_folder=run_folder, metadata=metadata, samples=_samples(loaded.split),
         storage_dtype=storage_dtype, request=run_request(model_config, choice), distributed=distributed,
-        corpus_path=Path(choice.corpus).resolve() if choice.corpus else None,
+        corpus_path=Path(choice.corpus).resolve() if choice.corpus else None, train_pairs=train_pairs,
     )
     return job, loaded
+
+
+def _cached_corpus(choice: CorpusChoice, run_folder: Path, settings: tuple[TokenizerSettings, TokenizerSettings],
+                   train_config: TrainConfig, resume: bool, on_status: Callable[[str], None],
+                   distributed: Distributed) -> tuple[LoadedCorpus, TokenPairs, tuple[Tokenizer, Tokenizer]]:
+    """A corpus file through the token cache (engine.token_cache): the held-out pairs, the training
+    pairs as memory-mapped ids and the tokenizers — a resumed run's own, so that ids keep their
+    meaning. Under torchrun rank 0 builds the cache first; the other ranks then find it (or, on a
+    node that does not share the folder, build the same one)."""
+    if train_config.concat_share > 0 or train_config.subword_alpha > 0:
+        raise ConfigError("long examples and subword regularization re-read the training text each epoch; with "
+                          "the token cache set concat_share and subword_alpha to 0 (--concat-share 0 "
+                          "--subword-alpha 0)")
+    tokenizer_folder = run_folder / CHECKPOINT_FOLDER
+    own = None
+    if resume and has_checkpoint(run_folder) and (tokenizer_folder / "src.model").is_file():
+        own = (Tokenizer((tokenizer_folder / "src.model").read_bytes()),
+               Tokenizer((tokenizer_folder / "tgt.model").read_bytes()))
+    cached = None
+    if distributed.is_main:
+        cached = prepare_cached(Path(choice.corpus), choice.source_language, choice.target_language,
+                                choice.split_rule, settings, choice.tokenizer_sample, own, on_status=on_status)
+    if distributed.active:
+        broadcast(distributed, True)  # the others wait until rank 0's cache is complete
+        if not distributed.is_main:
+            cached = prepare_cached(Path(choice.corpus), choice.source_language, choice.target_language,
+                                    choice.split_rule, settings, choice.tokenizer_sample, own)
+    if distributed.is_main and own is None:
+        try:
+            tokenizer_folder.mkdir(parents=True, exist_ok=True)
+            write_bytes_atomic(tokenizer_folder / "src.model", cached.source_tokenizer.model_bytes)
+            write_bytes_atomic(tokenizer_folder / "tgt.model", cached.target_tokenizer.model_bytes)
+        except OSError as error:
+            raise DataError(f"cannot write to the run folder {run_folder}: {error.strerror or error}") from None
+    report, split = cached.report, cached.split
+    sizes = {**split.sizes(), "train": len(cached.train_pairs)}
+    summary = {
+        "corpus": Path(choice.corpus).name, "lines_read": report.lines_read, "pairs": report.pairs_kept,
+        "duplicates_removed": report.duplicates_removed, "lines_skipped": report.skipped_count, "split": sizes,
+        "split_rule": SPLIT_RULE_TEXT[choice.split_rule], "token_cache": cached.folder.name,
+        "tokenizer_sample": choice.tokenizer_sample, "held_out_caps": HELD_OUT_CAPS,
+        "attribution": TATOEBA_ATTRIBUTION if "cmn-eng" in Path(choice.corpus).name else
+        "see the corpus file's attribution column",
+    }
+    on_status(f"token cache {'reused' if cached.reused else 'built'}: {len(cached.train_pairs):,} training pairs")
+    return LoadedCorpus(split, report, summary), cached.train_pairs, (cached.source_tokenizer, cached.target_tokenizer)
 
 
 def _run_tokenizers(loaded: LoadedCorpus, run_folder: Path, src_settings: TokenizerSettings,

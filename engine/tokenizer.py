@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -66,6 +67,10 @@ class Tokenizer:
         if sample_alpha > 0:
             return self._processor.encode(text, out_type=int, enable_sampling=True, alpha=sample_alpha, nbest_size=-1)
         return self._processor.encode(text, out_type=int)
+
+    def encode_many(self, texts: list[str]) -> list[list[int]]:
+        """Sub-word ids of each text (the most likely segmentation), on every CPU core."""
+        return self._processor.encode(texts, out_type=int, num_threads=os.cpu_count() or 1)
 
     def pieces(self, ids: Iterable[int]) -> list[str]:
         """The piece string of each id, e.g. ``['▁I', '▁am', '<0xF0>']``."""

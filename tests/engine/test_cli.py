@@ -79,6 +79,32 @@ def test_train_on_a_tsv_corpus_reports_bad_lines_and_evaluates(tmp_path, capsys)
     assert json.loads(capsys.readouterr().out)["n"] == 30
 
 
+def test_train_with_the_token_cache_builds_it_once_and_a_second_run_reuses_it(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("ATTENTION_STUDIO_DATA", str(tmp_path / "data"))
+    numbers = "零一二三四五六七八九"
+    lines = [f"I have {n} apples.\t我有{numbers[n % 10]}{numbers[n // 10 % 10]}个苹果。\tCC-BY" for n in range(400)]
+    corpus = tmp_path / "small.tsv"
+    corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    common = ["train", "--corpus", str(corpus), "--token-cache", "--tokenizer-sample", "1000", "--scorer", "dot",
+              "--max-steps", "3", "--hidden-size", "16", "--embedding-size", "8", "--src-vocab", "300",
+              "--tgt-vocab", "300"]
+    assert main([*common, "--out", str(tmp_path / "a")]) == 0
+    first = capsys.readouterr().err
+    assert "token cache built" in first and "[test] BLEU" in first
+    assert main([*common, "--out", str(tmp_path / "b")]) == 0
+    second = capsys.readouterr().err
+    assert "token cache reused" in second and "training the tokenizers" not in second
+    a, b = (load_model_folder(tmp_path / name) for name in "ab")
+    assert a.info["data"]["token_cache"] == b.info["data"]["token_cache"]
+    assert a.info["data"]["split"]["train"] == b.info["data"]["split"]["train"] > 200
+    assert a.translator.source_tokenizer.sha256 == b.translator.source_tokenizer.sha256
+    # What the cache cannot do is refused with the reason, before anything is read.
+    assert main([*common, "--concat-max", "4", "--concat-share", "0.2", "--out", str(tmp_path / "c")]) == 2
+    assert "re-read the training text" in capsys.readouterr().err
+    assert main(["train", "--task", "dates", "--token-cache", "--scorer", "dot", "--out", str(tmp_path / "d")]) == 2
+    assert "token cache is for corpus files" in capsys.readouterr().err
+
+
 def test_train_with_the_peer_split_rule_records_it_and_scores_the_same_test_part(tmp_path, capsys):
     lines = [f"I have {n} apples.\t我有{n}个苹果。\tCC-BY" for n in range(300)]
     corpus = tmp_path / "small.tsv"

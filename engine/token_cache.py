@@ -1,0 +1,290 @@
+"""Big corpora with bounded memory: the corpus tokenized once into an on-disk array cache.
+
+``train --token-cache`` prepares a corpus in three steps and keeps the result for later runs:
+
+1. one streaming pass (engine/corpus_stream.py) checks, normalizes, de-duplicates and splits the
+   pairs, writing the training pairs to a text file and keeping only the capped held-out parts and a
+   seeded sample for the tokenizers;
+2. the tokenizers train on that sample (at most ``tokenizer_sample`` pairs), not on the whole text;
+3. the training pairs are encoded in chunks (SentencePiece on every core) into flat arrays of ids
+   — uint16 when the vocabulary allows, else uint32 — with one offset array per side. The text file
+   stays on disk (never in memory) for arrays of other tokenizers.
+
+The cache lives in the user's data folder under ``token-cache/``: the tokenizers and held-out
+pairs in a folder keyed by the corpus file's SHA-256 and the settings that shape them, the id
+arrays in a subfolder keyed by the two tokenizers' SHA-256 (a resumed run that brings its own
+tokenizers gets arrays of its own ids). Every folder is written under a temporary name and renamed
+when complete, so a crash never leaves a half cache that looks whole. Training reads the arrays
+through memory maps (:class:`TokenPairs`): a run holds ids of the batch it trains on, never the text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import chain
+from pathlib import Path
+
+import numpy as np
+
+from engine.atomic import write_bytes_atomic
+from engine.corpus_stream import DEFAULT_TOKENIZER_SAMPLE, HELD_OUT_CAPS, stream_pairs, text_hash
+from engine.data import CorpusReport, Pair, SkippedLine, Split
+from engine.errors import DataError
+from engine.paths import user_data_folder
+from engine.tokenizer import Tokenizer, TokenizerSettings, train_tokenizer
+
+CACHE_FORMAT = 1
+ENCODE_CHUNK = 20_000  # training pairs encoded per SentencePiece call
+MAX_PAIR_TOKENS = 200  # longer training pairs (either side) are left out, as engine.trainer does
+_SIDES = ("source", "target")
+
+
+def token_cache_folder() -> Path:
+    return user_data_folder() / "token-cache"
+
+
+def file_sha256(path: Path, chunk: int = 1 << 22) -> str:
+    digest = hashlib.sha256()
+    with Path(path).open("rb") as handle:
+        while block := handle.read(chunk):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def corpus_digest(corpus: Path, cache_root: Path, on_status: Callable[[str], None] = lambda message: None) -> str:
+    """The corpus file's SHA-256, remembered against its path, size and modification time (as git's
+    index does), so that a later run on an unchanged file does not read it again; any change to the
+    file changes its size or time and it is hashed afresh."""
+    stat = corpus.stat()
+    fingerprint = f"{corpus.resolve()}|{stat.st_size}|{stat.st_mtime_ns}"
+    memo = cache_root / "digests.json"
+    try:
+        known = json.loads(memo.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        known = {}
+    if isinstance(known, dict) and isinstance(known.get(fingerprint), str):
+        return known[fingerprint]
+    on_status(f"hashing {corpus.name}")
+    digest = file_sha256(corpus)
+    known = {key: value for key, value in (known if isinstance(known, dict) else {}).items()
+             if not key.startswith(f"{corpus.resolve()}|")}
+    known[fingerprint] = digest
+    cache_root.mkdir(parents=True, exist_ok=True)
+    write_bytes_atomic(memo, json.dumps(known, ensure_ascii=False).encode("utf-8"))
+    return digest
+
+
+class TokenPairs(Sequence):
+    """Training pairs as sub-word ids, read from the cache's memory-mapped arrays:
+    ``pairs[i]`` → (source ids, target ids) as lists, like :func:`engine.trainer.encode_pairs`."""
+
+    def __init__(self, folder: Path) -> None:
+        meta = json.loads((folder / "ids.json").read_text(encoding="utf-8"))
+        self.folder = folder
+        dtype = np.dtype(meta["dtype"])
+        self._ids, self._offsets = {}, {}
+        for side in _SIDES:
+            offsets = np.load(folder / f"{side}.offsets.npy", mmap_mode="r")
+            count = int(offsets[-1]) if len(offsets) else 0
+            ids = np.memmap(folder / f"{side}.ids", dtype=dtype, mode="r", shape=(count,)) if count else np.zeros(
+                0, dtype)
+            self._ids[side], self._offsets[side] = ids, offsets
+        if len(self._offsets["source"]) != len(self._offsets["target"]):
+            raise DataError(f"token cache {folder} is damaged (sides of different lengths); delete it to rebuild")
+
+    def __len__(self) -> int:
+        return len(self._offsets["source"]) - 1
+
+    def __getitem__(self, index: int) -> tuple[list[int], list[int]]:  # type: ignore[override]
+        return self._side("source", index), self._side("target", index)
+
+    def _side(self, side: str, index: int) -> list[int]:
+        offsets = self._offsets[side]
+        return self._ids[side][int(offsets[index]) : int(offsets[index + 1])].tolist()
+
+    def lengths(self) -> tuple[list[int], list[int]]:
+        """(source lengths, target lengths) of every pair, for batching by length without reading ids."""
+        return tuple(np.diff(self._offsets[side]).tolist() for side in _SIDES)  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class CachedCorpus:
+    """A corpus prepared through the token cache."""
+
+    split: Split  # valid and test pairs (capped); ``train`` is empty: the training pairs are ``train_pairs``
+    train_pairs: TokenPairs
+    report: CorpusReport
+    source_tokenizer: Tokenizer
+    target_tokenizer: Tokenizer
+    folder: Path
+    reused: bool  # True when nothing had to be read, trained or encoded
+
+
+def prepare_cached(corpus: Path, src: str, tgt: str, split_rule: str, settings: tuple[TokenizerSettings, ...],
+                   sample_size: int = DEFAULT_TOKENIZER_SAMPLE, tokenizers: tuple[Tokenizer, Tokenizer] | None = None,
+                   cache_root: Path | None = None,
+                   on_status: Callable[[str], None] = lambda message: None) -> CachedCorpus:
+    """The corpus at ``corpus`` through the cache: reused when its folder exists, built otherwise.
+    ``tokenizers`` (a resumed run's) replace the cache's own for the id arrays."""
+    corpus = Path(corpus)
+    if not corpus.is_file():
+        raise DataError(f"corpus not found: {corpus}")
+    digest = corpus_digest(corpus, cache_root or token_cache_folder(), on_status)
+    key = _key({"format": CACHE_FORMAT, "corpus": digest, "src": src, "tgt": tgt, "split_rule": split_rule,
+                "caps": HELD_OUT_CAPS, "sample": sample_size, "tokenizers": [s.__dict__ for s in settings]})
+    folder = (cache_root or token_cache_folder()) / key
+    reused = (folder / "corpus.json").is_file()
+    if not reused:
+        _build_corpus_folder(folder, corpus, src, tgt, split_rule, settings, sample_size, on_status)
+    meta = json.loads((folder / "corpus.json").read_text(encoding="utf-8"))
+    own = (Tokenizer((folder / "src.model").read_bytes()), Tokenizer((folder / "tgt.model").read_bytes()))
+    if [t.sha256 for t in own] != meta["tokenizer_sha256"]:
+        raise DataError(f"token cache {folder} was changed after it was written (tokenizer checksum); delete it")
+    source_tokenizer, target_tokenizer = tokenizers or own
+    ids_folder = folder / f"ids-{source_tokenizer.sha256[:16]}-{target_tokenizer.sha256[:16]}"
+    if not (ids_folder / "ids.json").is_file():
+        reused = False
+        _encode_training_pairs(folder, ids_folder, source_tokenizer, target_tokenizer, on_status)
+    valid, test = (tuple(Pair(**p) for p in meta[part]) for part in ("valid", "test"))
+    report = CorpusReport(path=str(corpus), lines_read=meta["lines_read"], pairs_kept=meta["pairs_kept"],
+                          duplicates_removed=meta["duplicates_removed"],
+                          skipped=tuple(SkippedLine(**s) for s in meta["skipped"]), skipped_total=meta["skipped_total"])
+    pairs = TokenPairs(ids_folder)
+    split = Split(train=(), valid=valid, test=test, train_removed_overlap=meta["train_removed_overlap"])
+    return CachedCorpus(split, pairs, report, source_tokenizer, target_tokenizer, folder, reused)
+
+
+def _key(values: dict) -> str:
+    return hashlib.sha256(json.dumps(values, sort_keys=True).encode("utf-8")).hexdigest()[:24]
+
+
+def _build_corpus_folder(folder: Path, corpus: Path, src: str, tgt: str, split_rule: str,
+                         settings: tuple[TokenizerSettings, ...], sample_size: int,
+                         on_status: Callable[[str], None]) -> None:
+    """Steps 1 and 2: the streaming pass and the tokenizers, into ``folder`` (written whole or not at all)."""
+    partial = _partial(folder)
+    try:
+        on_status(f"reading {corpus.name} (one streaming pass)")
+        streamed = stream_pairs(corpus, src, tgt, split_rule, partial / "train.txt", sample_size, on_status)
+        if streamed.train_written < 50 or not streamed.valid:
+            raise DataError(f"{corpus}: too little data to train ({streamed.train_written} training and "
+                            f"{len(streamed.valid)} validation pairs; at least 50 and 1 needed)")
+        on_status(f"training the tokenizers on {len(streamed.sample):,} sampled pairs")
+        tokenizers = [train_tokenizer((pair[side] for pair in streamed.sample), settings[side]) for side in (0, 1)]
+        (partial / "src.model").write_bytes(tokenizers[0].model_bytes)
+        (partial / "tgt.model").write_bytes(tokenizers[1].model_bytes)
+        np.save(partial / "held_out_sources.npy", np.fromiter(streamed.held_out_sources, dtype=np.uint64))
+        report = streamed.report
+        meta = {
+            "format": CACHE_FORMAT, "corpus": corpus.name, "split_rule": split_rule,
+            "lines_read": report.lines_read, "pairs_kept": report.pairs_kept,
+            "duplicates_removed": report.duplicates_removed, "skipped_total": report.skipped_count,
+            "skipped": [s.__dict__ for s in report.skipped], "train_written": streamed.train_written,
+            "tokenizer_sample": len(streamed.sample), "tokenizer_sha256": [t.sha256 for t in tokenizers],
+            "valid": [p.__dict__ for p in streamed.valid], "test": [p.__dict__ for p in streamed.test],
+            "train_removed_overlap": 0,  # counted when the pairs are encoded
+        }
+        (partial / "corpus.json").write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
+        _publish(partial, folder)
+    finally:
+        shutil.rmtree(partial, ignore_errors=True)
+
+
+def _encode_training_pairs(folder: Path, ids_folder: Path, source_tokenizer: Tokenizer, target_tokenizer: Tokenizer,
+                           on_status: Callable[[str], None]) -> None:
+    """Step 3: the training text, encoded chunk by chunk into flat id arrays and offsets."""
+    meta = json.loads((folder / "corpus.json").read_text(encoding="utf-8"))
+    text = folder / "train.txt"
+    if not text.is_file():
+        raise DataError(f"token cache {folder} has no training text left to encode for these tokenizers; "
+                        "delete the folder to rebuild it")
+    held_out = set(np.load(folder / "held_out_sources.npy").tolist()) if meta["split_rule"] == "strict" else set()
+    largest = max(source_tokenizer.vocab_size, target_tokenizer.vocab_size)
+    dtype = np.uint16 if largest <= np.iinfo(np.uint16).max + 1 else np.uint32
+    partial = _partial(ids_folder)
+    total, kept, removed = meta["train_written"], 0, 0
+    lengths: dict[str, list[np.ndarray]] = {side: [] for side in _SIDES}
+    started = last = time.monotonic()
+    try:
+        handles = {side: (partial / f"{side}.ids").open("wb") for side in _SIDES}
+        try:
+            done = 0
+            for chunk in _chunks(text):
+                if held_out:
+                    overlapping = [pair for pair in chunk if text_hash(pair[0]) in held_out]
+                    removed += len(overlapping)
+                    chunk = [pair for pair in chunk if text_hash(pair[0]) not in held_out] if overlapping else chunk
+                encoded = {"source": source_tokenizer.encode_many([p[0] for p in chunk]),
+                           "target": target_tokenizer.encode_many([p[1] for p in chunk])}
+                keep = [i for i, (s, t) in enumerate(zip(encoded["source"], encoded["target"], strict=True))
+                        if 0 < len(s) <= MAX_PAIR_TOKENS and 0 < len(t) <= MAX_PAIR_TOKENS]
+                for side in _SIDES:
+                    rows = [encoded[side][i] for i in keep]
+                    lengths[side].append(np.fromiter(map(len, rows), dtype=np.int64, count=len(rows)))
+                    flat = np.fromiter(chain.from_iterable(rows), dtype=dtype, count=int(lengths[side][-1].sum()))
+                    flat.tofile(handles[side])
+                kept += len(keep)
+                done += len(chunk) + (len(overlapping) if held_out else 0)
+                now = time.monotonic()
+                if now - last >= 2.0:
+                    last = now
+                    rate = done / (now - started)
+                    on_status(f"encoding: {done:,} of {total:,} training pairs ({done / max(total, 1):.0%}), "
+                              f"{rate:,.0f} pairs/s, ETA {_clock((total - done) / max(rate, 1e-9))}")
+        finally:
+            for handle in handles.values():
+                handle.close()
+        for side in _SIDES:
+            offsets = np.zeros(kept + 1, dtype=np.int64)
+            if kept:
+                np.cumsum(np.concatenate(lengths[side]), out=offsets[1:])
+            np.save(partial / f"{side}.offsets.npy", offsets)
+        (partial / "ids.json").write_text(json.dumps({
+            "dtype": np.dtype(dtype).name, "pairs": kept, "left_out_too_long": total - removed - kept,
+            "train_removed_overlap": removed, "seconds": round(time.monotonic() - started, 2),
+            "tokenizer_sha256": [source_tokenizer.sha256, target_tokenizer.sha256]}), encoding="utf-8")
+        _publish(partial, ids_folder)
+    finally:
+        shutil.rmtree(partial, ignore_errors=True)
+    on_status(f"encoded {kept:,} training pairs in {_clock(time.monotonic() - started)}")
+
+
+def _chunks(text: Path) -> Iterator[list[tuple[str, str]]]:
+    with text.open(encoding="utf-8") as handle:
+        chunk: list[tuple[str, str]] = []
+        for line in handle:
+            source, _, target = line.rstrip("\n").partition("\t")
+            chunk.append((source, target))
+            if len(chunk) == ENCODE_CHUNK:
+                yield chunk
+                chunk = []
+        if chunk:
+            yield chunk
+
+
+def _partial(folder: Path) -> Path:
+    """A fresh temporary folder beside ``folder`` (one per process: parallel builders never mix)."""
+    partial = folder.parent / f".{folder.name}.partial-{os.getpid()}"
+    shutil.rmtree(partial, ignore_errors=True)
+    partial.mkdir(parents=True)
+    return partial
+
+
+def _publish(partial: Path, folder: Path) -> None:
+    """Rename the complete ``partial`` folder to ``folder``; another process that got there first wins."""
+    try:
+        os.replace(partial, folder) if not folder.exists() else None
+    except OSError:
+        if not folder.exists():
+            raise
+
+
+def _clock(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    return f"{minutes}:{secs:02d}"
