@@ -132,6 +132,13 @@ class TrainingForm(QWidget):
         corpus_layout = QVBoxLayout(corpus_box)
         corpus_layout.addLayout(corpus_row)
         corpus_layout.addWidget(self.preview)
+        self.token_cache = QCheckBox("Big corpus: stream it and train from a token cache")
+        self.token_cache.setObjectName("trainTokenCacheCheck")
+        self.token_cache.setToolTip("For corpora of hundreds of thousands of pairs or more: read the file once in a "
+                                    "streaming pass, train the tokenizers on a sample, and keep the training pairs "
+                                    "as sub-word ids on disk, reused by later runs on the same file (memory stays "
+                                    "bounded). Long examples need the text each epoch and are off with it")
+        corpus_layout.addWidget(self.token_cache)
         # -- model ---------------------------------------------------------------------------
         self.direction_combo = QComboBox()
         self.direction_combo.setObjectName("trainDirectionCombo")
@@ -230,6 +237,7 @@ class TrainingForm(QWidget):
                                     "join in; 'at once' mixes them in from the start", "at once")
         self.concat_start.setObjectName("trainConcatStartSpin")
         self.concat_max.valueChanged.connect(self._concat_changed)
+        self.token_cache.toggled.connect(self._concat_changed)
         self.scorer_combo.currentIndexChanged.connect(self._scorer_changed)
         self.validate_every = _spin(0, 1000000, 0, "Validate (and snapshot the attention) every N steps as well as "
                                     "after each epoch; 'each epoch' = only after each epoch", 100, "each epoch")
@@ -326,6 +334,8 @@ class TrainingForm(QWidget):
             for label, languages in TASK_DIRECTIONS if is_task else FILE_DIRECTIONS:
                 self.direction_combo.addItem(label, languages)
             self.direction_combo.setEnabled(not is_task)
+            self.token_cache.setEnabled(not is_task)
+            self._concat_changed()
             self.apply_preset(TASK_PRESET if is_task else CORPUS_PRESET)
         self.corpusChanged.emit(entry)
 
@@ -345,9 +355,12 @@ class TrainingForm(QWidget):
             self.lr_schedule.setCurrentIndex(self.lr_schedule.findData("plateau"))
 
     def _concat_changed(self) -> None:
-        """The share and start of joined examples mean something only when pairs are joined (K ≥ 2)."""
-        self.concat_share.setEnabled(self.concat_max.value() > 1)
-        self.concat_start.setEnabled(self.concat_max.value() > 1)
+        """The share and start of joined examples mean something only when pairs are joined (K ≥ 2),
+        and long examples are joined from the text, which a token-cached run does not read."""
+        cached = self.token_cache.isChecked() and self.token_cache.isEnabled()
+        self.concat_max.setEnabled(not cached)
+        self.concat_share.setEnabled(self.concat_max.value() > 1 and not cached)
+        self.concat_start.setEnabled(self.concat_max.value() > 1 and not cached)
 
     def _scorer_changed(self) -> None:
         """The score warm-up only changes the unscaled scorers, attention dropout only the attention
@@ -375,7 +388,8 @@ class TrainingForm(QWidget):
         entry = self.current_entry()
         source, target = self.direction_combo.currentData()
         corpus = CorpusChoice(task=entry.task, corpus=None if entry.is_task else Path(entry.path),
-                              source_language=source, target_language=target)
+                              source_language=source, target_language=target,
+                              token_cache=self.token_cache.isEnabled() and self.token_cache.isChecked())
         base = RunSettings(corpus=corpus, model=self._section("model"), train=self._section("train"),
                            vocabularies=self._section("vocabularies"), name=self.run_name.text().strip())
         chosen = self.scorer_combo.currentData()

@@ -102,7 +102,7 @@ class RunSettings:
             corpus = CorpusChoice(task=task, **languages)
         else:  # the path; older logs give only the file's name
             corpus = CorpusChoice(corpus=Path(description.get("corpus_path") or data.get("corpus") or "?"),
-                                  **languages)
+                                  token_cache=bool(data.get("token_cache")), **languages)
         return cls(corpus=corpus, model=_known(ModelShape, description.get("model")),
                    train=_known(TrainConfig, description.get("train_config")), name=name)
 

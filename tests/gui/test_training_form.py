@@ -124,3 +124,18 @@ def test_rows_read_as_the_widgets_show_them(form):
     [settings] = form.settings()
     assert settings.train.learning_rate == 0.00123 and settings.model.dropout == 0.35
     assert all(isinstance(b.widget, (QSpinBox, QDoubleSpinBox, QCheckBox, QComboBox)) for b in form._bindings)
+
+
+def test_the_token_cache_is_offered_for_corpus_files_and_turns_long_examples_off(form, tmp_path):
+    assert not form.token_cache.isEnabled()  # the dates task is generated, not read
+    corpus = tmp_path / "pairs.tsv"
+    corpus.write_text("".join(f"Sentence number {i}.\t第{i}个句子。\n" for i in range(80)), encoding="utf-8")
+    form.add_corpus_file(corpus)
+    assert form.token_cache.isEnabled() and form.concat_share.isEnabled()
+    form.token_cache.setChecked(True)
+    assert not form.concat_max.isEnabled() and not form.concat_share.isEnabled()
+    [settings] = form.settings()
+    assert settings.corpus.token_cache and settings.train.concat_share == 0.0
+    form.corpus_combo.setCurrentIndex(0)  # back to the dates task
+    [settings] = form.settings()
+    assert not settings.corpus.token_cache
