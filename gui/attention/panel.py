@@ -12,11 +12,12 @@ explains that every step reads the same fixed context C, and :meth:`attention` h
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from gui.attention.heatmap import HeatmapView
@@ -37,6 +38,7 @@ NO_ATTENTION_NOTE = (
     "<p>Switch the scorer to Additive, Bilinear or Dot product to watch each output token look back at "
     "the source tokens it needs, and compare the translations of long sentences.</p>"
 )
+INSPECTOR_INTERVAL_MS = 150  # the step inspector's redraws while a run streams (see AttentionPanel)
 HOVER_HINT = "Hover a cell for its exact weight; wheel to zoom, drag to pan; click a row to inspect that step."
 
 
@@ -81,6 +83,13 @@ class AttentionPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(splitter)
         self._throttle = FrameThrottle(self._render, self)
+        # While a run streams, the heatmap redraws ~30 times a second but the inspector (rich text:
+        # a relayout of several labels, 20-50 ms on two cores) at most every INSPECTOR_INTERVAL_MS;
+        # the last step is always shown (a trailing update), and at once when the run ends.
+        self._inspector_timer = QTimer(self)
+        self._inspector_timer.setSingleShot(True)
+        self._inspector_timer.timeout.connect(self._show_inspected)
+        self._inspector_shown_at = 0.0
         self._pinned = -1  # step chosen by a click; -1 follows the newest step
         self._preview = -1  # step under the pointer in the output text
         self._emitted = 0  # rows announced by stepShown in this run
@@ -108,6 +117,7 @@ class AttentionPanel(QWidget):
     def begin(self, source_tokens: Sequence[str], uses_attention: bool, formula: str, scorer_label: str = "") -> None:
         """Start showing a new run: an empty grid over ``source_tokens``."""
         self._throttle.cancel()
+        self._inspector_timer.stop()
         self.record = RunRecord(tuple(source_tokens), uses_attention, formula, scorer_label)
         self._pinned = self._preview = -1
         self._emitted = 0
@@ -151,13 +161,24 @@ class AttentionPanel(QWidget):
     def render_now(self) -> None:
         """Draw pending changes at once (export and tests call this)."""
         self._throttle.cancel()
-        self._render()
+        self._render(inspector_now=True)
 
-    def _render(self) -> None:
+    def _render(self, inspector_now: bool = False) -> None:
         record = self.record
         if record.uses_attention:
             self.heatmap.set_rows(record.matrix, self._row_labels(), record.finished)
-        self._show_inspected()
+        if inspector_now or record.finished or self._pinned >= 0 or self._preview >= 0:
+            self._show_inspected()
+        else:
+            self._show_inspected_soon()
+
+    def _show_inspected_soon(self) -> None:
+        """The newest step in the inspector, at most every INSPECTOR_INTERVAL_MS."""
+        wait_ms = INSPECTOR_INTERVAL_MS - (time.monotonic() - self._inspector_shown_at) * 1000
+        if wait_ms <= 0:
+            self._show_inspected()
+        elif not self._inspector_timer.isActive():
+            self._inspector_timer.start(int(wait_ms) + 1)
 
     def _row_labels(self) -> list[str]:
         """The output tokens, marked where what-if decoding steered them: ✎ a given (forced) token,
@@ -176,6 +197,8 @@ class AttentionPanel(QWidget):
         return self.record.row_count - 1
 
     def _show_inspected(self) -> None:
+        self._inspector_timer.stop()
+        self._inspector_shown_at = time.monotonic()
         index = self._inspected_index()
         if index < 0:
             return

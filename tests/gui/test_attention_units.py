@@ -97,3 +97,27 @@ def test_heatmap_geometry(qtbot):
     assert view.image.image.shape == (2, 3)
     centre = view.plot.getViewBox().mapViewToScene(__import__("PySide6.QtCore", fromlist=["QPointF"]).QPointF(2, 1))
     assert view.cell_at(centre) == (1, 2)
+
+
+def test_the_inspector_follows_a_streaming_run_at_a_limited_rate_and_ends_on_its_last_step(qtbot):
+    from gui.attention.panel import INSPECTOR_INTERVAL_MS, AttentionPanel
+
+    panel = AttentionPanel()
+    qtbot.addWidget(panel)
+    tokens, matrix = ["x", "y", "z", "w"], np.full((4, 3), 1 / 3, np.float32)
+    panel.begin(("a", "b", "c"), True, "e = f(s, h)")
+    shown = []
+    original = panel.inspector.show_step
+    panel.inspector.show_step = lambda index, *rest: (shown.append(index), original(index, *rest))
+    started = time.perf_counter()
+    for index in range(4):  # four steps within one interval: the first at once, the others wait
+        panel.show_step(step(index, tokens, matrix))
+        panel._throttle.flush()
+    if (time.perf_counter() - started) * 1000 < INSPECTOR_INTERVAL_MS:
+        assert shown == [0]
+    qtbot.waitUntil(lambda: shown[-1] == 3, timeout=2000)  # the trailing update shows the newest step
+    assert len(shown) <= 3 and panel.inspector.shown_index == 3
+    panel.begin(("a",), True, "")
+    panel.show_step(step(0, ["q"], np.ones((1, 1), np.float32)))
+    panel.render_now()  # an export, a test: everything at once
+    assert panel.inspector.shown_index == 0
