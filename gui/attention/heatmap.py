@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPalette, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPalette, QPen, QTextOption
 from PySide6.QtWidgets import QGraphicsRectItem, QWidget
 
 from gui.attention.labels import axis_label
@@ -106,6 +106,11 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         view = self.plot.getViewBox()
         view.sigRangeChanged.connect(self._thin_labels)
         view.sigResized.connect(self._thin_labels)
+        view.sigResized.connect(self._wrap_hint)
+        view.sigRangeChanged.connect(self._wrap_hint)
+        option = QTextOption(Qt.AlignmentFlag.AlignHCenter)
+        option.setWrapMode(QTextOption.WrapMode.WordWrap)
+        self.empty_hint.textItem.document().setDefaultTextOption(option)
         self._hovered = (-1, -1)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.scene().sigMouseClicked.connect(self._on_mouse_clicked)
@@ -128,6 +133,16 @@ class HeatmapView(pg.GraphicsLayoutWidget):
 
     def set_empty_hint(self, text: str) -> None:
         self.empty_hint.setText(text)
+        self._wrap_hint()
+
+    def _wrap_hint(self) -> None:
+        """Wrap the empty-map hint to the map's width and centre it in the view, so that a narrow
+        map shows it whole."""
+        view = self.plot.getViewBox()
+        width = view.width()
+        self.empty_hint.textItem.setTextWidth(max(80.0, width * 0.9) if width > 0 else -1)
+        self.empty_hint.setPos(view.viewRect().center())
+        self.empty_hint.updateTextPos()
 
     def set_scale(self, low: float, high: float, color_map: str, label: str) -> None:
         """Another colour scale, e.g. a diverging map centred on 0 from −1 to 1 for α_A − α_B."""

@@ -121,3 +121,20 @@ def test_the_inspector_follows_a_streaming_run_at_a_limited_rate_and_ends_on_its
     panel.show_step(step(0, ["q"], np.ones((1, 1), np.float32)))
     panel.render_now()  # an export, a test: everything at once
     assert panel.inspector.shown_index == 0
+
+
+def test_the_empty_maps_hint_wraps_to_a_narrow_map(qtbot):
+    view = HeatmapView()
+    qtbot.addWidget(view)
+    view.resize(260, 400)
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_empty_hint("The attention on a fixed validation sentence appears here after the first validation.")
+    box = view.plot.getViewBox()
+
+    def whole() -> bool:  # not cut at the sides once laid out
+        hint = view.empty_hint.mapRectToScene(view.empty_hint.boundingRect())
+        area = box.mapRectToScene(box.boundingRect())
+        return area.left() <= hint.left() and hint.right() <= area.right() and hint.width() > 0
+
+    qtbot.waitUntil(whole, timeout=2000)
