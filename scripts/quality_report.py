@@ -34,7 +34,7 @@ from sacrebleu.metrics import CHRF  # noqa: E402
 
 from engine.attention import SCORERS  # noqa: E402
 from engine.attention_stats import attention_stats, row_entropy  # noqa: E402
-from engine.bundle import load_model_folder  # noqa: E402
+from engine.bundle import load_model_folder, read_config  # noqa: E402
 from engine.config import SCORER_NAMES, DecodeConfig  # noqa: E402
 from engine.data import SPLIT_RULE_TEXT, Pair, read_tsv, split_pairs  # noqa: E402
 from engine.evaluate import LENGTH_BUCKETS, bucket_label, corpus_scores, evaluate  # noqa: E402
@@ -350,12 +350,38 @@ def _model_folders(parent: Path) -> list[Path]:
     return sorted(folders, key=lambda p: (not p.name.startswith("zh-en"), scorer_rank(p)))
 
 
+def _kept_results(folders: list[Path], only: list[str] | None, stored: Path) -> dict[str, dict]:
+    """The stored figures of every folder not named in ``only`` (none without ``only``); raises
+    SystemExit when one is missing or its weights changed since it was measured."""
+    if not only:
+        return {}
+    unknown = sorted(set(only) - {folder.name for folder in folders})
+    if unknown:
+        raise SystemExit(f"no model folder named {', '.join(unknown)}")
+    previous = {r["name"]: r for r in json.loads(stored.read_text(encoding="utf-8"))} if stored.is_file() else {}
+    kept = {}
+    for folder in folders:
+        if folder.name in only:
+            continue
+        result = previous.get(folder.name)
+        if result is None:
+            raise SystemExit(f"{folder.name} has no stored figures in {stored}: measure it too")
+        digest = read_config(folder)["weights"]["sha256"]
+        if result.setdefault("weights_sha256", digest) != digest:
+            raise SystemExit(f"{folder.name} changed since its figures were stored: measure it too")
+        kept[folder.name] = result
+    return kept
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=Path, default=ROOT / "resources" / "models")
     parser.add_argument("--corpus", type=Path, default=TATOEBA_CORPUS)
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "quality-report.md")
     parser.add_argument("--beam-limit", type=int, default=0, help="beam-5 on the first N test pairs only (0 = all)")
+    parser.add_argument("--only", nargs="+", metavar="NAME",
+                        help="measure only these model folders; the others keep their figures from the report's "
+                        "JSON, refused when their weights changed since")
     args = parser.parse_args()
     if not args.corpus.is_file():
         print(f"corpus not found: {args.corpus}", file=sys.stderr)
@@ -374,19 +400,27 @@ def main() -> int:
 
     results = []
     folders = _model_folders(args.models)
+    kept = _kept_results(folders, args.only, args.out.with_suffix(".json"))
+    measured = [folder for folder in folders if folder.name not in kept]
     for folder in folders:
+        if folder.name in kept:
+            results.append(kept[folder.name])
+            continue
         started = time.monotonic()
         r = measure(folder, test_pairs_for, train_sources_for, args.beam_limit)
+        r["weights_sha256"] = read_config(folder)["weights"]["sha256"]
         results.append(r)
         print(f"{r['name']}: greedy {r['greedy']['bleu']} / beam5 {r['beam5']['bleu']} BLEU "
               f"({time.monotonic() - started:.0f} s)", flush=True)
     started = time.monotonic()
-    for r, speed in zip(results, decode_speeds(folders, test_pairs_for).values(), strict=True):
-        r["speed"] = speed
+    speeds = decode_speeds(measured, test_pairs_for) if measured else {}
+    for r in results:
+        if r["name"] not in kept:
+            r["speed"] = speeds[r["name"]]
     print(f"decode speed measured ({time.monotonic() - started:.0f} s)", flush=True)
     add_gain_significance(results)
     for r in results:
-        del r["_sentences"]
+        r.pop("_sentences", None)
     plotted = plot_buckets(results, args.out.parent / "img" / "bleu-by-length.png")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(render(results, plotted), encoding="utf-8")
