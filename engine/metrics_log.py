@@ -91,9 +91,10 @@ class MetricsLog:
         write_bytes_atomic(self.path, text.encode("utf-8"))
 
 
-def read_records(run_folder: Path, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
-    """The complete lines from byte ``offset`` on, as dicts, and the offset to read from next time.
-    A torn last line is left unread; a line that is not JSON (or too long) is skipped."""
+def read_records(run_folder: Path, offset: int = 0, limit: int | None = None) -> tuple[list[dict[str, Any]], int]:
+    """The complete lines from byte ``offset`` on (at most ``limit`` records), as dicts, and the
+    offset to read from next time. A torn last line is left unread; a line that is not JSON (or too
+    long) is skipped."""
     path = Path(run_folder) / METRICS_FILE
     records: list[dict[str, Any]] = []
     try:
@@ -115,6 +116,8 @@ def read_records(run_folder: Path, offset: int = 0) -> tuple[list[dict[str, Any]
                     continue
                 if isinstance(record, dict) and record.get("kind") in RECORD_KINDS:
                     records.append(record)
+                    if limit is not None and len(records) >= limit:
+                        break
     except FileNotFoundError:
         return [], offset
     return records, offset

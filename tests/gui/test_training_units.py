@@ -198,3 +198,34 @@ def test_preparing_reports_each_status_as_it_comes_and_hands_back_the_result_or_
 
     with pytest.raises(ConfigError, match="too little data"):
         list(_prepared(broken))
+
+
+def test_a_long_log_is_read_in_chunks_and_applied_together(tmp_path, monkeypatch, qtbot):
+    import gui.training.watch as watch
+    from gui.training.watch import RunWatcher, read_more
+    from tests.inline_jobs import InlineJobs
+
+    run = tmp_path / "run"
+    run.mkdir()
+    log = MetricsLog(run)
+    log.start(_description(RunSettings(train=TrainConfig(epochs=5))))
+    for step in range(1, 26):
+        log.append(StepEvent(step=step, epoch=1, batch=step, batches_per_epoch=100, loss=1.0, tokens_per_second=1.0,
+                             learning_rate=1e-3, skipped_steps=0, elapsed_seconds=float(step), eta_seconds=None))
+    monkeypatch.setattr(watch, "READ_CHUNK", 10)
+    monkeypatch.setattr(watch, "CHUNK_PAUSE_SECONDS", 0.0)
+    chunks = list(read_more(run, 0, None))
+    assert [len(events) for events, *_ in chunks] == [9, 10, 6]  # the start line is no event
+    assert chunks[0][1] is not None and all(description is None for _, description, *_ in chunks[1:])
+    jobs = InlineJobs()
+    record = RunRecord("run", RunSettings(), run, "#1f77b4")
+    watcher = RunWatcher(run, record, jobs)
+    redraws = []
+    watcher.changed.connect(redraws.append)
+    watcher.poll()
+    jobs.run_all()
+    assert record.last_step is None  # chunks wait for the next application
+    qtbot.waitUntil(lambda: record.last_step is not None, timeout=2000)
+    assert record.last_step.step == 25 and len(record.series("step")) == 25 and len(redraws) == 1
+    assert record.settings.train.epochs == 5
+    watcher.stop()
