@@ -206,8 +206,8 @@ def command_train(args: argparse.Namespace) -> int:
 
 def _settings_from(settings_class: type, args: argparse.Namespace):
     """One of the engine's settings dataclasses from the ``train`` flags: each flag stores under its
-    field's name (``dest``), so a new field needs only its flag (docs/architecture.md, "Adding a
-    setting")."""
+    field's name (``dest``), so a new field needs only its flag (docs/architecture.md, "What a
+    change touches")."""
     given = vars(args)
     return settings_class(**{f.name: given[f.name] for f in fields(settings_class) if f.name in given})
 

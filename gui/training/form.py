@@ -7,7 +7,7 @@ that kind's preset.
 
 Each settings row is *bound* to the field of the engine's dataclass it sets (:meth:`_bind`): the
 form reads and writes every bound row the same way, so a new setting is its dataclass field, one
-row here and its command-line flag (docs/architecture.md, "Adding a setting"). A disabled row
+row here and its command-line flag (docs/architecture.md, "What a change touches"). A disabled row
 (a setting the chosen scorer or schedule does not use) asks for nothing: the field keeps the
 engine's default.
 """
