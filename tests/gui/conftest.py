@@ -33,3 +33,12 @@ def no_thread_left_running(qapp):
     extra = [t.name for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon]
     assert not running, f"worker threads still running after the test: {running}"
     assert not extra, f"Python threads still running after the test: {extra}"
+
+
+def shown(qtbot, widget, width: int, height: int):
+    """``widget`` owned by the test, at ``width`` × ``height``, on screen (exposed) — returned."""
+    qtbot.addWidget(widget)
+    widget.resize(width, height)
+    widget.show()
+    qtbot.waitExposed(widget)
+    return widget

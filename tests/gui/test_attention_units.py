@@ -15,6 +15,7 @@ from gui.attention.labels import axis_label, join_pieces, quoted
 from gui.attention.record import RunRecord
 from gui.attention.throttle import FrameThrottle
 from gui.translate.choices import ModelChoices, direction_label
+from tests.gui.conftest import shown
 
 
 def step(index: int, tokens: list[str], matrix: np.ndarray) -> DecodeStep:
@@ -124,11 +125,7 @@ def test_the_inspector_follows_a_streaming_run_at_a_limited_rate_and_ends_on_its
 
 
 def test_the_empty_maps_hint_wraps_to_a_narrow_map(qtbot):
-    view = HeatmapView()
-    qtbot.addWidget(view)
-    view.resize(260, 400)
-    view.show()
-    qtbot.waitExposed(view)
+    view = shown(qtbot, HeatmapView(), 260, 400)
     view.set_empty_hint("The attention on a fixed validation sentence appears here after the first validation.")
     box = view.plot.getViewBox()
 

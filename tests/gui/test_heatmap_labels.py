@@ -8,6 +8,7 @@ import pytest
 
 from gui.attention.heatmap import HeatmapView, label_stride
 from gui.attention.inspector import StepInspector
+from tests.gui.conftest import shown
 
 LONG_PIECES = ("▁international", "的", "<0xF0>", "▁the", "化", "ing", "▁Nov", "2", "▁organisation", "。")
 SHORT_PIECES = ("的", "<0xF0>", "▁the", "化", "ing", "2", "。")
@@ -24,12 +25,7 @@ def overlapping(rects) -> list[tuple[int, int]]:
 
 @pytest.fixture
 def heatmap(qtbot):
-    view = HeatmapView()
-    qtbot.addWidget(view)
-    view.resize(900, 600)
-    view.show()
-    qtbot.waitExposed(view)
-    return view
+    return shown(qtbot, HeatmapView(), 900, 600)
 
 
 def long_run(view: HeatmapView) -> None:

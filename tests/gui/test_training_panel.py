@@ -20,6 +20,7 @@ from engine.tasks import dates
 from gui.training.form import ALL_SCORERS
 from gui.training.panel import TrainingPanel
 from gui.training.records import RunRecord
+from tests.gui.conftest import shown
 
 RUN_TIMEOUT_MS = 60_000
 
@@ -353,11 +354,7 @@ def test_attention_dropout_is_offered_for_the_attention_scorers_and_reaches_the_
 
 def test_the_forms_column_is_never_narrower_than_the_form(qtbot):
     """At 1280×800 the form's fields were cut off at the right (its scroll area was narrower)."""
-    widget = TrainingPanel()
-    qtbot.addWidget(widget)
-    widget.resize(1280, 760)
-    widget.show()
-    qtbot.waitExposed(widget)
+    widget = shown(qtbot, TrainingPanel(), 1280, 760)
     scroll = widget.form.parentWidget().parentWidget()  # the form's viewport, then its scroll area
     assert scroll.viewport().width() >= widget.form.minimumSizeHint().width()
     assert widget.form.width() <= scroll.viewport().width()  # nothing beyond the right edge
