@@ -20,6 +20,7 @@ from pathlib import Path
 
 from engine.data import (
     MAX_SENTENCE_CHARS,
+    MAX_UNDECODABLE_SHARE,
     CorpusReport,
     OverlongLine,
     Pair,
@@ -31,6 +32,7 @@ from engine.data import (
     split_bucket,
 )
 from engine.errors import DataError
+from engine.events import format_duration
 
 HELD_OUT_CAPS = {"valid": 1000, "test": 2000}  # pairs kept per held-out part; the rest are never trained on
 DEFAULT_TOKENIZER_SAMPLE = 200_000  # training pairs the tokenizers learn from (a seeded reservoir sample)
@@ -110,7 +112,7 @@ def stream_pairs(path: Path, src: str, tgt: str, split_rule: str, train_text: Pa
             if now - last_report >= PROGRESS_SECONDS:
                 last_report = now
                 on_progress(_progress_text("reading", lines_read, bytes_read / total_bytes, now - started))
-    if lines_read and undecodable / lines_read > 0.3:
+    if lines_read and undecodable / lines_read > MAX_UNDECODABLE_SHARE:
         raise DataError(f"{path} does not look like a text corpus: {undecodable:,} of {lines_read:,} lines are "
                         "not UTF-8; save it as UTF-8, one English<TAB>Chinese pair a line")
     if written == 0 and not parts["valid"] and not parts["test"]:
@@ -135,7 +137,6 @@ def _decoded(raw: bytes | OverlongLine) -> tuple[str | None, str | None]:
 
 def _progress_text(what: str, count: int, fraction: float, seconds: float) -> str:
     """E.g. "reading: 1,200,000 lines (60 %), 95,000 lines/s, ETA 0:13"."""
-    rate = count / max(seconds, 1e-9)
     remaining = seconds * (1 - fraction) / max(fraction, 1e-9)
-    minutes, secs = divmod(int(remaining), 60)
-    return f"{what}: {count:,} lines ({fraction:.0%}), {rate:,.0f} lines/s, ETA {minutes}:{secs:02d}"
+    return (f"{what}: {count:,} lines ({fraction:.0%}), {count / max(seconds, 1e-9):,.0f} lines/s, "
+            f"ETA {format_duration(remaining)}")

@@ -33,15 +33,16 @@ from pathlib import Path
 import numpy as np
 
 from engine.atomic import write_bytes_atomic
+from engine.config import MAX_SOURCE_TOKENS  # the trainer's cap on a training pair's side
 from engine.corpus_stream import DEFAULT_TOKENIZER_SAMPLE, HELD_OUT_CAPS, stream_pairs, text_hash
 from engine.data import CorpusReport, Pair, SkippedLine, Split
 from engine.errors import DataError
+from engine.events import format_duration
 from engine.paths import user_data_folder
 from engine.tokenizer import Tokenizer, TokenizerSettings, train_tokenizer
 
 CACHE_FORMAT = 1
 ENCODE_CHUNK = 20_000  # training pairs encoded per SentencePiece call
-MAX_PAIR_TOKENS = 200  # longer training pairs (either side) are left out, as engine.trainer does
 _SIDES = ("source", "target")
 
 
@@ -223,7 +224,7 @@ def _encode_training_pairs(folder: Path, ids_folder: Path, source_tokenizer: Tok
                 encoded = {"source": source_tokenizer.encode_many([p[0] for p in chunk]),
                            "target": target_tokenizer.encode_many([p[1] for p in chunk])}
                 keep = [i for i, (s, t) in enumerate(zip(encoded["source"], encoded["target"], strict=True))
-                        if 0 < len(s) <= MAX_PAIR_TOKENS and 0 < len(t) <= MAX_PAIR_TOKENS]
+                        if 0 < len(s) <= MAX_SOURCE_TOKENS and 0 < len(t) <= MAX_SOURCE_TOKENS]
                 for side in _SIDES:
                     rows = [encoded[side][i] for i in keep]
                     lengths[side].append(np.fromiter(map(len, rows), dtype=np.int64, count=len(rows)))
@@ -236,7 +237,7 @@ def _encode_training_pairs(folder: Path, ids_folder: Path, source_tokenizer: Tok
                     last = now
                     rate = done / (now - started)
                     on_status(f"encoding: {done:,} of {total:,} training pairs ({done / max(total, 1):.0%}), "
-                              f"{rate:,.0f} pairs/s, ETA {_clock((total - done) / max(rate, 1e-9))}")
+                              f"{rate:,.0f} pairs/s, ETA {format_duration((total - done) / max(rate, 1e-9))}")
         finally:
             for handle in handles.values():
                 handle.close()
@@ -252,7 +253,7 @@ def _encode_training_pairs(folder: Path, ids_folder: Path, source_tokenizer: Tok
         _publish(partial, ids_folder)
     finally:
         shutil.rmtree(partial, ignore_errors=True)
-    on_status(f"encoded {kept:,} training pairs in {_clock(time.monotonic() - started)}")
+    on_status(f"encoded {kept:,} training pairs in {format_duration(time.monotonic() - started)}")
 
 
 def _chunks(text: Path) -> Iterator[list[tuple[str, str]]]:
@@ -283,8 +284,3 @@ def _publish(partial: Path, folder: Path) -> None:
     except OSError:
         if not folder.exists():
             raise
-
-
-def _clock(seconds: float) -> str:
-    minutes, secs = divmod(int(seconds), 60)
-    return f"{minutes}:{secs:02d}"
