@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from gui.translate.choices import ModelChoices
     from gui.translate.controller import RunInfo
 
+TREE_FRAME_SECONDS = 0.1  # the beam tree's redraws while a search runs: at most ten a second
 
 
 class TranslateTab(QWidget):
@@ -59,6 +60,9 @@ class TranslateTab(QWidget):
         self._tree_shown = 0  # how many of them the open beam tree holds
         self._latest_tokens: tuple[str, ...] | None = None  # the output of the newest step, not yet drawn
         self._frame_throttle = FrameThrottle(self._draw_frame, self)
+        # The tree grows a column per step; ten redraws a second follow it, and keep its paints apart
+        # from most of the main window's (each top-level window paints in its own pass).
+        self._tree_throttle = FrameThrottle(self._draw_tree, self, frame_seconds=TREE_FRAME_SECONDS)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view)
@@ -318,6 +322,7 @@ class TranslateTab(QWidget):
         self._run = info
         self.beam_levels = []
         self._frame_throttle.cancel()
+        self._tree_throttle.cancel()
         self._tree_shown, self._latest_tokens = 0, None
         if self.beam_tree_dialog is not None:
             self.beam_tree_dialog.show_levels([])
@@ -333,15 +338,20 @@ class TranslateTab(QWidget):
     def _on_step(self, step: DecodeStep) -> None:
         self._latest_tokens = step.hypothesis_tokens
         self.view.attention_panel.show_step(step)
+        self._frame_throttle.request()  # the output line: at most ~30 times a second
         if step.beam_level:
             self.beam_levels.append((step.index, step.beam_level))
-        self._frame_throttle.request()  # the output line and the tree: at most ~30 times a second
+            if self.beam_tree_dialog is not None and self.beam_tree_dialog.isVisible():
+                self._tree_throttle.request()
 
     def _draw_frame(self) -> None:
-        """The output so far, and the beam-tree levels that arrived since the last frame."""
+        """The output so far."""
         if self._latest_tokens is not None:
             self.view.target_output.set_pieces(self._latest_tokens)
             self._latest_tokens = None
+
+    def _draw_tree(self) -> None:
+        """The beam-tree levels that arrived since the tree was last drawn."""
         dialog = self.beam_tree_dialog
         if dialog is not None and dialog.isVisible() and self._tree_shown < len(self.beam_levels):
             dialog.tree.add_levels(self.beam_levels[self._tree_shown :])
@@ -356,7 +366,7 @@ class TranslateTab(QWidget):
             self.beam_tree_dialog = BeamTreeDialog(self)
             self.beam_tree_dialog.tree.nodeChosen.connect(self._on_beam_node_chosen)
             self.beam_tree_dialog.tree.nodePicked.connect(self._on_beam_node_picked)
-        self._frame_throttle.flush()
+        self._tree_throttle.cancel()
         self.beam_tree_dialog.show_levels(self.beam_levels)
         self._tree_shown = len(self.beam_levels)
         self.beam_tree_dialog.show()
@@ -381,13 +391,15 @@ class TranslateTab(QWidget):
     @Slot(object)
     def _on_finished(self, translation: Translation) -> None:
         self.last_translation = translation
-        self._frame_throttle.flush()  # the tree's last steps, now rather than a frame later
+        self._frame_throttle.flush()
+        self._tree_throttle.flush()  # the tree's last steps, now rather than a frame later
         self.view.target_output.set_pieces(translation.tokens)
         self.view.attention_panel.finish(translation)
 
     @Slot(str)
     def _on_ended(self, outcome: str) -> None:
         self._frame_throttle.flush()
+        self._tree_throttle.flush()
         self.view.attention_panel.end()
         if outcome == STOPPED:
             rows = len(self.view.attention_panel.target_tokens())

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QHelpEvent
+from PySide6.QtWidgets import QApplication, QToolTip
 
 from engine.bundle import load_model_folder
 from engine.config import DecodeConfig
@@ -42,6 +44,38 @@ def test_the_tree_grows_and_stays_navigable_at_beam_ten_and_thirty_steps(qtbot):
     qtbot.keyClick(view, Qt.Key.Key_Down)
     qtbot.keyClick(view, Qt.Key.Key_Left)  # back to a parent
     assert [len(n.ids) for n in chosen] == [1, 2, 2, 1]
+    view.resize(600, 400)
+    view.show()
+    qtbot.waitExposed(view)
+    view.horizontalScrollBar().setValue(0)
+    view.verticalScrollBar().setValue(0)
+    target = view.levels[1][3]
+    point = view.mapFromScene(target.rect().center())
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    assert chosen[-1] is target.node and view.current is target
+    assert view.outlined_box().contains(target.rect().center())
+    assert not view.outlined_box().contains(view.levels[1][2].rect().center())
+    help_event = QHelpEvent(QEvent.Type.ToolTip, point, view.viewport().mapToGlobal(point))
+    QApplication.sendEvent(view.viewport(), help_event)
+    assert QToolTip.text().startswith("▁t3") and "pruned" not in QToolTip.text()
+    gap = view.mapFromScene(target.rect().center().x() + 60, target.rect().center().y())  # between two columns
+    assert view.node_at(gap) is None
+
+
+def test_a_step_is_drawn_by_one_item_and_its_pixels_show_the_nodes(qtbot):
+    view = BeamTreeView()
+    qtbot.addWidget(view)
+    view.resize(400, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    before = len(view.scene().items())
+    view.add_level(0, [BeamNode((i,), f"▁w{i}", 0.9, -0.1, "kept", -0.1) for i in range(10)])
+    assert view.node_count() == 10  # known at once; drawn at the event loop's next turn
+    qtbot.waitUntil(lambda: len(view.scene().items()) == before + 1)  # one item for the ten nodes and their lines
+    image = view.viewport().grab().toImage()
+    box = view.mapFromScene(view.levels[0][0].rect().center())
+    blank = view.mapFromScene(view.levels[0][0].rect().center().x(), 20 * 22)
+    assert image.pixelColor(box) != image.pixelColor(blank)  # a node's background where it should be
 
 
 def test_the_translate_view_draws_the_search_and_shows_a_chosen_hypothesis(qtbot, dates_models):
