@@ -58,7 +58,7 @@ class _RunCurves:
         colour = record.colour
         # One-pixel pens for the per-step series: wider lines cost Qt's raster engine several times
         # more per frame, which a long run (thousands of points, 30 frames a second) cannot afford.
-        line = {"connect": "finite", "autoDownsample": True, "clipToView": True, "downsampleMethod": "peak"}
+        line = {"connect": "finite"}
         self.raw = view.loss_plot.plot(pen=pg.mkPen(faded(colour, 70), width=1), **line)
         self.smoothed = view.loss_plot.plot(pen=pg.mkPen(colour, width=1), name=record.name, **line)
         dashed = pg.mkPen(colour, width=1.5, style=Qt.PenStyle.DashLine)
@@ -67,6 +67,12 @@ class _RunCurves:
         self.bleu = view.bleu_plot.plot(pen=pg.mkPen(colour, width=2), connect="finite", **symbols)
         self.learning_rate = view.lr_plot.plot(pen=pg.mkPen(colour, width=1), **line)
         self.speed = view.speed_plot.plot(pen=pg.mkPen(colour, width=1), **line)
+        for series in (self.raw, self.smoothed, self.learning_rate, self.speed):
+            # Only what is in view, at most two points (a bucket's extremes) per pixel column: a long
+            # run's 100,000 steps would otherwise be drawn in full at every redraw (drawing a path
+            # costs as much as its points). Set here: plot()'s keyword arguments do not carry them.
+            series.setClipToView(True)
+            series.setDownsampling(auto=True, method="peak")
         self.markers: list[pg.InfiniteLine] = []
 
     def items(self) -> list[pg.GraphicsObject]:

@@ -63,6 +63,25 @@ def smooth(values: np.ndarray, weight: float, state: tuple[float, int] = (0.0, 0
 
 
 @dataclass(frozen=True)
+class StepBlock:
+    """Step events as columns, one numpy array per :attr:`RunRecord.STEP_COLUMNS` entry, made where
+    the events are read (a watched log's worker): a record takes thousands of steps as a few array
+    copies instead of a loop over events in the window's thread."""
+
+    columns: tuple[np.ndarray, ...]  # in the order of RunRecord.STEP_COLUMNS; equal lengths
+    last: StepEvent | None  # the newest event (the progress line shows it)
+
+    @classmethod
+    def from_events(cls, events: Sequence[StepEvent]) -> StepBlock:
+        rows = [(e.step, e.epoch, e.elapsed_seconds, e.loss, e.learning_rate, e.tokens_per_second) for e in events]
+        table = np.array(rows, dtype=np.float64).reshape(len(rows), 6)
+        return cls(tuple(np.ascontiguousarray(table[:, i]) for i in range(6)), events[-1] if events else None)
+
+    def __len__(self) -> int:
+        return len(self.columns[0]) if self.columns else 0
+
+
+@dataclass(frozen=True)
 class ValidationPoint:
     step: int
     epoch: int
@@ -117,20 +136,19 @@ class RunRecord:
     # -- input --------------------------------------------------------------------------------
     def add_steps(self, events: Sequence[StepEvent]) -> None:
         """Append a batch of step events (in order)."""
-        if not events:
+        if events:
+            self.add_step_block(StepBlock.from_events(events))
+
+    def add_step_block(self, block: StepBlock) -> None:
+        """Append steps already laid out as columns (in order)."""
+        if not len(block):
             return
-        rows = {
-            "step": [e.step for e in events], "epoch": [e.epoch for e in events],
-            "elapsed": [e.elapsed_seconds for e in events], "loss": [e.loss for e in events],
-            "learning_rate": [e.learning_rate for e in events],
-            "tokens_per_second": [e.tokens_per_second for e in events],
-        }
-        for column, values in rows.items():
+        for column, values in zip(self.STEP_COLUMNS, block.columns, strict=True):
             self.columns[column].extend(values)
-        smoothed, self._smooth_state = smooth(np.asarray(rows["loss"], dtype=np.float64), self.smoothing,
-                                              self._smooth_state)
+        loss = block.columns[self.STEP_COLUMNS.index("loss")]
+        smoothed, self._smooth_state = smooth(loss, self.smoothing, self._smooth_state)
         self._smoothed.extend(smoothed)
-        self.last_step = events[-1]
+        self.last_step = block.last
 
     def add_validation(self, event: ValidationEvent) -> None:
         self.validations.append(ValidationPoint(

@@ -7,8 +7,10 @@ the Train tab like the app's own runs (read only; a torn last line waits for the
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -16,39 +18,66 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from engine.errors import ConfigError
 from engine.events import FinishedEvent, StepEvent, ValidationEvent
 from engine.metrics_log import METRICS_FILE, events_from_records, read_records, run_description
-from gui.training.records import RunRecord
+from gui.training.records import RunRecord, StepBlock
 from gui.training.settings import RunSettings
 from gui.workers import JobStarter
 
 POLL_MS = 500  # how far behind the watched run the curves may be
 READ_CHUNK = 2_000  # log lines parsed per item
-CHUNK_PAUSE_SECONDS = 0.005
+READER_WAIT_SECONDS = 0.5  # the longest the reader waits for the window to take in its last chunk
+DRAW_GRACE_MS = 40  # after a chunk is applied, time for the redraw it asked for before the reader goes on
 APPLY_INTERVAL_MS = 33  # chunks that arrive meanwhile are applied together (≈30 redraws a second)
+APPLY_CHUNKS = 4  # at most this many chunks per application: a backlog is taken a bounded bite at a time
+CATCH_UP_REDRAW_MS = 300  # while a backlog is taken in, the curves redraw this often (each redraw costs
+# as much as the points drawn: redrawing 100,000 points thirty times a second would hold the window)
 
 
-def read_more(folder: Path, offset: int, identity: int | None) -> Iterator[tuple[list, dict | None, int, int, bool]]:
-    """(events, the run's description if these lines hold it, the next offset, the log's identity,
-    whether it was read from the start again), parsed in the worker, READ_CHUNK lines at a time. A
-    log replaced since the last read (a resumed run rewrites it without the steps it repeats) is
-    read again from its start.
+@dataclass(frozen=True)
+class LogChunk:
+    """Lines of a metrics log, parsed in the worker: the steps as columns, the other events in order."""
 
-    A long log (a finished run of 100,000 steps) comes in chunks with a short sleep between them:
-    parsing holds the interpreter lock, and one pass over the whole file would keep the window from
-    running for seconds; this way it redraws between chunks and the curves fill in as they come."""
+    steps: StepBlock
+    events: tuple  # validations and the finish, in the log's order
+    description: dict | None  # the run's description, if these lines hold it
+    offset: int  # where the next read starts
+    identity: int  # the log file's inode
+    restarted: bool  # read from the start again (the log was replaced)
+
+
+def _chunk(events: list, description: dict | None, offset: int, identity: int, restarted: bool) -> LogChunk:
+    steps = [event for event in events if isinstance(event, StepEvent)]
+    others = tuple(event for event in events if not isinstance(event, StepEvent))
+    return LogChunk(StepBlock.from_events(steps), others, description, offset, identity, restarted)
+
+
+def read_more(folder: Path, offset: int, identity: int | None,
+              may_go_on: threading.Event | None = None) -> Iterator[LogChunk]:
+    """The log's lines from ``offset`` on, parsed in the worker, READ_CHUNK lines at a time. A log
+    replaced since the last read (a resumed run rewrites it without the steps it repeats) is read
+    again from its start.
+
+    A long log (a finished run of 100,000 steps) comes in chunks, and after each the reader waits
+    until the window has taken it in (``may_go_on``, set by the watcher; at most
+    READER_WAIT_SECONDS). Parsing is Python and holds the interpreter lock; so does drawing the
+    curves (pyqtgraph), so the two running side by side make each wait for the other at every
+    switch: the window would stall for hundreds of milliseconds at a time. Taking turns, the
+    window redraws between chunks and the curves fill in as they come."""
     try:
         stat = (Path(folder) / METRICS_FILE).stat()
     except OSError:
-        yield [], None, offset, identity or 0, False
+        yield _chunk([], None, offset, identity or 0, False)
         return
     restarted = identity is not None and (stat.st_ino != identity or stat.st_size < offset)
     offset = 0 if restarted else offset
     while True:
         records, offset = read_records(folder, offset, READ_CHUNK)
-        yield events_from_records(records), run_description(records), offset, stat.st_ino, restarted
+        yield _chunk(events_from_records(records), run_description(records), offset, stat.st_ino, restarted)
         if len(records) < READ_CHUNK:
             return
         restarted = False
-        time.sleep(CHUNK_PAUSE_SECONDS)  # the window's turn
+        if may_go_on is not None:  # the window's turn
+            may_go_on.wait(READER_WAIT_SECONDS)
+            may_go_on.clear()
 
 
 class RunWatcher(QObject):
@@ -68,11 +97,19 @@ class RunWatcher(QObject):
         # Chunks are applied together at most every APPLY_INTERVAL_MS: each application redraws the
         # curves with every point so far, so a long log applied chunk by chunk would redraw fifty
         # times in a row while its chunks queue up.
-        self._pending: list[tuple] = []
+        self._pending: list[LogChunk] = []
         self._apply_timer = QTimer(self)
         self._apply_timer.setSingleShot(True)
         self._apply_timer.setInterval(APPLY_INTERVAL_MS)
         self._apply_timer.timeout.connect(self._apply_pending)
+        self._reader_may_go_on = threading.Event()  # set once the window has taken in the last chunk
+        # What the last applications changed and nobody has been told yet (a backlog defers it).
+        self._unannounced = {"changed": False, "validated": False}
+        self._last_announced = 0.0
+        self._announce_timer = QTimer(self)
+        self._announce_timer.setSingleShot(True)
+        self._announce_timer.setInterval(CATCH_UP_REDRAW_MS)
+        self._announce_timer.timeout.connect(self._announce)
 
     @staticmethod
     def can_watch(folder: Path) -> str:
@@ -91,53 +128,73 @@ class RunWatcher(QObject):
         self.timer.stop()
 
     def poll(self) -> None:
-        if self._job is not None and self._job.is_running():
+        if self.catching_up():  # the next read starts where the lines read so far end
             return
-        folder, offset, identity = self.folder, self.offset, self.identity
-        self._job = self.jobs.start(lambda: read_more(folder, offset, identity), f"watch {folder.name}")
+        folder, offset, identity, may_go_on = self.folder, self.offset, self.identity, self._reader_may_go_on
+        may_go_on.clear()
+        self._job = self.jobs.start(lambda: read_more(folder, offset, identity, may_go_on), f"watch {folder.name}")
         self._job.yielded.connect(lambda _id, result: self._take(result))
 
-    def _take(self, chunk: tuple) -> None:
+    def _take(self, chunk: LogChunk) -> None:
         self._pending.append(chunk)
         if not self._apply_timer.isActive():
             self._apply_timer.start()
 
+    def catching_up(self) -> bool:
+        """Read lines are waiting to be applied, or the reader is still at work."""
+        return bool(self._pending) or (self._job is not None and self._job.is_running())
+
     def _apply_pending(self) -> None:
-        """Every chunk read since the last application, as one: their events in order, the newest
-        offset; a restart drops what came before it."""
-        pending, self._pending = self._pending, []
+        """The oldest chunks read (at most APPLY_CHUNKS), as one: their events in order, the newest
+        offset; a restart drops what came before it. The rest waits for the next turn."""
+        pending, self._pending = self._pending[:APPLY_CHUNKS], self._pending[APPLY_CHUNKS:]
+        if self._pending:
+            self._apply_timer.start()
+        else:
+            QTimer.singleShot(DRAW_GRACE_MS, self._reader_may_go_on.set)
         if not pending:
             return
-        starts = [i for i, chunk in enumerate(pending) if chunk[4]]
+        starts = [i for i, chunk in enumerate(pending) if chunk.restarted]
         if starts:
             pending = pending[starts[-1]:]
-        events = [event for chunk in pending for event in chunk[0]]
-        description = next((chunk[1] for chunk in pending if chunk[1] is not None), None)
-        self._apply(events, description, pending[-1][2], pending[-1][3], bool(starts))
-
-    def _apply(self, events: list, description: dict | None, offset: int, identity: int, restarted: bool) -> None:
-        self.offset, self.identity = offset, identity
         record = self.record
-        if restarted:
+        if starts:
             record.clear_history()
+        self.offset, self.identity = pending[-1].offset, pending[-1].identity
+        description = next((chunk.description for chunk in pending if chunk.description is not None), None)
         if description is not None:
             with contextlib.suppress(ConfigError):  # a description no run of this version wrote: keep what we had
                 record.settings = RunSettings.describing(description, record.name)
-        steps = [e for e in events if isinstance(e, StepEvent)]
-        if steps:
-            record.add_steps(steps)
-            if record.status in ("watching", "waiting"):
-                record.status = "training (watched)"
-        validations = [event for event in events if isinstance(event, ValidationEvent)]
-        for event in validations:
-            record.add_validation(event)
-        if validations:  # once per read: opening a long log must not redraw once per validation in it
-            self.validated.emit(record)
-        for event in events:
-            if isinstance(event, FinishedEvent):
-                record.finished = event
-                record.status = f"{event.reason} (watched)"
-                self.stop()
-                self.ended.emit(record)
-        if events or description is not None:
-            self.changed.emit(record)
+            self._unannounced["changed"] = True
+        for chunk in pending:
+            if len(chunk.steps):
+                record.add_step_block(chunk.steps)
+                self._unannounced["changed"] = True
+                if record.status in ("watching", "waiting"):
+                    record.status = "training (watched)"
+            for event in chunk.events:
+                if isinstance(event, ValidationEvent):
+                    record.add_validation(event)
+                    self._unannounced["validated"] = True
+        finished = [event for chunk in pending for event in chunk.events if isinstance(event, FinishedEvent)]
+        if finished:
+            record.finished = finished[-1]
+            record.status = f"{finished[-1].reason} (watched)"
+            self.stop()
+            self._announce()
+            self.ended.emit(record)
+        elif not self.catching_up() or time.perf_counter() - self._last_announced >= CATCH_UP_REDRAW_MS / 1000:
+            self._announce()
+        elif not self._announce_timer.isActive():
+            self._announce_timer.start()
+
+    def _announce(self) -> None:
+        """Tell the window what changed since it was last told: one signal, one redraw (``validated``
+        also redraws what ``changed`` would)."""
+        self._announce_timer.stop()
+        self._last_announced = time.perf_counter()
+        if self._unannounced["validated"]:
+            self.validated.emit(self.record)
+        elif self._unannounced["changed"]:
+            self.changed.emit(self.record)
+        self._unannounced = {"changed": False, "validated": False}

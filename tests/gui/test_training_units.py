@@ -213,10 +213,11 @@ def test_a_long_log_is_read_in_chunks_and_applied_together(tmp_path, monkeypatch
         log.append(StepEvent(step=step, epoch=1, batch=step, batches_per_epoch=100, loss=1.0, tokens_per_second=1.0,
                              learning_rate=1e-3, skipped_steps=0, elapsed_seconds=float(step), eta_seconds=None))
     monkeypatch.setattr(watch, "READ_CHUNK", 10)
-    monkeypatch.setattr(watch, "CHUNK_PAUSE_SECONDS", 0.0)
+    monkeypatch.setattr(watch, "READER_WAIT_SECONDS", 0.0)
     chunks = list(read_more(run, 0, None))
-    assert [len(events) for events, *_ in chunks] == [9, 10, 6]  # the start line is no event
-    assert chunks[0][1] is not None and all(description is None for _, description, *_ in chunks[1:])
+    assert [len(chunk.steps) for chunk in chunks] == [9, 10, 6]  # the start line is no event
+    assert chunks[0].description is not None and all(chunk.description is None for chunk in chunks[1:])
+    assert list(chunks[1].steps.columns[0]) == list(range(10, 20))  # the step numbers, as a column
     jobs = InlineJobs()
     record = RunRecord("run", RunSettings(), run, "#1f77b4")
     watcher = RunWatcher(run, record, jobs)
@@ -229,3 +230,65 @@ def test_a_long_log_is_read_in_chunks_and_applied_together(tmp_path, monkeypatch
     assert record.last_step.step == 25 and len(record.series("step")) == 25 and len(redraws) == 1
     assert record.settings.train.epochs == 5
     watcher.stop()
+
+
+def test_the_reader_waits_for_the_window_between_chunks_and_a_backlog_is_applied_in_bites(tmp_path, monkeypatch,
+                                                                                       qtbot):
+    import threading
+
+    import gui.training.watch as watch
+    from gui.training.watch import RunWatcher, read_more
+    from tests.inline_jobs import InlineJobs
+
+    run = tmp_path / "run"
+    run.mkdir()
+    log = MetricsLog(run)
+    log.start(_description(RunSettings(train=TrainConfig(epochs=5))))
+    for step in range(1, 96):
+        log.append(StepEvent(step=step, epoch=1, batch=step, batches_per_epoch=100, loss=1.0, tokens_per_second=1.0,
+                             learning_rate=1e-3, skipped_steps=0, elapsed_seconds=float(step), eta_seconds=None))
+    monkeypatch.setattr(watch, "READ_CHUNK", 10)
+    may_go_on = threading.Event()
+    reader = read_more(run, 0, None, may_go_on)
+    assert len(next(reader).steps) == 9
+    second: list = []
+    thread = threading.Thread(target=lambda: second.append(next(reader)))
+    thread.start()
+    thread.join(0.3)
+    assert thread.is_alive() and not second  # waiting for the window's turn
+    may_go_on.set()
+    thread.join(5)
+    assert len(second[0].steps) == 10
+
+    monkeypatch.setattr(watch, "READER_WAIT_SECONDS", 0.0)
+    monkeypatch.setattr(watch, "APPLY_CHUNKS", 3)
+    jobs = InlineJobs()
+    record = RunRecord("run", RunSettings(), run, "#1f77b4")
+    watcher = RunWatcher(run, record, jobs)
+    sizes = []
+    watcher._apply_timer.timeout.connect(lambda: sizes.append(record.step_count))
+    watcher.poll()
+    jobs.run_all()  # ten chunks read at once: a backlog
+    qtbot.waitUntil(lambda: record.step_count == 95, timeout=3000)
+    assert sizes[:4] == [29, 59, 89, 95]  # three chunks at a time
+    assert record.last_step.step == 95
+    watcher.stop()
+
+
+def test_a_long_runs_curves_draw_at_most_a_few_points_per_pixel(qtbot):
+    from gui.training.curves import CurvesView
+
+    record = RunRecord("long", RunSettings(), Path("long"), "#1f77b4")
+    steps = 50_000
+    record.add_steps([StepEvent(step=step, epoch=1, batch=step, batches_per_epoch=steps, loss=1.0 + (step % 7) / 10,
+                                tokens_per_second=1000.0, learning_rate=1e-3, skipped_steps=0,
+                                elapsed_seconds=float(step), eta_seconds=None) for step in range(1, steps + 1)])
+    view = CurvesView()
+    qtbot.addWidget(view)
+    view.resize(800, 600)
+    view.show()
+    qtbot.waitExposed(view)
+    view.add_run(record)
+    qtbot.wait(50)
+    drawn = view.point_count(record)
+    assert 0 < drawn < 8 * view.width()  # the 50,000 steps, down-sampled to the plot's width
