@@ -161,6 +161,7 @@ class ScorerPanel(QFrame):
         self.forced = False  # True when the map shows a target forced on the model
         self._pending_step = None  # a DecodeStep not drawn yet
         self._result_pending = False  # the final map is set but not drawn yet
+        self._reset_pending = False  # a new sentence began; its empty map is not drawn yet
         if not slot.usable:
             self.disable(slot.reason)
 
@@ -175,11 +176,14 @@ class ScorerPanel(QFrame):
         self.scheduler.cancel(self)
         self._pending_step, self._result_pending = None, False
         self.source_tokens, self.target_tokens, self.matrix, self.forced = tuple(source_tokens), (), None, False
-        if self.heatmap is not None:
-            self.heatmap.reset(source_tokens)
-            self.coverage.set_coverage([], len(source_tokens))
         self.output.setText("…")
         self.numbers.clear()
+        if self.heatmap is not None:
+            # The empty map with the new columns is drawn in the scheduler's turn like any redraw:
+            # relabelling five maps' axes at once held the window for the sum of them. Nothing of
+            # the new run is drawn before it.
+            self._reset_pending = True
+            self.scheduler.request(self)
 
     def show_step(self, step) -> None:
         """A DecodeStep of free decoding (drawn when the scheduler comes to this panel)."""
@@ -187,7 +191,15 @@ class ScorerPanel(QFrame):
         self.scheduler.request(self)
 
     def draw_pending(self) -> None:
-        """Draw what arrived since the last draw: the newest step, or the final map."""
+        """Draw what arrived since the last draw: the new sentence's empty map first, then the newest
+        step or the final map."""
+        if self._reset_pending:
+            self._reset_pending = False
+            self.heatmap.reset(self.source_tokens)
+            self.coverage.set_coverage([], len(self.source_tokens))
+            if self._pending_step is not None or self._result_pending:
+                self.scheduler.request(self)  # what came meanwhile: at this panel's next turn
+            return
         if self._result_pending:
             self._result_pending = False
             if self.heatmap is not None and self.matrix is not None:
@@ -215,7 +227,7 @@ class ScorerPanel(QFrame):
         self._result_pending = self.heatmap is not None and attention is not None
         if self._result_pending:
             self.scheduler.request(self)
-        else:
+        elif not self._reset_pending:
             self.scheduler.cancel(self)
 
     def show_problem(self, message: str) -> None:

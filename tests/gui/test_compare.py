@@ -117,3 +117,33 @@ def test_the_whole_window_fits_1280_by_800_with_every_panel_in_place(qtbot, comp
     run(qtbot, compare, "29 Nov 2026")
     qtbot.waitUntil(lambda: window.height() == 800)  # laid out, and not grown
     assert window.minimumSizeHint().height() <= 800 and window.minimumSizeHint().width() <= 1280
+
+
+def test_a_new_sentence_relabels_the_maps_one_panel_at_a_time_before_any_of_its_rows(qtbot, compare):
+    tab = compare
+    run(qtbot, tab, "3 May 1999")
+    panels = [panel for scorer, panel in tab.panels.items()
+              if panel.heatmap is not None and scorer in tab.controller.bundles]
+    assert len(panels) >= 2
+    old = {id(panel): panel.heatmap.shown_labels("top") for panel in panels}
+    relabelled: set[int] = set()  # the panels whose maps have the new columns
+
+    def watch(panel):
+        original = panel.heatmap.reset
+
+        def reset(tokens):
+            original(tokens)
+            relabelled.add(id(panel))
+        panel.heatmap.reset = reset
+
+    for panel in panels:
+        watch(panel)
+    tab.set_sentence("the 2nd of May 2030")
+    assert all(panel.heatmap.shown_labels("top") == old[id(panel)] for panel in panels)  # not all in one go
+    qtbot.waitUntil(lambda: len(relabelled) == len(panels), timeout=RUN_MS)
+    with qtbot.waitSignal(tab.controller.runFinished, timeout=RUN_MS):
+        pass
+    qtbot.waitUntil(lambda: not tab.scheduler.pending, timeout=RUN_MS)
+    for panel in panels:
+        assert [label for _, label in panel.heatmap.shown_labels("top")] != [label for _, label in old[id(panel)]]
+        assert panel.heatmap.shown_labels("left")  # the new run's rows, drawn after its columns
