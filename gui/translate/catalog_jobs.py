@@ -14,6 +14,20 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from engine.catalog import ModelEntry, UnusableFolder
 
+# PyTorch threads for the app's decoding (one sentence at a time: matrix–vector products too small
+# to share between threads). With idle threads asleep (gui.app.prefer_passive_threads), every
+# operation that splits its work wakes a sleeping thread first: a second thread made decoding up to
+# 2.5 times slower on two cores, and it competes with the window's thread. A training run in the app
+# sets its own count for its duration (gui.training.runner.training_threads).
+DECODING_THREADS = 1
+
+
+def use_decoding_threads() -> None:
+    """Set PyTorch's thread count for decoding (once the engine, and with it PyTorch, is imported)."""
+    import torch
+
+    torch.set_num_threads(DECODING_THREADS)
+
 
 @dataclass(frozen=True)
 class CatalogSnapshot:
@@ -60,7 +74,9 @@ def scan_catalog(pinned_folder: Path | None = None) -> CatalogSnapshot:
 
 
 def catalog_items(pinned_folder: Path | None) -> Iterator[CatalogSnapshot]:
-    yield scan_catalog(pinned_folder)
+    snapshot = scan_catalog(pinned_folder)  # the app's first import of the engine
+    use_decoding_threads()
+    yield snapshot
 
 
 def load_items(folder: Path) -> Iterator[object]:
