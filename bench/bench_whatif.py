@@ -82,6 +82,7 @@ def tree_costs(app, translator, text: str) -> None:
                 started = time.perf_counter()
                 dialog.tree.add_level(depth, nodes)
                 if forced:
+                    dialog.tree.flush()  # draw the step now rather than at the event loop's next turn
                     dialog.tree.viewport().repaint()
                 else:
                     app.processEvents()

@@ -147,6 +147,7 @@ class BeamTreeView(QGraphicsView):
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
         self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)  # a tree reads from its root
         self.items_by_ids: dict[tuple[int, ...], TreeNode] = {}
         self.levels: list[list[TreeNode]] = []
         self.columns: list[_ColumnItem | None] = []
@@ -201,15 +202,27 @@ class BeamTreeView(QGraphicsView):
             return
         if not self._draw_timer.isActive():
             self._draw_timer.start()
-        # The scene's extent follows from the grid (no walk over every item), a page at a time.
-        columns = -(-len(self.levels) // PAGE_COLUMNS) * PAGE_COLUMNS
-        rows = -(-self._rows // PAGE_ROWS) * PAGE_ROWS
-        extent = QRectF(-8, -8, (columns - 1) * COLUMN_WIDTH + NODE_WIDTH + 16, rows * ROW_HEIGHT + 12)
-        if extent != self.sceneRect():
-            self.setSceneRect(extent)
+        self._set_extent(paged=True)
         newest = self.levels[levels[-1][0]]
         if self._follow and newest:
             self._follow_column(newest[0])
+
+    def _set_extent(self, paged: bool) -> None:
+        """The scene's extent, from the grid (no walk over every item): while the search runs, a
+        page of steps and rows at a time; :meth:`fit` makes it exact."""
+        columns, rows = len(self.levels), self._rows
+        if paged:
+            columns = -(-columns // PAGE_COLUMNS) * PAGE_COLUMNS
+            rows = -(-rows // PAGE_ROWS) * PAGE_ROWS
+        extent = QRectF(-8, -8, max(columns - 1, 0) * COLUMN_WIDTH + NODE_WIDTH + 16, rows * ROW_HEIGHT + 12)
+        if extent != self.sceneRect():
+            self.setSceneRect(extent)
+
+    def fit(self) -> None:
+        """The search has ended: every step drawn, and the scene exactly as large as the tree."""
+        self.flush()
+        if self.levels:
+            self._set_extent(paged=False)
 
     def _draw_next_column(self) -> None:
         """Draw the oldest step not drawn yet; more wait for the next turn of the event loop.

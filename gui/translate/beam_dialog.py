@@ -35,4 +35,5 @@ class BeamTreeDialog(QDialog):
         """Redraw the whole tree from the levels recorded so far."""
         self.tree.clear()
         self.tree.add_levels(levels)
+        self.tree.fit()
         self.status.setText("" if levels else "Translate with a beam of 2 or more to see the search.")

@@ -393,6 +393,8 @@ class TranslateTab(QWidget):
         self.last_translation = translation
         self._frame_throttle.flush()
         self._tree_throttle.flush()  # the tree's last steps, now rather than a frame later
+        if self.beam_tree_dialog is not None and self.beam_tree_dialog.isVisible():
+            self.beam_tree_dialog.tree.fit()
         self.view.target_output.set_pieces(translation.tokens)
         self.view.attention_panel.finish(translation)
 

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication, QToolTip
 from engine.bundle import load_model_folder
 from engine.config import DecodeConfig
 from engine.search import BeamNode
-from gui.attention.beam_tree import BeamTreeView
+from gui.attention.beam_tree import COLUMN_WIDTH, NODE_WIDTH, ROW_HEIGHT, BeamTreeView
 from tests.gui.test_translate_support import install_models, open_window, wait_for_model, wait_run_end
 
 
@@ -36,6 +36,9 @@ def test_the_tree_grows_and_stays_navigable_at_beam_ten_and_thirty_steps(qtbot):
         view.add_level(depth, level)
         parents = [tuple(n.ids) for n in level[:10]]
     assert view.node_count() == 600 and len(view.levels) == 30
+    view.fit()  # the search has ended: the scene is exactly as large as the tree
+    assert view.sceneRect().width() == 29 * COLUMN_WIDTH + NODE_WIDTH + 16
+    assert view.sceneRect().height() == 20 * ROW_HEIGHT + 12
     chosen = []
     view.nodeChosen.connect(chosen.append)
     view.setFocus()
