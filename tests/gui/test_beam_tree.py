@@ -10,6 +10,7 @@ from engine.bundle import load_model_folder
 from engine.config import DecodeConfig
 from engine.search import BeamNode
 from gui.attention.beam_tree import COLUMN_WIDTH, NODE_WIDTH, ROW_HEIGHT, BeamTreeView
+from tests.gui.conftest import shown
 from tests.gui.test_translate_support import install_models, open_window, wait_for_model, wait_run_end
 
 
@@ -47,9 +48,7 @@ def test_the_tree_grows_and_stays_navigable_at_beam_ten_and_thirty_steps(qtbot):
     qtbot.keyClick(view, Qt.Key.Key_Down)
     qtbot.keyClick(view, Qt.Key.Key_Left)  # back to a parent
     assert [len(n.ids) for n in chosen] == [1, 2, 2, 1]
-    view.resize(600, 400)
-    view.show()
-    qtbot.waitExposed(view)
+    shown(qtbot, view, 600, 400)
     view.horizontalScrollBar().setValue(0)
     view.verticalScrollBar().setValue(0)
     target = view.levels[1][3]
@@ -66,11 +65,7 @@ def test_the_tree_grows_and_stays_navigable_at_beam_ten_and_thirty_steps(qtbot):
 
 
 def test_a_step_is_drawn_by_one_item_and_its_pixels_show_the_nodes(qtbot):
-    view = BeamTreeView()
-    qtbot.addWidget(view)
-    view.resize(400, 300)
-    view.show()
-    qtbot.waitExposed(view)
+    view = shown(qtbot, BeamTreeView(), 400, 300)
     before = len(view.scene().items())
     view.add_level(0, [BeamNode((i,), f"▁w{i}", 0.9, -0.1, "kept", -0.1) for i in range(10)])
     assert view.node_count() == 10  # known at once; drawn at the event loop's next turn

@@ -200,18 +200,24 @@ def test_preparing_reports_each_status_as_it_comes_and_hands_back_the_result_or_
         list(_prepared(broken))
 
 
+def _command_line_run(tmp_path: Path, steps: int) -> Path:
+    """A run folder as the command line leaves it: its start line and ``steps`` step lines."""
+    run = tmp_path / "run"
+    run.mkdir()
+    log = MetricsLog(run)
+    log.start(_description(RunSettings(train=TrainConfig(epochs=5))))
+    for step in range(1, steps + 1):
+        log.append(StepEvent(step=step, epoch=1, batch=step, batches_per_epoch=100, loss=1.0, tokens_per_second=1.0,
+                             learning_rate=1e-3, skipped_steps=0, elapsed_seconds=float(step), eta_seconds=None))
+    return run
+
+
 def test_a_long_log_is_read_in_chunks_and_applied_together(tmp_path, monkeypatch, qtbot):
     import gui.training.watch as watch
     from gui.training.watch import RunWatcher, read_more
     from tests.inline_jobs import InlineJobs
 
-    run = tmp_path / "run"
-    run.mkdir()
-    log = MetricsLog(run)
-    log.start(_description(RunSettings(train=TrainConfig(epochs=5))))
-    for step in range(1, 26):
-        log.append(StepEvent(step=step, epoch=1, batch=step, batches_per_epoch=100, loss=1.0, tokens_per_second=1.0,
-                             learning_rate=1e-3, skipped_steps=0, elapsed_seconds=float(step), eta_seconds=None))
+    run = _command_line_run(tmp_path, steps=25)
     monkeypatch.setattr(watch, "READ_CHUNK", 10)
     monkeypatch.setattr(watch, "READER_WAIT_SECONDS", 0.0)
     chunks = list(read_more(run, 0, None))
@@ -240,13 +246,7 @@ def test_the_reader_waits_for_the_window_between_chunks_and_a_backlog_is_applied
     from gui.training.watch import RunWatcher, read_more
     from tests.inline_jobs import InlineJobs
 
-    run = tmp_path / "run"
-    run.mkdir()
-    log = MetricsLog(run)
-    log.start(_description(RunSettings(train=TrainConfig(epochs=5))))
-    for step in range(1, 96):
-        log.append(StepEvent(step=step, epoch=1, batch=step, batches_per_epoch=100, loss=1.0, tokens_per_second=1.0,
-                             learning_rate=1e-3, skipped_steps=0, elapsed_seconds=float(step), eta_seconds=None))
+    run = _command_line_run(tmp_path, steps=95)
     monkeypatch.setattr(watch, "READ_CHUNK", 10)
     may_go_on = threading.Event()
     reader = read_more(run, 0, None, may_go_on)
