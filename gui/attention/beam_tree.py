@@ -219,8 +219,8 @@ class BeamTreeView(QGraphicsView):
             self.setSceneRect(extent)
 
     def fit(self) -> None:
-        """The search has ended: every step drawn, and the scene exactly as large as the tree."""
-        self.flush()
+        """The search has ended: the scene exactly as large as the tree (steps not drawn yet still
+        come one per turn of the event loop: drawing them all now would hold the window)."""
         if self.levels:
             self._set_extent(paged=False)
 

@@ -175,26 +175,30 @@ class RunWatcher(QObject):
             for event in chunk.events:
                 if isinstance(event, ValidationEvent):
                     record.add_validation(event)
-                    self._unannounced["validated"] = True
+                    self._unannounced["validated"] = self._unannounced["changed"] = True
         finished = [event for chunk in pending for event in chunk.events if isinstance(event, FinishedEvent)]
         if finished:
             record.finished = finished[-1]
             record.status = f"{finished[-1].reason} (watched)"
             self.stop()
-            self._announce()
+            self._announce(final=True)
             self.ended.emit(record)
         elif not self.catching_up() or time.perf_counter() - self._last_announced >= CATCH_UP_REDRAW_MS / 1000:
             self._announce()
         elif not self._announce_timer.isActive():
             self._announce_timer.start()
 
-    def _announce(self) -> None:
+    def _announce(self, final: bool = False) -> None:
         """Tell the window what changed since it was last told: one signal, one redraw (``validated``
-        also redraws what ``changed`` would)."""
+        also redraws what ``changed`` would). While a backlog is taken in, new validations only move
+        the curves; the attention snapshots (a map to lay out and label) follow once it is in."""
         self._announce_timer.stop()
         self._last_announced = time.perf_counter()
-        if self._unannounced["validated"]:
+        if self._unannounced["validated"] and (final or not self.catching_up()):
             self.validated.emit(self.record)
+            self._unannounced = {"changed": False, "validated": False}
         elif self._unannounced["changed"]:
             self.changed.emit(self.record)
-        self._unannounced = {"changed": False, "validated": False}
+            self._unannounced["changed"] = False
+        if self._unannounced["validated"]:  # the snapshots wait for the backlog: look again soon
+            self._announce_timer.start()

@@ -13,7 +13,7 @@ import pytest
 
 from engine.config import ModelShape, TrainConfig
 from engine.errors import ConfigError
-from engine.events import StepEvent, TrainControl
+from engine.events import StepEvent, TrainControl, ValidationEvent
 from engine.jobs import CorpusChoice
 from engine.metrics_log import MetricsLog
 from gui.training.corpus import CorpusEntry, inspect_corpus
@@ -200,8 +200,9 @@ def test_preparing_reports_each_status_as_it_comes_and_hands_back_the_result_or_
         list(_prepared(broken))
 
 
-def _command_line_run(tmp_path: Path, steps: int) -> Path:
-    """A run folder as the command line leaves it: its start line and ``steps`` step lines."""
+def _command_line_run(tmp_path: Path, steps: int, validate_every: int = 0) -> Path:
+    """A run folder as the command line leaves it: its start line, ``steps`` step lines and a
+    validation every ``validate_every`` steps (none when 0)."""
     run = tmp_path / "run"
     run.mkdir()
     log = MetricsLog(run)
@@ -209,6 +210,10 @@ def _command_line_run(tmp_path: Path, steps: int) -> Path:
     for step in range(1, steps + 1):
         log.append(StepEvent(step=step, epoch=1, batch=step, batches_per_epoch=100, loss=1.0, tokens_per_second=1.0,
                              learning_rate=1e-3, skipped_steps=0, elapsed_seconds=float(step), eta_seconds=None))
+        if validate_every and step % validate_every == 0:
+            log.append(ValidationEvent(step=step, epoch=1, valid_loss=1.0, bleu=float(step), chrf=1.0,
+                                       exact_match=0.0, samples=(), is_best=True, best_bleu=float(step),
+                                       learning_rate=1e-3, elapsed_seconds=float(step)))
     return run
 
 
@@ -246,7 +251,7 @@ def test_the_reader_waits_for_the_window_between_chunks_and_a_backlog_is_applied
     from gui.training.watch import RunWatcher, read_more
     from tests.inline_jobs import InlineJobs
 
-    run = _command_line_run(tmp_path, steps=95)
+    run = _command_line_run(tmp_path, steps=95, validate_every=20)
     monkeypatch.setattr(watch, "READ_CHUNK", 10)
     may_go_on = threading.Event()
     reader = read_more(run, 0, None, may_go_on)
@@ -265,13 +270,15 @@ def test_the_reader_waits_for_the_window_between_chunks_and_a_backlog_is_applied
     jobs = InlineJobs()
     record = RunRecord("run", RunSettings(), run, "#1f77b4")
     watcher = RunWatcher(run, record, jobs)
-    sizes = []
+    sizes, validated = [], []
     watcher._apply_timer.timeout.connect(lambda: sizes.append(record.step_count))
+    watcher.validated.connect(lambda rec: validated.append(len(rec.validations)))
     watcher.poll()
     jobs.run_all()  # ten chunks read at once: a backlog
-    qtbot.waitUntil(lambda: record.step_count == 95, timeout=3000)
-    assert sizes[:4] == [29, 59, 89, 95]  # three chunks at a time
+    qtbot.waitUntil(lambda: record.step_count == 95 and bool(validated), timeout=3000)
+    assert sizes[:4] == [28, 57, 85, 95]  # three chunks (of ten log lines) at a time
     assert record.last_step.step == 95
+    assert validated == [4]  # the snapshots once, when the backlog is in (the curves meanwhile)
     watcher.stop()
 
 
