@@ -99,8 +99,7 @@ def force_decode_ids(translator: Translator, source: str, ids: list[int] | tuple
     target = target or translator.target_tokenizer.decode(ids)
     given = ids + [EOS_ID]
     model = translator.model
-    device = translator.device
-    encoded = model.encode(torch.tensor([prepared.ids], device=device), torch.tensor([len(prepared.ids)]))
+    encoded = translator.encoded(prepared)  # the decode just shown's, when it was this sentence
     run = teacher_force(model, encoded, given, batched_output=batched_output)
     per_token = run.token_log_probs().tolist()
     total = sum(per_token)  # left to right, as the free decode adds its log-probabilities

@@ -23,7 +23,7 @@ from engine.beam_batch import beam_batch
 from engine.config import MAX_INPUT_CHARS, MAX_SOURCE_TOKENS, DecodeConfig
 from engine.data import normalize
 from engine.decode_memo import GreedyMemo
-from engine.model import Seq2Seq
+from engine.model import Encoded, Seq2Seq
 from engine.search import NO_STEERING, DecodeStep, Hypothesis, Steering, beam, greedy, greedy_batch
 from engine.tokenizer import EOS_ID, Tokenizer
 
@@ -143,13 +143,9 @@ class Translator:
         if prepared.empty:
             return self._empty(prepared)
         memo = self._memo  # read once: another thread may replace it meanwhile
-        if memo is not None and memo.matches(prepared.ids, config.top_k):
-            encoded = memo.encoded  # the same sentence again (what-if): its encoder output is reused
-        else:
+        encoded = self._encoded(prepared, memo)
+        if memo is not None and not memo.matches(prepared.ids, config.top_k):
             memo = None
-            with torch.no_grad():
-                source = torch.tensor([prepared.ids], device=self.device)
-                encoded = self.model.encode(source, torch.tensor([len(prepared.ids)]))
         max_length = config.max_output_length(len(prepared.ids))
         namer = self.target_tokenizer.pieces
         max_length = max(max_length, len(steering.prefix) + 1)  # a long correction still gets its next token
@@ -163,6 +159,19 @@ class Translator:
                 steering,
             )
         return self._finish(prepared, hypothesis)
+
+    def encoded(self, prepared: PreparedSource) -> Encoded:
+        """The encoder's output for ``prepared`` (not empty): the last greedy decode's when that was
+        the same sentence — what-if decoding and forced decoding ask about the sentence just decoded
+        — else computed now. Reused values are the very ones the same operations give."""
+        return self._encoded(prepared, self._memo)
+
+    def _encoded(self, prepared: PreparedSource, memo: GreedyMemo | None) -> Encoded:
+        if memo is not None and memo.source_ids == prepared.ids:
+            return memo.encoded
+        with torch.no_grad():
+            source = torch.tensor([prepared.ids], device=self.device)
+            return self.model.encode(source, torch.tensor([len(prepared.ids)]))
 
     def translate(self, text: str | PreparedSource, config: DecodeConfig = DecodeConfig(),
                   steering: Steering = NO_STEERING) -> Translation:

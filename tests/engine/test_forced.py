@@ -37,6 +37,21 @@ def test_the_batched_output_layer_keeps_the_attention_exact_and_the_log_probabil
     assert batched.log_probability == pytest.approx(exact.log_probability, rel=1e-5, abs=1e-5)
 
 
+def test_forcing_a_target_on_the_sentence_just_decoded_reuses_its_encoder_output_to_the_same_numbers(
+        dates_models, monkeypatch):
+    translator = load_model_folder(dates_models["additive"]).translator
+    fresh = force_decode(translator, "29 Nov 2026", "1999-01-01", "iso")  # nothing decoded yet: encoded now
+    translator.translate("29 Nov 2026")
+    encodings = []
+    encode = translator.model.encode
+    monkeypatch.setattr(translator.model, "encode", lambda *args: encodings.append(args) or encode(*args))
+    reused = force_decode(translator, "29 Nov 2026", "1999-01-01", "iso")
+    assert encodings == []  # the decode's own encoder output
+    assert np.array_equal(reused.attention, fresh.attention) and reused.log_probability == fresh.log_probability
+    force_decode(translator, "3 May 1999", "1999-01-01", "iso")
+    assert len(encodings) == 1  # another sentence is encoded afresh
+
+
 def test_any_target_gets_one_row_per_token_and_a_lower_score_than_the_models_choice(dates_models):
     translator = load_model_folder(dates_models["additive"]).translator
     free = translator.translate("29 Nov 2026")
