@@ -15,7 +15,7 @@ import argparse
 import statistics
 import time
 
-from bench_gui_common import ROOT, isolate_settings
+from bench_gui_common import ROOT, StallMeter, isolate_settings
 
 SENTENCE = "虽然这本书很长，但是我还是在一个星期内把它读完了，因为故事太有意思了。"
 TICK_MS = 10
@@ -25,7 +25,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
-    from PySide6.QtCore import QEventLoop, Qt, QTimer
+    from PySide6.QtCore import QEventLoop
     from PySide6.QtWidgets import QApplication
 
     import engine.catalog
@@ -40,29 +40,20 @@ def main() -> None:
     while not tab.controller.slots or tab.controller.loading:
         app.processEvents()
         time.sleep(0.01)
-    stalls: list[float] = []
-    last = [time.perf_counter()]
-
-    def tick() -> None:
-        now = time.perf_counter()
-        stalls.append(max(0.0, (now - last[0]) * 1000 - TICK_MS))
-        last[0] = now
-
-    timer = QTimer()
-    timer.setTimerType(Qt.TimerType.PreciseTimer)
-    timer.timeout.connect(tick)
-    timer.start(TICK_MS)
+    meter = StallMeter(TICK_MS)
+    meter.start()
+    stalls = meter.stalls
     completions = []
     for _ in range(args.repeats):
         loop = QEventLoop()
         tab.controller.runFinished.connect(loop.quit)
         started = time.perf_counter()
-        last[0] = started
+        meter.restart_clock()
         tab.set_sentence(SENTENCE)
         loop.exec()
         completions.append(time.perf_counter() - started)
         tab.controller.runFinished.disconnect(loop.quit)
-    timer.stop()
+    meter.stop()
     scorers = sorted(tab.controller.bundles)
     length = len(next(iter(tab.controller.bundles.values())).translator.prepare(SENTENCE).ids)
     print(f"{len(scorers)} models ({', '.join(scorers)}), a {length}-token sentence, {args.repeats} comparisons")

@@ -10,6 +10,7 @@ import os
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,3 +72,34 @@ def describe(values_ms: list[float]) -> str:
     ordered = sorted(values_ms)
     p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
     return f"median {statistics.median(ordered):.2f} ms, p95 {p95:.2f} ms, max {ordered[-1]:.2f} ms (n={len(ordered)})"
+
+
+class StallMeter:
+    """A precise Qt timer firing every ``interval_ms``; :attr:`stalls` holds, per tick, how many
+    milliseconds late it came — the window's stalls while the event loop runs."""
+
+    def __init__(self, interval_ms: int = 10) -> None:
+        from PySide6.QtCore import Qt, QTimer
+
+        self.interval_ms = interval_ms
+        self.stalls: list[float] = []
+        self._last = time.perf_counter()
+        self.timer = QTimer()
+        self.timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self.timer.timeout.connect(self._tick)
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        self.stalls.append(max(0.0, (now - self._last) * 1000 - self.interval_ms))
+        self._last = now
+
+    def start(self) -> None:
+        self.timer.start(self.interval_ms)
+        self.restart_clock()
+
+    def restart_clock(self) -> None:
+        """Count from now (after work that is not measured)."""
+        self._last = time.perf_counter()
+
+    def stop(self) -> None:
+        self.timer.stop()

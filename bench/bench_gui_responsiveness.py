@@ -13,7 +13,7 @@ import argparse
 import statistics
 import time
 
-from bench_gui_common import bench_model, full_speed, isolate_settings, sentence_for
+from bench_gui_common import StallMeter, bench_model, full_speed, isolate_settings, sentence_for
 
 TICK_MS = 10
 
@@ -21,19 +21,14 @@ TICK_MS = 10
 def measure(app, window, text: str | None, seconds: float) -> tuple[list[float], int, int]:
     """Stalls (ms a tick came late) over ``seconds`` of the event loop, decoding ``text`` back to
     back (None: idle, for comparison). Returns the stalls, decodings started and rows shown."""
-    from PySide6.QtCore import QEventLoop, Qt, QTimer
+    from PySide6.QtCore import QEventLoop, QTimer
 
     tab = window.translate_tab
     if text is not None:
         tab.view.source_input.setText(text)
-    stalls: list[float] = []
-    last = [time.perf_counter()]
+    meter = StallMeter(TICK_MS)
+    stalls = meter.stalls
     counts = {"runs": 0, "rows": 0}
-
-    def tick() -> None:
-        now = time.perf_counter()
-        stalls.append(max(0.0, (now - last[0]) * 1000 - TICK_MS))
-        last[0] = now
 
     def on_row(_index: int) -> None:
         counts["rows"] += 1
@@ -43,19 +38,15 @@ def measure(app, window, text: str | None, seconds: float) -> tuple[list[float],
             tab.translate()
             counts["runs"] += 1
 
-    timer = QTimer()
-    timer.setTimerType(Qt.TimerType.PreciseTimer)
-    timer.timeout.connect(tick)
     feeder = QTimer()
     feeder.timeout.connect(keep_decoding)
     tab.view.attention_panel.stepShown.connect(on_row)
-    timer.start(TICK_MS)
+    meter.start()
     feeder.start(1)
-    last[0] = time.perf_counter()
     loop = QEventLoop()  # app.quit() would close the window too
     QTimer.singleShot(int(seconds * 1000), loop.quit)
     loop.exec()
-    timer.stop()
+    meter.stop()
     feeder.stop()
     tab.view.attention_panel.stepShown.disconnect(on_row)
     tab.controller.stop()

@@ -19,7 +19,7 @@ import threading
 import time
 from pathlib import Path
 
-from bench_gui_common import isolate_settings
+from bench_gui_common import StallMeter, isolate_settings
 
 TICK_MS = 10
 
@@ -58,7 +58,7 @@ def main() -> None:
     args = parser.parse_args()
     import tempfile
 
-    from PySide6.QtCore import QEventLoop, Qt, QTimer
+    from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
     from gui.training.panel import TrainingPanel
@@ -72,18 +72,9 @@ def main() -> None:
     panel = TrainingPanel()
     panel.resize(1280, 760)
     panel.show()
-    gaps: list[float] = []
-    last = [time.perf_counter()]
-
-    def tick() -> None:
-        now = time.perf_counter()
-        gaps.append(max(0.0, (now - last[0]) * 1000 - TICK_MS))
-        last[0] = now
-
-    timer = QTimer()
-    timer.setTimerType(Qt.TimerType.PreciseTimer)
-    timer.timeout.connect(tick)
-    timer.start(TICK_MS)
+    meter = StallMeter(TICK_MS)
+    meter.start()
+    gaps = meter.stalls
 
     def run_until(condition, seconds: float, each=lambda: None) -> None:
         """Run the event loop (as the app does: Qt's own loop, Python only in slots) until
@@ -103,7 +94,7 @@ def main() -> None:
         check.stop()
 
     started = time.perf_counter()
-    last[0] = started
+    meter.restart_clock()
     record = panel.controller.watch_run(folder)
     run_until(lambda: record.last_step is not None and record.last_step.step == args.steps, 60)
     opened = time.perf_counter() - started
@@ -142,7 +133,7 @@ def main() -> None:
     writer.join()
     print(f"follow: {len(lags):,} appended steps, behind by at most {max(lags):.2f} s (median "
           f"{statistics.median(lags):.2f} s; goal ≤ 1 s); longest GUI stall {max(gaps):.1f} ms (goal ≤ 50 ms)")
-    timer.stop()
+    meter.stop()
     panel.controller.stop_and_wait(3000)
     panel.close()
 

@@ -21,7 +21,7 @@ import argparse
 import statistics
 import time
 
-from bench_gui_common import bench_model, describe, isolate_settings
+from bench_gui_common import StallMeter, bench_model, describe, isolate_settings
 
 SENTENCES = {
     "zh": "你看起来很紧张。尽管我在学校学了六年英语，我还是说不好。",
@@ -95,7 +95,7 @@ def tree_costs(app, translator, text: str) -> None:
 
 
 def stall_while_tree_grows(app, window, text: str, seconds: float) -> None:
-    from PySide6.QtCore import QEventLoop, Qt, QTimer
+    from PySide6.QtCore import QEventLoop, QTimer
 
     tab = window.translate_tab
     bar = tab.view.choice_bar
@@ -103,32 +103,23 @@ def stall_while_tree_grows(app, window, text: str, seconds: float) -> None:
     bar.speed_slider.setValue(0)
     tab.view.source_input.setText(text)
     tab.open_beam_tree()
-    stalls: list[float] = []
-    last = [time.perf_counter()]
+    meter = StallMeter(TICK_MS)
+    stalls = meter.stalls
     runs = [0]
-
-    def tick() -> None:
-        now = time.perf_counter()
-        stalls.append(max(0.0, (now - last[0]) * 1000 - TICK_MS))
-        last[0] = now
 
     def keep_decoding() -> None:
         if not tab.controller.running:
             tab.translate()
             runs[0] += 1
 
-    timer = QTimer()
-    timer.setTimerType(Qt.TimerType.PreciseTimer)
-    timer.timeout.connect(tick)
     feeder = QTimer()
     feeder.timeout.connect(keep_decoding)
-    timer.start(TICK_MS)
+    meter.start()
     feeder.start(1)
-    last[0] = time.perf_counter()
     loop = QEventLoop()
     QTimer.singleShot(int(seconds * 1000), loop.quit)
     loop.exec()
-    timer.stop()
+    meter.stop()
     feeder.stop()
     tab.controller.stop()
     ordered = sorted(stalls)

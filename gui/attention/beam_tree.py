@@ -91,7 +91,6 @@ class _ColumnItem(QGraphicsPixmapItem):
 
     def __init__(self, depth: int, nodes: list[TreeNode], parent_rows: list[int | None], scale: float) -> None:
         super().__init__()
-        self.depth, self.nodes = depth, nodes
         gap = COLUMN_WIDTH - NODE_WIDTH  # the lines come in from the gap left of the column
         tallest = max([len(nodes)] + [row + 1 for row in parent_rows if row is not None])
         size = QSize(COLUMN_WIDTH, tallest * ROW_HEIGHT)

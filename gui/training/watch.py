@@ -154,11 +154,10 @@ class RunWatcher(QObject):
             QTimer.singleShot(DRAW_GRACE_MS, self._reader_may_go_on.set)
         if not pending:
             return
+        record = self.record
         starts = [i for i, chunk in enumerate(pending) if chunk.restarted]
         if starts:
             pending = pending[starts[-1]:]
-        record = self.record
-        if starts:
             record.clear_history()
         self.offset, self.identity = pending[-1].offset, pending[-1].identity
         description = next((chunk.description for chunk in pending if chunk.description is not None), None)

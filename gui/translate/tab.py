@@ -60,8 +60,8 @@ class TranslateTab(QWidget):
         self._tree_shown = 0  # how many of them the open beam tree holds
         self._latest_tokens: tuple[str, ...] | None = None  # the output of the newest step, not yet drawn
         self._frame_throttle = FrameThrottle(self._draw_frame, self)
-        # The tree grows a column per step; ten redraws a second follow it, and keep its paints apart
-        # from most of the main window's (each top-level window paints in its own pass).
+        # The tree grows a column per step: ten redraws a second are enough to follow it, and the
+        # output line keeps its own ~30.
         self._tree_throttle = FrameThrottle(self._draw_tree, self, frame_seconds=TREE_FRAME_SECONDS)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
