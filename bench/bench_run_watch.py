@@ -93,6 +93,8 @@ def main() -> None:
         loop.exec()
         check.stop()
 
+    run_until(lambda: False, 1.0)  # the window is on screen before "Open run…" is clicked
+    gaps.clear()
     started = time.perf_counter()
     meter.restart_clock()
     record = panel.controller.watch_run(folder)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import gc
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
@@ -90,6 +91,9 @@ class TrainingController(QObject):
         self.current: RunRecord | None = None
         self.jobs: JobStarter = jobs if jobs is not None else JobSet(self)  # the run, the corpus readers and the watchers: gui.workers' one lifecycle
         self.watchers: list[RunWatcher] = []  # runs started elsewhere, followed through their metrics logs
+        # True while the window still has drawing queued (the panel sets it to its plots'): a
+        # watched run's reader waits for it to be done before it parses on.
+        self.window_busy: Callable[[], bool] = lambda: False
         self._job: Job | None = None
         self._control: TrainControl | None = None
         self._buffer: list[StepEvent] = []
@@ -317,14 +321,17 @@ class TrainingController(QObject):
         record = RunRecord(folder.name, RunSettings(name=folder.name), folder, run_colour(len(self.records)))
         record.status = "watching"
         self.records.append(record)
-        watcher = RunWatcher(folder, record, self.jobs, self)
+        watcher = RunWatcher(folder, record, self.jobs, self, window_busy=lambda: self.window_busy())
         watcher.changed.connect(self.runChanged)
         watcher.validated.connect(self.validated)
         watcher.ended.connect(self.runEnded)
         self.watchers.append(watcher)
         self.runAdded.emit(record)
         watcher.start()
-        self.message.emit("info", f"Watching {folder}: its curves and attention snapshots follow its metrics log.")
+        # The message (a line that makes the left column lay itself out again) in a turn of its own,
+        # after the run's first appearance in the table and plots has been painted.
+        QTimer.singleShot(0, lambda: self.message.emit(
+            "info", f"Watching {folder}: its curves and attention snapshots follow its metrics log."))
         return record
 
     # -- corpus inspection ---------------------------------------------------------------------

@@ -4,6 +4,10 @@ tokens per second, one colour per run, overlaid for comparison.
 After pyqtgraph's scrollingPlots example: the data lives in growing buffers (see records) and each
 redraw is one ``setData`` per curve; the panel calls :meth:`CurvesView.update_run` at most about
 30 times a second. NaN losses (skipped steps) are drawn as gaps (``connect="finite"``).
+
+A redraw takes the loss plot at once and the three others in the next event-loop turns, one plot a
+turn: new data and the paint that follows cost as much as the points, and a long run's four plots
+at once (100,000 steps each) held the window 30–50 ms.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -30,6 +34,18 @@ from gui.training.ranges import nice_bounds, nice_ceil
 from gui.training.records import DEFAULT_SMOOTHING, RunRecord
 
 X_MODES = (("step", "Step"), ("elapsed", "Elapsed time"))
+# The plots redrawn after the loss plot, one per event-loop turn: object name → its curves' key.
+LATER_PLOTS = {"bleuPlot": "bleu", "learningRatePlot": "learning_rate", "speedPlot": "speed"}
+
+
+def _expected_end(record: RunRecord, x_name: str) -> float:
+    """Where a watched run's backlog will end on the x axis (its log's size says about how many
+    steps are still to read; time at the pace so far)."""
+    last = record.last_step
+    if last is None or last.step <= 0:
+        return 0.0
+    end_step = last.step + record.steps_ahead
+    return float(end_step) if x_name == "step" else last.elapsed_seconds * end_step / last.step
 
 
 class TimeOrStepAxis(pg.AxisItem):
@@ -52,31 +68,52 @@ class TimeOrStepAxis(pg.AxisItem):
 
 
 class _RunCurves:
-    """The plot items of one run."""
+    """The plot items of one run. The loss plot's are made at once; the BLEU, learning-rate and
+    speed plots' items in those plots' first turns (:meth:`later_item`), one plot a turn."""
 
     def __init__(self, view: CurvesView, record: RunRecord) -> None:
-        colour = record.colour
-        # One-pixel pens for the per-step series: wider lines cost Qt's raster engine several times
-        # more per frame, which a long run (thousands of points, 30 frames a second) cannot afford.
-        line = {"connect": "finite"}
-        self.raw = view.loss_plot.plot(pen=pg.mkPen(faded(colour, 70), width=1), **line)
-        self.smoothed = view.loss_plot.plot(pen=pg.mkPen(colour, width=1), name=record.name, **line)
-        dashed = pg.mkPen(colour, width=1.5, style=Qt.PenStyle.DashLine)
-        symbols = {"symbol": "o", "symbolSize": 7, "symbolBrush": colour, "symbolPen": pg.mkPen("w")}
-        self.valid_loss = view.loss_plot.plot(pen=dashed, connect="finite", **symbols)
-        self.bleu = view.bleu_plot.plot(pen=pg.mkPen(colour, width=2), connect="finite", **symbols)
-        self.learning_rate = view.lr_plot.plot(pen=pg.mkPen(colour, width=1), **line)
-        self.speed = view.speed_plot.plot(pen=pg.mkPen(colour, width=1), **line)
-        for series in (self.raw, self.smoothed, self.learning_rate, self.speed):
-            # Only what is in view, at most two points (a bucket's extremes) per pixel column: a long
-            # run's 100,000 steps would otherwise be drawn in full at every redraw (drawing a path
-            # costs as much as its points). Set here: plot()'s keyword arguments do not carry them.
-            series.setClipToView(True)
-            series.setDownsampling(auto=True, method="peak")
+        self.view, self.colour = view, record.colour
+        self.raw = view.loss_plot.plot(pen=pg.mkPen(faded(self.colour, 70), width=1), **_LINE)
+        self.smoothed = view.loss_plot.plot(pen=pg.mkPen(self.colour, width=1), name=record.name, **_LINE)
+        dashed = pg.mkPen(self.colour, width=1.5, style=Qt.PenStyle.DashLine)
+        self.valid_loss = view.loss_plot.plot(pen=dashed, connect="finite", **self._symbols())
+        self.later: dict[str, pg.PlotDataItem] = {}  # "bleu", "learning_rate", "speed", once made
+        for series in (self.raw, self.smoothed):
+            _thin(series)
         self.markers: list[pg.InfiniteLine] = []
 
+    def _symbols(self) -> dict:
+        return {"symbol": "o", "symbolSize": 7, "symbolBrush": self.colour, "symbolPen": pg.mkPen("w")}
+
+    def later_item(self, plot: str, visible: bool) -> pg.PlotDataItem:
+        """The curve of ``plot`` ("bleu", "learning_rate" or "speed"), made on first use."""
+        if plot not in self.later:
+            if plot == "bleu":
+                item = self.view.bleu_plot.plot(pen=pg.mkPen(self.colour, width=2), connect="finite",
+                                                **self._symbols())
+            else:
+                target = self.view.lr_plot if plot == "learning_rate" else self.view.speed_plot
+                item = _thin(target.plot(pen=pg.mkPen(self.colour, width=1), **_LINE))
+            item.setVisible(visible)
+            self.later[plot] = item
+        return self.later[plot]
+
     def items(self) -> list[pg.GraphicsObject]:
-        return [self.raw, self.smoothed, self.valid_loss, self.bleu, self.learning_rate, self.speed, *self.markers]
+        return [self.raw, self.smoothed, self.valid_loss, *self.later.values(), *self.markers]
+
+
+# One-pixel pens for the per-step series: wider lines cost Qt's raster engine several times more
+# per frame, which a long run (thousands of points, 30 frames a second) cannot afford.
+_LINE = {"connect": "finite"}
+
+
+def _thin(series: pg.PlotDataItem) -> pg.PlotDataItem:
+    """Only what is in view, at most two points (a bucket's extremes) per pixel column: a long run's
+    100,000 steps would otherwise be drawn in full at every redraw (drawing a path costs as much as
+    its points). Set here: plot()'s keyword arguments do not carry them."""
+    series.setClipToView(True)
+    series.setDownsampling(auto=True, method="peak")
+    return series
 
 
 class CurvesView(QWidget):
@@ -92,6 +129,15 @@ class CurvesView(QWidget):
         self._ranges: dict[tuple[str, str], tuple[float, float]] = {}  # last range set, per (plot, axis)
         self._follow: dict[str, bool] = {}  # False once the user zoomed or panned that plot
         self.x_mode = "step"
+        # What waits for a plot's turn, by the plot's object name (in order): the runs whose curves
+        # it redraws, its new y range, the x range it follows the loss plot to.
+        self._later: dict[str, set[int]] = {}
+        self._later_y: dict[str, tuple[float, float]] = {}
+        self._later_x: dict[str, tuple[float, float]] = {}
+        self._later_timer = QTimer(self)
+        self._later_timer.setSingleShot(True)
+        self._later_timer.setInterval(0)
+        self._later_timer.timeout.connect(self._draw_next_later)
         self.x_combo = QComboBox()
         self.x_combo.setObjectName("curvesXAxisCombo")
         for key, label in X_MODES:
@@ -172,12 +218,16 @@ class CurvesView(QWidget):
         self.fit_ranges()
 
     def _set_range(self, plot: pg.PlotWidget, axis: str, bounds: tuple[float, float] | None) -> None:
-        """Set a plot's range when it follows the data and the nice bounds have changed."""
+        """Set a plot's range when it follows the data and the nice bounds have changed (the loss
+        plot's now, another plot's y range in its turn)."""
         key = (plot.objectName(), axis)
         if bounds is None or not self._follow.get(plot.objectName(), True) or self._ranges.get(key) == bounds:
             return
         self._ranges[key] = bounds
-        if axis == "x":
+        if plot is not self.loss_plot:
+            self._later_y[plot.objectName()] = bounds
+            self._queue(plot.objectName())
+        elif axis == "x":
             plot.setXRange(*bounds, padding=0)
         else:
             plot.setYRange(*bounds, padding=0)
@@ -187,6 +237,7 @@ class CurvesView(QWidget):
         shown = [record for record, _ in self._runs.values() if record.visible]
         x_name = "step" if self.x_mode == "step" else "elapsed"
         xs = [r.series(x_name) for r in shown] + [r.validation_series(x_name) for r in shown]
+        xs += [np.array([_expected_end(r, x_name)]) for r in shown if r.steps_ahead > 0]
         x_bounds = nice_bounds(xs, floor_zero=True)
         if x_bounds is not None:
             x_bounds = (0.0, nice_ceil(1.04 * max(x_bounds[1], 1.0 if x_name == "elapsed" else 10.0)))
@@ -200,8 +251,9 @@ class CurvesView(QWidget):
                                                           floor_zero=True))
 
     def _follow_x_range(self, _view: object, x_range: tuple[float, float]) -> None:
-        for plot in (self.bleu_plot, self.lr_plot, self.speed_plot):
-            plot.setXRange(*x_range, padding=0)
+        for name in LATER_PLOTS:
+            self._later_x[name] = tuple(x_range)
+            self._queue(name)
 
     def _all_plots(self) -> tuple[pg.PlotWidget, ...]:
         return (self.loss_plot, self.bleu_plot, self.lr_plot, self.speed_plot)
@@ -212,22 +264,71 @@ class CurvesView(QWidget):
         self.update_run(record)
 
     def update_run(self, record: RunRecord) -> None:
-        """Redraw one run's curves from its record (one setData per curve)."""
+        """Redraw one run's curves from its record: the loss plot (and the ranges) now, the BLEU,
+        learning-rate and speed plots in the next event-loop turns, one per turn (see the module
+        docstring); :meth:`flush` draws them at once."""
         entry = self._runs.get(id(record))
         if entry is None:
             return
         curves = entry[1]
-        x = record.series("step" if self.x_mode == "step" else "elapsed")
+        x = record.series(self._x_name())
         curves.raw.setData(x, record.series("loss"))
         curves.smoothed.setData(x, record.series("smoothed_loss"))
-        curves.learning_rate.setData(x, record.series("learning_rate"))
-        curves.speed.setData(x, record.series("tokens_per_second"))
-        vx = record.validation_series("step" if self.x_mode == "step" else "elapsed")
-        keep = np.isfinite(vx)
+        vx, keep = self._validation_x(record)
         curves.valid_loss.setData(vx[keep], record.validation_series("valid_loss")[keep])
-        curves.bleu.setData(vx[keep], record.validation_series("bleu")[keep])
         self._place_markers(record, curves)
         self.fit_ranges()
+        for name in LATER_PLOTS:
+            self._queue(name, id(record))
+
+    def _queue(self, plot_name: str, run_id: int | None = None) -> None:
+        runs = self._later.setdefault(plot_name, set())
+        if run_id is not None:
+            runs.add(run_id)
+        self._later_timer.start()
+
+    def has_pending(self) -> bool:
+        """Plots are still waiting for their turn to be drawn."""
+        return bool(self._later)
+
+    def flush(self) -> None:
+        """Draw every plot still waiting for its turn."""
+        while self._later:
+            self._draw_next_later()
+
+    def _draw_next_later(self) -> None:
+        """One plot's turn: its ranges, then its curves of every run redrawn since its last turn."""
+        if not self._later:
+            return
+        name = next(iter(self._later))
+        run_ids = self._later.pop(name)
+        if self._later:
+            self._later_timer.start()
+        plot = next(p for p in self._all_plots() if p.objectName() == name)
+        if name in self._later_x:
+            plot.setXRange(*self._later_x.pop(name), padding=0)
+        if name in self._later_y:
+            plot.setYRange(*self._later_y.pop(name), padding=0)
+        key = LATER_PLOTS[name]
+        for run_id in run_ids:
+            entry = self._runs.get(run_id)
+            if entry is None:
+                continue
+            record, curves = entry
+            item = curves.later_item(key, record.visible)
+            if key == "bleu":
+                vx, keep = self._validation_x(record)
+                item.setData(vx[keep], record.validation_series("bleu")[keep])
+            else:
+                item.setData(record.series(self._x_name()),
+                             record.series("learning_rate" if key == "learning_rate" else "tokens_per_second"))
+
+    def _x_name(self) -> str:
+        return "step" if self.x_mode == "step" else "elapsed"
+
+    def _validation_x(self, record: RunRecord) -> tuple[np.ndarray, np.ndarray]:
+        vx = record.validation_series(self._x_name())
+        return vx, np.isfinite(vx)
 
     def set_run_visible(self, record: RunRecord, visible: bool) -> None:
         record.visible = visible
@@ -290,4 +391,5 @@ class CurvesView(QWidget):
 
     def export_png(self, path: Path) -> bool:
         """Save the four plots as one image; False when the file could not be written."""
+        self.flush()
         return self.plots.grab().save(str(path), "PNG")

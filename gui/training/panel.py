@@ -54,6 +54,7 @@ class TrainingPanel(QWidget):
         self.controller = TrainingController(self)
         self.form = TrainingForm()
         self.curves = CurvesView()
+        self.controller.window_busy = self.curves.has_pending
         self.snapshots = SnapshotView()
         self.table = RunsTable()
         self._shown_run: RunRecord | None = None

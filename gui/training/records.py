@@ -124,6 +124,9 @@ class RunRecord:
         self.diverged_at: tuple[int, float] | None = None  # (step, elapsed) where training diverged
         self.parameters: int | None = None
         self.visible = True
+        # A watched log not yet read to its end: about how many more steps it holds (so the plots
+        # can take the run's whole extent at once instead of re-ranging as the backlog comes in).
+        self.steps_ahead = 0
 
     def clear_history(self) -> None:
         """Forget the steps, validations and snapshots (a watched log was rewritten: read it again)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,9 +24,8 @@ from gui.workers import JobStarter
 
 POLL_MS = 500  # how far behind the watched run the curves may be
 READ_CHUNK = 2_000  # log lines parsed per item
+LINES_PER_TURN = 200  # lines parsed between two offers of the interpreter lock to the window
 READER_WAIT_SECONDS = 0.5  # the longest the reader waits for the window to take in its last chunk
-DRAW_GRACE_MS = 40  # after a chunk is applied, time for the redraw it asked for before the reader goes on
-APPLY_INTERVAL_MS = 33  # chunks that arrive meanwhile are applied together (≈30 redraws a second)
 APPLY_CHUNKS = 4  # at most this many chunks per application: a backlog is taken a bounded bite at a time
 CATCH_UP_REDRAW_MS = 300  # while a backlog is taken in, the curves redraw this often (each redraw costs
 # as much as the points drawn: redrawing 100,000 points thirty times a second would hold the window)
@@ -42,12 +41,44 @@ class LogChunk:
     offset: int  # where the next read starts
     identity: int  # the log file's inode
     restarted: bool  # read from the start again (the log was replaced)
+    steps_ahead: int = 0  # about how many step lines the log holds beyond these (0 at its end)
 
 
-def _chunk(events: list, description: dict | None, offset: int, identity: int, restarted: bool) -> LogChunk:
+def _chunk(events: list, description: dict | None, offset: int, identity: int, restarted: bool,
+           steps_ahead: int = 0) -> LogChunk:
     steps = [event for event in events if isinstance(event, StepEvent)]
     others = tuple(event for event in events if not isinstance(event, StepEvent))
-    return LogChunk(StepBlock.from_events(steps), others, description, offset, identity, restarted)
+    return LogChunk(StepBlock.from_events(steps), others, description, offset, identity, restarted, steps_ahead)
+
+
+def _steps_ahead(events: list, consumed_bytes: int, unread_bytes: int) -> int:
+    """About how many step lines ``unread_bytes`` hold, at the size of the lines just read."""
+    steps = sum(isinstance(event, StepEvent) for event in events)
+    if steps == 0 or unread_bytes <= 0:
+        return 0
+    return round(unread_bytes * steps / consumed_bytes)
+
+
+def _read_chunk(folder: Path, offset: int) -> tuple[list, dict | None, int, int]:
+    """Up to READ_CHUNK lines from ``offset``: their events, the run's description if among them,
+    the next offset and how many lines were read. The interpreter lock is offered to the window
+    every LINES_PER_TURN lines: a thread that runs Python without pause holds it for 5 ms at a
+    time, and the window needs it several times for every event it handles (each call from Qt
+    into Python), so a timer tick in the window would wait 20–35 ms beside a busy reader (measured;
+    under 8 ms with these pauses, for a third more parsing time)."""
+    events: list = []
+    description = None
+    lines = 0
+    while lines < READ_CHUNK:
+        want = min(LINES_PER_TURN, READ_CHUNK - lines)
+        records, offset = read_records(folder, offset, want)
+        lines += len(records)
+        events += events_from_records(records)
+        description = description or run_description(records)
+        time.sleep(0)  # the window's turn for the interpreter lock
+        if len(records) < want:
+            break
+    return events, description, offset, lines
 
 
 def read_more(folder: Path, offset: int, identity: int | None,
@@ -70,9 +101,11 @@ def read_more(folder: Path, offset: int, identity: int | None,
     restarted = identity is not None and (stat.st_ino != identity or stat.st_size < offset)
     offset = 0 if restarted else offset
     while True:
-        records, offset = read_records(folder, offset, READ_CHUNK)
-        yield _chunk(events_from_records(records), run_description(records), offset, stat.st_ino, restarted)
-        if len(records) < READ_CHUNK:
+        start = offset
+        events, description, offset, lines = _read_chunk(folder, offset)
+        ahead = _steps_ahead(events, offset - start, stat.st_size - offset) if lines == READ_CHUNK else 0
+        yield _chunk(events, description, offset, stat.st_ino, restarted, ahead)
+        if lines < READ_CHUNK:
             return
         restarted = False
         if may_go_on is not None:  # the window's turn
@@ -85,31 +118,37 @@ class RunWatcher(QObject):
     validated = Signal(object)  # RunRecord with a new validation (and attention snapshot)
     ended = Signal(object)  # RunRecord: its log says the run finished
 
-    def __init__(self, folder: Path, record: RunRecord, jobs: JobStarter, parent: QObject | None = None) -> None:
+    def __init__(self, folder: Path, record: RunRecord, jobs: JobStarter, parent: QObject | None = None,
+                 window_busy: Callable[[], bool] = lambda: False) -> None:
+        """``window_busy``: True while the window still has drawing queued (the plots draw one a
+        turn); the reader waits for it after a redraw."""
         super().__init__(parent)
+        self.window_busy = window_busy
         self.folder, self.record, self.jobs = Path(folder), record, jobs
         self.offset = 0
         self.identity: int | None = None  # the log file's inode when last read
-        self._job = None
+        self._reading = False  # a reader is at work (until its last chunk has been delivered)
         self.timer = QTimer(self)
         self.timer.setInterval(POLL_MS)
         self.timer.timeout.connect(self.poll)
-        # Chunks are applied together at most every APPLY_INTERVAL_MS: each application redraws the
-        # curves with every point so far, so a long log applied chunk by chunk would redraw fifty
-        # times in a row while its chunks queue up.
+        # The reader and the window take turns (see read_more): the reader waits after each chunk
+        # until the window has applied it — and, when that application redrew the curves, until
+        # every plot has been drawn and painted — so parsing never runs beside a redraw.
         self._pending: list[LogChunk] = []
         self._apply_timer = QTimer(self)
         self._apply_timer.setSingleShot(True)
-        self._apply_timer.setInterval(APPLY_INTERVAL_MS)
+        self._apply_timer.setInterval(0)
         self._apply_timer.timeout.connect(self._apply_pending)
         self._reader_may_go_on = threading.Event()  # set once the window has taken in the last chunk
+        self._idle_check = QTimer(self)  # see _when_idle
+        self._idle_check.setSingleShot(True)
+        self._idle_check.setInterval(0)
+        self._idle_check.timeout.connect(self._check_idle)
+        self._idle_turns = 0
+        self._idle_action: Callable[[], None] | None = None
         # What the last applications changed and nobody has been told yet (a backlog defers it).
         self._unannounced = {"changed": False, "validated": False}
         self._last_announced = 0.0
-        self._announce_timer = QTimer(self)
-        self._announce_timer.setSingleShot(True)
-        self._announce_timer.setInterval(CATCH_UP_REDRAW_MS)
-        self._announce_timer.timeout.connect(self._announce)
 
     @staticmethod
     def can_watch(folder: Path) -> str:
@@ -121,6 +160,11 @@ class RunWatcher(QObject):
         return ""
 
     def start(self) -> None:
+        """Read the log (its first lines once the window has drawn the run's first appearance), and
+        again every POLL_MS."""
+        self._when_idle(self._first_poll)
+
+    def _first_poll(self) -> None:
         self.poll()
         self.timer.start()
 
@@ -132,26 +176,60 @@ class RunWatcher(QObject):
             return
         folder, offset, identity, may_go_on = self.folder, self.offset, self.identity, self._reader_may_go_on
         may_go_on.clear()
-        self._job = self.jobs.start(lambda: read_more(folder, offset, identity, may_go_on), f"watch {folder.name}")
-        self._job.yielded.connect(lambda _id, result: self._take(result))
+        self._reading = True
+        job = self.jobs.start(lambda: read_more(folder, offset, identity, may_go_on), f"watch {folder.name}")
+        job.yielded.connect(lambda _id, result: self._take(result))
+        job.done.connect(lambda _id: self._reader_done())
 
     def _take(self, chunk: LogChunk) -> None:
         self._pending.append(chunk)
         if not self._apply_timer.isActive():
             self._apply_timer.start()
 
+    def _reader_done(self) -> None:
+        """The reader's last chunk has arrived (a job's end follows its items): once it is applied,
+        the backlog is in and the window hears of everything held back."""
+        self._reading = False
+        if not self._pending:
+            self._announce(final=True)
+
     def catching_up(self) -> bool:
         """Read lines are waiting to be applied, or the reader is still at work."""
-        return bool(self._pending) or (self._job is not None and self._job.is_running())
+        return bool(self._pending) or self._reading
+
+    def _release_reader(self, redrawn: bool) -> None:
+        """The reader's turn: at once, or once the window has drawn and painted the redraw this turn
+        asked for."""
+        if redrawn:
+            self._when_idle(self._reader_may_go_on.set)
+        else:
+            self._reader_may_go_on.set()
+
+    def _when_idle(self, action: Callable[[], None]) -> None:
+        """``action`` once the window has had a whole turn with nothing left to draw (parsing beside
+        a paint slows both: see read_more)."""
+        self._idle_action, self._idle_turns = action, 0
+        self._idle_check.start()
+
+    def _check_idle(self) -> None:
+        """Called by a zero-time timer until the window has nothing left to draw for two turns in a
+        row: timers fire before the paints their slots post are handled, so one idle shot is not
+        enough — the second comes after those paints."""
+        self._idle_turns = 0 if self.window_busy() else self._idle_turns + 1
+        if self._idle_turns < 2:
+            self._idle_check.start()
+        elif self._idle_action is not None:
+            action, self._idle_action = self._idle_action, None
+            action()
 
     def _apply_pending(self) -> None:
         """The oldest chunks read (at most APPLY_CHUNKS), as one: their events in order, the newest
-        offset; a restart drops what came before it. The rest waits for the next turn."""
+        offset; a restart drops what came before it. The rest waits for the next turn. While a
+        backlog comes in, the curves redraw at most every CATCH_UP_REDRAW_MS, always in the window's
+        turn (the reader waits), never beside the parsing."""
         pending, self._pending = self._pending[:APPLY_CHUNKS], self._pending[APPLY_CHUNKS:]
         if self._pending:
             self._apply_timer.start()
-        else:
-            QTimer.singleShot(DRAW_GRACE_MS, self._reader_may_go_on.set)
         if not pending:
             return
         record = self.record
@@ -160,6 +238,7 @@ class RunWatcher(QObject):
             pending = pending[starts[-1]:]
             record.clear_history()
         self.offset, self.identity = pending[-1].offset, pending[-1].identity
+        record.steps_ahead = pending[-1].steps_ahead
         description = next((chunk.description for chunk in pending if chunk.description is not None), None)
         if description is not None:
             with contextlib.suppress(ConfigError):  # a description no run of this version wrote: keep what we had
@@ -176,28 +255,33 @@ class RunWatcher(QObject):
                     record.add_validation(event)
                     self._unannounced["validated"] = self._unannounced["changed"] = True
         finished = [event for chunk in pending for event in chunk.events if isinstance(event, FinishedEvent)]
+        redraw_due = time.perf_counter() - self._last_announced >= CATCH_UP_REDRAW_MS / 1000
         if finished:
             record.finished = finished[-1]
             record.status = f"{finished[-1].reason} (watched)"
             self.stop()
             self._announce(final=True)
             self.ended.emit(record)
-        elif not self.catching_up() or time.perf_counter() - self._last_announced >= CATCH_UP_REDRAW_MS / 1000:
-            self._announce()
-        elif not self._announce_timer.isActive():
-            self._announce_timer.start()
+            redrawn = True
+        elif not self.catching_up() or redraw_due:
+            redrawn = self._announce()
+        else:
+            redrawn = False
+        if not self._pending:
+            self._release_reader(redrawn)
 
-    def _announce(self, final: bool = False) -> None:
+    def _announce(self, final: bool = False) -> bool:
         """Tell the window what changed since it was last told: one signal, one redraw (``validated``
-        also redraws what ``changed`` would). While a backlog is taken in, new validations only move
-        the curves; the attention snapshots (a map to lay out and label) follow once it is in."""
-        self._announce_timer.stop()
+        also redraws what ``changed`` would); True if it was told anything. While a backlog is
+        taken in, new validations only move the curves; the attention snapshots (a map to lay out
+        and label) follow once it is in."""
         self._last_announced = time.perf_counter()
         if self._unannounced["validated"] and (final or not self.catching_up()):
             self.validated.emit(self.record)
             self._unannounced = {"changed": False, "validated": False}
-        elif self._unannounced["changed"]:
+            return True
+        if self._unannounced["changed"]:
             self.changed.emit(self.record)
             self._unannounced["changed"] = False
-        if self._unannounced["validated"]:  # the snapshots wait for the backlog: look again soon
-            self._announce_timer.start()
+            return True
+        return False
