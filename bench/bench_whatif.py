@@ -103,6 +103,9 @@ def stall_while_tree_grows(app, window, text: str, seconds: float) -> None:
     bar.speed_slider.setValue(0)
     tab.view.source_input.setText(text)
     tab.open_beam_tree()
+    settle = QEventLoop()  # the tree's window is on screen before the decoding starts
+    QTimer.singleShot(500, settle.quit)
+    settle.exec()
     meter = StallMeter(TICK_MS)
     stalls = meter.stalls
     runs = [0]

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
-from PySide6.QtGui import QColor
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -53,62 +53,53 @@ def _weight_colour(alpha: float) -> QColor:
     return colour
 
 
-class WeightTable(QAbstractTableModel):
-    """Per source token j: its label, the raw score e_ij and the weight α_ij (one reset per step,
-    so a step costs the same whatever the sentence length)."""
+class WeightTable(QStandardItemModel):
+    """Per source token j: its label, the raw score e_ij and the weight α_ij.
+
+    The cells live in Qt (a standard item model, no Python method overridden): painting the table
+    asks every visible cell for a dozen roles, and answering those from Python would take the
+    interpreter lock hundreds of times per paint — beside a decoding thread, each of them a wait
+    (15–20 ms per paint, measured). A new step sets its numbers here instead, once."""
 
     HEADERS = ("j", "source token", "score e_ij", "weight α_ij")
-    _ROLES = frozenset({Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.BackgroundRole})
+    _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__(0, len(self.HEADERS))
+        self.setHorizontalHeaderLabels(list(self.HEADERS))
         self._tokens: list[str] = []
-        self._scores: np.ndarray | None = None
-        self._weights: np.ndarray = np.zeros(0)
 
     def set_rows(self, tokens: Sequence[str], scores: np.ndarray | None, weights: np.ndarray) -> None:
+        """The rows of one step (same sentence, next step: the numbers change, nothing else)."""
         labels = [token_label(t) for t in tokens]
-        if labels == self._tokens:  # same sentence, next step: new numbers only
-            self._scores, self._weights = scores, weights
-            if labels:
-                self.dataChanged.emit(self.index(0, 2), self.index(len(labels) - 1, 3))
+        if labels != self._tokens:
+            self._tokens = labels
+            self.setRowCount(0)
+            self.setRowCount(len(labels))
+            for j, label in enumerate(labels):
+                self.setItem(j, 0, self._cell(str(j), self._RIGHT))
+                self.setItem(j, 1, self._cell(label, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter))
+                self.setItem(j, 2, self._cell("", self._RIGHT))
+                self.setItem(j, 3, self._cell("", self._RIGHT))
+        if not labels:
             return
-        self.beginResetModel()
-        self._tokens, self._scores, self._weights = labels, scores, weights
-        self.endResetModel()
+        self.blockSignals(True)  # one change signal for the two columns, not one per cell
+        for j in range(len(labels)):
+            score = "—" if scores is None or j >= len(scores) else f"{float(scores[j]):+.3f}"
+            alpha = float(weights[j]) if j < len(weights) else float("nan")
+            self.item(j, 2).setText(score)
+            weight = self.item(j, 3)
+            weight.setText(f"{alpha:.4f}")
+            weight.setBackground(_weight_colour(alpha))
+        self.blockSignals(False)
+        self.dataChanged.emit(self.index(0, 2), self.index(len(labels) - 1, 3))
 
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._tokens)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.HEADERS[section]
-        return None
-
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
-        if role not in self._ROLES:
-            return None
-        j, column = index.row(), index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            if column == 0:
-                return str(j)
-            if column == 1:
-                return self._tokens[j]
-            if column == 2:
-                scores = self._scores
-                return "—" if scores is None or j >= len(scores) else f"{float(scores[j]):+.3f}"
-            return f"{self._weight(j):.4f}"
-        if role == Qt.ItemDataRole.TextAlignmentRole and column != 1:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.BackgroundRole and column == 3:
-            return _weight_colour(self._weight(j))
-        return None
-
-    def _weight(self, j: int) -> float:
-        return float(self._weights[j]) if j < len(self._weights) else float("nan")
+    @staticmethod
+    def _cell(text: str, alignment: Qt.AlignmentFlag) -> QStandardItem:
+        item = QStandardItem(text)
+        item.setTextAlignment(alignment)
+        item.setEditable(False)
+        return item
 
 
 class StepInspector(QWidget):
