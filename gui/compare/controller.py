@@ -67,16 +67,20 @@ def interleaved_items(translators: dict[str, object], text: str) -> Iterator[tup
                 yield scorer, DecodeFailure(f"{type(error).__name__}: {error}")
 
 
-def forced_items(scorer: str, bundle: ModelBundle, text: str, target: str) -> Iterator[object]:
+def forced_items(bundles: dict[str, ModelBundle], text: str, target: str) -> Iterator[tuple[str, object]]:
+    """``target`` forced on every model, one after another: (scorer, ForcedDecode or ForcedFailure).
+    One worker for all, for the reason given in :func:`interleaved_items` (five forcing threads at
+    once made each of the window's paints wait for the interpreter lock)."""
     from engine.errors import EngineError
     from engine.forced import force_decode
 
-    try:
-        # The output layer once over all steps: ~2–3× faster; the numbers shown are unchanged at their
-        # printed precision (log-probabilities agree to float32 rounding, the attention exactly).
-        yield force_decode(bundle.translator, text, target, bundle.target_language, batched_output=True)
-    except EngineError as error:
-        yield ForcedFailure(scorer, str(error))
+    for scorer, bundle in bundles.items():
+        try:
+            # The output layer once over all steps: ~2–3× faster; the numbers shown are unchanged at
+            # their printed precision (log-probabilities agree to float32 rounding, the attention exactly).
+            yield scorer, force_decode(bundle.translator, text, target, bundle.target_language, batched_output=True)
+        except EngineError as error:
+            yield scorer, ForcedFailure(scorer, str(error))
 
 
 class CompareController(QObject):
@@ -245,13 +249,11 @@ class CompareController(QObject):
             return
         self._forcing = set(self.bundles)
         self.forcedStarted.emit(target)
-        run_id = run.run_id
-        for scorer, bundle in self.bundles.items():
-            job = self.jobs.start(lambda scorer=scorer, bundle=bundle: forced_items(scorer, bundle, run.text, target),
-                                  f"compare forced {scorer}")
-            self._run_jobs.append(job)
-            job.yielded.connect(lambda _id, item, scorer=scorer, run_id=run_id, choice=run.target_choice:
-                                self._on_forced(run_id, choice, scorer, item))
+        run_id, bundles = run.run_id, dict(self.bundles)
+        job = self.jobs.start(lambda: forced_items(bundles, run.text, target), "compare forced")
+        self._run_jobs.append(job)
+        job.yielded.connect(lambda _id, item, run_id=run_id, choice=run.target_choice:
+                            self._on_forced(run_id, choice, *item))
 
     def _on_forced(self, run_id: int, choice: str, scorer: str, item: object) -> None:
         if run_id != self._run_id or self.run is None or choice != self.run.target_choice:

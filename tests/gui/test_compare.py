@@ -70,6 +70,26 @@ def test_a_shared_target_gives_every_map_the_same_rows_and_a_zero_self_differenc
     assert np.array_equal(tab.difference.matrix, np.zeros_like(additive.matrix))
 
 
+def test_the_target_is_forced_on_every_model_in_one_worker_and_a_failure_stays_its_models(qtbot, compare):
+    from gui.compare.controller import ForcedFailure, forced_items
+
+    tab = compare
+    run(qtbot, tab, "29 Nov 2026", reference="2026-11-29")
+    started = []
+    tab.controller.jobs.start = (lambda start: lambda factory, name, *rest: (started.append(name),
+                                                                               start(factory, name, *rest))[1])(
+        tab.controller.jobs.start)
+    index = tab.target_combo.findData("output:additive")
+    tab.target_combo.setCurrentIndex(index)
+    with qtbot.waitSignal(tab.controller.runFinished, timeout=RUN_MS):
+        tab.target_combo.activated.emit(index)
+    assert started == ["compare forced"]  # one job for every model, not one thread each
+    bundles = dict(tab.controller.bundles)
+    items = list(forced_items(bundles, "29 Nov 2026", ""))  # an empty target: refused per model
+    assert [scorer for scorer, _ in items] == list(bundles)
+    assert all(isinstance(item, ForcedFailure) for _, item in items)
+
+
 def test_a_new_sentence_mid_run_replaces_every_panel_and_exports_are_valid(qtbot, compare, tmp_path):
     tab = compare
     tab.set_sentence("the 2nd of May 2030")  # not waited for: replaced at once
@@ -138,12 +158,12 @@ def test_a_new_sentence_relabels_the_maps_one_panel_at_a_time_before_any_of_its_
 
     for panel in panels:
         watch(panel)
+    finished: list[bool] = []
+    tab.controller.runFinished.connect(lambda: finished.append(True))
     tab.set_sentence("the 2nd of May 2030")
     assert all(panel.heatmap.shown_labels("top") == old[id(panel)] for panel in panels)  # not all in one go
     qtbot.waitUntil(lambda: len(relabelled) == len(panels), timeout=RUN_MS)
-    with qtbot.waitSignal(tab.controller.runFinished, timeout=RUN_MS):
-        pass
-    qtbot.waitUntil(lambda: not tab.scheduler.pending, timeout=RUN_MS)
+    qtbot.waitUntil(lambda: bool(finished) and not tab.scheduler.pending, timeout=RUN_MS)
     for panel in panels:
         assert [label for _, label in panel.heatmap.shown_labels("top")] != [label for _, label in old[id(panel)]]
         assert panel.heatmap.shown_labels("left")  # the new run's rows, drawn after its columns
