@@ -193,7 +193,10 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         labels = [axis_label(t) for t in target_tokens[:rows]]
         if labels != self._row_labels:
             self._row_labels = labels
-            self.plot.getAxis("left").setWidth(self._label_width(labels))
+            width = self._label_width(labels)
+            axis = self.plot.getAxis("left")
+            if axis.fixedWidth != width:  # setting it again re-lays out the plot for nothing
+                axis.setWidth(width)
             self._set_labels("left", labels)
             self._thin_labels()
         self._rows = rows
