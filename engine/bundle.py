@@ -32,6 +32,7 @@ import torch
 from safetensors import SafetensorError
 from safetensors.torch import load as load_safetensors
 from safetensors.torch import save as save_safetensors
+from torch.overrides import TorchFunctionMode
 
 from engine.atomic import _fsync_folder, write_bytes_atomic, write_json_atomic
 from engine.config import DecodeConfig, ModelConfig
@@ -253,11 +254,25 @@ def _looks_like_pickle(data: bytes) -> bool:
     return data[:2] in (b"\x80\x02", b"\x80\x03", b"\x80\x04", b"\x80\x05") or data[:2] == b"PK"
 
 
+class _NoInitialization(TorchFunctionMode):
+    """Skips the in-place initializers (``normal_``, ``uniform_``, ``zero_``, …) of a model built on
+    the meta device, where tensors hold no values anyway: ``normal_`` has no native meta kernel, and
+    its Python reference's first use imports torch._refs and sympy — 2.4 s of the app's start-up."""
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        name = getattr(func, "__name__", "")
+        target = args[0] if args else kwargs.get("tensor")  # torch.nn.init passes it by name
+        if name.endswith("_") and not name.startswith("_") and isinstance(target, torch.Tensor) and target.is_meta:
+            return target
+        return func(*args, **kwargs)
+
+
 def _check_size_before_building(weights_bytes: int, info: dict[str, Any], config: ModelConfig) -> None:
     """Refuse an architecture beyond MAX_PARAMETERS, or one far larger than the weights file could
     hold, before any memory is allocated for it (the count is taken on the meta device). A file
     only a little too small is left to the tensor-by-tensor check, which names the mismatch."""
-    with torch.device("meta"):
+    with torch.device("meta"), _NoInitialization():
         count = Seq2Seq(config).parameter_count()
     if count > MAX_PARAMETERS:
         raise ModelFileError(f"config.json describes a model of {count:,} parameters; this app loads at most "

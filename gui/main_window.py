@@ -57,6 +57,7 @@ class MainWindow(QMainWindow):
         self.compare_tab = CompareTab()
         self.tabs.addTab(self.compare_tab, "Compare")
         self._compare_started = False
+        self._engine_ready = not defer_training
         self.tabs.currentChanged.connect(self._on_tab_changed)
         self.setCentralWidget(self.tabs)
         self.statusBar().addPermanentWidget(self.translate_tab.status)
@@ -72,25 +73,34 @@ class MainWindow(QMainWindow):
         self.translate_tab.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 6000))
         self._add_shortcuts()
         if defer_training:
-            self.translate_tab.controller.engineReady.connect(self.build_training_panel)
+            self.translate_tab.controller.engineReady.connect(self._on_engine_ready)
         else:
+            self.build_training_panel()
+
+    def _on_engine_ready(self) -> None:
+        """The engine is imported: the Training tab can be built — now if it is the tab on screen,
+        else when it is first chosen (building it takes about half a second of the window's
+        thread, which the first translation should not wait for)."""
+        self._engine_ready = True
+        if self.tabs.currentIndex() == TRAIN_TAB:
             self.build_training_panel()
 
     def build_training_panel(self) -> TrainingPanel | None:
         """Put the Training tab in place (deferred at start-up until PyTorch has been imported in
-        the background, so that the window appears at once)."""
+        the background and the tab is first chosen, so that the window appears at once and the
+        first model loads without waiting for it)."""
         if self.training_panel is None and not self._closing:
             from gui.training.panel import TrainingPanel
 
             current = self.tabs.currentIndex()
             panel = TrainingPanel()
             panel.modelSaved.connect(self._on_model_saved)
+            self.training_panel = panel  # before the tabs change: changing them calls this again
             placeholder = self.tabs.widget(TRAIN_TAB)
             self.tabs.removeTab(TRAIN_TAB)
             self.tabs.insertTab(TRAIN_TAB, panel, "Train")
             self.tabs.setCurrentIndex(current)
             placeholder.deleteLater()
-            self.training_panel = panel
         return self.training_panel
 
     def _add_shortcuts(self) -> None:
@@ -105,6 +115,8 @@ class MainWindow(QMainWindow):
     def _on_tab_changed(self, index: int) -> None:
         if index == COMPARE_TAB:
             self.start_compare()
+        elif index == TRAIN_TAB and self._engine_ready:
+            self.build_training_panel()
 
     def start_compare(self) -> None:
         """Load the Compare tab's models (once), for the direction the Translate tab shows."""

@@ -52,6 +52,7 @@ from gui.training.runner import (
     TestScored,
     resumable_runs,
     run_training,
+    warm_up_training,
 )
 from gui.training.settings import RunSettings
 from gui.training.watch import RunWatcher
@@ -102,6 +103,7 @@ class TrainingController(QObject):
         self._flush.setInterval(FLUSH_INTERVAL_MS)
         self._flush.timeout.connect(self.flush)
         self._inspect_entry: CorpusEntry | None = None
+        self._warmed_up = False
         self._inspected: dict[CorpusEntry, CorpusInspection] = {}
         freeze_startup_heap()
 
@@ -333,6 +335,12 @@ class TrainingController(QObject):
         QTimer.singleShot(0, lambda: self.message.emit(
             "info", f"Watching {folder}: its curves and attention snapshots follow its metrics log."))
         return record
+
+    def warm_up(self) -> None:
+        """Import the training stack's heavy part in the background, once (see warm_up_training)."""
+        if not self._warmed_up:
+            self._warmed_up = True
+            self.jobs.start(warm_up_training, "training warm-up")
 
     # -- corpus inspection ---------------------------------------------------------------------
     def inspect(self, entry: CorpusEntry) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -176,6 +177,11 @@ class TrainingPanel(QWidget):
         self.table.runSelected.connect(self._show_run)
         self.table.visibilityChanged.connect(
             lambda row, visible: self.curves.set_run_visible(self.table.records()[row], visible))
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
+        """The first time the tab is shown, the training stack warms up in the background."""
+        super().showEvent(event)
+        self.controller.warm_up()
 
     # -- the main window's interface --------------------------------------------------------------
     def is_training(self) -> bool:

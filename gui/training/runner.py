@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Any
 
 import torch
-import torch._dynamo  # noqa: F401  (see below)
 
 from engine.bundle import CONFIG_FILE
 from engine.checkpoint import checkpoint_progress, checkpoint_step, checkpoint_time, has_checkpoint
@@ -43,12 +42,17 @@ from engine.run_report import run_has_ended, score_on_test
 from engine.trainer import train
 from gui.training.settings import RunSettings
 
-# torch._dynamo is imported above on purpose: the first torch optimizer a process creates imports
-# it (about 800 modules, a second of CPU) while holding the GIL for over 100 ms at a time. Done
-# here, while the window is being built, rather than in the worker when a run starts, where it
-# would freeze the window.
-
 MAX_TRAINING_THREADS = 4  # beyond this, a small RNN gains little and the rest of the app loses
+
+
+def warm_up_training() -> Iterator[str]:
+    """Import what the first optimizer of a process imports: torch._dynamo (about 800 modules, 2 s
+    of CPU on a slow machine). Run as a background job when the Train tab is first shown: imported
+    while the window was being built, it held the window 2.5 s before the first translation; in a
+    run's worker, it holds the interpreter lock over 100 ms at a time just as the curves start."""
+    import torch._dynamo  # noqa: F401
+
+    yield "ready"
 
 
 def training_threads(cpu_count: int | None = None) -> int:

@@ -237,3 +237,30 @@ def test_an_oversized_architecture_is_refused_before_anything_is_allocated(folde
     (folder / "config.json").write_text(json.dumps(config))
     with pytest.raises(ModelFileError, match="do not belong together"):
         load_model_folder(folder)
+
+
+def test_the_size_check_counts_every_architecture_exactly_and_loads_nothing_heavy(folder):
+    """The check builds the model on the meta device without initializing it: the count is the
+    real model's, and loading a folder in a fresh process never imports torch's compiler stack
+    (normal_ on the meta device did: 2.4 s of the app's start-up)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from engine.bundle import _NoInitialization
+    from engine.config import ModelConfig
+    from engine.model import Seq2Seq
+
+    for scorer in ("additive", "bilinear", "dot", "scaled_dot", "none"):
+        for cell in ("gru", "lstm"):
+            config = ModelConfig(scorer=scorer, cell=cell, src_vocab_size=50, tgt_vocab_size=40)
+            with torch.device("meta"), _NoInitialization():
+                counted = Seq2Seq(config).parameter_count()
+            assert counted == build_model(config).parameter_count(), (scorer, cell)
+    script = ("import sys; from engine.bundle import load_model_folder; load_model_folder(sys.argv[1]); "
+              "print(sorted(m for m in ('sympy', 'torch._dynamo') if m in sys.modules))")
+    root = Path(__file__).resolve().parents[2]
+    result = subprocess.run([sys.executable, "-c", script, str(folder)], cwd=root, capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"

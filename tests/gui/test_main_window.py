@@ -28,13 +28,28 @@ def test_window_has_its_tabs_and_the_named_widgets(qtbot):
         assert window.findChild(kind, name) is not None, name
 
 
-def test_deferred_training_tab_is_built_once_the_engine_is_ready(qtbot):
+def test_deferred_training_tab_is_built_when_first_chosen_once_the_engine_is_ready(qtbot):
     from gui.app import create_window
 
     window = create_window([], defer_training=True)
     qtbot.addWidget(window)
+    window.tabs.setCurrentIndex(1)  # before the engine is ready: the placeholder says it is coming
+    assert window.training_panel is None and "Loading" in window.tabs.widget(1).text()
     qtbot.waitUntil(lambda: window.training_panel is not None, timeout=RUN_MS)
-    assert window.tabs.widget(1) is window.training_panel and window.tabs.currentIndex() == 0
+    assert window.tabs.widget(1) is window.training_panel and window.tabs.currentIndex() == 1
+
+
+def test_deferred_training_tab_waits_until_it_is_chosen(qtbot):
+    from gui.app import create_window
+
+    window = create_window([], defer_training=True)
+    qtbot.addWidget(window)
+    with qtbot.waitSignal(window.translate_tab.controller.engineReady, timeout=RUN_MS):
+        pass
+    qtbot.wait(50)
+    assert window.training_panel is None and window.tabs.currentIndex() == 0  # the first model does not wait for it
+    window.tabs.setCurrentIndex(1)
+    assert window.tabs.widget(1) is window.training_panel and window.tabs.currentIndex() == 1
 
 
 def test_closing_mid_decode_exits_promptly_with_no_thread_left(qtbot, dates_models):

@@ -299,3 +299,21 @@ def test_a_long_runs_curves_draw_at_most_a_few_points_per_pixel(qtbot):
     qtbot.wait(50)
     drawn = view.point_count(record)
     assert 0 < drawn < 8 * view.width()  # the 50,000 steps, down-sampled to the plot's width
+
+
+def test_the_training_stack_warms_up_once_in_the_background_when_the_tab_is_first_shown(qtbot):
+    import sys
+
+    from gui.training.panel import TrainingPanel
+    from tests.inline_jobs import InlineJobs
+
+    panel = TrainingPanel()
+    qtbot.addWidget(panel)
+    jobs = InlineJobs()
+    panel.controller.jobs = jobs
+    panel.show()
+    panel.hide()
+    panel.show()
+    assert [job.name for job in jobs.started] == ["training warm-up"]  # once, and not in the window's thread
+    jobs.run_all()
+    assert "torch._dynamo" in sys.modules  # what the first optimizer of a run would import
