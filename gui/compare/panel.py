@@ -21,7 +21,7 @@ from gui.attention.labels import join_pieces
 from gui.compare.model import PanelNumbers, PanelSlot
 
 COVERAGE_HEIGHT = 44
-DRAW_INTERVAL_MS = 12  # between two panels' redraws: with four maps, each redraws ~20 times a second
+DRAW_INTERVAL_MS = 25  # between two panels' redraws: with four maps, each redraws ~10 times a second
 
 
 OUTPUT_LINES = 2  # the output's box: longer outputs scroll inside it
