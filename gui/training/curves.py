@@ -152,6 +152,7 @@ class CurvesView(QWidget):
         self.smoothing.setObjectName("curvesSmoothingSlider")
         self.smoothing.setRange(0, 99)
         self.smoothing.setValue(round(DEFAULT_SMOOTHING * 100))
+        self.smoothing.setMinimumWidth(60)  # squeezed by a narrow plot area, it shrank to a dot
         self.smoothing.setMaximumWidth(110)
         self.smoothing.setToolTip("Smoothing of the training loss (exponential moving average; 0 = raw)")
         self.smoothing.valueChanged.connect(lambda value: self.smoothingChanged.emit(value / 100))

@@ -29,6 +29,7 @@ class SnapshotView(QWidget):
         self._snapshots: list[Snapshot] = []
         self._shown = -1
         title = QLabel("<b>Attention on a fixed validation sentence</b>")
+        title.setWordWrap(True)  # wraps when the panel is narrow, rather than squeezing the sentence choice
         self._sample = QComboBox()
         self._sample.setObjectName("snapshotSampleCombo")
         self._sample.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
