@@ -103,7 +103,7 @@ class TrainingController(QObject):
         self._flush.setInterval(FLUSH_INTERVAL_MS)
         self._flush.timeout.connect(self.flush)
         self._inspect_entry: CorpusEntry | None = None
-        self._warmed_up = False
+        self._warm_up_job: Job | None = None
         self._inspected: dict[CorpusEntry, CorpusInspection] = {}
         freeze_startup_heap()
 
@@ -338,9 +338,13 @@ class TrainingController(QObject):
 
     def warm_up(self) -> None:
         """Import the training stack's heavy part in the background, once (see warm_up_training)."""
-        if not self._warmed_up:
-            self._warmed_up = True
-            self.jobs.start(warm_up_training, "training warm-up")
+        if self._warm_up_job is None:
+            self._warm_up_job = self.jobs.start(warm_up_training, "training warm-up")
+
+    def warming_up(self) -> bool:
+        """The warm-up is still importing: for 2–3 s after the Train tab is first shown, the window
+        may stall up to ~0.2 s (an import holds the interpreter lock in long stretches)."""
+        return self._warm_up_job is not None and self._warm_up_job.is_running()
 
     # -- corpus inspection ---------------------------------------------------------------------
     def inspect(self, entry: CorpusEntry) -> None:

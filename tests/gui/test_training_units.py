@@ -315,5 +315,9 @@ def test_the_training_stack_warms_up_once_in_the_background_when_the_tab_is_firs
     panel.hide()
     panel.show()
     assert [job.name for job in jobs.started] == ["training warm-up"]  # once, and not in the window's thread
+    import gc
+
+    frozen = gc.get_freeze_count()
     jobs.run_all()
     assert "torch._dynamo" in sys.modules  # what the first optimizer of a run would import
+    assert gc.get_freeze_count() > frozen  # and out of the collector's sight, as the start-up heap is
