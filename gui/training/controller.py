@@ -15,14 +15,13 @@ run trains), measured by ``bench/bench_training_responsiveness.py``:
   grid and plot ranges that change rarely (:mod:`gui.training.ranges`), so a frame of four plots
   costs a few milliseconds;
 - the objects alive at startup are frozen out of the garbage collector
-  (:func:`freeze_startup_heap`): a full collection otherwise holds the GIL for ~150 ms;
-- torch._dynamo, which the first optimizer imports, is imported with the window
-  (:mod:`gui.training.runner`), not at the start of a run.
+  (:func:`gui.heap.freeze_startup_heap`): a full collection otherwise holds the GIL for ~150 ms;
+- torch._dynamo, which the first optimizer imports, is imported in the background when the tab is
+  first shown (:func:`gui.training.runner.warm_up_training`), not at the start of a run.
 """
 
 from __future__ import annotations
 
-import gc
 import math
 from collections.abc import Callable
 from pathlib import Path
@@ -40,6 +39,7 @@ from engine.events import (
     ValidationEvent,
     format_duration,
 )
+from gui.heap import freeze_startup_heap
 from gui.training.corpus import CorpusEntry, CorpusInspection, inspect_corpus
 from gui.training.plotstyle import run_colour
 from gui.training.records import RunRecord
@@ -59,16 +59,6 @@ from gui.training.watch import RunWatcher
 from gui.workers import GeneratorWorker, Job, JobSet, JobStarter
 
 FLUSH_INTERVAL_MS = 33  # ≈30 redraws a second at most
-
-
-def freeze_startup_heap() -> None:
-    """Move every object alive now (torch, Qt, pyqtgraph: a few hundred thousand) out of the
-    garbage collector's sight, once. Otherwise each full collection walks them all while holding
-    the GIL, about 150 ms on a small CPU, and freezes the window whenever a run allocates enough
-    to trigger one (encoding the corpus does)."""
-    if gc.get_freeze_count() == 0:
-        gc.collect()
-        gc.freeze()
 
 
 class TrainingController(QObject):

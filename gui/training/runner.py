@@ -20,7 +20,6 @@ not the bottleneck: torch releases it inside every operation.
 
 from __future__ import annotations
 
-import gc
 import os
 import queue
 import shutil
@@ -41,6 +40,7 @@ from engine.metrics_log import read_records, run_description
 from engine.run_lock import RunFolderError, claim_run_folder
 from engine.run_report import run_has_ended, score_on_test
 from engine.trainer import train
+from gui.heap import freeze_new_objects
 from gui.training.settings import RunSettings
 
 MAX_TRAINING_THREADS = 4  # beyond this, a small RNN gains little and the rest of the app loses
@@ -53,12 +53,11 @@ def warm_up_training() -> Iterator[str]:
     run's worker, it holds the interpreter lock over 100 ms at a time just as the curves start.
 
     The objects the import leaves (a few hundred thousand) are then frozen out of the garbage
-    collector, as those alive at start-up are (controller.freeze_startup_heap): else every full
-    collection walks them while holding the interpreter lock, 65–85 ms each (measured)."""
+    collector, as those alive at start-up are (gui.heap): else every full collection walks them
+    while holding the interpreter lock, 65–85 ms each (measured)."""
     import torch._dynamo  # noqa: F401
 
-    gc.collect(1)  # the young generations only (cheap): what the import left unreachable goes first
-    gc.freeze()
+    freeze_new_objects()
     yield "ready"
 
 

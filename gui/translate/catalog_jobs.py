@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gui.heap import freeze_startup_heap
+
 if TYPE_CHECKING:
     from engine.catalog import ModelEntry, UnusableFolder
 
@@ -76,6 +78,7 @@ def scan_catalog(pinned_folder: Path | None = None) -> CatalogSnapshot:
 def catalog_items(pinned_folder: Path | None) -> Iterator[CatalogSnapshot]:
     snapshot = scan_catalog(pinned_folder)  # the app's first import of the engine
     use_decoding_threads()
+    freeze_startup_heap()  # PyTorch is loaded: its objects out of the collector's sight (gui.heap)
     yield snapshot
 
 
