@@ -169,7 +169,11 @@ class RunWatcher(QObject):
         self.timer.start()
 
     def stop(self) -> None:
+        """No more reads: the poll stops, and a first read or a reader's release still waiting for
+        an idle turn is dropped (a reader then waits at most READER_WAIT_SECONDS, or is stopped)."""
         self.timer.stop()
+        self._idle_check.stop()
+        self._idle_action = None
 
     def poll(self) -> None:
         if self.catching_up():  # the next read starts where the lines read so far end

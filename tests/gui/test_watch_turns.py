@@ -139,3 +139,14 @@ def test_the_reader_offers_the_interpreter_lock_between_small_batches_of_lines(t
     chunks = list(read_more(run, 0, None))
     assert sum(len(chunk.steps) for chunk in chunks) == 450
     assert len(offers) >= 4 and set(offers) == {0}
+
+
+def test_a_watcher_stopped_before_its_first_read_never_reads(tmp_path, qtbot):
+    from gui.training.watch import RunWatcher
+
+    jobs = InlineJobs()
+    watcher = RunWatcher(_log(tmp_path, 5), _record(), jobs)
+    watcher.start()
+    watcher.stop()  # the window closes at once
+    qtbot.wait(50)
+    assert not jobs.started and not watcher.timer.isActive()
