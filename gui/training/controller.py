@@ -320,10 +320,7 @@ class TrainingController(QObject):
         self.watchers.append(watcher)
         self.runAdded.emit(record)
         watcher.start()
-        # The message (a line that makes the left column lay itself out again) in a turn of its own,
-        # after the run's first appearance in the table and plots has been painted.
-        QTimer.singleShot(0, lambda: self.message.emit(
-            "info", f"Watching {folder}: its curves and attention snapshots follow its metrics log."))
+        self.message.emit("info", f"Watching {folder}: its curves and attention snapshots follow its metrics log.")
         return record
 
     def warm_up(self) -> None:

@@ -184,6 +184,7 @@ class CurvesView(QWidget):
         self.speed_plot = self._make_plot("speedPlot", "Training speed", "target tokens / s")
         self.loss_plot.addLegend(offset=(-10, 10), labelTextColor="#303030", brush=pg.mkBrush(255, 255, 255, 200))
         self.bleu_plot.setYRange(-3, 103, padding=0)
+        self._plots_by_name = {plot.objectName(): plot for plot in self._all_plots()}
         for plot in self._all_plots():
             self._follow[plot.objectName()] = True
             plot.getPlotItem().vb.sigRangeChangedManually.connect(
@@ -305,7 +306,7 @@ class CurvesView(QWidget):
         run_ids = self._later.pop(name)
         if self._later:
             self._later_timer.start()
-        plot = next(p for p in self._all_plots() if p.objectName() == name)
+        plot = self._plots_by_name[name]
         if name in self._later_x:
             plot.setXRange(*self._later_x.pop(name), padding=0)
         if name in self._later_y:

@@ -10,7 +10,7 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -44,16 +44,14 @@ class LogChunk:
     steps_ahead: int = 0  # about how many step lines the log holds beyond these (0 at its end)
 
 
-def _chunk(events: list, description: dict | None, offset: int, identity: int, restarted: bool,
-           steps_ahead: int = 0) -> LogChunk:
+def _chunk(events: list, description: dict | None, offset: int, identity: int, restarted: bool) -> LogChunk:
     steps = [event for event in events if isinstance(event, StepEvent)]
     others = tuple(event for event in events if not isinstance(event, StepEvent))
-    return LogChunk(StepBlock.from_events(steps), others, description, offset, identity, restarted, steps_ahead)
+    return LogChunk(StepBlock.from_events(steps), others, description, offset, identity, restarted)
 
 
-def _steps_ahead(events: list, consumed_bytes: int, unread_bytes: int) -> int:
+def _steps_ahead(steps: int, consumed_bytes: int, unread_bytes: int) -> int:
     """About how many step lines ``unread_bytes`` hold, at the size of the lines just read."""
-    steps = sum(isinstance(event, StepEvent) for event in events)
     if steps == 0 or unread_bytes <= 0:
         return 0
     return round(unread_bytes * steps / consumed_bytes)
@@ -103,8 +101,10 @@ def read_more(folder: Path, offset: int, identity: int | None,
     while True:
         start = offset
         events, description, offset, lines = _read_chunk(folder, offset)
-        ahead = _steps_ahead(events, offset - start, stat.st_size - offset) if lines == READ_CHUNK else 0
-        yield _chunk(events, description, offset, stat.st_ino, restarted, ahead)
+        chunk = _chunk(events, description, offset, stat.st_ino, restarted)
+        if lines == READ_CHUNK:  # more may follow: say about how much
+            chunk = replace(chunk, steps_ahead=_steps_ahead(len(chunk.steps), offset - start, stat.st_size - offset))
+        yield chunk
         if lines < READ_CHUNK:
             return
         restarted = False
