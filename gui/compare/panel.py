@@ -8,6 +8,7 @@ fixed-context scorer has no map; its panel says why and shows its output and num
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -99,12 +100,25 @@ class CoverageBar(pg.PlotWidget):
         self.addItem(self.bars)
         self.addItem(pg.InfiniteLine(pos=1.0, angle=0, pen=pg.mkPen((220, 80, 60), width=1, style=Qt.PenStyle.DashLine)))
         self.values = np.zeros(0)
+        self._ticks: list[tuple[float, str]] = []
 
     def set_coverage(self, coverage: Sequence[float], columns: int) -> None:
         self.values = np.asarray(coverage, dtype=np.float64)
         self.bars.setOpts(x=np.arange(len(self.values)), height=self.values, width=0.8)
         self.setXRange(-0.5, max(columns, 1) - 0.5, padding=0)
-        self.setYRange(0, max(2.0, float(self.values.max()) if self.values.size else 2.0), padding=0)
+        top = max(2.0, float(self.values.max()) if self.values.size else 2.0)
+        self.setYRange(0, top, padding=0)
+        ticks = coverage_ticks(top)
+        if ticks != self._ticks:  # re-setting them re-renders the axis: only on change
+            self._ticks = ticks
+            self.getPlotItem().getAxis("left").setTicks([ticks])
+
+
+def coverage_ticks(top: float) -> list[tuple[float, str]]:
+    """Whole-number labels for a coverage axis from 0 to ``top`` (≥ 1), at most three: the bar is
+    short, and pyqtgraph's own spacing (0.5 apart) made the labels touch."""
+    step = max(1, math.ceil(math.floor(top) / 2))
+    return [(float(value), str(value)) for value in range(0, math.floor(top) + 1, step)]
 
 
 class ScorerPanel(QFrame):

@@ -42,6 +42,8 @@ class StudyTable(QTableWidget):
         headers = [*FIXED_COLUMNS, *columns]
         self.setColumnCount(len(headers))
         self.setHorizontalHeaderLabels(headers)
+        for column, title in enumerate(headers):
+            self.horizontalHeaderItem(column).setToolTip(title)  # a narrow column's title is elided
         self.setRowCount(len(rows))
         self.sources = [row.source for row in rows]
         for index, row in enumerate(rows):
@@ -57,6 +59,7 @@ class StudyTable(QTableWidget):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 self.setItem(index, column, item)
         header = self.horizontalHeader()
+        header.setTextElideMode(Qt.TextElideMode.ElideRight)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         for column in range(1, len(headers)):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)

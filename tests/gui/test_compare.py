@@ -167,3 +167,18 @@ def test_a_new_sentence_relabels_the_maps_one_panel_at_a_time_before_any_of_its_
     for panel in panels:
         assert [label for _, label in panel.heatmap.shown_labels("top")] != [label for _, label in old[id(panel)]]
         assert panel.heatmap.shown_labels("left")  # the new run's rows, drawn after its columns
+
+
+@pytest.mark.parametrize("top", [2.0, 2.9, 3.0, 4.5, 7.2, 12.0, 37.5])
+def test_the_coverage_axis_shows_at_most_three_whole_numbers_apart_on_its_short_bar(qtbot, top):
+    from gui.compare.panel import COVERAGE_HEIGHT, CoverageBar
+
+    bar = CoverageBar()
+    qtbot.addWidget(bar)
+    bar.set_coverage([0.2, top, 1.0], 3)
+    ticks = bar.getPlotItem().getAxis("left")._tickLevels[0]
+    values = [value for value, _ in ticks]
+    assert 2 <= len(values) <= 3 and values[0] == 0 and values[-1] <= top
+    assert all(value == int(value) for value in values)
+    pixels_apart = (values[1] - values[0]) / top * COVERAGE_HEIGHT
+    assert pixels_apart >= 12  # room for one line of label text between neighbours
