@@ -32,6 +32,7 @@ class StudyTable(QTableWidget):
         self.setWordWrap(True)
         self.setAlternatingRowColors(True)
         self.verticalHeader().setVisible(False)
+        self.horizontalHeader().setTextElideMode(Qt.TextElideMode.ElideRight)  # titles get a tooltip each
         self.setToolTip("Double-click a row (or press its button) to translate it in the Translate view")
         self.sources: list[str] = []
         self.cellDoubleClicked.connect(lambda row, _column: self.choose(row))
@@ -59,7 +60,6 @@ class StudyTable(QTableWidget):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 self.setItem(index, column, item)
         header = self.horizontalHeader()
-        header.setTextElideMode(Qt.TextElideMode.ElideRight)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         for column in range(1, len(headers)):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)

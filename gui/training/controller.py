@@ -14,8 +14,8 @@ run trains), measured by ``bench/bench_training_responsiveness.py``:
 - redraws are throttled to ≈30 a second (the buffer and timer above), with one-pixel pens, no
   grid and plot ranges that change rarely (:mod:`gui.training.ranges`), so a frame of four plots
   costs a few milliseconds;
-- the objects alive at startup are frozen out of the garbage collector
-  (:func:`gui.heap.freeze_startup_heap`): a full collection otherwise holds the GIL for ~150 ms;
+- the objects alive at startup are frozen out of the garbage collector by the model catalog's
+  worker (:func:`gui.heap.freeze_startup_heap`): a full collection otherwise holds the GIL for ~150 ms;
 - torch._dynamo, which the first optimizer imports, is imported in the background when the tab is
   first shown (:func:`gui.training.runner.warm_up_training`), not at the start of a run.
 """
@@ -39,7 +39,6 @@ from engine.events import (
     ValidationEvent,
     format_duration,
 )
-from gui.heap import freeze_startup_heap
 from gui.training.corpus import CorpusEntry, CorpusInspection, inspect_corpus
 from gui.training.plotstyle import run_colour
 from gui.training.records import RunRecord
@@ -95,7 +94,6 @@ class TrainingController(QObject):
         self._inspect_entry: CorpusEntry | None = None
         self._warm_up_job: Job | None = None
         self._inspected: dict[CorpusEntry, CorpusInspection] = {}
-        freeze_startup_heap()
 
     # -- state -------------------------------------------------------------------------------
     def is_training(self) -> bool:
