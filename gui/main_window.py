@@ -131,7 +131,7 @@ class MainWindow(QMainWindow):
         if entry is not None and self._compare_started:
             self.compare_tab.controller.set_direction(entry.direction)
         if text.strip():
-            self.compare_sentence(text)
+            self.compare_sentence(text, self.translate_tab.reference_for(text))
         else:
             self.tabs.setCurrentIndex(COMPARE_TAB)
 

@@ -146,6 +146,9 @@ compare.difference.first.setCurrentIndex(compare.difference.first.findData("addi
 compare.difference.second.setCurrentIndex(compare.difference.second.findData("dot"))
 compare._update_difference()
 pump(60, lambda: not compare.scheduler.pending)
+# The pointer on additive's map at (sister, 花园): the step in the inspector, every output tinted.
+additive = compare.panels["additive"]
+additive.heatmap.cellHovered.emit(additive.target_tokens.index("▁sister"), additive.source_tokens.index("花园"))
 save(window, "compare.png")
 # Train: a short dates run
 window.tabs.setCurrentIndex(1)

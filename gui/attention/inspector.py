@@ -103,14 +103,20 @@ class WeightTable(QStandardItemModel):
 
 
 class StepInspector(QWidget):
-    """Shows one step; call :meth:`show_step` with what the record holds for it."""
+    """Shows one step; call :meth:`show_step` with what the record holds for it.
+
+    ``choosable``: the top-k candidates are links that ask to continue from them (what-if decoding,
+    :attr:`alternativeChosen`); otherwise they are listed only. ``compact`` leaves the formulas out
+    (the Compare grid shows each scorer's formula in its panel's title)."""
 
     alternativeChosen = Signal(int, int)  # step i, token id: continue the output from that token instead
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, choosable: bool = True, compact: bool = False,
+                 hint: str = "Step inspector: translate a sentence, then hover or click an output token.") -> None:
         super().__init__(parent)
         self.setObjectName("stepInspector")
-        self.title = QLabel("Step inspector: translate a sentence, then hover or click an output token.")
+        self.choosable, self.compact, self.hint = choosable, compact, hint
+        self.title = QLabel(hint)
         self.title.setWordWrap(True)
         self.formula = QLabel()
         self.formula.setObjectName("inspectorFormula")
@@ -144,33 +150,49 @@ class StepInspector(QWidget):
         for widget in (self.title, self.formula, self.context, self.alternatives):
             widget.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
             layout.addWidget(widget)
+        self.formula.setVisible(not compact)
         layout.addWidget(self.table, 1)
         layout.addStretch(0)  # takes the room when the table is hidden (no attention)
         self.shown_index = -1
 
     def clear(self, formula: str = "") -> None:
         self.shown_index = -1
-        self.title.setText("Step inspector: hover or click an output token or a heatmap row.")
+        self.title.setText(self.hint if self.compact else "Step inspector: hover or click an output token or a heatmap row.")
         self.formula.setText(self._formulas(formula, True) if formula else "")
         self.context.clear()
         self.alternatives.clear()
+        self.alternatives.hide()
         self.weights.set_rows([], None, np.zeros(0))
 
     def show_step(self, index: int, token: str, step: DecodeStep | None, weights: np.ndarray | None,
-                  source_tokens: Sequence[str], formula: str, uses_attention: bool) -> None:
+                  source_tokens: Sequence[str], formula: str, uses_attention: bool, *,
+                  probability: float | None = None, scores: np.ndarray | None = None, heading: str = "") -> None:
         """Show step ``index`` (output ``token``); ``step`` is None when its details are not known,
-        ``weights`` is α_i (None without attention)."""
+        ``weights`` is α_i (None without attention). Without a ``step`` (a target forced on the
+        model), ``probability`` p(y_i | y_<i, x) and ``scores`` e_i (S,) are shown when given.
+        ``heading`` names the model (e.g. the scorer) before the step."""
         self.shown_index = index
-        probability = f" with p = {step.probability:.3f}" if step is not None else ""
-        self.title.setText(f"<b>Step i = {index}</b>: output {html.escape(quoted(token))}{probability}")
+        if step is not None:
+            probability, scores = step.probability, step.scores
+        shown_p = f" with p = {probability:.3f}" if probability is not None else ""
+        prefix = f"<b>{html.escape(heading)}</b> · " if heading else ""
+        if self.compact:
+            shown_p = f", p = {probability:.3f}" if probability is not None else ""
+            self.title.setText(f"{prefix}<b>i = {index}</b>: {html.escape(quoted(token))}{shown_p}")
+        else:
+            self.title.setText(f"{prefix}<b>Step i = {index}</b>: output {html.escape(quoted(token))}{shown_p}")
         self.formula.setText(self._formulas(formula, uses_attention))
         if step is not None and step.alternatives:
-            choices = " · ".join(
-                f'<a href="alt:{a.token_id}">{html.escape(quoted(a.token))}</a> {a.probability:.3f}'
-                for a in step.alternatives)
             forced = " (this token was given: a forced prefix)" if step.forced else ""
-            self.alternatives.setText(f"Top-{len(step.alternatives)} candidates{forced} — click one to make the "
-                                      f"model continue from it: {choices}")
+            if self.choosable:
+                choices = " · ".join(
+                    f'<a href="alt:{a.token_id}">{html.escape(quoted(a.token))}</a> {a.probability:.3f}'
+                    for a in step.alternatives)
+                self.alternatives.setText(f"Top-{len(step.alternatives)} candidates{forced} — click one to make "
+                                          f"the model continue from it: {choices}")
+            else:
+                choices = " · ".join(f"{html.escape(quoted(a.token))} {a.probability:.3f}" for a in step.alternatives)
+                self.alternatives.setText(f"Top-{len(step.alternatives)} candidates{forced}: {choices}")
         else:
             self.alternatives.setText("")
         if step is not None and step.overridden and step.model_attention is not None:
@@ -178,6 +200,7 @@ class StepInspector(QWidget):
                             dominant_sources(step.model_attention, source_tokens))
             self.alternatives.setText(self.alternatives.text() + f"<br><b>α set by hand at this step.</b> The "
                                       f"model's own α: {html.escape(own)}")
+        self.alternatives.setVisible(bool(self.alternatives.text()))  # no empty line above the table
         if not uses_attention or weights is None:
             self.context.setText("c_i = C: the same fixed context vector at every step (no weights to inspect).")
             self.weights.set_rows([], None, np.zeros(0))
@@ -186,7 +209,7 @@ class StepInspector(QWidget):
         self.table.setVisible(True)
         parts = " + ".join(f"{alpha:.2f}·h({quoted(tok)})" for tok, alpha in dominant_sources(weights, source_tokens))
         self.context.setText(f"c_{index} ≈ {parts} + …")
-        self.weights.set_rows(source_tokens, step.scores if step is not None else None, weights)
+        self.weights.set_rows(source_tokens, scores, weights)
 
     def _on_link(self, link: str) -> None:
         if link.startswith("alt:") and self.shown_index >= 0:

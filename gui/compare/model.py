@@ -22,6 +22,9 @@ from engine.scorer_table import ATTENTION_SCORER_NAMES, SCORER_NAMES  # torch-fr
 
 if TYPE_CHECKING:
     from engine.catalog import ModelEntry
+    from engine.forced import ForcedDecode
+    from engine.search import DecodeStep
+    from engine.translator import Translation
 
 SCORER_ORDER = SCORER_NAMES  # the grid's panels, in the engine's order
 ATTENTION_SCORERS = ATTENTION_SCORER_NAMES
@@ -104,3 +107,67 @@ class PanelNumbers:
         if self.bleu is not None:
             parts += [f"BLEU {self.bleu:.1f}", f"chrF {self.chrf:.1f}"]
         return " · ".join(parts)
+
+
+@dataclass(frozen=True)
+class StepDetail:
+    """What the step inspector shows for one output step i of one panel."""
+
+    index: int
+    token: str
+    probability: float | None  # p(y_i | y_<i, x); None while a streamed step's is not known
+    weights: np.ndarray | None  # (S,) α_i; None for the fixed-context scorer
+    scores: np.ndarray | None  # (S,) raw e_ij
+    step: DecodeStep | None = None  # free decoding: the step itself (its top-k candidates)
+
+
+@dataclass(frozen=True)
+class PanelRows:
+    """The rows a panel's map shows, with what each step computed (for the step inspector).
+
+    Free decoding keeps the decode's steps (probability, e_ij, top-k candidates); a forced target
+    keeps its per-step probabilities and e_ij (engine.forced)."""
+
+    tokens: tuple[str, ...] = ()
+    attention: np.ndarray | None = None  # T×S α; None for the fixed-context scorer
+    scores: np.ndarray | None = None  # T×S e_ij
+    probabilities: tuple[float, ...] = ()  # (T,) p of each token
+    steps: tuple[DecodeStep, ...] = ()  # free decoding only
+
+    @classmethod
+    def from_steps(cls, steps: Sequence[DecodeStep], attention: np.ndarray | None) -> PanelRows:
+        """The rows of a decode under way (its steps so far) or finished."""
+        return cls(tuple(s.token for s in steps), attention, None, tuple(s.probability for s in steps), tuple(steps))
+
+    @classmethod
+    def from_translation(cls, translation: Translation) -> PanelRows:
+        if len(translation.steps) == len(translation.tokens):
+            rows = cls.from_steps(translation.steps, translation.attention)
+            return PanelRows(tuple(translation.tokens), rows.attention, translation.scores, rows.probabilities,
+                             rows.steps)
+        return cls(tuple(translation.tokens), translation.attention, translation.scores)
+
+    @classmethod
+    def from_forced(cls, forced: ForcedDecode) -> PanelRows:
+        return cls(tuple(forced.tokens), forced.attention, forced.scores,
+                   tuple(float(p) for p in forced.probabilities))
+
+    def detail(self, index: int) -> StepDetail | None:
+        """Step ``index``'s detail, or None outside the rows."""
+        if not 0 <= index < len(self.tokens):
+            return None
+        step = self.steps[index] if index < len(self.steps) else None
+        weights = self.attention[index] if self.attention is not None and index < len(self.attention) else None
+        scores = self.scores[index] if self.scores is not None and index < len(self.scores) else None
+        if scores is None and step is not None:
+            scores = step.scores
+        probability = self.probabilities[index] if index < len(self.probabilities) else None
+        return StepDetail(index, self.tokens[index], probability, weights, scores, step)
+
+
+def output_shading(attention: np.ndarray | None, column: int) -> list[float]:
+    """Per output token, how much of its attention went to source ``column`` (α_i,column), for
+    tinting the output text while that source token is hovered; [] when there is nothing to tint."""
+    if attention is None or not 0 <= column < (attention.shape[1] if attention.ndim == 2 else 0):
+        return []
+    return [float(value) for value in attention[:, column]]

@@ -8,6 +8,7 @@ fixed-context scorer has no map; its panel says why and shows its output and num
 
 from __future__ import annotations
 
+import html
 import math
 from collections.abc import Sequence
 
@@ -19,9 +20,12 @@ from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSizePolicy, QVBoxLay
 
 from gui.attention.heatmap import HeatmapView
 from gui.attention.labels import join_pieces
-from gui.compare.model import PanelNumbers, PanelSlot
+from gui.compare.model import PanelNumbers, PanelRows, PanelSlot, StepDetail, output_shading
 
 COVERAGE_HEIGHT = 44
+STEP_LINK = "step:"  # an output token's link in the panel's text: "step:<i>"
+SHADE_RGB = (255, 176, 0)  # the tint of output tokens by their attention to a hovered source token
+SHADE_FLOOR = 0.05  # weights below this are not tinted
 DRAW_INTERVAL_MS = 25  # between two panels' redraws: with four maps, each redraws ~10 times a second
 
 
@@ -124,7 +128,7 @@ def coverage_ticks(top: float) -> list[tuple[float, str]]:
 class ScorerPanel(QFrame):
     """The panel of one scorer (objectName ``comparePanel_<scorer>``)."""
 
-    stepHovered = Signal(str, int)  # scorer, output step under the pointer (-1 when none)
+    stepHovered = Signal(str, int)  # scorer, output step under the pointer (a map row or an output token)
     columnHovered = Signal(int)  # source column under the pointer (-1 when none)
 
     def __init__(self, slot: PanelSlot, parent: QWidget | None = None, scheduler: PanelScheduler | None = None) -> None:
@@ -156,14 +160,22 @@ class ScorerPanel(QFrame):
                                      "above 1: a word it may have translated twice.")
             layout.addWidget(self.coverage)
         else:
-            note = QLabel("No attention: every step reads the same fixed context C, the encoder's summary of "
-                          "the whole sentence — nothing to map.")
-            note.setWordWrap(True)
-            layout.addWidget(note, 1)
+            # No map (its title says why): as tall as its text, the rest of its grid cell goes to the
+            # step inspector below it.
+            self.title.setToolTip("No attention: every step reads the same fixed context C, the encoder's "
+                                  "summary of the whole sentence — nothing to map.")
+            self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        # The output as links, one per token: hovering a token shows its step in the inspector
+        # (stepHovered); hovering a source token anywhere tints each token by its weight on it.
         self.output = QLabel()
         self.output.setObjectName(f"compareOutput_{slot.scorer}")
         self.output.setWordWrap(True)
-        self.output.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.output.setTextFormat(Qt.TextFormat.RichText)
+        self.output.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                            | Qt.TextInteractionFlag.LinksAccessibleByMouse)
+        self.output.setToolTip("Hover a token to inspect its step; hover a source token in any map to tint each "
+                               "output token by the attention it gave that source token.")
+        self.output.linkHovered.connect(self._on_token_hovered)
         layout.addWidget(_fixed_lines(self.output, OUTPUT_LINES))
         self.numbers = QLabel()
         self.numbers.setObjectName(f"compareNumbers_{slot.scorer}")
@@ -172,7 +184,10 @@ class ScorerPanel(QFrame):
         self.matrix: np.ndarray | None = None  # the attention shown (rows so far)
         self.source_tokens: tuple[str, ...] = ()
         self.target_tokens: tuple[str, ...] = ()
+        self.rows = PanelRows()  # the rows shown, with each step's details (for the inspector)
+        self.output_text = ""  # the output as plain text (the label holds it as links)
         self.forced = False  # True when the map shows a target forced on the model
+        self._shaded_column = -1  # the source token whose weights tint the output (-1: none)
         self._pending_step = None  # a DecodeStep not drawn yet
         self._result_pending = False  # the final map is set but not drawn yet
         self._reset_pending = False  # a new sentence began; its empty map is not drawn yet
@@ -182,7 +197,7 @@ class ScorerPanel(QFrame):
     # -- states -----------------------------------------------------------------------------
     def disable(self, reason: str) -> None:
         self.setEnabled(False)
-        self.output.setText(reason)
+        self._set_output_text(reason)
         self.numbers.clear()
 
     def begin(self, source_tokens: Sequence[str]) -> None:
@@ -190,7 +205,8 @@ class ScorerPanel(QFrame):
         self.scheduler.cancel(self)
         self._pending_step, self._result_pending = None, False
         self.source_tokens, self.target_tokens, self.matrix, self.forced = tuple(source_tokens), (), None, False
-        self.output.setText("…")
+        self.rows = PanelRows()
+        self._set_output_text("…")
         self.numbers.clear()
         if self.heatmap is not None:
             # The empty map with the new columns is drawn in the scheduler's turn like any redraw:
@@ -224,19 +240,21 @@ class ScorerPanel(QFrame):
         if step is None:
             return
         self.target_tokens = tuple(step.hypothesis_tokens)
-        self.output.setText(join_pieces(self.target_tokens)[0])
+        self.rows = PanelRows.from_steps((*step.previous_steps, step), step.hypothesis_attention)
+        self.output_text = join_pieces(self.target_tokens)[0]
+        self._render_output()
         if self.heatmap is not None and step.hypothesis_attention is not None:
             self.matrix = step.hypothesis_attention
             self.heatmap.set_rows(self.matrix, self.target_tokens)
 
-    def show_result(self, tokens: Sequence[str], attention: np.ndarray | None, text: str, numbers: PanelNumbers,
-                    forced: bool) -> None:
+    def show_result(self, rows: PanelRows, text: str, numbers: PanelNumbers, forced: bool) -> None:
         """The final content: a finished free decode, or a forced target's scores (the text and
         numbers at once, the map when the scheduler comes to this panel)."""
         self._pending_step = None
-        self.target_tokens, self.matrix, self.forced = tuple(tokens), attention, forced
-        prefix = "Forced: " if forced else ""
-        self.output.setText(prefix + text)
+        attention = rows.attention
+        self.rows, self.target_tokens, self.matrix, self.forced = rows, rows.tokens, attention, forced
+        self.output_text = ("Forced: " if forced else "") + text
+        self._render_output()
         self.numbers.setText(numbers.text())
         self._result_pending = self.heatmap is not None and attention is not None
         if self._result_pending:
@@ -247,11 +265,66 @@ class ScorerPanel(QFrame):
     def show_problem(self, message: str) -> None:
         self.numbers.setText(message)
 
+    def step_detail(self, index: int) -> StepDetail | None:
+        """What output step ``index`` computed (for the step inspector); None outside the rows."""
+        return self.rows.detail(index)
+
+    # -- the output as tokens ---------------------------------------------------------------
+    def _set_output_text(self, text: str) -> None:
+        """A message in place of the output (no tokens)."""
+        self.output_text = text
+        self.output.setText(html.escape(text))
+
+    def _render_output(self) -> None:
+        """The output, one link per token; tinted by the hovered source token's weights."""
+        tokens = self.rows.tokens if self.rows.tokens else self.target_tokens
+        prefix = "Forced: " if self.forced else ""
+        if not tokens:
+            self.output.setText(html.escape(self.output_text))
+            return
+        text, spans = join_pieces(tokens)
+        shades = output_shading(self.matrix, self._shaded_column)
+        colour = self.palette().color(QPalette.ColorRole.WindowText).name()
+        parts = [html.escape(prefix)]
+        for index, (start, end) in enumerate(spans):
+            piece = text[start:end]
+            word = piece.lstrip(" ")
+            if not word:
+                parts.append(html.escape(piece))
+                continue
+            parts.append(html.escape(piece[: len(piece) - len(word)]))
+            style = f"color:{colour};text-decoration:none"
+            weight = shades[index] if index < len(shades) else 0.0
+            if weight >= SHADE_FLOOR:
+                style += f";background-color:{_shade(weight)}"
+            parts.append(f'<a href="{STEP_LINK}{index}" style="{style}">{html.escape(word)}</a>')
+        self.output.setText("".join(parts))
+
+    def _on_token_hovered(self, link: str) -> None:
+        index = int(link[len(STEP_LINK):]) if link.startswith(STEP_LINK) else -1
+        if self.heatmap is not None:
+            self.heatmap.highlight_row(index)
+        if index >= 0:
+            self.stepHovered.emit(self.slot.scorer, index)
+
     # -- linked hover -----------------------------------------------------------------------
     def highlight_column(self, column: int) -> None:
+        """Outline source ``column`` in the map and tint the output by its weights (-1 clears)."""
         if self.heatmap is not None:
             self.heatmap.highlight_column(column)
+        if column != self._shaded_column:
+            self._shaded_column = column
+            if self.matrix is not None and self.rows.tokens:
+                self._render_output()
 
     def _on_cell_hovered(self, row: int, column: int) -> None:
-        self.stepHovered.emit(self.slot.scorer, row)
+        if row >= 0:
+            self.stepHovered.emit(self.slot.scorer, row)
         self.columnHovered.emit(column)
+
+
+def _shade(weight: float) -> str:
+    """The tint of an output token that gave ``weight`` of its attention to the hovered source token."""
+    strength = min(max(weight, 0.0), 1.0) * 0.8
+    red, green, blue = (round(255 + (c - 255) * strength) for c in SHADE_RGB)
+    return f"#{red:02x}{green:02x}{blue:02x}"

@@ -4,12 +4,14 @@ Top: direction, the sentence, an optional reference, and the target the maps sha
 of five panels — the four attention scorers and the fixed context C — each decoding in its own
 worker, plus a difference map α_A − α_B of two attention scorers (a diverging scale centred on 0)
 once one target is forced on every model. Hovering a source token in any map outlines its column
-in every map. The grid exports as one PNG / SVG, the matrices as one JSON.
+in every map and tints every output's tokens by the attention each gave it; hovering a map row or
+an output token shows that step of that scorer in the step inspector (under the fixed-context
+panel, which has no map). The grid exports as one PNG / SVG, the matrices as one JSON.
 
 Widget names (tests and scripted checks use them): ``compareDirectionCombo``, ``compareInput``,
 ``compareButton``, ``compareReferenceInput``, ``compareTargetCombo``, ``compareGrid``,
 ``comparePanel_<scorer>``, ``compareDiffA``, ``compareDiffB``, ``compareDiffMap``,
-``compareDiffMessage``, ``compareExportButton``, ``compareStatus``.
+``compareDiffMessage``, ``compareExportButton``, ``compareStatus``, ``compareInspector``.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -28,20 +30,31 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QSplitter,
     QVBoxLayout,
     QWidget,
 )
 
 from gui.attention.export import ExportError
 from gui.attention.heatmap import HeatmapView
+from gui.attention.inspector import StepInspector
 from gui.compare.controller import CompareController, CompareRun
 from gui.compare.export import export_grid_json, export_grid_png, export_grid_svg
-from gui.compare.model import ATTENTION_SCORERS, OWN_OUTPUTS, PanelNumbers, attention_difference, target_choices
+from gui.compare.model import (
+    ATTENTION_SCORERS,
+    OWN_OUTPUTS,
+    PanelNumbers,
+    PanelRows,
+    attention_difference,
+    target_choices,
+)
 from gui.compare.panel import PanelScheduler, ScorerPanel
 from gui.translate.examples import fill_examples_menu, load_examples
 from gui.translate.view import menu_button
 
 DIFFERENCE_COLOR_MAP = "CET-D1"  # blue – white – red, centred on 0
+INSPECTOR_HINT = ("Step inspector: hover a map row or an output token of any scorer to see that step's "
+                  "scores e_ij and weights α_ij.")
 
 
 class DifferencePanel(QFrame):
@@ -163,6 +176,14 @@ class CompareTab(QWidget):
         self.grid_layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.grid, 1)
         self.difference = DifferencePanel()
+        self.inspector = StepInspector(choosable=False, compact=True, hint=INSPECTOR_HINT)
+        self.inspector.setObjectName("compareInspector")
+        # The fixed-context panel has no map: it shares its grid cell with the step inspector.
+        self.inspector_cell = QSplitter(Qt.Orientation.Vertical)
+        self.inspector_cell.setChildrenCollapsible(False)
+        self.inspector_cell.addWidget(self.inspector)
+        self.inspector_cell.setStretchFactor(0, 1)
+        self._inspected: tuple[str, int] = ("", -1)  # (scorer, step) the inspector shows
         self.status = QLabel("Looking for models…")
         self.status.setObjectName("compareStatus")
         layout.addWidget(self.status)
@@ -199,15 +220,29 @@ class CompareTab(QWidget):
     # -- models -----------------------------------------------------------------------------
     def _on_slots(self, slots) -> None:
         while self.grid_layout.count():
-            item = self.grid_layout.takeAt(0)
-            if item.widget() is not None and item.widget() is not self.difference:
-                item.widget().deleteLater()
+            self.grid_layout.takeAt(0)  # the difference and the inspector's cell stay; panels go below
+        for panel in self.panels.values():
+            panel.setParent(None)  # out of the grid (or of the inspector's cell) at once
+            panel.deleteLater()
         self.panels = {}
+        self._inspected = ("", -1)
+        self.inspector.clear()
+        inspector_placed = False
         for index, slot in enumerate(slots):
             panel = ScorerPanel(slot, scheduler=self.scheduler)
             panel.columnHovered.connect(self._highlight_column)
+            panel.stepHovered.connect(self._inspect)
             self.panels[slot.scorer] = panel
-            self.grid_layout.addWidget(panel, index // 3, index % 3)
+            if panel.uses_attention or inspector_placed:
+                self.grid_layout.addWidget(panel, index // 3, index % 3)
+            else:  # the fixed-context panel has no map: it shares its cell with the step inspector
+                self.inspector_cell.insertWidget(0, panel)
+                self.inspector_cell.setStretchFactor(0, 0)
+                self.inspector_cell.setStretchFactor(1, 1)
+                self.grid_layout.addWidget(self.inspector_cell, index // 3, index % 3)
+                inspector_placed = True
+        if not inspector_placed:  # no fixed-context slot: the inspector takes the next cell
+            self.grid_layout.addWidget(self.inspector_cell, len(slots) // 3, len(slots) % 3)
         self.grid_layout.addWidget(self.difference, 1, 2)
         usable = [(s.scorer, s.label) for s in slots if s.usable and s.scorer in ATTENTION_SCORERS]
         self.difference.set_scorers(usable)
@@ -269,6 +304,8 @@ class CompareTab(QWidget):
             if bundle is not None:
                 panel.begin(bundle.translator.prepare(run.text).tokens)
         self.difference.show_difference(None, None)
+        self._inspected = ("", -1)
+        self.inspector.clear()
         self._set_status("Decoding with every scorer…")
 
     def _numbers(self, scorer: str, tokens, attention, log_probability: float, text: str) -> PanelNumbers:
@@ -288,15 +325,17 @@ class CompareTab(QWidget):
     def _on_decoded(self, scorer: str, translation) -> None:
         numbers = self._numbers(scorer, translation.tokens, translation.attention, translation.score,
                                 translation.text)
-        self.panels[scorer].show_result(translation.tokens, translation.attention, translation.text, numbers,
+        self.panels[scorer].show_result(PanelRows.from_translation(translation), translation.text, numbers,
                                         forced=False)
+        self._refresh_inspector(scorer)
 
     def _on_forced(self, scorer: str, forced) -> None:
         own_output = self.controller.outputs.get(scorer, forced.target)
         numbers = self._numbers(scorer, forced.tokens, forced.attention, forced.log_probability, own_output)
-        self.panels[scorer].show_result(forced.tokens, forced.attention, forced.target, numbers, forced=True)
+        self.panels[scorer].show_result(PanelRows.from_forced(forced), forced.target, numbers, forced=True)
         if forced.notice:
             self.panels[scorer].show_problem(numbers.text() + " — " + forced.notice)
+        self._refresh_inspector(scorer)
 
     def _on_run_finished(self) -> None:
         self._update_difference()
@@ -318,6 +357,29 @@ class CompareTab(QWidget):
         else:
             panel.show_problem(message)
 
+    # -- hover ------------------------------------------------------------------------------
+    def _inspect(self, scorer: str, index: int) -> None:
+        """Show step ``index`` of ``scorer``'s panel in the step inspector (it stays until another)."""
+        panel = self.panels.get(scorer)
+        detail = panel.step_detail(index) if panel is not None else None
+        if detail is None:
+            return
+        self._inspected = (scorer, index)
+        heading = panel.slot.label
+        self.inspector.show_step(index, detail.token, detail.step, detail.weights, panel.source_tokens,
+                                 panel.slot.formula, panel.uses_attention, probability=detail.probability,
+                                 scores=detail.scores, heading=heading)
+
+    def _refresh_inspector(self, scorer: str) -> None:
+        """A panel's rows were replaced: the inspector, when it showed one of them, shows the new one."""
+        shown_scorer, index = self._inspected
+        if shown_scorer == scorer:
+            if self.panels[scorer].step_detail(index) is not None:
+                self._inspect(scorer, index)
+            else:
+                self._inspected = ("", -1)
+                self.inspector.clear()
+
     def _highlight_column(self, column: int) -> None:
         for panel in self.panels.values():
             panel.highlight_column(column)
@@ -337,7 +399,7 @@ class CompareTab(QWidget):
                 "scorer": scorer, "label": panel.slot.label, "formula": panel.slot.formula,
                 "model": str(panel.slot.entry.folder) if panel.slot.entry else None, "forced": panel.forced,
                 "source_tokens": list(panel.source_tokens), "tokens": list(panel.target_tokens),
-                "output": panel.output.text(), "numbers": panel.numbers.text(),
+                "output": panel.output_text, "numbers": panel.numbers.text(),
                 "attention": None if panel.matrix is None else np.round(panel.matrix.astype(float), 6).tolist(),
             })
         difference = self.difference.matrix

@@ -35,6 +35,7 @@ class StudyTable(QTableWidget):
         self.horizontalHeader().setTextElideMode(Qt.TextElideMode.ElideRight)  # titles get a tooltip each
         self.setToolTip("Double-click a row (or press its button) to translate it in the Translate view")
         self.sources: list[str] = []
+        self.references: list[str] = []  # per row, the source's reference translation
         self.cellDoubleClicked.connect(lambda row, _column: self.choose(row))
 
     def show_rows(self, columns: Sequence[str], rows: Sequence[TableRow]) -> None:
@@ -47,6 +48,7 @@ class StudyTable(QTableWidget):
             self.horizontalHeaderItem(column).setToolTip(title)  # a narrow column's title is elided
         self.setRowCount(len(rows))
         self.sources = [row.source for row in rows]
+        self.references = [row.reference for row in rows]
         for index, row in enumerate(rows):
             self.setCellWidget(index, 0, self._button(index))
             texts = [(row.source, f"{row.source}\n\n{row.source_length} source sub-words"),
@@ -80,6 +82,10 @@ class StudyTable(QTableWidget):
     def output_texts(self, index: int) -> list[str]:
         """The texts of row ``index`` after the button: source, reference, then the outputs."""
         return [self.item(index, column).text() for column in range(1, self.columnCount())]
+
+    def reference_for(self, source: str) -> str:
+        """The reference translation of ``source`` when a row shows it, else ""."""
+        return next((ref for text, ref in zip(self.sources, self.references, strict=True) if text == source), "")
 
     def choose(self, index: int) -> None:
         """Ask for row ``index``'s source to be translated."""

@@ -51,6 +51,9 @@ class TranslateTab(QWidget):
         self.status = ModelStatus()
         self.history = History()
         self.examples = load_examples()
+        # Known references by source text: the examples', and the length study rows' once chosen.
+        self._references = {e.text.strip(): e.reference for group in self.examples.values() for e in group
+                            if e.reference}
         self.last_translation: Translation | None = None
         self.whatif = WhatIf()  # what the user changed in the current sentence's decode
         self._run: RunInfo | None = None
@@ -225,10 +228,18 @@ class TranslateTab(QWidget):
 
     def _on_study_row(self, source: str) -> None:
         """A row of the length study: translate it here and bring the main window to the front."""
+        reference = self.length_study_dialog.view.table.reference_for(source) if self.length_study_dialog else ""
+        if reference:
+            self._references[source.strip()] = reference
         self.translate_text(source)
         window = self.window()
         window.raise_()
         window.activateWindow()
+
+    def reference_for(self, text: str) -> str:
+        """The reference translation of ``text`` when it is an example or a length study row, else ""
+        (the Compare tab scores every scorer against it)."""
+        return self._references.get(text.strip(), "")
 
     def _fill_examples(self, source_language: str) -> None:
         fill_examples_menu(self.view.examples_menu, self.examples.get(source_language, []), self.translate_text)

@@ -9,6 +9,7 @@ from PySide6.QtCore import QCoreApplication, QSettings
 
 import engine.catalog
 from gui.workers import WorkerHandle
+from tests.gui.test_translate_support import LOAD_MS, install_models, open_window, wait_for_model
 
 
 @pytest.fixture(autouse=True)
@@ -42,3 +43,15 @@ def shown(qtbot, widget, width: int, height: int):
     widget.show()
     qtbot.waitExposed(widget)
     return widget
+
+
+@pytest.fixture
+def compare(qtbot, dates_models):
+    """The Compare tab of a window with the dates models, loaded (tests/gui/compare_support.DIRECTION)."""
+    install_models(dates_models)
+    window = open_window(qtbot)
+    wait_for_model(qtbot, window)
+    window.tabs.setCurrentWidget(window.compare_tab)  # the Compare tab loads its models when first shown
+    tab = window.compare_tab
+    qtbot.waitUntil(lambda: bool(tab.controller.slots) and not tab.controller.loading, timeout=LOAD_MS)
+    return tab

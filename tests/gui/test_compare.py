@@ -7,33 +7,15 @@ import json
 import numpy as np
 import pytest
 
+from tests.gui.compare_support import DIRECTION, run
 from tests.gui.test_translate_support import LOAD_MS, RUN_MS, install_models, open_window, wait_for_model
-
-DIRECTION = "dates-src-iso"
-
-
-@pytest.fixture
-def compare(qtbot, dates_models):
-    install_models(dates_models)
-    window = open_window(qtbot)
-    wait_for_model(qtbot, window)
-    window.tabs.setCurrentWidget(window.compare_tab)  # the Compare tab loads its models when first shown
-    tab = window.compare_tab
-    qtbot.waitUntil(lambda: bool(tab.controller.slots) and not tab.controller.loading, timeout=LOAD_MS)
-    return tab
-
-
-def run(qtbot, tab, text: str, reference: str = "") -> None:
-    with qtbot.waitSignal(tab.controller.runFinished, timeout=RUN_MS):
-        tab.set_sentence(text, reference)
-    qtbot.waitUntil(lambda: not tab.scheduler.pending, timeout=RUN_MS)  # the maps are drawn one panel at a time
 
 
 def test_every_scorer_decodes_the_sentence_in_its_own_panel(qtbot, compare):
     tab = compare
     assert tab.controller.direction == DIRECTION
     assert set(tab.panels) == {"additive", "bilinear", "dot", "scaled_dot", "none"}
-    assert not tab.panels["bilinear"].isEnabled() and "no Bilinear" in tab.panels["bilinear"].output.text()
+    assert not tab.panels["bilinear"].isEnabled() and "no Bilinear" in tab.panels["bilinear"].output_text
     rows = {"additive": 0, "dot": 0, "none": 0}
 
     def count(scorer: str, _step) -> None:
@@ -47,7 +29,7 @@ def test_every_scorer_decodes_the_sentence_in_its_own_panel(qtbot, compare):
         assert rows[scorer] == len(panel.target_tokens)  # one step per output token, streamed live
         assert "log p" in panel.numbers.text() and "entropy" in panel.numbers.text()
         assert panel.coverage.values.sum() == pytest.approx(len(panel.target_tokens), abs=1e-4)
-    assert tab.panels["none"].matrix is None and tab.panels["none"].output.text()
+    assert tab.panels["none"].matrix is None and tab.panels["none"].output_text
     assert "choose one shared target" in tab.difference.message.text()
 
 
@@ -116,7 +98,7 @@ def test_the_translate_tab_hands_its_sentence_to_the_compare_tab(qtbot, dates_mo
     qtbot.waitUntil(lambda: tab.controller.run is not None and not tab.controller.busy
                     and tab.panels["additive"].matrix is not None, timeout=LOAD_MS + RUN_MS)
     expected = tab.controller.bundles["additive"].translator.translate("29 Nov 2026").text
-    assert tab.panels["additive"].output.text() == expected
+    assert tab.panels["additive"].output_text == expected
 
 
 def test_an_example_brings_its_reference_and_every_panel_is_scored_against_it(qtbot, compare):

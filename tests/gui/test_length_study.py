@@ -27,7 +27,14 @@ from gui.length_study.model import (
 from gui.length_study.view import HIGHLIGHT_COLOUR, LengthStudyView
 from gui.translate.choices import ModelChoices
 from gui.translate.tab import TranslateTab
-from tests.gui.test_translate_support import install_models, open_window, wait_for_model, wait_run_end
+from tests.gui.test_translate_support import (
+    LOAD_MS,
+    RUN_MS,
+    install_models,
+    open_window,
+    wait_for_model,
+    wait_run_end,
+)
 
 LABELS = {name: scorer.label for name, scorer in SCORERS.items()}
 SHARED = {"1–10": ("短句。", "Short."), "41–60": ("一个很长的句子。" * 4, "A long sentence. " * 4)}
@@ -213,6 +220,7 @@ def test_the_translate_tab_opens_the_study_of_its_direction_and_follows_it(qtbot
     dialog.view.select_bucket("1–10")
     dialog.view.table.choose(0)
     assert translated == ["短句。"]
+    assert tab.reference_for("短句。") == "Short."  # known now: the Compare tab will score against it
     bar = tab.view.choice_bar
     bar.direction_combo.activated.emit(bar.direction_combo.findData("en-zh"))
     assert dialog.direction == "en-zh" and list(dialog.view.curves) == ["additive"]
@@ -238,3 +246,9 @@ def test_the_main_window_button_opens_the_study_and_a_row_decodes(qtbot, dates_m
     wait_run_end(qtbot, window)
     assert window.translate_tab.view.target_output.text()
     dialog.close()
+    window.translate_tab.view.compare_button.click()  # the row's reference comes along to Compare
+    compare = window.compare_tab
+    assert compare.input.text() == "29 Nov 2026" and compare.reference.text() == "2026-11-29"
+    qtbot.waitUntil(lambda: compare.controller.run is not None and not compare.controller.busy
+                    and compare.panels["additive"].matrix is not None, timeout=LOAD_MS + RUN_MS)
+    assert "chrF" in compare.panels["additive"].numbers.text()

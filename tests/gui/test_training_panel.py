@@ -267,7 +267,8 @@ def test_the_budget_schedule_is_offered_only_with_a_time_budget_and_trains_a_tie
     assert budget_item.isEnabled()
     schedule.setCurrentIndex(schedule.findData("budget"))
     form.findChild(type(form.tie_embeddings), "trainTieCheck").setChecked(True)
-    form.epochs.setValue(100)
+    form.epochs.setValue(1000)
+    form.patience.setValue(0)  # only the budget may end the run (on a fast machine early stopping came first)
     with qtbot.waitSignal(panel.runFinished, timeout=RUN_TIMEOUT_MS):
         record = _start(panel, qtbot)
     assert record.status == "time budget"
