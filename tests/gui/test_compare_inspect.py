@@ -114,3 +114,22 @@ def test_panel_rows_and_output_shading_without_qt():
     assert rows.detail(2) is None and rows.detail(-1) is None
     assert output_shading(attention, 1) == pytest.approx([0.1, 0.8])
     assert output_shading(attention, 2) == [] and output_shading(None, 0) == []
+
+
+def test_the_pointer_moving_over_an_output_reaches_its_tokens_steps(qtbot, compare):
+    """Real pointer moves over the label (not emitted signals): its links report the steps."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtTest import QTest
+
+    tab = compare
+    run(qtbot, tab, SENTENCE)
+    panel = tab.panels["additive"]
+    qtbot.waitUntil(lambda: panel.output.isVisible() and panel.output.width() > 50, timeout=RUN_MS)
+    hovered: list[int] = []
+    panel.stepHovered.connect(lambda _scorer, index: hovered.append(index))
+    y = panel.output.fontMetrics().lineSpacing() // 2 + 1  # the first line (the text is top-aligned)
+    for x in range(0, panel.output.width(), 2):
+        QTest.mouseMove(panel.output, QPoint(x, y))
+    assert hovered == sorted(hovered)  # left to right
+    assert set(hovered) == worded(panel.target_tokens)  # every token shown as text, once or more
+    assert tab.inspector.shown_index == hovered[-1]
