@@ -173,8 +173,6 @@ class ScorerPanel(QFrame):
         self.output.setTextFormat(Qt.TextFormat.RichText)
         self.output.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
                                             | Qt.TextInteractionFlag.LinksAccessibleByMouse)
-        self.output.setToolTip("Hover a token to inspect its step; hover a source token in any map to tint each "
-                               "output token by the attention it gave that source token.")
         self.output.linkHovered.connect(self._on_token_hovered)
         layout.addWidget(_fixed_lines(self.output, OUTPUT_LINES))
         self.numbers = QLabel()

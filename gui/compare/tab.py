@@ -210,6 +210,7 @@ class CompareTab(QWidget):
             lambda _index: self.controller.set_direction(self.direction_combo.currentData()))
         self.difference.first.activated.connect(lambda _index: self._update_difference())
         self.difference.second.activated.connect(lambda _index: self._update_difference())
+        self.difference.heatmap.cellHovered.connect(lambda _row, column: self._highlight_column(column))
 
     def start(self, direction: str = "zh-en") -> None:
         self.controller.start(direction)

@@ -72,6 +72,10 @@ def test_an_output_token_of_a_forced_target_shows_its_probability_and_scores(qtb
     assert panel.heatmap._row_box.isVisible()  # the step's row is outlined in its own map
     panel.output.linkHovered.emit("")
     assert not panel.heatmap._row_box.isVisible() and inspector.shown_index == 3
+    tab.difference.heatmap.cellHovered.emit(0, 1)  # the difference map links its columns too
+    assert panel.heatmap._column_box.isVisible() and tab.panels["dot"].heatmap._column_box.isVisible()
+    assert tinted_links(panel) == {i for i, w in enumerate(panel.matrix[:, 1]) if w >= SHADE_FLOOR} & worded(
+        panel.target_tokens)
     tab.panels["none"].output.linkHovered.emit(f"{STEP_LINK}1")  # no map: p, and the fixed context
     assert "None" in inspector.title.text() and "c_i = C" in inspector.context.text()
     assert not inspector.table.isVisible()
