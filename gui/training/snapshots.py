@@ -46,7 +46,7 @@ class SnapshotView(QWidget):
         self.slider.setEnabled(False)
         self.slider.valueChanged.connect(self._show)
         self._position = QLabel("")
-        self._position.setMinimumWidth(190)
+        self._position.setWordWrap(True)  # wraps rather than widen a narrow window (1280 px in wide fonts)
         slider_row = QHBoxLayout()
         slider_row.addWidget(self.slider, 1)
         slider_row.addWidget(self._position)

@@ -120,13 +120,15 @@ class TranslateView(QWidget):
         page = QWidget()
         top = QHBoxLayout()
         top.addWidget(self.choice_bar, 1)
-        for button in (self.examples_button, self.history_button, self.export_button, self.length_study_button,
-                       self.beam_tree_button, self.compare_button):
+        for button in (self.examples_button, self.history_button, self.export_button, self.length_study_button):
             top.addWidget(button)
-        entry = QHBoxLayout()
+        entry = QHBoxLayout()  # the sentence, and the three ways to decode it: one model, its beam, every scorer
         entry.addWidget(self.source_input, 1)
         entry.addWidget(self.translate_button)
         entry.addWidget(self.transport)
+        entry.addSpacing(6)
+        entry.addWidget(self.beam_tree_button)
+        entry.addWidget(self.compare_button)
         tokens = QFormLayout()
         tokens.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         tokens.addRow("Source tokens", self.source_tokens)
