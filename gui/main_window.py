@@ -60,7 +60,9 @@ class MainWindow(QMainWindow):
         self._engine_ready = not defer_training
         self.tabs.currentChanged.connect(self._on_tab_changed)
         self.setCentralWidget(self.tabs)
-        self.statusBar().addPermanentWidget(self.translate_tab.status)
+        # A normal widget, not a permanent one: a temporary message (a model saved, a sentence copied)
+        # takes the whole bar for its few seconds instead of being cut off beside the model's line.
+        self.statusBar().addWidget(self.translate_tab.status, 1)
         if cjk_family is None:
             warning = QLabel("⚠ No Chinese font")
             warning.setObjectName("fontWarning")

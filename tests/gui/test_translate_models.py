@@ -102,6 +102,17 @@ def test_status_bar_names_the_model(qtbot, dates_models):
     assert window.translate_tab.status.isVisibleTo(window)
 
 
+def test_a_temporary_message_takes_the_whole_status_bar_and_the_model_line_comes_back(qtbot, dates_models):
+    install_models(dates_models, ("additive",))
+    window = open_window(qtbot)
+    wait_for_model(qtbot, window, "additive")
+    message = "New model saved: " + "a-long-run-name-" * 8 + " (pick its scorer to use it)"
+    window.statusBar().showMessage(message)
+    assert not window.translate_tab.status.isVisibleTo(window)  # the message is not cut off beside it
+    window.statusBar().clearMessage()
+    assert window.translate_tab.status.isVisibleTo(window)
+
+
 def test_choices_and_geometry_persist(qtbot, dates_models):
     install_models(dates_models, ("additive", "dot"))
     window = open_window(qtbot)
