@@ -23,6 +23,7 @@ from gui.length_study.model import (
     attention_table,
     bucket_summary,
 )
+from gui.length_study.reading import attention_reading
 from gui.length_study.table import StudyTable
 from gui.training.plotstyle import FOREGROUND, style_plot
 
@@ -97,6 +98,11 @@ class LengthStudyView(QWidget):
                                         "mean largest weight, share of steps whose most-attended source token "
                                         "does not move backwards, mean |coverage − 1|. The Compare tab shows "
                                         "the same numbers for one sentence.")
+        self.reading_label = QLabel()  # what the table shows, in words (from the same figures)
+        self.reading_label.setObjectName("lengthStudyReading")
+        self.reading_label.setWordWrap(True)
+        self.reading_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.reading_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self._build_layout()
         self.plot.scene().sigMouseClicked.connect(self._on_plot_clicked)
         self.bucket_combo.currentIndexChanged.connect(self._on_combo)
@@ -122,7 +128,11 @@ class LengthStudyView(QWidget):
         layout.addWidget(self.caption)
         layout.addWidget(self.missing_label)
         layout.addWidget(splitter, 1)
-        layout.addWidget(self.attention_label)
+        attention_row = QHBoxLayout()
+        attention_row.addWidget(self.attention_label)
+        attention_row.addSpacing(12)
+        attention_row.addWidget(self.reading_label, 1)
+        layout.addLayout(attention_row)
 
     # -- data ---------------------------------------------------------------------------------
     def set_data(self, data: LengthStudyData) -> None:
@@ -152,6 +162,9 @@ class LengthStudyView(QWidget):
 
     def _show_attention(self, data: LengthStudyData) -> None:
         rows = attention_table(data)
+        reading = attention_reading(data)
+        self.reading_label.setText(reading)
+        self.reading_label.setVisible(bool(reading))
         if not rows:
             self.attention_label.clear()
             self.attention_label.hide()

@@ -1,0 +1,93 @@
+"""A plain-language reading of how the scorers attend, written from the stored figures.
+
+The length study's "How they attend" table lists, per scorer, the corpus attention statistics of
+the test split (mean row entropy, mean largest weight, monotonic share, coverage deviation). Four
+numbers for four scorers are hard to read at a glance, so :func:`attention_reading` says what they
+show in one paragraph: which scorer spreads its attention most and which least, which covers the
+source most evenly, how monotonic they all are, and whether the evenly covering scorer also
+translates the longest inputs better. Every statement is derived from the figures passed in (the
+comparisons can come out either way), never from what the shipped models happen to do.
+
+Pure Python (no Qt).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gui.length_study.model import FIXED_CONTEXT, LengthStudyData
+
+NEEDED = ("mean_entropy", "mean_max_weight", "monotonic_share", "coverage_deviation")
+
+
+@dataclass(frozen=True)
+class _Scorer:
+    name: str
+    label: str
+    entropy: float
+    max_weight: float
+    monotonic: float
+    coverage_deviation: float
+
+
+def _with_statistics(data: LengthStudyData) -> list[_Scorer]:
+    """The attention scorers whose stored statistics have every figure the reading uses."""
+    found = []
+    for scorer in data.scorers:
+        stats = scorer.attention or {}
+        if scorer.name != FIXED_CONTEXT and all(key in stats for key in NEEDED):
+            found.append(_Scorer(scorer.name, scorer.label, *(float(stats[key]) for key in NEEDED)))
+    return found
+
+
+def _longest_bucket_bleu(data: LengthStudyData, names: tuple[str, ...]) -> tuple[str, dict[str, float]] | None:
+    """(label, BLEU by scorer name) of the longest bucket in which every one of ``names`` has a score."""
+    series = {s.name: s for s in data.series}
+    if not all(name in series for name in names):
+        return None
+    for label in reversed(data.buckets()):
+        scores = {name: series[name].at(label) for name in names}
+        if all(score is not None for score in scores.values()):
+            return label, {name: score[1] for name, score in scores.items()}
+    return None
+
+
+def attention_reading(data: LengthStudyData) -> str:
+    """One paragraph (plain text) reading the attention statistics of ``data``; "" when fewer than
+    two attention scorers have them (there is nothing to compare)."""
+    scorers = _with_statistics(data)
+    if len(scorers) < 2:
+        return ""
+    soft = max(scorers, key=lambda s: s.entropy)
+    sharp = min(scorers, key=lambda s: s.entropy)
+    sentences = [
+        f"{soft.label} spreads its attention the most (row entropy {soft.entropy:.2f} nats, "
+        f"{soft.max_weight:.0%} of a step on its favourite source token), {sharp.label} the least "
+        f"({sharp.entropy:.2f} nats, {sharp.max_weight:.0%})."
+    ]
+    even = min(scorers, key=lambda s: s.coverage_deviation)
+    uneven = max(scorers, key=lambda s: s.coverage_deviation)
+    if even is not uneven:
+        sentences.append(
+            f"{even.label} covers the source most evenly (coverage deviation {even.coverage_deviation:.2f}: "
+            f"each source token attended about once in all), {uneven.label} least "
+            f"({uneven.coverage_deviation:.2f}: some tokens skipped, others attended twice).")
+    low = min(s.monotonic for s in scorers)
+    high = max(s.monotonic for s in scorers)
+    spread = f"{low:.0%}" if f"{low:.0%}" == f"{high:.0%}" else f"{low:.0%}–{high:.0%}"
+    sentences.append(f"Their most-attended source token moves forward, never back, at {spread} of the steps.")
+    if even is not uneven and (longest := _longest_bucket_bleu(data, (even.name, uneven.name))) is not None:
+        label, bleu = longest
+        if bleu[even.name] > bleu[uneven.name]:
+            verdict = (f"the even one translates better (BLEU {bleu[even.name]:.1f} against "
+                       f"{bleu[uneven.name]:.1f}): a source token that gets no attention is a word the output drops")
+        elif bleu[even.name] < bleu[uneven.name]:
+            verdict = (f"the uneven one translates better here (BLEU {bleu[uneven.name]:.1f} against "
+                       f"{bleu[even.name]:.1f}): even coverage alone does not make a better translation")
+        else:
+            verdict = f"both score BLEU {bleu[even.name]:.1f}"
+        fixed = _longest_bucket_bleu(data, (FIXED_CONTEXT,))
+        if fixed is not None and fixed[0] == label:
+            verdict += f"; the fixed C, without attention, scores {fixed[1][FIXED_CONTEXT]:.1f}"
+        sentences.append(f"On the longest inputs ({label} source tokens) {verdict}.")
+    return " ".join(sentences)
