@@ -150,6 +150,16 @@ pump(60, lambda: not compare.scheduler.pending)
 additive = compare.panels["additive"]
 additive.heatmap.cellHovered.emit(additive.target_tokens.index("▁sister"), additive.source_tokens.index("花园"))
 save(window, "compare.png")
+# One map large: the two-sentence input, additive's own output, every sub-word labelled
+compare.target_combo.setCurrentIndex(0)
+compare.set_sentence(LONG)
+pump(120, lambda: compare.controller.run is not None and compare.controller.run.text == LONG
+     and not compare.controller.busy and compare.panels["additive"].map_final)
+enlarged = compare.enlarge("additive")
+pump(3, lambda: not compare.scheduler.pending)
+pump(1)
+save(enlarged, "compare-enlarged.png")
+enlarged.close()
 # Train: a short dates run
 window.tabs.setCurrentIndex(1)
 pump(30, lambda: window.training_panel is not None)

@@ -16,7 +16,17 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QSizePolicy,
+    QStyle,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from gui.attention.heatmap import HeatmapView
 from gui.attention.labels import join_pieces
@@ -130,6 +140,8 @@ class ScorerPanel(QFrame):
 
     stepHovered = Signal(str, int)  # scorer, output step under the pointer (a map row or an output token)
     columnHovered = Signal(int)  # source column under the pointer (-1 when none)
+    mapDrawn = Signal(bool)  # the map was redrawn (True: with its final rows); an enlarged copy follows it
+    enlargeRequested = Signal(str)  # scorer: open this map in a window of its own
 
     def __init__(self, slot: PanelSlot, parent: QWidget | None = None, scheduler: PanelScheduler | None = None) -> None:
         super().__init__(parent)
@@ -142,8 +154,20 @@ class ScorerPanel(QFrame):
         self.title = QLabel(f"<b>{slot.label}</b><br><span>{slot.formula}</span>")
         self.title.setTextFormat(Qt.TextFormat.RichText)
         self.title.setWordWrap(True)
-        layout.addWidget(self.title)
+        title_row = QHBoxLayout()
+        title_row.addWidget(self.title, 1)
+        layout.addLayout(title_row)
         self.uses_attention = slot.scorer != "none"
+        self.enlarge_button: QToolButton | None = None
+        if self.uses_attention:
+            self.enlarge_button = QToolButton()
+            self.enlarge_button.setObjectName(f"compareEnlarge_{slot.scorer}")
+            self.enlarge_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_TitleBarMaxButton))
+            self.enlarge_button.setAutoRaise(True)
+            self.enlarge_button.setToolTip("Open this map in a window of its own, large enough for every "
+                                           "source and output label (it follows the panel)")
+            self.enlarge_button.clicked.connect(lambda: self.enlargeRequested.emit(self.slot.scorer))
+            title_row.addWidget(self.enlarge_button, 0, Qt.AlignmentFlag.AlignTop)
         self.heatmap: HeatmapView | None = None
         self.coverage: CoverageBar | None = None
         if self.uses_attention:
@@ -185,6 +209,7 @@ class ScorerPanel(QFrame):
         self.rows = PanelRows()  # the rows shown, with each step's details (for the inspector)
         self.output_text = ""  # the output as plain text (the label holds it as links)
         self.forced = False  # True when the map shows a target forced on the model
+        self.map_final = False  # True once the map shows the run's final rows
         self._shaded_column = -1  # the source token whose weights tint the output (-1: none)
         self._pending_step = None  # a DecodeStep not drawn yet
         self._result_pending = False  # the final map is set but not drawn yet
@@ -194,7 +219,7 @@ class ScorerPanel(QFrame):
 
     # -- states -----------------------------------------------------------------------------
     def disable(self, reason: str) -> None:
-        self.setEnabled(False)
+        self.setEnabled(False)  # the enlarge button with it
         self._set_output_text(reason)
         self.numbers.clear()
 
@@ -225,6 +250,8 @@ class ScorerPanel(QFrame):
             self._reset_pending = False
             self.heatmap.reset(self.source_tokens)
             self.coverage.set_coverage([], len(self.source_tokens))
+            self.map_final = False
+            self.mapDrawn.emit(False)
             if self._pending_step is not None or self._result_pending:
                 self.scheduler.request(self)  # what came meanwhile: at this panel's next turn
             return
@@ -233,6 +260,8 @@ class ScorerPanel(QFrame):
             if self.heatmap is not None and self.matrix is not None:
                 self.heatmap.set_rows(self.matrix, self.target_tokens, finished=True)
                 self.coverage.set_coverage(self.matrix.sum(axis=0), len(self.source_tokens))
+                self.map_final = True
+                self.mapDrawn.emit(True)
             return
         step, self._pending_step = self._pending_step, None
         if step is None:
@@ -244,6 +273,8 @@ class ScorerPanel(QFrame):
         if self.heatmap is not None and step.hypothesis_attention is not None:
             self.matrix = step.hypothesis_attention
             self.heatmap.set_rows(self.matrix, self.target_tokens)
+            self.map_final = False
+            self.mapDrawn.emit(False)
 
     def show_result(self, rows: PanelRows, text: str, numbers: PanelNumbers, forced: bool) -> None:
         """The final content: a finished free decode, or a forced target's scores (the text and
@@ -314,6 +345,10 @@ class ScorerPanel(QFrame):
             self._shaded_column = column
             if self.matrix is not None and self.rows.tokens:
                 self._render_output()
+
+    def report_cell_hovered(self, row: int, column: int) -> None:
+        """A cell of this scorer's map (or of its enlarged copy) is under the pointer."""
+        self._on_cell_hovered(row, column)
 
     def _on_cell_hovered(self, row: int, column: int) -> None:
         if row >= 0:

@@ -11,7 +11,9 @@ panel, which has no map). The grid exports as one PNG / SVG, the matrices as one
 Widget names (tests and scripted checks use them): ``compareDirectionCombo``, ``compareInput``,
 ``compareButton``, ``compareReferenceInput``, ``compareTargetCombo``, ``compareGrid``,
 ``comparePanel_<scorer>``, ``compareDiffA``, ``compareDiffB``, ``compareDiffMap``,
-``compareDiffMessage``, ``compareExportButton``, ``compareStatus``, ``compareInspector``.
+``compareDiffMessage``, ``compareDiffShareButton``, ``compareExportButton``, ``compareStatus``,
+``compareInspector``, ``compareEnlarge_<scorer>`` (a panel's button that opens its map large:
+gui/compare/enlarged.py).
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
-    QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
@@ -36,93 +37,26 @@ from PySide6.QtWidgets import (
 )
 
 from gui.attention.export import ExportError
-from gui.attention.heatmap import HeatmapView
 from gui.attention.inspector import StepInspector
 from gui.compare.controller import CompareController, CompareRun
+from gui.compare.difference import DifferencePanel
+from gui.compare.enlarged import EnlargedMap
 from gui.compare.export import export_grid_json, export_grid_png, export_grid_svg
 from gui.compare.model import (
     ATTENTION_SCORERS,
+    OUTPUT_PREFIX,
     OWN_OUTPUTS,
+    REFERENCE,
     PanelNumbers,
     PanelRows,
-    attention_difference,
     target_choices,
 )
 from gui.compare.panel import PanelScheduler, ScorerPanel
 from gui.translate.examples import fill_examples_menu, load_examples
 from gui.translate.view import menu_button
 
-DIFFERENCE_COLOR_MAP = "CET-D1"  # blue – white – red, centred on 0
 INSPECTOR_HINT = ("Step inspector: hover a map row or an output token of any scorer to see that step's "
                   "scores e_ij and weights α_ij.")
-
-
-class DifferencePanel(QFrame):
-    """α_A − α_B of two attention scorers on a shared target."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("compareDifference")
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 6, 6, 6)
-        row = QHBoxLayout()
-        row.addWidget(QLabel("<b>Difference</b> α_A − α_B:"))
-        self.first, self.second = QComboBox(), QComboBox()
-        self.first.setObjectName("compareDiffA")
-        self.second.setObjectName("compareDiffB")
-        row.addWidget(self.first)
-        row.addWidget(QLabel("−"))
-        row.addWidget(self.second)
-        row.addStretch(1)
-        layout.addLayout(row)
-        self.heatmap = HeatmapView()
-        self.heatmap.setObjectName("compareDiffMap")
-        self.heatmap.set_scale(-1.0, 1.0, DIFFERENCE_COLOR_MAP, "Δα")
-        self.heatmap.set_empty_hint("α_A − α_B appears here once every model is given one shared target.")
-        self.heatmap.setMinimumHeight(160)
-        layout.addWidget(self.heatmap, 1)
-        self.message = QLabel()
-        self.message.setObjectName("compareDiffMessage")
-        self.message.setWordWrap(True)
-        layout.addWidget(self.message)
-        self.matrix: np.ndarray | None = None
-
-    def set_scorers(self, scorers: list[tuple[str, str]]) -> None:
-        for combo, index in ((self.first, 0), (self.second, 1)):
-            combo.blockSignals(True)
-            combo.clear()
-            for name, label in scorers:
-                combo.addItem(label, name)
-            combo.setCurrentIndex(min(index, combo.count() - 1))
-            combo.blockSignals(False)
-
-    def show_difference(self, first: ScorerPanel | None, second: ScorerPanel | None) -> None:
-        self.matrix = None
-        if first is None or second is None:
-            self.message.setText("Two attention scorers are needed for a difference map.")
-            self.heatmap.reset([])
-            return
-        if not (first.forced and second.forced):
-            self.message.setText("Each map has its own output rows: choose one shared target above (the reference "
-                                 "or one scorer's output) to subtract them.")
-            self.heatmap.reset(first.source_tokens)
-            return
-        if first.source_tokens != second.source_tokens or first.target_tokens != second.target_tokens:
-            self.message.setText("These two models cut the sentence into different sub-words: their maps have "
-                                 "different columns and cannot be subtracted.")
-            self.heatmap.reset([])
-            return
-        try:
-            self.matrix = attention_difference(first.matrix, second.matrix)
-        except ValueError as error:
-            self.message.setText(str(error))
-            return
-        self.heatmap.reset(first.source_tokens)
-        self.heatmap.set_rows(self.matrix, first.target_tokens, finished=True)
-        largest = float(np.abs(self.matrix).max()) if self.matrix.size else 0.0
-        self.message.setText(f"{first.slot.label} − {second.slot.label}: red where A attends more, blue where B "
-                             f"does; largest difference {largest:.2f}.")
 
 
 class CompareTab(QWidget):
@@ -184,6 +118,7 @@ class CompareTab(QWidget):
         self.inspector_cell.addWidget(self.inspector)
         self.inspector_cell.setStretchFactor(0, 1)
         self._inspected: tuple[str, int] = ("", -1)  # (scorer, step) the inspector shows
+        self.enlarged: dict[str, EnlargedMap] = {}  # the maps open in windows of their own, by scorer
         self.status = QLabel("Looking for models…")
         self.status.setObjectName("compareStatus")
         layout.addWidget(self.status)
@@ -211,6 +146,7 @@ class CompareTab(QWidget):
         self.difference.first.activated.connect(lambda _index: self._update_difference())
         self.difference.second.activated.connect(lambda _index: self._update_difference())
         self.difference.heatmap.cellHovered.connect(lambda _row, column: self._highlight_column(column))
+        self.difference.shareRequested.connect(self._share_target)
 
     def start(self, direction: str = "zh-en") -> None:
         self.controller.start(direction)
@@ -222,6 +158,10 @@ class CompareTab(QWidget):
     def _on_slots(self, slots) -> None:
         while self.grid_layout.count():
             self.grid_layout.takeAt(0)  # the difference and the inspector's cell stay; panels go below
+        for window in self.enlarged.values():  # they follow panels that are about to go
+            window.close()
+            window.deleteLater()
+        self.enlarged = {}
         for panel in self.panels.values():
             panel.setParent(None)  # out of the grid (or of the inspector's cell) at once
             panel.deleteLater()
@@ -233,6 +173,7 @@ class CompareTab(QWidget):
             panel = ScorerPanel(slot, scheduler=self.scheduler)
             panel.columnHovered.connect(self._highlight_column)
             panel.stepHovered.connect(self._inspect)
+            panel.enlargeRequested.connect(self.enlarge)
             self.panels[slot.scorer] = panel
             if panel.uses_attention or inspector_placed:
                 self.grid_layout.addWidget(panel, index // 3, index % 3)
@@ -347,7 +288,40 @@ class CompareTab(QWidget):
     def _update_difference(self) -> None:
         first = self.panels.get(self.difference.first.currentData())
         second = self.panels.get(self.difference.second.currentData())
-        self.difference.show_difference(first, second)
+        self.difference.show_difference(first, second, self._shared_target_offer(first))
+
+    def _shared_target_offer(self, first: ScorerPanel | None) -> tuple[str, str] | None:
+        """The shared target the difference panel offers once a run is over: the reference when
+        there is one, else the first scorer's own output (None while a run is under way)."""
+        if self.controller.busy or first is None:
+            return None
+        if self.target_combo.findData(REFERENCE) >= 0:
+            return REFERENCE, "Force the reference on every model"
+        key = OUTPUT_PREFIX + first.slot.scorer
+        if self.target_combo.findData(key) >= 0 and first.target_tokens:
+            return key, f"Force the {first.slot.label} output on every model"
+        return None
+
+    def enlarge(self, scorer: str) -> EnlargedMap | None:
+        """Open ``scorer``'s map in a window of its own (or raise the one already open)."""
+        panel = self.panels.get(scorer)
+        if panel is None or panel.heatmap is None:
+            return None
+        window = self.enlarged.get(scorer)
+        if window is None:
+            window = self.enlarged[scorer] = EnlargedMap(panel, self)
+        window.show()
+        window.raise_()
+        window.activateWindow()
+        return window
+
+    def _share_target(self, key: str) -> None:
+        """The difference panel's button: the same as choosing ``key`` under *Maps show*."""
+        index = self.target_combo.findData(key)
+        if index < 0:
+            return
+        self.target_combo.setCurrentIndex(index)
+        self.controller.set_target(key)
 
     def _panel_problem(self, scorer: str, message: str, disable: bool = False) -> None:
         panel = self.panels.get(scorer)
@@ -384,6 +358,8 @@ class CompareTab(QWidget):
     def _highlight_column(self, column: int) -> None:
         for panel in self.panels.values():
             panel.highlight_column(column)
+        for window in self.enlarged.values():
+            window.highlight_column(column)
         self.difference.heatmap.highlight_column(column)
 
     def _set_status(self, text: str) -> None:

@@ -52,6 +52,24 @@ def test_a_shared_target_gives_every_map_the_same_rows_and_a_zero_self_differenc
     assert np.array_equal(tab.difference.matrix, np.zeros_like(additive.matrix))
 
 
+def test_the_difference_panel_offers_the_shared_target_that_makes_two_maps_comparable(qtbot, compare):
+    tab = compare
+    run(qtbot, tab, "29 Nov 2026")  # no reference: the first scorer's own output is offered
+    button = tab.difference.share_button
+    assert button.isVisibleTo(tab) and "Additive" in button.text() and tab.difference.matrix is None
+    with qtbot.waitSignal(tab.controller.runFinished, timeout=RUN_MS):
+        button.click()
+    assert tab.target_choice() == "output:additive" and tab.panels["dot"].forced
+    assert tab.difference.matrix is not None and not button.isVisibleTo(tab)
+    tab.target_combo.setCurrentIndex(0)  # back to each scorer's own output
+    run(qtbot, tab, "29 Nov 2026", reference="2026-11-29")
+    assert button.isVisibleTo(tab) and "reference" in button.text()
+    with qtbot.waitSignal(tab.controller.runFinished, timeout=RUN_MS):
+        button.click()
+    assert tab.target_choice() == "reference" and tab.panels["additive"].target_tokens == tab.panels["dot"].target_tokens
+    assert not button.isVisibleTo(tab)
+
+
 def test_the_target_is_forced_on_every_model_in_one_worker_and_a_failure_stays_its_models(qtbot, compare):
     from gui.compare.controller import ForcedFailure, forced_items
 

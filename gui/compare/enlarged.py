@@ -1,0 +1,65 @@
+"""One Compare panel's map in a window of its own, large enough for every label.
+
+The grid's maps are small: on a two-clause input they have room for a label every few rows and
+columns. A panel's enlarge button opens its map here, at a size where a two-clause input's
+source and output sub-words are named one by one (wheel to zoom for longer ones). The window follows its panel: it redraws whenever the panel's map is redrawn
+(a new sentence's empty map, each streamed step, the final rows), so it is live during a run and
+never shows rows of an older one; the tab closes it when the panels are replaced (another direction). Hovering a cell does what hovering the panel's own map does —
+the Compare tab's step inspector shows that step and every map outlines that column.
+
+Object names: ``compareEnlarged_<scorer>`` (the window), ``compareEnlargedMap`` (its map),
+``compareEnlargedCaption`` (the output and numbers under it).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialog, QLabel, QVBoxLayout, QWidget
+
+from gui.attention.heatmap import HeatmapView
+from gui.compare.panel import ScorerPanel
+
+ENLARGED_SIZE = (1200, 720)  # a two-clause input's 25 sub-words get a label each
+HINT = "Wheel to zoom, drag to pan; hover a cell to see its step in the Compare tab's step inspector."
+
+
+class EnlargedMap(QDialog):
+    """A large, live copy of ``panel``'s attention map (non-modal)."""
+
+    def __init__(self, panel: ScorerPanel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.panel = panel
+        self.setObjectName(f"compareEnlarged_{panel.slot.scorer}")
+        self.setWindowTitle(f"{panel.slot.label} — attention")
+        self.setModal(False)
+        title = QLabel(f"<b>{panel.slot.label}</b> &nbsp; {panel.slot.formula}")
+        title.setTextFormat(Qt.TextFormat.RichText)
+        self.heatmap = HeatmapView()
+        self.heatmap.setObjectName("compareEnlargedMap")
+        self.caption = QLabel()
+        self.caption.setObjectName("compareEnlargedCaption")
+        self.caption.setWordWrap(True)
+        self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout = QVBoxLayout(self)
+        layout.addWidget(title)
+        layout.addWidget(self.heatmap, 1)
+        layout.addWidget(self.caption)
+        hint = QLabel(HINT)
+        hint.setEnabled(False)  # drawn as secondary text
+        layout.addWidget(hint)
+        self.resize(*ENLARGED_SIZE)
+        panel.mapDrawn.connect(self.refresh)
+        self.heatmap.cellHovered.connect(panel.report_cell_hovered)
+        self.refresh(panel.map_final)
+
+    def refresh(self, finished: bool) -> None:
+        """Draw the panel's map as it is now (``finished``: its rows are final)."""
+        panel = self.panel
+        self.heatmap.reset(panel.source_tokens)
+        if panel.matrix is not None and panel.target_tokens:
+            self.heatmap.set_rows(panel.matrix, panel.target_tokens, finished=finished)
+        numbers = panel.numbers.text()
+        self.caption.setText(panel.output_text + (f"\n{numbers}" if numbers else ""))
+
+    def highlight_column(self, column: int) -> None:
+        self.heatmap.highlight_column(column)
