@@ -152,16 +152,20 @@ class CompareTab(QWidget):
         self.controller.start(direction)
 
     def shutdown(self, timeout_ms: int = 3000) -> bool:
+        self._close_enlarged()
         return self.controller.shutdown(timeout_ms)
+
+    def _close_enlarged(self) -> None:
+        for window in self.enlarged.values():
+            window.close()
+            window.deleteLater()
+        self.enlarged = {}
 
     # -- models -----------------------------------------------------------------------------
     def _on_slots(self, slots) -> None:
         while self.grid_layout.count():
             self.grid_layout.takeAt(0)  # the difference and the inspector's cell stay; panels go below
-        for window in self.enlarged.values():  # they follow panels that are about to go
-            window.close()
-            window.deleteLater()
-        self.enlarged = {}
+        self._close_enlarged()  # they follow panels that are about to go
         for panel in self.panels.values():
             panel.setParent(None)  # out of the grid (or of the inspector's cell) at once
             panel.deleteLater()

@@ -57,3 +57,7 @@ def test_the_enlarged_maps_close_when_the_panels_are_replaced(qtbot, compare):
     tab._on_slots(tab.controller.slots)  # what a change of direction does to the grid
     assert tab.enlarged == {} and not window.isVisible()
     qtbot.waitUntil(lambda: "dot" in tab.panels, timeout=RUN_MS)
+    window = tab.enlarge("dot")
+    qtbot.waitExposed(window)
+    tab.window().close()  # closing the app closes them too
+    assert tab.enlarged == {} and not window.isVisible()
