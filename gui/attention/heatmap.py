@@ -77,6 +77,7 @@ class HeatmapView(pg.GraphicsLayoutWidget):
             axis.setPen(text)
             axis.setTextPen(text)
             axis.setStyle(tickFont=font, tickLength=-4, autoExpandTextSpace=True)
+            axis.setTicks([[], []])  # token labels only: never pyqtgraph's numbers (an empty map showed 0, 5, 10…)
         self.image = pg.ImageItem(axisOrder="row-major")
         self.plot.addItem(self.image)
         self.color_bar = pg.ColorBarItem(values=(0.0, 1.0), colorMap=pg.colormap.get(COLOR_MAP),

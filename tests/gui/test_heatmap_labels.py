@@ -135,3 +135,13 @@ def test_an_empty_heatmap_shows_a_hint_instead_of_bare_axes(qtbot):
     assert not view.empty_hint.isVisible() and view.plot.getAxis("top").style["showValues"]
     view.reset([])
     assert view.empty_hint.isVisible()
+
+
+def test_a_map_with_columns_and_no_rows_yet_has_no_numbers_on_its_row_axis(qtbot):
+    """Before its first row (or when a difference cannot be taken) the map's row axis stayed on
+    pyqtgraph's automatic ticks and showed 0, 5, 10, … beside the empty grid."""
+    heatmap = shown(qtbot, HeatmapView(), 500, 400)
+    heatmap.reset(SHORT_PIECES)
+    left = heatmap.plot.getAxis("left")
+    assert left._tickLevels == [[], []]  # explicit, empty: no automatic numbers
+    assert [label for _, label in heatmap.shown_labels("top")]  # the columns are named
