@@ -7,6 +7,7 @@ sentence: the time until every panel is complete, and the longest stall of a 10 
 meanwhile; then forced decoding of a 50-token target, per model, with the output layer batched (as the Compare
 view runs it) and step by step (exact, the command line's default). Goals (issue "Compare the
 scorers"): grid complete ≤ 1 s, longest stall ≤ 50 ms, forced decoding ≤ 20 ms per model.
+``--enlarged additive`` keeps that map open in its large window meanwhile (it redraws with its panel).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ TICK_MS = 10
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--enlarged", metavar="SCORER", default="",
+                        help="also keep this scorer's map open large (its window redraws with its panel)")
     args = parser.parse_args()
     from PySide6.QtCore import QEventLoop
     from PySide6.QtWidgets import QApplication
@@ -40,6 +43,11 @@ def main() -> None:
     while not tab.controller.slots or tab.controller.loading:
         app.processEvents()
         time.sleep(0.01)
+    if args.enlarged:
+        tab.enlarge(args.enlarged)
+        for _ in range(50):  # shown and laid out before the clock starts
+            app.processEvents()
+            time.sleep(0.01)
     meter = StallMeter(TICK_MS)
     meter.start()
     stalls = meter.stalls
@@ -56,7 +64,8 @@ def main() -> None:
     meter.stop()
     scorers = sorted(tab.controller.bundles)
     length = len(next(iter(tab.controller.bundles.values())).translator.prepare(SENTENCE).ids)
-    print(f"{len(scorers)} models ({', '.join(scorers)}), a {length}-token sentence, {args.repeats} comparisons")
+    print(f"{len(scorers)} models ({', '.join(scorers)}), a {length}-token sentence, {args.repeats} comparisons"
+          + (f", {args.enlarged}'s map open large" if args.enlarged else ""))
     print(f"grid complete: median {statistics.median(completions) * 1000:.0f} ms, max {max(completions) * 1000:.0f} ms")
     print(f"10 ms timer: longest stall {max(stalls):.1f} ms, p95 "
           f"{sorted(stalls)[int(0.95 * (len(stalls) - 1))]:.1f} ms (n={len(stalls)})")

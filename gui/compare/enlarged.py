@@ -48,14 +48,19 @@ class EnlargedMap(QDialog):
         hint.setEnabled(False)  # drawn as secondary text
         layout.addWidget(hint)
         self.resize(*ENLARGED_SIZE)
+        self._columns: tuple[str, ...] | None = None  # the source tokens the map was laid out for
         panel.mapDrawn.connect(self.refresh)
         self.heatmap.cellHovered.connect(panel.report_cell_hovered)
         self.refresh(panel.map_final)
 
     def refresh(self, finished: bool) -> None:
-        """Draw the panel's map as it is now (``finished``: its rows are final)."""
+        """Draw the panel's map as it is now (``finished``: its rows are final). The columns are
+        laid out again only for a new sentence or an emptied map: relabelling an axis is the
+        costly part of a redraw, and a streamed step only adds a row."""
         panel = self.panel
-        self.heatmap.reset(panel.source_tokens)
+        if panel.matrix is None or not panel.target_tokens or panel.source_tokens != self._columns:
+            self.heatmap.reset(panel.source_tokens)
+            self._columns = panel.source_tokens
         if panel.matrix is not None and panel.target_tokens:
             self.heatmap.set_rows(panel.matrix, panel.target_tokens, finished=finished)
         numbers = panel.numbers.text()
