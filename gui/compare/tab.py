@@ -118,6 +118,7 @@ class CompareTab(QWidget):
         self.inspector_cell.addWidget(self.inspector)
         self.inspector_cell.setStretchFactor(0, 1)
         self._inspected: tuple[str, int] = ("", -1)  # (scorer, step) the inspector shows
+        self._input_notice = ""  # what was cut from a long input (engine.translator.PreparedSource.notice)
         self.enlarged: dict[str, EnlargedMap] = {}  # the maps open in windows of their own, by scorer
         self.status = QLabel("Looking for models…")
         self.status.setObjectName("compareStatus")
@@ -231,6 +232,11 @@ class CompareTab(QWidget):
         if not text.strip():
             self._set_status("Type a sentence first.")
             return
+        bundle = next(iter(self.controller.bundles.values()), None)
+        prepared = bundle.translator.prepare(text) if bundle is not None else None
+        if prepared is not None and prepared.empty:  # e.g. control characters only
+            self._set_status(f"Nothing to compare: {prepared.notice}.")
+            return
         self.controller.compare(text, self.reference.text())
 
     def set_sentence(self, text: str, reference: str = "") -> None:
@@ -245,14 +251,21 @@ class CompareTab(QWidget):
         self.controller.set_reference(self.reference.text())
 
     def _on_run_started(self, run: CompareRun) -> None:
+        notices = set()
         for scorer, panel in self.panels.items():
             bundle = self.controller.bundles.get(scorer)
             if bundle is not None:
-                panel.begin(bundle.translator.prepare(run.text).tokens)
+                prepared = bundle.translator.prepare(run.text)
+                panel.begin(prepared.tokens)
+                if prepared.truncated:
+                    notices.add(prepared.notice)
+        self._input_notice = (f"Long input: {'; '.join(sorted(notices))}. Only that part is compared."
+                              if notices else "")
         self.difference.show_difference(None, None)
         self._inspected = ("", -1)
         self.inspector.clear()
-        self._set_status("Decoding with every scorer…")
+        decoding = "Decoding with every scorer…"
+        self._set_status(f"{decoding} {self._input_notice}" if self._input_notice else decoding)
 
     def _numbers(self, scorer: str, tokens, attention, log_probability: float, text: str) -> PanelNumbers:
         """A panel's numbers; BLEU and chrF always score the scorer's own output (``text``) against the
@@ -286,8 +299,9 @@ class CompareTab(QWidget):
     def _on_run_finished(self) -> None:
         self._update_difference()
         forced = self.target_choice() != OWN_OUTPUTS
-        self._set_status("Done: every map shows the same target." if forced else
-                         "Done: each map shows its own output. Choose a shared target to subtract two maps.")
+        done = ("Done: every map shows the same target." if forced else
+                "Done: each map shows its own output. Choose a shared target to subtract two maps.")
+        self._set_status(f"{done} {self._input_notice}" if self._input_notice else done)
 
     def _update_difference(self) -> None:
         first = self.panels.get(self.difference.first.currentData())

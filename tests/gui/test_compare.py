@@ -70,6 +70,19 @@ def test_the_difference_panel_offers_the_shared_target_that_makes_two_maps_compa
     assert not button.isVisibleTo(tab)
 
 
+def test_a_long_input_is_compared_on_its_first_part_and_the_status_says_so(qtbot, compare):
+    from engine.config import MAX_SOURCE_TOKENS
+
+    tab = compare
+    run(qtbot, tab, "29 Nov 2026, " * 60)
+    assert len(tab.panels["additive"].source_tokens) == MAX_SOURCE_TOKENS
+    assert "Long input" in tab.status.text() and f"first {MAX_SOURCE_TOKENS} of" in tab.status.text()
+    run(qtbot, tab, "29 Nov 2026")
+    assert "Long input" not in tab.status.text() and tab.status.text().startswith("Done")
+    tab.set_sentence("\x00\x01\u200b")  # nothing left once normalized: no run, the panels keep theirs
+    assert tab.status.text().startswith("Nothing to compare:") and tab.controller.run.text == "29 Nov 2026"
+
+
 def test_the_target_is_forced_on_every_model_in_one_worker_and_a_failure_stays_its_models(qtbot, compare):
     from gui.compare.controller import ForcedFailure, forced_items
 
