@@ -96,6 +96,9 @@ class CompareTab(QWidget):
         second.addWidget(QLabel("Maps show:"))
         self.target_combo = QComboBox()
         self.target_combo.setObjectName("compareTargetCombo")
+        # Sized by its items whenever they change: first shown while the models load, it was empty
+        # then, and kept the width of an empty box ("The refe").
+        self.target_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         second.addWidget(self.target_combo)
         self.export_button, menu = menu_button("Export", "Save the grid as one image, or every matrix as JSON",
                                                "compareExportButton")

@@ -142,6 +142,16 @@ def test_an_example_brings_its_reference_and_every_panel_is_scored_against_it(qt
     assert tab.target_combo.findData("reference") >= 0
 
 
+def test_the_target_choice_shows_its_whole_text_though_it_was_first_shown_empty(qtbot, compare):
+    tab = compare
+    tab.window().resize(1280, 800)
+    run(qtbot, tab, "29 Nov 2026", reference="2026-11-29")
+    combo = tab.target_combo
+    for key in ("reference", "output:additive"):
+        combo.setCurrentIndex(combo.findData(key))
+        qtbot.waitUntil(lambda: combo.width() >= combo.fontMetrics().horizontalAdvance(combo.currentText()))
+
+
 def test_the_whole_window_fits_1280_by_800_with_every_panel_in_place(qtbot, compare):
     """The grid's panels once needed 950 px of height: showing the tab grew the window off a
     1280×800 screen."""
