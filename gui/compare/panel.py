@@ -175,7 +175,7 @@ class ScorerPanel(QFrame):
             self.heatmap.setObjectName(f"compareHeatmap_{slot.scorer}")
             self.heatmap.setMinimumHeight(100)
             self.heatmap.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-            self.heatmap.cellHovered.connect(self._on_cell_hovered)
+            self.heatmap.cellHovered.connect(self.report_cell_hovered)
             layout.addWidget(self.heatmap, 1)
             self.coverage = CoverageBar()
             self.coverage.setObjectName(f"compareCoverage_{slot.scorer}")
@@ -250,8 +250,7 @@ class ScorerPanel(QFrame):
             self._reset_pending = False
             self.heatmap.reset(self.source_tokens)
             self.coverage.set_coverage([], len(self.source_tokens))
-            self.map_final = False
-            self.mapDrawn.emit(False)
+            self._map_drawn(final=False)
             if self._pending_step is not None or self._result_pending:
                 self.scheduler.request(self)  # what came meanwhile: at this panel's next turn
             return
@@ -260,8 +259,7 @@ class ScorerPanel(QFrame):
             if self.heatmap is not None and self.matrix is not None:
                 self.heatmap.set_rows(self.matrix, self.target_tokens, finished=True)
                 self.coverage.set_coverage(self.matrix.sum(axis=0), len(self.source_tokens))
-                self.map_final = True
-                self.mapDrawn.emit(True)
+                self._map_drawn(final=True)
             return
         step, self._pending_step = self._pending_step, None
         if step is None:
@@ -273,8 +271,11 @@ class ScorerPanel(QFrame):
         if self.heatmap is not None and step.hypothesis_attention is not None:
             self.matrix = step.hypothesis_attention
             self.heatmap.set_rows(self.matrix, self.target_tokens)
-            self.map_final = False
-            self.mapDrawn.emit(False)
+            self._map_drawn(final=False)
+
+    def _map_drawn(self, final: bool) -> None:
+        self.map_final = final
+        self.mapDrawn.emit(final)
 
     def show_result(self, rows: PanelRows, text: str, numbers: PanelNumbers, forced: bool) -> None:
         """The final content: a finished free decode, or a forced target's scores (the text and
@@ -348,9 +349,6 @@ class ScorerPanel(QFrame):
 
     def report_cell_hovered(self, row: int, column: int) -> None:
         """A cell of this scorer's map (or of its enlarged copy) is under the pointer."""
-        self._on_cell_hovered(row, column)
-
-    def _on_cell_hovered(self, row: int, column: int) -> None:
         if row >= 0:
             self.stepHovered.emit(self.slot.scorer, row)
         self.columnHovered.emit(column)

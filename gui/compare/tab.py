@@ -267,8 +267,7 @@ class CompareTab(QWidget):
         self.difference.show_difference(None, None)
         self._inspected = ("", -1)
         self.inspector.clear()
-        decoding = "Decoding with every scorer…"
-        self._set_status(f"{decoding} {self._input_notice}" if self._input_notice else decoding)
+        self._set_run_status("Decoding with every scorer…")
 
     def _numbers(self, scorer: str, tokens, attention, log_probability: float, text: str) -> PanelNumbers:
         """A panel's numbers; BLEU and chrF always score the scorer's own output (``text``) against the
@@ -302,9 +301,8 @@ class CompareTab(QWidget):
     def _on_run_finished(self) -> None:
         self._update_difference()
         forced = self.target_choice() != OWN_OUTPUTS
-        done = ("Done: every map shows the same target." if forced else
-                "Done: each map shows its own output. Choose a shared target to subtract two maps.")
-        self._set_status(f"{done} {self._input_notice}" if self._input_notice else done)
+        self._set_run_status("Done: every map shows the same target." if forced else
+                             "Done: each map shows its own output. Choose a shared target to subtract two maps.")
 
     def _update_difference(self) -> None:
         first = self.panels.get(self.difference.first.currentData())
@@ -386,6 +384,10 @@ class CompareTab(QWidget):
     def _set_status(self, text: str) -> None:
         self.status.setText(text)
         self.statusChanged.emit(text)
+
+    def _set_run_status(self, text: str) -> None:
+        """A status of the run in progress, with what was cut from a long input."""
+        self._set_status(f"{text} {self._input_notice}" if self._input_notice else text)
 
     # -- export -----------------------------------------------------------------------------
     def document(self) -> dict[str, Any]:
