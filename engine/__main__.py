@@ -77,6 +77,16 @@ def build_parser() -> argparse.ArgumentParser:
                     "pip install -e \".[tensorboard]\")")
     tr.add_argument("--max-steps", type=int, default=TrainConfig.max_steps,
                     help="stop after this many optimizer steps (0 = no limit); the model is validated and saved")
+    tr.add_argument("--max-target-tokens", type=int, default=TrainConfig.max_target_tokens,
+                    help="stop after this many target tokens seen (0 = no limit): a budget that any machine reaches "
+                    "alike; the model is validated and saved")
+    tr.add_argument("--long-validation", action="store_true",
+                    help="also validate on the valid pairs joined 1-8 at a time; the best model, the plateau "
+                    "schedule and early stopping then follow the mean of the two BLEUs")
+    tr.add_argument("--lr-patience", type=int, default=TrainConfig.lr_patience,
+                    help="plateau schedule: validations without improvement before the rate is decayed")
+    tr.add_argument("--early-stopping-patience", type=int, default=TrainConfig.early_stopping_patience,
+                    help="validations without improvement before the run stops (0 = never)")
     tr.add_argument("--seed", type=int, default=TrainConfig.seed, help="random seed (same seed, same run)")
     tr.add_argument("--batch-size", type=int, default=TrainConfig.batch_size, help="sentences per batch")
     tr.add_argument("--learning-rate", type=float, default=TrainConfig.learning_rate, help="Adam learning rate")

@@ -109,6 +109,7 @@ class TrainConfig(_Serializable):
     epochs: int = 30  # upper bound; early stopping or max_minutes may end sooner
     max_minutes: float = 0.0  # wall-clock budget, 0 = none; ends cleanly with the best model saved
     max_steps: int = 0  # optimizer steps at most, 0 = no limit; ends like the time budget
+    max_target_tokens: int = 0  # target tokens seen at most (a budget any machine reaches alike), 0 = none
     batch_size: int = 64  # sentences per batch
     learning_rate: float = 1e-3  # Adam
     clip_norm: float = 1.0  # gradient clipping (global L2 norm)
@@ -125,6 +126,7 @@ class TrainConfig(_Serializable):
     keep_snapshots: int = 0  # weights of the last N validations kept for checkpoint averaging; 0 = none
     subword_alpha: float = 0.0  # subword regularization: each epoch's segmentations sampled with this α; 0 = off
     early_stopping_patience: int = 4  # epochs without a better valid BLEU before stopping; 0 = off
+    long_validation: bool = False  # also validate on the valid pairs joined 1–8 at a time; judge on both BLEUs' mean
     max_consecutive_bad_steps: int = 5  # non-finite losses/gradients in a row before DivergedError
     validate_every_steps: int = 0  # extra validations inside an epoch; 0 = once per epoch
     validate_from: float = 0.0  # no end-of-epoch validation before this fraction of training; 0 = every epoch
@@ -138,6 +140,9 @@ class TrainConfig(_Serializable):
         _check_range("epochs", self.epochs, 1, 10_000)
         _check_range("max_minutes", self.max_minutes, 0.0, 100_000.0)
         _check_range("max_steps", self.max_steps, 0, 100_000_000)
+        _check_range("max_target_tokens", self.max_target_tokens, 0, 10**12)
+        _check_range("lr_patience", self.lr_patience, 0, 1000)
+        _check_range("early_stopping_patience", self.early_stopping_patience, 0, 1000)
         _check_range("batch_size", self.batch_size, 1, 4096)
         _check_range("learning_rate", self.learning_rate, 1e-7, 1.0)
         _check_range("clip_norm", self.clip_norm, 0.0, 1000.0)

@@ -22,11 +22,12 @@ class FinishReason(StrEnum):
     EARLY_STOPPING = "early stopping"  # valid BLEU stopped improving
     TIME_BUDGET = "time budget"  # --max-minutes ran out
     STEP_LIMIT = "step limit"  # --max-steps reached
+    TOKEN_BUDGET = "token budget"  # --max-target-tokens reached
     STOPPED = "stopped"  # asked to stop (Stop, Ctrl-C, SIGTERM): resumable
 
 
 ENDED_ON_ITS_OWN = frozenset({FinishReason.COMPLETED, FinishReason.EARLY_STOPPING, FinishReason.TIME_BUDGET,
-                              FinishReason.STEP_LIMIT})
+                              FinishReason.STEP_LIMIT, FinishReason.TOKEN_BUDGET})
 
 
 def format_duration(seconds: float | None) -> str:
@@ -76,6 +77,13 @@ class ValidationEvent:
     best_bleu: float
     learning_rate: float
     elapsed_seconds: float
+    long_bleu: float | None = None  # BLEU on the long validation set (TrainConfig.long_validation), else None
+
+    @property
+    def score(self) -> float:
+        """What the run is judged on: the valid BLEU, or with a long validation set the mean of both BLEUs
+        (a model must translate single sentences and long inputs alike to be chosen)."""
+        return self.bleu if self.long_bleu is None else (self.bleu + self.long_bleu) / 2
 
 
 @dataclass(frozen=True)

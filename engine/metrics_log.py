@@ -52,7 +52,7 @@ def event_record(event: TrainEvent) -> dict[str, Any]:
         return {"kind": "validation", "step": event.step, "epoch": event.epoch, "valid_loss": _finite(event.valid_loss),
                 "bleu": event.bleu, "chrf": event.chrf, "exact_match": event.exact_match, "is_best": event.is_best,
                 "best_bleu": event.best_bleu, "learning_rate": event.learning_rate,
-                "elapsed_seconds": event.elapsed_seconds, "samples": samples}
+                "elapsed_seconds": event.elapsed_seconds, "long_bleu": event.long_bleu, "samples": samples}
     return {"kind": "finished", **{k: (str(v) if k == "reason" else v) for k, v in asdict(event).items()}}
 
 
@@ -164,7 +164,8 @@ def _event(record: dict[str, Any]) -> TrainEvent:
             step=int(record["step"]), epoch=int(record["epoch"]), valid_loss=_number(record["valid_loss"]),
             bleu=float(record["bleu"]), chrf=float(record["chrf"]), exact_match=float(record["exact_match"]),
             samples=samples, is_best=bool(record["is_best"]), best_bleu=float(record["best_bleu"]),
-            learning_rate=float(record["learning_rate"]), elapsed_seconds=float(record["elapsed_seconds"]))
+            learning_rate=float(record["learning_rate"]), elapsed_seconds=float(record["elapsed_seconds"]),
+            long_bleu=None if record.get("long_bleu") is None else float(record["long_bleu"]))
     if kind == "finished":
         return FinishedEvent(
             reason=FinishReason(record["reason"]), best_bleu=float(record["best_bleu"]),
@@ -173,3 +174,20 @@ def _event(record: dict[str, Any]) -> TrainEvent:
             tokens_per_second=float(record["tokens_per_second"]), skipped_steps=int(record["skipped_steps"]),
             model_folder=str(record["model_folder"]))
     raise ValueError(f"unknown kind {kind!r}")
+
+
+def last_finish_reason(run_folder: Path) -> FinishReason | None:
+    """How the run in ``run_folder`` last ended, when its log's last line is a finished event (a run
+    still going, killed or never started: None). Reads the log in bounded chunks."""
+    offset, last = 0, None
+    while True:
+        records, offset = read_records(run_folder, offset, limit=1000)
+        if not records:
+            break
+        last = records[-1]
+    if last is None or last.get("kind") != "finished":
+        return None
+    try:
+        return FinishReason(last.get("reason"))
+    except ValueError:
+        return None

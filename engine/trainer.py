@@ -26,7 +26,7 @@ from torch import Tensor
 
 from engine.bundle import save_model_folder
 from engine.checkpoint import Checkpoint, checkpoint_step, has_checkpoint, load_checkpoint, save_checkpoint
-from engine.concat import joined_training_pairs
+from engine.concat import joined_training_pairs, long_test_set
 from engine.config import MAX_SOURCE_TOKENS, TrainConfig
 from engine.data import Split
 from engine.device import check_precision, resolve_device
@@ -154,6 +154,9 @@ class _Run:
         self.single_data = job.train_pairs if job.train_pairs is not None else encode_pairs(job, job.split.train)
         self.train_data = self.single_data  # this epoch's examples: the single pairs plus joined ones
         self.valid_data = encode_pairs(job, job.split.valid)
+        # The valid pairs joined 1–8 at a time (the rule of the long test set), when the run is judged on both.
+        self.long_valid = long_test_set(job.split.valid, job.source_language, job.target_language) if (
+            self.config.long_validation) else []
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=self.config.learning_rate)
         self.scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(
             self.optimizer, mode="max", factor=self.config.lr_decay_factor,
@@ -238,9 +241,12 @@ class _Run:
         return stop > 0
 
     def training_fraction(self) -> float:
-        """How much of the training is done: of the time budget, or else of the planned steps."""
+        """How much of the training is done: of the time budget, of the token budget, or else of the
+        planned steps."""
         if self.config.max_minutes > 0:
             return self.elapsed() / (60 * self.config.max_minutes)
+        if self.config.max_target_tokens > 0:
+            return self.progress["train_tokens"] / self.config.max_target_tokens
         planned = self.config.epochs * max(1, math.ceil(len(self.train_data) / self.config.batch_size))
         return self.progress["step"] / planned
 
@@ -249,6 +255,9 @@ class _Run:
 
     def at_step_limit(self) -> bool:
         return self.config.max_steps > 0 and self.progress["step"] >= self.config.max_steps
+
+    def at_token_budget(self) -> bool:
+        return self.config.max_target_tokens > 0 and self.progress["train_tokens"] >= self.config.max_target_tokens
 
     # -- one batch ---------------------------------------------------------------------------
     def train_step(self, indices: Sequence[int]) -> float:
@@ -368,24 +377,31 @@ class _Run:
                 source=source, reference=reference, hypothesis=translation.text,
                 source_tokens=translation.source_tokens, tokens=translation.tokens, attention=translation.attention,
             ))
+        long_bleu = evaluate(translator, self.long_valid, job.target_language).scores.bleu if self.long_valid else None
         self.model.train()
         bleu = evaluation.scores.bleu
-        improved = (bleu, -loss) > (self.progress["best_bleu"], -self.progress["best_valid_loss"])
+        # The selection score (ValidationEvent.score): the valid BLEU, or its mean with the long set's BLEU.
+        score = bleu if long_bleu is None else (bleu + long_bleu) / 2
+        improved = (score, -loss) > (self.progress["best_bleu"], -self.progress["best_valid_loss"])
         epoch = self.progress["epoch"] + 1
         metrics = {"epoch": epoch, "step": self.progress["step"], "valid_loss": round(loss, 4),
                    "bleu": round(bleu, 2), "chrf": round(evaluation.scores.chrf, 2),
-                   "exact_match": round(evaluation.exact_match, 4), "learning_rate": self.learning_rate}
+                   "exact_match": round(evaluation.exact_match, 4), "learning_rate": self.learning_rate,
+                   "target_tokens": self.progress["train_tokens"]}
+        if long_bleu is not None:
+            metrics.update(long_bleu=round(long_bleu, 2), score=round(score, 2))
         self.progress["history"].append(metrics)
         if self.config.keep_snapshots:
             save_snapshot(job.run_folder, self.progress["step"], self.model.state_dict(), self.config.keep_snapshots)
         if improved:
-            self.progress.update(best_bleu=bleu, best_valid_loss=loss, best_epoch=epoch,
+            self.progress.update(best_bleu=score, best_valid_loss=loss, best_epoch=epoch,
                                  epochs_without_improvement=0)
             self.save_best(metrics, evaluation.scores.signature)
         return ValidationEvent(
             step=self.progress["step"], epoch=epoch, valid_loss=loss, bleu=bleu, chrf=evaluation.scores.chrf,
             exact_match=evaluation.exact_match, samples=tuple(samples), is_best=improved,
             best_bleu=self.progress["best_bleu"], learning_rate=self.learning_rate, elapsed_seconds=self.elapsed(),
+            long_bleu=long_bleu,
         )
 
     def save_best(self, metrics: dict[str, Any], signature: str) -> None:
@@ -478,6 +494,9 @@ def _train_events(job: TrainingJob, control: TrainControl | None, resume: bool) 
             if run.at_step_limit():
                 reason = FinishReason.STEP_LIMIT
                 break
+            if run.at_token_budget():
+                reason = FinishReason.TOKEN_BUDGET
+                break
             loss = run.train_step(batches[run.progress["batch_in_epoch"]])
             run.progress["batch_in_epoch"] += 1
             yield run.step_event(run.progress["batch_in_epoch"], len(batches), loss)
@@ -497,7 +516,7 @@ def _train_events(job: TrainingJob, control: TrainControl | None, resume: bool) 
         run.progress["epoch"] += 1
         run.progress["batch_in_epoch"] = 0
         if config.lr_schedule == "plateau":
-            run.scheduler.step(event.bleu)
+            run.scheduler.step(event.score)
         if not event.is_best:
             run.progress["epochs_without_improvement"] += 1
         run.checkpoint()
@@ -506,7 +525,8 @@ def _train_events(job: TrainingJob, control: TrainControl | None, resume: bool) 
         if patience and run.progress["epochs_without_improvement"] >= patience:
             reason = FinishReason.EARLY_STOPPING
     run.checkpoint()  # first, so that a stop which must be quick never loses the run
-    if reason in (FinishReason.TIME_BUDGET, FinishReason.STEP_LIMIT) or run.progress["best_epoch"] == 0:
+    if reason in (FinishReason.TIME_BUDGET, FinishReason.STEP_LIMIT, FinishReason.TOKEN_BUDGET) or (
+            run.progress["best_epoch"] == 0):
         # Learning since the last validation is not lost, and a run always ends with a model:
         # validate once more (keeps the better model).
         yield run.validate()

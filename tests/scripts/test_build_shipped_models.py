@@ -1,5 +1,7 @@
-"""The rebuild script's plan: which models it trains, where, and under which data protocol."""
+"""The build script's plan (which models, under which recipe) and its resumable, idempotent build."""
 
+import json
+import sys
 
 import pytest
 
@@ -9,20 +11,37 @@ from tests.scripts import load_script
 build = load_script("build_shipped_models")
 
 
-def test_every_scorer_is_shipped_in_both_directions_under_the_peer_protocol_on_every_core(tmp_path):
-    plan = dict(build.planned_jobs(tmp_path, threads=2))
-    assert set(plan) == {f"{direction}-{scorer}" for scorer in SCORER_NAMES for direction in ("zh-en", "en-zh")}
-    assert list(plan)[:2] == ["zh-en-additive", "zh-en-none"]  # the key comparison first
-    for name, (source, target, scorer, folder, extra, threads) in plan.items():
-        assert folder == tmp_path / name and f"{source}-{target}-{scorer}" == name
-        assert (extra, threads) == (build.ZH_EN_RECIPE if source == "zh" else build.EN_ZH_RECIPE, 2)
-        assert "--split-rule peer" in " ".join(extra)
-    assert "--embedding-size 256" in " ".join(build.ZH_EN_RECIPE)
-    assert "--concat-max" in build.RECIPE and "--concat-share" in build.RECIPE  # every model learns long inputs
+def test_every_scorer_is_planned_in_both_directions_with_a_token_budget_and_held_out_validation(tmp_path):
+    corpus = tmp_path / "corpus.tsv"
+    plans = build.shipped_plan(corpus, max_target_tokens=20_000_000)
+    names = [plan.name for plan in plans]
+    assert set(names) == {f"{direction}-{scorer}" for scorer in SCORER_NAMES for direction in ("zh-en", "en-zh")}
+    assert names[:2] == ["zh-en-additive", "en-zh-additive"]  # the curves that choose the budget come first
+    for plan in plans:
+        arguments = " ".join(plan.arguments)
+        assert "--max-target-tokens 20000000" in arguments and "--long-validation" in arguments
+        assert "--split-rule strict" in arguments  # valid is held out, so early stopping reads a held-out score
+        assert "--concat-start 0" in arguments  # long examples from the start
+        assert ("--embedding-size 256" in arguments) == plan.name.startswith("zh-en")
+        assert ("--temperature-warmup 0.2" in arguments) == plan.name.endswith(("-dot", "-bilinear"))
+        assert "--out" not in plan.arguments and "--resume" not in plan.arguments
 
 
-def test_only_keeps_the_named_models_in_build_order_and_names_the_valid_ones_on_a_typo(tmp_path):
-    picked = build.planned_jobs(tmp_path, 2, ["en-zh-additive", "zh-en-none"])
-    assert [name for name, _ in picked] == ["zh-en-none", "en-zh-additive"]
-    with pytest.raises(SystemExit, match="unknown model name.*zh-en-dots.*valid names: zh-en-additive"):
-        build.planned_jobs(tmp_path, 2, ["zh-en-dots"])
+def test_the_state_of_a_model_folder_decides_skip_resume_or_start(tmp_path):
+    assert build.model_state(tmp_path / "missing") == "new"
+    folder = tmp_path / "m"
+    folder.mkdir()
+    (folder / "metrics.jsonl").write_text(json.dumps({"kind": "finished", "reason": "stopped"}) + "\n")
+    assert build.model_state(folder) == "new"  # stopped, but nothing to resume from
+    (folder / "metrics.jsonl").write_text(json.dumps({"kind": "finished", "reason": "early stopping"}) + "\n")
+    assert build.model_state(folder) == "finished"
+    (folder / "metrics.jsonl").write_text(json.dumps({"kind": "finished", "reason": "token budget"}) + "\n")
+    assert build.model_state(folder) == "finished"
+
+
+def test_an_unknown_name_is_refused_with_the_valid_ones(monkeypatch, tmp_path, capsys):
+    corpus = tmp_path / "c.tsv"
+    corpus.write_text("a\tb\n", encoding="utf-8")
+    monkeypatch.setattr(sys, "argv", ["build", "--corpus", str(corpus), "--only", "zh-en-dots"])
+    with pytest.raises(SystemExit, match="unknown model name.*zh-en-dots.*valid: zh-en-additive"):
+        build.main()
