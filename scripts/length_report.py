@@ -22,6 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine.bundle import read_config  # noqa: E402
 from engine.config import SCORER_NAMES  # noqa: E402
+from engine.length_lesson import length_lesson  # noqa: E402
 from engine.length_study import STUDY_BUCKETS, LengthStudy, stored_length_study, study_bucket_label  # noqa: E402
 
 SHORT, LONG = "1–10", "41+"
@@ -107,6 +108,9 @@ def render(found: dict[str, dict[str, dict[int, LengthStudy]]], plotted: list[st
                              else _bleu(study, label) - _bleu(none, label) for label in LABELS + [LONG]]
                     lines.append(f"| {scorer} | " + " | ".join("—" if v is None else f"{v:+.1f}" for v in leads)
                                  + " |")
+            lesson = length_lesson(studies)
+            if lesson is not None:
+                lines += ["", f"**What the figures show:** {lesson.sentence()}"]
             checked = targets(by_scorer, beam)
             if checked:
                 lines += ["", *checked]
@@ -139,7 +143,11 @@ def plot(direction: str, by_scorer: dict[str, dict[int, LengthStudy]], path: Pat
                   zorder=3 if fixed else 2)
     axes.set_xlabel("source length (sub-word tokens), long test set")
     axes.set_ylabel("BLEU (greedy)")
-    axes.set_title(f"{direction}: the fixed context C falls behind attention as inputs grow")
+    lesson = length_lesson({scorer: beams[1] for scorer, beams in by_scorer.items() if 1 in beams})
+    verdict = "no attention figures" if lesson is None else (
+        "the fixed context C is not behind" if lesson.fixed_long is not None and lesson.best_long <= lesson.fixed_long
+        else "every line falls, attention less" if lesson.all_fall else "attention holds up, C falls")
+    axes.set_title(f"{direction}: {verdict}")
     axes.set_ylim(bottom=0)
     axes.legend()
     axes.grid(alpha=0.3)

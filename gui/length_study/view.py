@@ -15,6 +15,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
+from engine.length_lesson import length_lesson
 from gui.length_study.model import (
     ATTENTION_COLUMNS,
     BUCKET_LABELS,
@@ -27,13 +28,25 @@ from gui.length_study.reading import attention_reading
 from gui.length_study.table import StudyTable
 from gui.training.plotstyle import FOREGROUND, style_plot
 
-CAPTION = (
+CAPTION_THEORY = (
     "<b>BLEU against source length</b> (after Bahdanau et al. 2014, Fig. 2). Without attention the "
     "encoder squeezes the whole source into one fixed vector C, which loses information as the "
-    "input grows; with attention the decoder looks back at every source word, so long inputs hold up. "
+    "input grows; with attention the decoder looks back at every source word."
+)
+CAPTION_DATA = (
     "<br><small>Data: the long test set (test pairs joined 1–8 at a time), greedy decoding; "
     "length in source sub-word tokens. Click a bucket to see some of its inputs.</small>"
 )
+CAPTION = CAPTION_THEORY + CAPTION_DATA  # before any figures are shown
+
+
+def caption_for(data: LengthStudyData) -> str:
+    """The caption with what these models' lines show, derived from their figures (engine.length_lesson)."""
+    lesson = length_lesson({s.name: s.study for s in data.scorers if s.study is not None})
+    if lesson is None:
+        return CAPTION
+    said = lesson.sentence({s.name: s.label for s in data.scorers})
+    return f"{CAPTION_THEORY} <b>What these models show:</b> {html.escape(said)}{CAPTION_DATA}"
 # Calm, distinct hues for the attention scorers; a red, thick, dashed line for the fixed vector C.
 SCORER_COLOURS = {"additive": "#1f77b4", "bilinear": "#2ca02c", "dot": "#9467bd", "scaled_dot": "#17becf"}
 OTHER_COLOURS = ("#8c564b", "#7f7f7f", "#bcbd22")
@@ -139,6 +152,7 @@ class LengthStudyView(QWidget):
         """Draw ``data``; the chosen bucket stays chosen when the new data has it."""
         previous = self.current_bucket()
         self.data = data
+        self.caption.setText(caption_for(data))
         self._draw()
         notes = [f"{s.label}: {s.note}" for s in data.missing]
         self.missing_label.setText("Not drawn — " + "; ".join(notes) + "." if notes else "")

@@ -252,3 +252,22 @@ def test_the_main_window_button_opens_the_study_and_a_row_decodes(qtbot, dates_m
     qtbot.waitUntil(lambda: compare.controller.run is not None and not compare.controller.busy
                     and compare.panels["additive"].matrix is not None, timeout=LOAD_MS + RUN_MS)
     assert "chrF" in compare.panels["additive"].numbers.text()
+
+
+def _with_long(study: LengthStudy, long_bleu: float) -> LengthStudy:
+    return LengthStudy(study.beam, study.n, study.buckets, study.rows, study.signature,
+                       aggregates=(BucketScore("41+", 10, long_bleu, long_bleu + 20),))
+
+
+@pytest.mark.parametrize(("additive_long", "fixed_long", "said", "not_said"), [
+    (6.0, 1.0, "Every line falls with length", "hold up"),
+    (27.0, 4.0, "long inputs hold up", "Every line falls"),
+])
+def test_the_caption_says_what_the_stored_figures_show(view, additive_long, fixed_long, said, not_said):
+    view.set_data(gather([("none", LABELS["none"], _with_long(FIXED, fixed_long)),
+                          ("additive", LABELS["additive"], _with_long(ADDITIVE, additive_long))]))
+    caption = view.caption.text()
+    assert said in caption and not_said not in caption
+    assert f"{LABELS['additive']} keeps {additive_long / 30.0:.0%}" in caption
+    view.set_data(gather([("none", LABELS["none"], FIXED)]))  # no attention figure: the theory alone
+    assert "What these models show" not in view.caption.text()
