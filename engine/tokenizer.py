@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -18,6 +19,8 @@ import sentencepiece as spm
 from engine.errors import TokenizerError
 
 PAD_ID, UNK_ID, BOS_ID, EOS_ID = 0, 1, 2, 3
+BYTE_PIECES = 256  # the pieces <0x00>…<0xFF> of byte fallback
+MIN_COVERAGE = 0.98  # the lowest character coverage SentencePiece accepts
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,23 @@ def seed_segmentation_sampling(seed: int) -> None:
     spm.set_random_generator_seed(seed)
 
 
+def coverage_that_fits(corpus: Iterable[str], settings: TokenizerSettings) -> float:
+    """The character coverage asked of SentencePiece: ``settings.character_coverage``, unless full
+    coverage would need more single-character pieces than the vocabulary has room for (a large
+    Chinese corpus can hold more distinct characters than a 4,000-piece vocabulary): then the share
+    of the text covered by as many of the most frequent characters as leave a tenth of the vocabulary
+    to longer pieces, the rest falling back to byte pieces (SentencePiece's floor of 0.98 at least)."""
+    if settings.character_coverage < 1.0:
+        return settings.character_coverage
+    counts = Counter(character for sentence in corpus for character in sentence if not character.isspace())
+    reserved = 4 + (BYTE_PIECES if settings.byte_fallback else 0) + max(8, settings.vocab_size // 10)
+    room = settings.vocab_size - reserved
+    if len(counts) <= room or room <= 0:
+        return 1.0  # everything fits (or the vocabulary cannot even hold the byte pieces: SentencePiece says so)
+    frequencies = sorted(counts.values(), reverse=True)
+    return max(MIN_COVERAGE, sum(frequencies[:room]) / sum(frequencies))
+
+
 def train_tokenizer(sentences: Iterable[str], settings: TokenizerSettings) -> Tokenizer:
     """Train a SentencePiece model in memory on ``sentences`` and load it.
 
@@ -104,7 +124,7 @@ def train_tokenizer(sentences: Iterable[str], settings: TokenizerSettings) -> To
             model_writer=buffer,
             vocab_size=settings.vocab_size,
             model_type=settings.model_type,
-            character_coverage=settings.character_coverage,
+            character_coverage=coverage_that_fits(corpus, settings),
             byte_fallback=settings.byte_fallback,
             hard_vocab_limit=False,
             pad_id=PAD_ID,
