@@ -31,7 +31,8 @@ from engine.forced import force_decode
 from engine.interrupt import stop_on_signals
 from engine.jobs import TASKS, CorpusChoice, VocabularySizes, load_corpus, prepare_job, stored_train_arguments
 from engine.length_study import format_study, record_length_study, run_length_study
-from engine.run_lock import claim_run_folder
+from engine.resume_args import override, subparser
+from engine.run_lock import claim_run_folder, unless_training
 from engine.run_report import score_on_test
 from engine.search import NO_STEERING
 from engine.tasks import dates
@@ -148,7 +149,17 @@ def build_parser() -> argparse.ArgumentParser:
     tl.add_argument("--length-penalty", type=float, default=None,
                     help="beam search: α of GNMT's length penalty ((5+len)/6)^α (0 = raw log-probability); "
                     "default: the model's own, chosen on its validation pairs")
-    tl.add_argument("--json", action="store_true", help="one JSON object per input line")
+    tl.add_argument("--coverage-penalty", type=float, default=None, metavar="B",
+                    help="beam search: β of GNMT's coverage penalty β·Σ_j log(min(Σ_i α_ij, 1)), added to "
+                    "log p / lp when finished outputs are ranked (0 = off; a model without attention has none); "
+                    "default: the model's own if one was chosen on its validation pairs, else 0")
+    tl.add_argument("--no-repeat-ngram", type=int, default=0, metavar="N",
+                    help="greedy and beam search: no output repeats an n-gram of N sub-word tokens (0 = off, the "
+                    "default)")
+    tl.add_argument("--json", action="store_true",
+                    help="one JSON object per input line; its 'warning' is null, or says that the input is not in "
+                    "the model's source language (wrong_language) or mostly characters unknown to it "
+                    "(unknown_pieces)")
     tl.add_argument("--device", choices=DEVICE_CHOICES, default="auto", help="auto (default), cpu, cuda or mps")
     tl.add_argument("--force-target", metavar="TARGET", default=None,
                     help="forced decoding: instead of searching, score TARGET as the translation of each input "
@@ -172,6 +183,13 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--length-penalty", type=float, default=None,
                     help="beam search: α of GNMT's length penalty ((5+len)/6)^α (0 = raw log-probability); "
                     "default: the model's own, chosen on its validation pairs")
+    ev.add_argument("--coverage-penalty", type=float, default=None, metavar="B",
+                    help="beam search: β of GNMT's coverage penalty β·Σ_j log(min(Σ_i α_ij, 1)), added to "
+                    "log p / lp when finished outputs are ranked (0 = off; a model without attention has none); "
+                    "default: the model's own if one was chosen on its validation pairs, else 0")
+    ev.add_argument("--no-repeat-ngram", type=int, default=0, metavar="N",
+                    help="greedy and beam search: no output repeats an n-gram of N sub-word tokens (0 = off, the "
+                    "default)")
     ev.add_argument("--long-set", action="store_true",
                     help="evaluate on the long test set instead: the chosen pairs joined 1-8 at a time "
                     "(deterministic), with BLEU and chrF per source-length bucket 1-10 ... 61+")
@@ -184,6 +202,8 @@ def build_parser() -> argparse.ArgumentParser:
     av.add_argument("--model", type=Path, required=True, help="the run's model folder (trained with --keep-snapshots)")
     av.add_argument("--last", type=int, default=5, help="how many of the last snapshots to average (default 5)")
     av.add_argument("--out", type=Path, required=True, help="model folder to write (not the run's own)")
+    av.add_argument("--overwrite", action="store_true",
+                    help="replace what --out holds (a model, a run's checkpoint); refused without it")
     return parser
 
 
@@ -210,8 +230,14 @@ def command_train(args: argparse.Namespace) -> int:
             except KeyboardInterrupt:  # before the training loop (reading, tokenizers) or a second Ctrl-C
                 print(f"[train] interrupted; {resumable_from(args.out)}", file=sys.stderr)
                 return 130
+    except Exception as error:
+        if not (ranks.active and distributed.lost_peer(error)):
+            raise
+        print(distributed.lost_peer_message(ranks, error), file=sys.stderr)  # one line, no traceback
+        return 1
     finally:
-        distributed.finish()
+        with contextlib.suppress(Exception):  # after a lost peer the group may not close cleanly
+            distributed.finish()
 
 
 def _settings_from(settings_class: type, args: argparse.Namespace):
@@ -251,7 +277,8 @@ def _train_in_claimed_folder(args: argparse.Namespace, ranks: distributed.Distri
     last_print = 0.0
     finished = None
     with stop_on_signals(control, on_first=_say_stopping, on_pause=_say_paused):
-        for event in train(job, control, resume=args.resume, tensorboard=args.tensorboard):
+        for event in train(job, control, resume=args.resume, tensorboard=args.tensorboard,
+                           on_status=lambda message: say(f"[train] {message}", file=sys.stderr)):
             if isinstance(event, StepEvent) and time.monotonic() - last_print >= 2.0:
                 last_print = time.monotonic()
                 say(f"[train] epoch {event.epoch} batch {event.batch}/{event.batches_per_epoch} "
@@ -260,8 +287,9 @@ def _train_in_claimed_folder(args: argparse.Namespace, ranks: distributed.Distri
                       file=sys.stderr)
             elif isinstance(event, ValidationEvent):
                 best = " (best, saved)" if event.is_best else ""
+                long = "" if event.long_bleu is None else f" long-input BLEU {event.long_bleu:.2f} score {event.score:.2f}"
                 say(f"[valid] epoch {event.epoch} loss {event.valid_loss:.3f} BLEU {event.bleu:.2f} "
-                      f"chrF {event.chrf:.2f} exact {event.exact_match:.3f}{best}", file=sys.stderr)
+                      f"chrF {event.chrf:.2f} exact {event.exact_match:.3f}{long}{best}", file=sys.stderr)
                 for sample in event.samples[:1]:
                     say(f"[valid]   {sample.source} → {sample.hypothesis}", file=sys.stderr)
             elif isinstance(event, FinishedEvent):
@@ -325,12 +353,20 @@ def _input_lines(texts: list[str]):
         yield _valid_text(raw.rstrip(b"\r\n"), f"stdin line {number}")
 
 
+def _decode_config(args: argparse.Namespace, bundle):
+    """``translate`` / ``evaluate``: the beam, the model's own penalties unless given, the n-gram option."""
+    return bundle.decode_config(args.beam, args.length_penalty, args.coverage_penalty, args.no_repeat_ngram)
+
+
 def command_translate(args: argparse.Namespace) -> int:
+    if args.force_target is not None and (args.prefix or args.attend):
+        raise EngineError("--force-target scores one given target as it is: it takes no --prefix or --attend "
+                          "(they steer a search; drop --force-target to steer one)")
     bundle = load_model_folder(args.model)
     bundle.translator.to(resolve_device(args.device))
     if args.force_target is not None:
         return _force_target(args, bundle)
-    config = bundle.decode_config(args.beam, args.length_penalty)
+    config = _decode_config(args, bundle)
     overrides = dict(parse_override(spec) for spec in args.attend)
     prefix = _valid_text(args.prefix.encode("utf-8", "surrogatepass"), "--prefix") if args.prefix else ""
     for text in _input_lines(args.text):
@@ -344,6 +380,8 @@ def command_translate(args: argparse.Namespace) -> int:
         else:
             if translation.notice:
                 print(f"[note] {translation.notice}", file=sys.stderr)
+            if translation.warning() is not None:
+                print(f"[warning] {translation.language_check.message}", file=sys.stderr)
             print(translation.text, flush=True)
     return 0
 
@@ -388,11 +426,12 @@ def command_evaluate(args: argparse.Namespace) -> int:
             raise EngineError(f"the {part} part of {args.test} is empty ({sum(split.sizes().values())} pairs in "
                               "all); evaluate on the whole file with --split all")
     if args.long_set:
-        return _evaluate_long_set(args, bundle, pairs)
+        with unless_training(args.model) if args.record else contextlib.nullcontext():  # --record writes there
+            return _evaluate_long_set(args, bundle, pairs)
     if args.record:
         raise EngineError("--record stores a length study: use it with --long-set")
     evaluation = evaluate(bundle.translator, pairs, bundle.target_language,
-                          bundle.decode_config(args.beam, args.length_penalty))
+                          _decode_config(args, bundle))
     if args.json:
         print(json.dumps(evaluation.to_json(include_exact_match=bool(args.task)), ensure_ascii=False))
     else:
@@ -406,7 +445,7 @@ def _evaluate_long_set(args: argparse.Namespace, bundle, pairs) -> int:
     """The length study on the long test set made from ``pairs`` (printed; stored with --record)."""
     long_pairs = long_test_set(pairs, bundle.source_language, bundle.target_language)
     study = run_length_study(bundle.translator, long_pairs, bundle.target_language,
-                             bundle.decode_config(args.beam, args.length_penalty))
+                             _decode_config(args, bundle))
     if args.record:
         record_length_study(args.model, study)
     if args.json:
@@ -419,7 +458,7 @@ def _evaluate_long_set(args: argparse.Namespace, bundle, pairs) -> int:
 
 
 def command_average(args: argparse.Namespace) -> int:
-    folder = write_averaged_model(args.model, args.out, args.last)
+    folder = write_averaged_model(args.model, args.out, args.last, overwrite=args.overwrite)
     used = load_model_folder(folder).info["averaged"]["count"]
     print(f"[average] {used} snapshot(s) of {args.model} averaged into {folder}", file=sys.stderr)
     return 0
@@ -442,7 +481,7 @@ def _with_stored_run(argv: list[str]) -> list[str]:
     if stored is None:
         raise EngineError(f"--resume: {out} records no command-line run to continue (a run started in the app is "
                           "resumed from its Train tab); give the run's options, or check the folder")
-    return ["train", *stored, *argv[1:]]
+    return ["train", *override(stored, argv[1:], subparser(build_parser(), "train"))]
 
 
 def main(argv: list[str] | None = None) -> int:
