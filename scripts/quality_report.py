@@ -36,6 +36,7 @@ from engine.attention import SCORERS  # noqa: E402
 from engine.attention_stats import attention_stats, row_entropy  # noqa: E402
 from engine.bundle import load_model_folder, read_config  # noqa: E402
 from engine.config import SCORER_NAMES, DecodeConfig  # noqa: E402
+from engine.content_kept import content_kept  # noqa: E402
 from engine.data import SPLIT_RULE_TEXT, Pair, read_tsv, split_pairs  # noqa: E402
 from engine.evaluate import LENGTH_BUCKETS, bucket_label, corpus_scores, evaluate  # noqa: E402
 from engine.paths import TATOEBA_CORPUS  # noqa: E402
@@ -91,6 +92,14 @@ def _unseen_scores(pairs: list[Pair], translations, unseen: list[int], target_la
     return {"bleu": round(scores.bleu, 2), "chrf": round(scores.chrf, 2), "n": len(kept)}
 
 
+def _bucket_content(pairs: list[Pair], translations, label: str, target_language: str) -> float:
+    """Content kept (engine.content_kept) over the pairs whose source length falls in bucket ``label``."""
+    bounds = next((low, high) for low, high in LENGTH_BUCKETS if bucket_label(low, high) == label)
+    members = [i for i, t in enumerate(translations) if bounds[0] <= len(t.source_tokens) <= bounds[1]]
+    kept = content_kept([translations[i].text for i in members], [pairs[i].target for i in members], target_language)
+    return round(kept.share, 4)
+
+
 def measure(folder: Path, test_pairs_for: Callable[[str, str], list[Pair]],
             train_sources_for: Callable[[str, str, str], set[str]], beam_limit: int) -> dict:
     bundle = load_model_folder(folder)
@@ -114,7 +123,13 @@ def measure(folder: Path, test_pairs_for: Callable[[str, str], list[Pair]],
         "beam5": {"bleu": round(beam.scores.bleu, 2), "chrf": round(beam.scores.chrf, 2), "n": beam.count,
                   "length_penalty": bundle.length_penalty},
         "signature": greedy.scores.signature,
-        "buckets": [{"bucket": b, "n": n, "bleu": round(s, 2)} for b, n, s in greedy.buckets],
+        "buckets": [{"bucket": b, "n": n, "bleu": round(s, 2),
+                     "content_kept": _bucket_content(pairs, greedy.translations, b, bundle.target_language)}
+                    for b, n, s in greedy.buckets],
+        "content_kept": {"greedy": round(content_kept([t.text for t in greedy.translations],
+                                                      [p.target for p in pairs], bundle.target_language).share, 4),
+                         "beam5": round(content_kept([t.text for t in beam.translations],
+                                                     [p.target for p in beam_pairs], bundle.target_language).share, 4)},
         "attention": attention_statistics([t.attention for t in greedy.translations]),
         "training": {"minutes": round(finished.get("seconds", 0) / 60, 1), "epochs": finished.get("epochs_completed"),
                      "steps": finished.get("steps"), "tokens_per_second": finished.get("tokens_per_second"),
@@ -228,6 +243,29 @@ def _against_peer(result: dict) -> str:
     return f"{bleu - JOEY['beam5'][0]:+.2f} ({bleu / JOEY['beam5'][0]:.2f}×)"
 
 
+def _content_tables(results: list[dict]) -> list[str]:
+    """Per direction: BLEU and content kept by source length (greedy), and content kept overall."""
+    lines = ["", "## Content kept, by direction", "",
+             "*Content kept* (`engine/content_kept.py`): the share of the references' content units the outputs "
+             "also hold, clipped — Han characters without function characters for a Chinese target, words "
+             "without stop words for an English one. A recall: it catches dropped content (a verb and its "
+             "object left out) that BLEU barely notices; read it beside BLEU.", ""]
+    for direction in sorted({r["direction"] for r in results}, key=lambda d: d != "zh-en"):
+        group = [r for r in results if r["direction"] == direction and "content_kept" in r]
+        if not group:
+            continue
+        labels = [b["bucket"] for b in group[0]["buckets"]]
+        lines += [f"### {direction}", "", "| scorer | content kept, greedy / beam 5 | " + " | ".join(
+            f"{b['bucket']} (n={b['n']}) BLEU / kept" for b in group[0]["buckets"]) + " |",
+            "| --- | --- |" + " --- |" * len(labels)]
+        for r in group:
+            kept = r["content_kept"]
+            lines.append(f"| {r['scorer']} | {kept['greedy']:.1%} / {kept['beam5']:.1%} | " + " | ".join(
+                f"{b['bleu']} / {b.get('content_kept', float('nan')):.0%}" for b in r["buckets"]) + " |")
+        lines.append("")
+    return lines
+
+
 def render(results: list[dict], plotted: bool) -> str:
     lines = ["# Quality report: shipped models", "",
              f"Held-out test split of `cmn-eng.tsv` (sha256 rule: English digest starting with `0`), "
@@ -259,6 +297,7 @@ def render(results: list[dict], plotted: bool) -> str:
     for r in results:
         g, b = r["unseen_source"]["greedy"], r["unseen_source"]["beam5"]
         lines.append(f"| {r['name']} | {g['n']:,} of {r['n']:,} | {g['bleu']} / {g['chrf']} | {b['bleu']} / {b['chrf']} |")
+    lines += _content_tables(results)
     zh_en = [r for r in results if r["direction"] == "zh-en"]
     if zh_en:
         labels = [b["bucket"] for b in zh_en[0]["buckets"]]
