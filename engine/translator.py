@@ -7,7 +7,9 @@ finished :class:`Translation`); :meth:`Translator.translate_many` decodes a corp
 Input caps (documented in the README): at most ``MAX_INPUT_CHARS`` characters and
 ``MAX_SOURCE_TOKENS`` sub-word tokens are translated; longer input is truncated with a notice.
 Empty input (nothing left after normalization: whitespace, zero-width characters) gives a
-:class:`Translation` with ``empty=True`` instead of reaching the RNN.
+:class:`Translation` with ``empty=True`` instead of reaching the RNN. Input in another language
+than the model's source (engine.language_check) is decoded, and its translation says so
+(``language_check``; the ``warning`` of ``translate --json``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from engine.beam_batch import beam_batch
 from engine.config import MAX_INPUT_CHARS, MAX_SOURCE_TOKENS, DecodeConfig
 from engine.data import normalize
 from engine.decode_memo import GreedyMemo
+from engine.language_check import LanguageCheck, check_language
 from engine.model import Encoded, Seq2Seq
 from engine.search import NO_STEERING, DecodeStep, Hypothesis, Steering, beam, greedy, greedy_batch
 from engine.tokenizer import EOS_ID, Tokenizer
@@ -63,6 +66,7 @@ class Translation:
     truncated: bool = False
     notice: str = ""
     steps: tuple[DecodeStep, ...] = field(default=(), repr=False)
+    language_check: LanguageCheck | None = None  # whether the input is in the model's source language
 
     def to_json(self) -> dict[str, Any]:
         """The command line's ``translate --json`` object (README, "Command line")."""
@@ -78,7 +82,12 @@ class Translation:
             "notice": self.notice,
             "forced_steps": [step.index for step in self.steps if step.forced],
             "overridden_steps": [step.index for step in self.steps if step.overridden],
+            "warning": self.warning(),
         }
+
+    def warning(self) -> dict[str, Any] | None:
+        """What is wrong with the input's language (engine.language_check), or None."""
+        return self.language_check.to_json() if self.language_check is not None else None
 
 
 class Translator:
@@ -133,6 +142,10 @@ class Translator:
         return PreparedSource(
             text, normalized, tuple(ids), tuple(self.source_tokenizer.pieces(ids)), truncated, "; ".join(notices)
         )
+
+    def check_language(self, prepared: PreparedSource) -> LanguageCheck:
+        """Whether ``prepared`` is in the model's source language (engine.language_check)."""
+        return check_language(prepared.normalized, prepared.tokens, self.source_language)
 
     def steps(
         self, text: str | PreparedSource, config: DecodeConfig = DecodeConfig(), steering: Steering = NO_STEERING,
@@ -207,6 +220,7 @@ class Translator:
                     score=float("nan"),
                     truncated=prepared[i].truncated,
                     notice=prepared[i].notice,
+                    language_check=self.check_language(prepared[i]),
                 )
         return [r if r is not None else self._empty(p) for r, p in zip(results, prepared, strict=False)]
 
@@ -222,6 +236,7 @@ class Translator:
                     tokens=tuple(self.target_tokenizer.pieces(answer.token_ids)),
                     text=self.target_tokenizer.decode(ids), attention=answer.attention, scores=None,
                     score=answer.log_probability, truncated=prepared[i].truncated, notice=prepared[i].notice,
+                    language_check=self.check_language(prepared[i]),
                 )
         return [r if r is not None else self._empty(p) for r, p in zip(results, prepared, strict=False)]
 
@@ -240,6 +255,7 @@ class Translator:
             truncated=prepared.truncated,
             notice=prepared.notice,
             steps=hypothesis.steps,
+            language_check=self.check_language(prepared),
         )
 
 
