@@ -25,6 +25,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from engine.paths import user_data_folder  # torch-free: the app starts before PyTorch loads
 from gui.fonts import apply_cjk_font
 from gui.main_window import MainWindow
+from gui.screen_fit import keep_on_screen
 
 APP_NAME = "Attention Studio"
 log = logging.getLogger("attention_studio")
@@ -82,6 +83,7 @@ class ErrorReporter(QObject):
         dialog.setDetailedText(details)
         dialog.setInformativeText("The details are also in the log file.")
         dialog.setModal(False)
+        keep_on_screen(dialog)
         dialog.finished.connect(lambda _result, d=dialog: self.dialogs.remove(d) if d in self.dialogs else None)
         self.dialogs.append(dialog)
         dialog.show()

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QTabWidget, QWid
 
 from gui.compare.tab import CompareTab
 from gui.fonts import NO_CJK_WARNING
+from gui.screen_fit import fit_to_screen
 from gui.translate.tab import TranslateTab
 
 if TYPE_CHECKING:
@@ -41,7 +42,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.setObjectName("mainWindow")
         self.setWindowTitle("Attention Studio")
-        self.resize(1280, 860)
+        fit_to_screen(self, 1280, 860)  # or less: the status bar stays on a 1280×800 or 1280×720 screen
         self._pinned_folder = pinned_folder
         # None: ask with a dialog; True/False or a callable returning it: the answer (tests, scripts).
         self.confirm_stop_training: bool | Callable[[], bool] | None = None

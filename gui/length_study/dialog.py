@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QW
 
 from gui.length_study.model import gather, read_studies
 from gui.length_study.view import LengthStudyView
+from gui.screen_fit import fit_to_screen
 
 if TYPE_CHECKING:
     from gui.translate.choices import ModelChoices
@@ -32,7 +33,7 @@ class LengthStudyDialog(QDialog):
         self.setObjectName("lengthStudyDialog")
         self.setModal(False)
         self.setWindowTitle("Length study")
-        self.resize(1100, 820)
+        fit_to_screen(self, 1100, 820)  # or less: its Close button stays on screen
         self.direction: str | None = None
         self._key: tuple[object, ...] | None = None
         self.heading = QLabel()

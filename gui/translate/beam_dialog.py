@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QDialog, QLabel, QVBoxLayout, QWidget
 
 from gui.attention.beam_tree import BeamTreeView
+from gui.screen_fit import fit_to_screen
 
 EXPLANATION = ("Beam search, step by step: at each output position the 2K best continuations of the live "
                "hypotheses. <b>Bold</b>: kept · faded: pruned · <span style='color:#00783c'>✓</span>: finished, "
@@ -19,7 +20,7 @@ class BeamTreeDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("beamTreeDialog")
         self.setWindowTitle("Beam tree")
-        self.resize(900, 520)
+        fit_to_screen(self, 900, 520)
         layout = QVBoxLayout(self)
         self.explanation = QLabel(EXPLANATION)
         self.explanation.setWordWrap(True)

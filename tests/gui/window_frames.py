@@ -1,0 +1,73 @@
+"""Opens every window of the app on the screen Qt is given and prints, as one JSON object, the
+screen's available geometry and each window's frame with the widgets that must stay visible in it
+(the status bar, the Close button, a footer). Run in a subprocess by tests/gui/test_screen_fit.py
+under ``QT_QPA_PLATFORM=offscreen:configfile=…``, which sets the screen's size (this module holds
+no tests of its own)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from PySide6.QtCore import QRect
+from PySide6.QtWidgets import QApplication, QWidget
+
+
+def _rect(rect: QRect) -> list[int]:
+    return [rect.x(), rect.y(), rect.width(), rect.height()]
+
+
+def _global(widget: QWidget) -> list[int]:
+    """``widget``'s rectangle in screen coordinates."""
+    return _rect(QRect(widget.mapToGlobal(widget.rect().topLeft()), widget.size()))
+
+
+def main() -> int:
+    app = QApplication(sys.argv[:1])
+    app.setOrganizationName("AttentionStudioWindowFrames")
+    from gui.app import ErrorReporter
+    from gui.compare.enlarged import EnlargedMap
+    from gui.compare.model import PanelSlot
+    from gui.compare.panel import ScorerPanel
+    from gui.length_study.dialog import LengthStudyDialog
+    from gui.main_window import MainWindow
+    from gui.translate.beam_dialog import BeamTreeDialog
+
+    frames: dict[str, dict[str, list[int]]] = {}
+
+    def record(name: str, window: QWidget, **parts: QWidget) -> None:
+        app.processEvents()
+        frames[name] = {"frame": _rect(window.frameGeometry()), **{k: _global(w) for k, w in parts.items()}}
+
+    window = MainWindow(None, "", defer_training=False)  # every tab built, none started
+    window.show()
+    for index in range(window.tabs.count()):
+        window.tabs.setCurrentIndex(index)
+        record(f"main window, {window.tabs.tabText(index)} tab", window, status_bar=window.statusBar())
+    study = LengthStudyDialog(window.translate_tab)
+    study.show_direction(None, None, force=True)
+    study.show()
+    [close] = [b for b in study.findChildren(QWidget) if b.metaObject().className() == "QPushButton"
+               and b.text().replace("&", "") == "Close"]
+    record("length study", study, close_button=close)
+    tree = BeamTreeDialog(window.translate_tab)
+    tree.status.setText("Beam of 5: 12 steps, 3 finished hypotheses. Click a node to see its hypothesis.")
+    tree.show()
+    record("beam tree", tree, footer=tree.status)
+    panel = ScorerPanel(PanelSlot("additive", "Additive (Bahdanau)", "vᵀ tanh(W s + U h)", None))
+    enlarged = EnlargedMap(panel, window.compare_tab)
+    enlarged.show()
+    record("enlarged map", enlarged, caption=enlarged.caption)
+    reporter = ErrorReporter()
+    reporter.window = window
+    reporter._show("Decoding failed", "RuntimeError: the decoder broke", "Traceback …\n" * 200)
+    [dialog] = reporter.dialogs
+    record("error dialog", dialog)
+    available = app.primaryScreen().availableGeometry()
+    print(json.dumps({"available": _rect(available), "windows": frames}), flush=True)
+    window.close()  # the Train tab's background jobs end before the process does
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
