@@ -1,7 +1,7 @@
 """Measure the shipped models on the held-out test split and write the quality report.
 
     python scripts/quality_report.py [--models resources/models] [--corpus …/cmn-eng.tsv]
-        [--out docs/quality-report.md] [--beam-limit 0]
+        [--out docs/quality-report.md] [--beam-limit 0] [--render-only]
 
 For every model folder: sacrebleu BLEU and chrF (greedy and beam 5), the same on the test pairs
 whose source sentence the model's training data does not hold, BLEU by source-length bucket,
@@ -10,7 +10,9 @@ speed, each zh→en attention scorer's gain over the fixed context C with its pa
 p-value (overall, on unseen sources and per length bucket), and — for the default model — ten test
 translations spread evenly over the sentence-level chrF ranking (so good and bad ones appear in
 their true proportion). Figures also go to a JSON file beside the report; the BLEU-by-length plot
-needs matplotlib (``pip install matplotlib``).
+needs matplotlib (``pip install matplotlib``). Each model's attention against the word aligner is
+read from the study stored in its folder (``scripts/alignment_report.py`` measures it);
+``--render-only`` rewrites the report from its JSON and those stored studies without measuring.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from engine.data import SPLIT_RULE_TEXT, Pair, read_tsv, split_pairs  # noqa: E4
 from engine.evaluate import LENGTH_BUCKETS, bucket_label, corpus_scores, evaluate  # noqa: E402
 from engine.paths import TATOEBA_CORPUS  # noqa: E402
 from engine.significance import BOOTSTRAP_SAMPLES, paired_bleu_gains  # noqa: E402
+from scripts.alignment_report import add_alignment_studies, alignment_section  # noqa: E402
 from scripts.decode_speed import SPEED_ROUNDS, SPEED_SENTENCES, decode_speeds  # noqa: E402
 
 JOEY = {"greedy": (24.4, 42.2), "beam5": (25.2, 43.3)}  # Joey NMT 2.3, 25 min CPU, same held-out rule
@@ -245,6 +248,8 @@ def _against_peer(result: dict) -> str:
 
 def _content_tables(results: list[dict]) -> list[str]:
     """Per direction: BLEU and content kept by source length (greedy), and content kept overall."""
+    if not any("content_kept" in r for r in results):
+        return []  # figures measured before content kept was
     lines = ["", "## Content kept, by direction", "",
              "*Content kept* (`engine/content_kept.py`): the share of the references' content units the outputs "
              "also hold, clipped — Han characters without function characters for a Chinese target, words "
@@ -355,6 +360,7 @@ def render(results: list[dict], plotted: bool) -> str:
                   "(`--temperature-warmup`): their scores start divided by √d, as scaled dot's are, and warm up to "
                   "the plain formula over the fraction of the run it gives; they are validated, saved and decoded with the formula as "
                   "written. Trained without it, both locked onto one source position (see the README)."]
+    lines += alignment_section(results)
     lines += ["", f"## Decode speed (sentences per second, this CPU, {torch.get_num_threads()} torch threads)", "",
               f"The first {SPEED_SENTENCES} test sources of each direction; every model is timed in each of "
               f"{SPEED_ROUNDS} rounds (after a warm-up round) and keeps its fastest pass.", "",
@@ -412,6 +418,20 @@ def _kept_results(folders: list[Path], only: list[str] | None, stored: Path) -> 
     return kept
 
 
+def render_stored(out: Path, models: Path) -> int:
+    """Write the report from its JSON, with the studies now stored in the model folders."""
+    stored = out.with_suffix(".json")
+    if not stored.is_file():
+        print(f"no stored figures at {stored}: measure first", file=sys.stderr)
+        return 2
+    results = json.loads(stored.read_text(encoding="utf-8"))
+    add_alignment_studies(results, models)
+    out.write_text(render(results, (out.parent / "img" / "bleu-by-length.png").is_file()), encoding="utf-8")
+    stored.write_text(json.dumps(results, ensure_ascii=False, indent=1, default=float), encoding="utf-8")
+    print(f"wrote {out}")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=Path, default=ROOT / "resources" / "models")
@@ -421,7 +441,12 @@ def main() -> int:
     parser.add_argument("--only", nargs="+", metavar="NAME",
                         help="measure only these model folders; the others keep their figures from the report's "
                         "JSON, refused when their weights changed since")
+    parser.add_argument("--render-only", action="store_true",
+                        help="measure nothing: write the report again from its JSON and the studies stored in the "
+                        "model folders (e.g. after scripts/alignment_report.py)")
     args = parser.parse_args()
+    if args.render_only:
+        return render_stored(args.out, args.models)
     if not args.corpus.is_file():
         print(f"corpus not found: {args.corpus}", file=sys.stderr)
         return 2
@@ -460,6 +485,7 @@ def main() -> int:
     add_gain_significance(results)
     for r in results:
         r.pop("_sentences", None)
+    add_alignment_studies(results, args.models)
     plotted = plot_buckets(results, args.out.parent / "img" / "bleu-by-length.png")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(render(results, plotted), encoding="utf-8")
