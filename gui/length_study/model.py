@@ -19,6 +19,7 @@ from engine.config import SCORER_NAMES
 from engine.length_study import STUDY_BUCKETS, LengthStudy, study_bucket_label
 
 if TYPE_CHECKING:
+    from engine.alignment_study import AlignmentStudy
     from gui.translate.choices import ScorerOption
 
 BUCKET_LABELS: tuple[str, ...] = tuple(study_bucket_label(low, high) for low, high in STUDY_BUCKETS)
@@ -37,6 +38,8 @@ class ScorerStudy:
     study: LengthStudy | None
     note: str = ""  # why there is no study: NO_STUDY or NO_MODEL ("" when there is one)
     attention: dict | None = None  # metrics.test.attention of config.json: how it attends on the test split
+    alignment: AlignmentStudy | None = None  # metrics.alignment: its attention against a word aligner
+    alignment_note: str = ""  # why a stored alignment study is refused ("" when it reads, or there is none)
 
 
 @dataclass(frozen=True)
@@ -148,6 +151,7 @@ def read_studies(options: Sequence[ScorerOption], beam: int = 1) -> list[ScorerS
     from engine.bundle import read_config
     from engine.errors import EngineError
     from engine.length_study import read_length_study
+    from gui.length_study.alignment import stored_alignment
 
     studies = []
     for option in options:
@@ -156,11 +160,13 @@ def read_studies(options: Sequence[ScorerOption], beam: int = 1) -> list[ScorerS
             continue
         try:
             study = read_length_study(option.entry.folder, beam)
-            attention = stored_attention_stats(read_config(option.entry.folder))
+            info = read_config(option.entry.folder)
+            attention = stored_attention_stats(info)
         except (EngineError, OSError):
-            study, attention = None, None
+            study, attention, info = None, None, None
+        alignment, refused = stored_alignment(info)
         studies.append(ScorerStudy(option.name, option.label, study, "" if study is not None else NO_STUDY,
-                                   attention))
+                                   attention, alignment, refused))
     return studies
 
 

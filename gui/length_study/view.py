@@ -16,6 +16,7 @@ from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
 from engine.length_lesson import length_lesson
+from gui.length_study.alignment import ALIGNMENT_COLUMNS, alignment_text, table_rows
 from gui.length_study.model import (
     ATTENTION_COLUMNS,
     BUCKET_LABELS,
@@ -110,7 +111,10 @@ class LengthStudyView(QWidget):
         self.attention_label.setToolTip("How each scorer attends over the test split (greedy): mean row entropy, "
                                         "mean largest weight, share of steps whose most-attended source token "
                                         "does not move backwards, mean |coverage − 1|. The Compare tab shows "
-                                        "the same numbers for one sentence.")
+                                        "the same numbers for one sentence. AER vs aligner: its attention's argmax "
+                                        "links against a statistical word aligner's, each model fed the test "
+                                        "split's references (0 = the aligner's links exactly); precision / recall "
+                                        "of those links.")
         self.reading_label = QLabel()  # what the table shows, in words (from the same figures)
         self.reading_label.setObjectName("lengthStudyReading")
         self.reading_label.setWordWrap(True)
@@ -175,15 +179,16 @@ class LengthStudyView(QWidget):
             self._show_bucket(None)
 
     def _show_attention(self, data: LengthStudyData) -> None:
-        rows = attention_table(data)
-        reading = attention_reading(data)
+        rows = table_rows(data, attention_table(data), len(ATTENTION_COLUMNS))
+        reading = "\n\n".join(text for text in (attention_reading(data), alignment_text(data)) if text)
         self.reading_label.setText(reading)
         self.reading_label.setVisible(bool(reading))
         if not rows:
             self.attention_label.clear()
             self.attention_label.hide()
             return
-        header = "".join(f"<th>&nbsp;{html.escape(title)}&nbsp;</th>" for _, title in ATTENTION_COLUMNS)
+        header = "".join(f"<th>&nbsp;{html.escape(title)}&nbsp;</th>"
+                         for _, title in ATTENTION_COLUMNS + ALIGNMENT_COLUMNS)
         body = "".join(f"<tr><td>{html.escape(label)}</td>" + "".join(f"<td align='right'>{html.escape(v)}</td>"
                                                                        for v in values) + "</tr>"
                        for label, values in rows)

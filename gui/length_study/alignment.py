@@ -1,0 +1,89 @@
+"""The alignment study in the Length study's "How they attend" table: read, tabulated, read out.
+
+Each model folder may store how its attention scores against a statistical word aligner
+(``engine.alignment_scores``: AER, precision and recall of its argmax links on the test split's
+references). This module reads that study from a config.json (a damaged one is refused with the
+reason, which the reading then names), makes the table's two extra cells, and writes the sentences
+beside the table — which scorer aligns best, and whether aligning better goes with translating long
+inputs better (``engine.alignment_lesson``, from the same stored figures: either way).
+
+Pure Python (no Qt); imported once the engine is loaded.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.alignment_lesson import AlignmentFigures, alignment_reading
+from engine.alignment_scores import AlignmentStudy, stored_alignment_study
+from engine.errors import EngineError
+from engine.scorer_table import ATTENTION_SCORER_NAMES
+
+if TYPE_CHECKING:
+    from gui.length_study.model import LengthStudyData, ScorerStudy
+
+ALIGNMENT_COLUMNS = (("aer", "AER vs aligner"), ("precision_recall", "precision / recall"))
+LONG_INPUTS = "41+"  # the length study's aggregate of the longest inputs (else its longest shared bucket)
+REFUSED = "refused"
+
+
+def stored_alignment(info: dict[str, Any] | None) -> tuple[AlignmentStudy | None, str]:
+    """(the study stored in ``info``, "") — or (None, why it is refused); (None, "") when there is none."""
+    if info is None:
+        return None, ""
+    try:
+        return stored_alignment_study(info), ""
+    except EngineError as error:
+        return None, str(error)
+
+
+def alignment_cells(scorer: ScorerStudy) -> list[str]:
+    """The two cells of ``scorer``'s row: argmax AER, and precision / recall ("—" without a study)."""
+    if scorer.alignment is not None:
+        argmax = scorer.alignment.argmax
+        return [f"{argmax.aer:.2f}", f"{argmax.precision:.2f} / {argmax.recall:.2f}"]
+    return [REFUSED if scorer.alignment_note else "—", ""]
+
+
+def table_rows(data: LengthStudyData, rows: list[tuple[str, list[str]]], width: int
+               ) -> list[tuple[str, list[str]]]:
+    """The "How they attend" rows (``rows``: label → ``width`` statistics, as
+    gui.length_study.model.attention_table makes them) with each scorer's alignment cells after its
+    statistics; a scorer with an alignment study but no statistics gets a row of dashes and its cells."""
+    by_label = dict(rows)
+    table = []
+    for scorer in data.scorers:
+        values = by_label.get(scorer.label)
+        if scorer.name not in ATTENTION_SCORER_NAMES:
+            if values is not None:
+                table.append((scorer.label, values + [""] * len(ALIGNMENT_COLUMNS)))
+        elif values is not None or scorer.alignment is not None or scorer.alignment_note:
+            table.append((scorer.label, (values or ["—"] * width) + alignment_cells(scorer)))
+    return table
+
+
+def _long_bleu(data: LengthStudyData, studied: list[ScorerStudy]) -> tuple[str, dict[str, float]]:
+    """(label, BLEU by scorer name) of the longest inputs every studied scorer has a score for: the
+    41+ aggregate when all have it, else the longest bucket they share; ("41+", {}) when there is none."""
+    for label in (LONG_INPUTS, *reversed(data.buckets())):
+        scores = [s.study.bucket(label) if s.study is not None else None for s in studied]
+        if all(score is not None for score in scores):
+            return label, {s.name: score.bleu for s, score in zip(studied, scores, strict=True)}
+    return LONG_INPUTS, {}
+
+
+def alignment_text(data: LengthStudyData) -> str:
+    """The reading of the stored alignment studies (what the aligner is, which scorer aligns best,
+    and whether that goes with long-input BLEU), and a sentence per refused study; "" with none."""
+    studied = [s for s in data.scorers if s.alignment is not None]
+    sentences = []
+    if studied:
+        first = studied[0].alignment
+        sentences.append(f"Against a word aligner ({first.aligner}; {first.sentences:,} test pairs, each model fed "
+                         "the reference): AER 0 would be the aligner's links exactly, 1 none of them.")
+        label, long_bleu = _long_bleu(data, studied)
+        sentences.append(alignment_reading([AlignmentFigures(s.name, s.label, s.alignment.argmax.aer,
+                                                             s.alignment.argmax.precision, s.alignment.argmax.recall,
+                                                             long_bleu.get(s.name)) for s in studied], label))
+    sentences += [f"{s.label}: {s.alignment_note}." for s in data.scorers if s.alignment_note]
+    return " ".join(sentence for sentence in sentences if sentence)

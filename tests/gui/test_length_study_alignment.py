@@ -1,0 +1,75 @@
+"""The Length study's "How they attend" table with each scorer's AER against the word aligner, and the
+reading of it in words (gui/length_study/alignment.py)."""
+
+from __future__ import annotations
+
+import json
+
+from engine.alignment_scores import AlignmentStudy, LinkScores
+from engine.catalog import read_entry
+from gui.length_study.alignment import alignment_cells, alignment_text, table_rows
+from gui.length_study.model import ATTENTION_COLUMNS, ScorerStudy, attention_table, gather, read_studies
+from gui.length_study.view import LengthStudyView
+from gui.translate.choices import ScorerOption
+from tests.gui.test_length_study import make_study, write_model
+
+STATS = {"mean_entropy": 0.8, "mean_max_weight": 0.61, "monotonic_share": 0.7, "coverage_deviation": 0.3}
+
+
+def study(matched: int) -> AlignmentStudy:
+    return AlignmentStudy(1708, 0, LinkScores(1000, 1000, matched), LinkScores(800, 1000, matched // 2), 0.3,
+                          "eflomal 2.0.0, grow-diag-final-and, 27,617 pairs of cmn-eng.tsv", "0" * 16, 15.0)
+
+
+def data(additive_long: float, dot_long: float):
+    return gather([
+        ScorerStudy("additive", "Additive", make_study({"1–10": 30.0, "41–60": additive_long}), attention=STATS,
+                    alignment=study(420)),  # AER 0.58
+        ScorerStudy("dot", "Dot", make_study({"1–10": 28.0, "41–60": dot_long}), attention=STATS,
+                    alignment=study(350)),  # AER 0.65
+        ScorerStudy("bilinear", "Bilinear", None, alignment_note="the alignment study is refused: it scored no sentence"),
+        ScorerStudy("none", "Fixed C", make_study({"1–10": 20.0, "41–60": 3.0})),
+    ])
+
+
+def test_the_table_gets_the_aer_and_precision_recall_after_the_statistics():
+    found = data(9.0, 6.0)
+    rows = dict(table_rows(found, attention_table(found), len(ATTENTION_COLUMNS)))
+    assert rows["Additive"][-2:] == ["0.58", "0.42 / 0.42"]
+    assert rows["Dot"][-2:] == ["0.65", "0.35 / 0.35"]
+    assert rows["Bilinear"] == ["—"] * len(ATTENTION_COLUMNS) + ["refused", ""]  # no statistics, a refused study
+    assert rows["Fixed C"][-2:] == ["", ""]
+    assert alignment_cells(ScorerStudy("dot", "Dot", None)) == ["—", ""]
+
+
+def test_the_reading_names_the_best_aligner_and_follows_the_long_input_bleu_either_way():
+    text = alignment_text(data(9.0, 6.0))
+    assert "Against a word aligner (eflomal 2.0.0, grow-diag-final-and" in text
+    assert "Additive aligns best against the word aligner (AER 0.58" in text and "Dot worst (AER 0.65)" in text
+    assert "Aligning better goes with translating long inputs better" in text
+    assert "Bilinear: the alignment study is refused: it scored no sentence." in text
+    assert "does not go with translating long inputs better" in alignment_text(data(5.0, 7.5))
+    assert alignment_text(gather([ScorerStudy("dot", "Dot", None)])) == ""
+
+
+def test_read_studies_reads_the_alignment_study_or_says_why_it_is_refused(tmp_path):
+    good = write_model(tmp_path, "zh-add", "additive", study=make_study({"1–10": 30.0}))
+    bad = write_model(tmp_path, "zh-dot", "dot")
+    for folder, stored in ((good, study(420).to_json()), (bad, {**study(420).to_json(), "sentences": float("nan")})):
+        info = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+        info["metrics"]["alignment"] = stored
+        (folder / "config.json").write_text(json.dumps(info), encoding="utf-8")
+    options = [ScorerOption("additive", "Additive", read_entry(good, False), ""),
+               ScorerOption("dot", "Dot", read_entry(bad, False), "")]
+    additive, dot = read_studies(options)
+    assert additive.alignment == study(420) and additive.alignment_note == ""
+    assert dot.alignment is None and "sentences must be a whole number" in dot.alignment_note
+
+
+def test_the_view_shows_the_columns_and_the_reading(qtbot):
+    view = LengthStudyView()
+    qtbot.addWidget(view)
+    view.set_data(data(9.0, 6.0))
+    table = view.attention_label.text()
+    assert "AER vs aligner" in table and "precision / recall" in table and "0.58" in table and "refused" in table
+    assert "Additive aligns best" in view.reading_label.text()
