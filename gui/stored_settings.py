@@ -24,3 +24,13 @@ def stored_text(settings: QSettings, key: str, default: str | None = None) -> st
     """A text setting; a value that is not text (a list, a number written by hand) gives ``default``."""
     value = settings.value(key, default)
     return value if isinstance(value, str) else default
+
+
+def stored_flag(settings: QSettings, key: str, default: bool) -> bool:
+    """A yes/no setting: a bool, or the text "true" / "false" an INI file holds; anything else gives ``default``."""
+    value = settings.value(key, default)
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    return default

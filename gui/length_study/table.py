@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTab
 from gui.length_study.model import MISSING_OUTPUT, TableRow
 
 BUTTON_TEXT = "Translate ▸"
-BUTTON_TIP = "Load this input into the Translate view and watch it decode"
+BUTTON_TIP = "Load this input into the Translate view and watch it decode greedily (beam 1), as the outputs here were"
 FIXED_COLUMNS = ("", "Source", "Reference")  # the button column, then the texts
 SOURCE_COLUMN = 1
 

@@ -1,5 +1,6 @@
 """The beam tree beside the Translate view (non-modal, objectName ``beamTreeDialog``): the search of
-the sentence on screen, growing live in beam mode (the tree itself is gui.attention.beam_tree)."""
+the sentence on screen, growing live in beam mode (the tree itself is gui.attention.beam_tree). Its
+footer (``beamTreeStatus``) reads the current state (:func:`tree_footer`) or the node chosen."""
 
 from __future__ import annotations
 
@@ -13,6 +14,21 @@ EXPLANATION = ("Beam search, step by step: at each output position the 2K best c
                "with its score log p / lp (GNMT's length penalty). Background: the token's probability. Click a "
                "node to see its hypothesis and attention; ← → ↑ ↓ walk the tree; Enter picks a node (a finished "
                "one becomes the output shown, a live one is continued by the model from there).")
+
+
+def tree_footer(beam_size: int, running: bool, steps: int, finished: int, continued: int = 0) -> str:
+    """The footer for a run (or, with none, the next one) of beam ``beam_size``: searching or done,
+    its ``steps`` levels and ``finished`` hypotheses; ``continued`` tokens fixed by a picked node."""
+    if beam_size < 2:
+        return "Beam 1 is greedy search: one hypothesis, no tree. Set Beam to 2 or more and translate."
+    start = f"Continued from {continued} fixed token{'s' if continued != 1 else ''} (a picked node or candidate). " \
+        if continued else ""
+    if running:
+        return start + f"Searching with a beam of {beam_size}" + (f": step {steps}…" if steps else "…")
+    if not steps:
+        return f"Beam of {beam_size}: translate a sentence to see its search."
+    return start + (f"Beam of {beam_size}: {steps} step{'s' if steps != 1 else ''}, {finished} finished "
+                    f"hypothes{'e' if finished != 1 else 'i'}s. Click a node to see its hypothesis and attention.")
 
 
 class BeamTreeDialog(QDialog):
@@ -33,8 +49,7 @@ class BeamTreeDialog(QDialog):
         layout.addWidget(self.status)
 
     def show_levels(self, levels: list[tuple[int, tuple]]) -> None:
-        """Redraw the whole tree from the levels recorded so far."""
+        """Redraw the whole tree from the levels recorded so far (the footer is the tab's to set)."""
         self.tree.clear()
         self.tree.add_levels(levels)
         self.tree.fit()
-        self.status.setText("" if levels else "Translate with a beam of 2 or more to see the search.")

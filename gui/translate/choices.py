@@ -78,6 +78,13 @@ class ModelChoices:
     def source_language(self, direction: str) -> str:
         return self._languages.get(direction, ("", ""))[0]
 
+    def direction_from(self, source_language: str, preferred_target: str = "") -> str | None:
+        """A direction whose models read ``source_language``: the one into ``preferred_target``
+        when there is one, else the first listed; None when no model reads it."""
+        keys = [key for key, _ in self.directions() if self._languages[key][0] == source_language]
+        preferred = [key for key in keys if self._languages[key][1] == preferred_target]
+        return (preferred or keys or [None])[0]
+
     def best(self, direction: str, scorer: str) -> ModelEntry | None:
         return self._best.get((direction, scorer))
 

@@ -4,6 +4,11 @@ It scans the catalog and loads models in the background, keeps the model in use 
 has loaded (a failed load leaves it in place), and runs one decoding at a time. Every job has an
 id; signals of a job that is no longer current (a cancelled run, a superseded load) are dropped,
 so rows of one model never land under another run's tokens.
+
+With ``ask_language`` on, an input that is not in the model's source language
+(engine.language_check) is not decoded: ``languageRefused`` says why, and the sentence waits — a
+model of another direction, once loaded, decodes it; ``translate(..., check_language=False)``
+decodes it as it is.
 """
 
 from __future__ import annotations
@@ -62,6 +67,7 @@ class TranslateController(QObject):
     stateChanged = Signal(str)  # idle | running | paused
     runHeld = Signal()  # the paused run's worker waits: every step it decoded has arrived
     whatIfRefused = Signal(str)  # why a what-if change cannot apply (the previous decode stays)
+    languageRefused = Signal(str, object)  # text, engine.language_check.LanguageCheck: not decoded
 
     def __init__(self, parent: QObject | None = None, jobs: JobStarter | None = None) -> None:
         """``jobs`` starts the background jobs (tests pass a fake that runs them inline)."""
@@ -84,6 +90,8 @@ class TranslateController(QObject):
         self._failed: set[Path] = set()  # folders that failed to load this session
         self._closed = False  # after shutdown no new job starts
         self._scanning = False  # the first catalog scan is running
+        self.ask_language = False  # refuse input in another language than the model's (the tab sets it)
+        self._language_accepted: tuple[str, str] | None = None  # (text, source language) decoded as it is
 
     # -- catalog ----------------------------------------------------------------------------
     def start(self, pinned_folder: Path | None, direction: str | None, scorer: str | None) -> None:
@@ -224,10 +232,12 @@ class TranslateController(QObject):
     def running(self) -> bool:
         return self._run_job is not None
 
-    def translate(self, text: str, whatif: WhatIf | None = None) -> bool:
+    def translate(self, text: str, whatif: WhatIf | None = None, check_language: bool = True) -> bool:
         """Decode ``text`` (cancelling a run in progress), steered by ``whatif`` when given. Before a
-        model has loaded the request waits for it. False when there is nothing to translate, or the
-        what-if cannot apply (``whatIfRefused`` says why)."""
+        model has loaded the request waits for it. False when there is nothing to translate, the
+        what-if cannot apply (``whatIfRefused`` says why), or ``ask_language`` is on and the text is
+        not in the model's source language (``languageRefused``; ``check_language=False`` decodes
+        it all the same, and so do later runs of the same text with the same source language)."""
         if not text.strip() or self._closed:
             return False
         if self.bundle is None:
@@ -238,12 +248,15 @@ class TranslateController(QObject):
         prepared = self.bundle.translator.prepare(text)
         if prepared.empty:
             return False
+        if self.ask_language and self._language_refused(text, prepared, check_language):
+            return False
         try:
             steering = self._steering(prepared, whatif)
         except EngineError as error:
             self.whatIfRefused.emit(str(error))
             return False
         self.text = text
+        self._pending_text = None  # a sentence waiting for a model is superseded by this one
         self.cancel()
 
         translator, config, delay = self.bundle.translator, self.bundle.decode_config(self.beam_size), self.delay
@@ -262,6 +275,23 @@ class TranslateController(QObject):
         job.held.connect(lambda job_id: self.runHeld.emit() if self._is_current_run(job_id) else None)
         self.runStarted.emit(self.last_run)
         self._set_state(RUNNING)
+        return True
+
+    def _language_refused(self, text: str, prepared: PreparedSource, check: bool) -> bool:
+        """Whether ``text`` is refused for not being in the model's source language: then
+        ``languageRefused`` says why, and the text waits for a model that reads it (a direction
+        switched to decodes it once loaded)."""
+        key = (text, self.bundle.source_language)
+        if not check:
+            self._language_accepted = key
+            return False
+        if key == self._language_accepted:
+            return False
+        verdict = self.bundle.translator.check_language(prepared)
+        if verdict.ok:
+            return False
+        self._pending_text = text
+        self.languageRefused.emit(text, verdict)
         return True
 
     def _steering(self, prepared: PreparedSource, whatif: WhatIf | None):

@@ -12,6 +12,8 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSlid
 
 from gui.translate.choices import ScorerOption
 
+LOADING_MODELS = "Loading models…"  # the direction and scorer boxes until the catalog lists them
+NO_MODELS = "No model"
 SPEED_STEPS = 10  # slider positions: 0 = as fast as possible … 10 = half a second per step
 SECONDS_PER_NOTCH = 0.05
 
@@ -41,11 +43,13 @@ class ChoiceBar(QWidget):
         self.direction_combo.setToolTip("Translation direction (only directions with a trained model are listed)")
         self.direction_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.direction_combo.setMinimumContentsLength(12)
+        self.direction_combo.setPlaceholderText(LOADING_MODELS)
         self.scorer_combo = QComboBox()
         self.scorer_combo.setObjectName("scorerCombo")
         self.scorer_combo.setToolTip("Attention scorer F(s, h): each is backed by a model trained with it")
         self.scorer_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.scorer_combo.setMinimumContentsLength(16)
+        self.scorer_combo.setPlaceholderText(LOADING_MODELS)
         self.beam_spin = QSpinBox()
         self.beam_spin.setObjectName("beamSpin")
         self.beam_spin.setRange(1, 10)
@@ -106,6 +110,12 @@ class ChoiceBar(QWidget):
         combo.setCurrentIndex(index)
         combo.setEnabled(any(o.enabled for o in options))
         combo.blockSignals(False)
+
+    def set_loading(self, loading: bool) -> None:
+        """What an empty box says: "Loading models…" while the models are looked for and the first
+        one loads, then "No model"."""
+        for combo in (self.direction_combo, self.scorer_combo):
+            combo.setPlaceholderText(LOADING_MODELS if loading else NO_MODELS)
 
     def select(self, direction: str | None, scorer: str | None) -> None:
         """Show (direction, scorer) as chosen without emitting anything."""

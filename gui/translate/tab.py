@@ -1,5 +1,6 @@
 """The Translate tab: the view wired to the controller, plus history, examples, export and the
-choices remembered between sessions (QSettings: direction, scorer, beam, speed)."""
+choices remembered between sessions (QSettings: direction, scorer, beam, speed, and whether to ask
+before translating an input in another language than the model's)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from gui.translate.controller import STOPPED, TranslateController
 from gui.translate.controls import SPEED_STEPS, delay_for
 from gui.translate.examples import History, fill_examples_menu, fill_history_menu, load_examples
 from gui.translate.input_state import LOADING_HINT, input_state
+from gui.translate.language_gate import LanguageGate
 from gui.translate.status import ModelStatus, describe_model
 from gui.translate.view import TranslateView
 from gui.translate.whatif_state import WhatIf
@@ -48,6 +50,7 @@ class TranslateTab(QWidget):
         super().__init__(parent)
         self.view = TranslateView()
         self.controller = TranslateController(self)
+        self.language = LanguageGate(self.controller, self.view.language_notice, self)  # input in another language
         self.status = ModelStatus()
         self.history = History()
         self.examples = load_examples()
@@ -116,6 +119,8 @@ class TranslateTab(QWidget):
         panel.alternativeChosen.connect(self._on_alternative_chosen)
         panel.cellClicked.connect(self._on_cell_clicked)
         controller.whatIfRefused.connect(self._on_whatif_refused)
+        self.language.switchRequested.connect(self._on_direction_chosen)
+        self.language.anywayRequested.connect(self.translate_anyway)
         self._fill_examples("")
 
     # -- start and settings -----------------------------------------------------------------
@@ -129,6 +134,7 @@ class TranslateTab(QWidget):
         self.controller.set_delay(delay_for(self.view.choice_bar.speed_slider.value()))
         self.controller.start(pinned_folder, stored_text(settings, "translate/direction"),
                               stored_text(settings, "translate/scorer"))
+        self.update_input_state()  # the boxes say "Loading models…" until the first model is in use
 
     def save_settings(self) -> None:
         settings = QSettings()
@@ -138,6 +144,7 @@ class TranslateTab(QWidget):
             settings.setValue("translate/scorer", entry.scorer)
         settings.setValue("translate/beam", self.view.choice_bar.beam_spin.value())
         settings.setValue("translate/speed", self.view.choice_bar.speed_slider.value())
+        self.language.save(settings)
 
     def shutdown(self, timeout_ms: int = 3000) -> bool:
         return self.controller.shutdown(timeout_ms)
@@ -162,6 +169,8 @@ class TranslateTab(QWidget):
     def update_input_state(self) -> None:
         """Enable Translate only for something to translate, and say why not."""
         text = self.view.source_input.text()
+        self.language.input_changed(text)
+        self.view.choice_bar.set_loading(self.controller.starting)
         state = input_state(text, self.controller.prepare(text) if text.strip() else None,
                             self.controller.loading or self.controller.starting)
         enabled, hint = state.enabled, state.hint
@@ -227,11 +236,24 @@ class TranslateTab(QWidget):
         return dialog
 
     def _on_study_row(self, source: str) -> None:
-        """A row of the length study: translate it here and bring the main window to the front."""
+        """A row of the length study: translate it here as the study's table did (greedy: the beam is
+        set to 1, and the hint says so when it was not) and bring the main window to the front."""
+        from gui.length_study.dialog import STUDY_BEAM  # the beam of the study's outputs (imported with the dialog)
+
         reference = self.length_study_dialog.view.table.reference_for(source) if self.length_study_dialog else ""
         if reference:
             self._references[source.strip()] = reference
+        spin = self.view.choice_bar.beam_spin
+        previous = spin.value()
+        if previous != STUDY_BEAM:
+            spin.blockSignals(True)  # no re-decode of the sentence on screen: the row's is next
+            spin.setValue(STUDY_BEAM)
+            spin.blockSignals(False)
+            self.controller.set_beam_size(STUDY_BEAM)
         self.translate_text(source)
+        if previous != STUDY_BEAM:
+            self.view.show_hint(f"Beam set from {previous} to {STUDY_BEAM} (greedy search): the length study's "
+                                "outputs are greedy decodes, and this one is decoded the same way.", notice=True)
         window = self.window()
         window.raise_()
         window.activateWindow()
@@ -244,7 +266,14 @@ class TranslateTab(QWidget):
     def _fill_examples(self, source_language: str) -> None:
         fill_examples_menu(self.view.examples_menu, self.examples.get(source_language, []), self.translate_text)
 
+    def translate_anyway(self, text: str) -> bool:
+        """Decode ``text`` with the model in use although it is not in its source language."""
+        self._reset_whatif()
+        return self.controller.translate(text, check_language=False)
+
     def _on_direction_chosen(self, direction: str) -> None:
+        """A direction chosen in its box or by the input's status line (an input refused for its
+        language waits in the controller and is translated once that direction's model is in use)."""
         self.view.show_error("")
         choices = self.controller.choices
         if choices is None:
@@ -267,6 +296,7 @@ class TranslateTab(QWidget):
             self.whatif = whatif
             prepared = self.controller.prepare(self.controller.text)
             self.view.whatif_bar.show_state(whatif.describe(prepared.tokens if prepared is not None else ()))
+            self._update_tree_footer()
 
     def _on_prefix_entered(self, text: str) -> None:
         self._redecode(self.whatif.with_prefix_text(text))
@@ -337,8 +367,10 @@ class TranslateTab(QWidget):
         self._tree_shown, self._latest_tokens = 0, None
         if self.beam_tree_dialog is not None:
             self.beam_tree_dialog.show_levels([])
+            self._update_tree_footer()
         self.last_translation = None
         prepared = info.prepared
+        self.language.run_started(info)
         self.view.attention_panel.begin(prepared.tokens, info.uses_attention, info.formula, info.scorer_label)
         self.view.source_tokens.set_pieces(prepared.tokens)
         self.view.target_output.set_pieces([])
@@ -367,6 +399,7 @@ class TranslateTab(QWidget):
         if dialog is not None and dialog.isVisible() and self._tree_shown < len(self.beam_levels):
             dialog.tree.add_levels(self.beam_levels[self._tree_shown :])
             self._tree_shown = len(self.beam_levels)
+            self._update_tree_footer()
 
     # -- beam tree --------------------------------------------------------------------------
     def open_beam_tree(self) -> BeamTreeDialog:
@@ -380,9 +413,23 @@ class TranslateTab(QWidget):
         self._tree_throttle.cancel()
         self.beam_tree_dialog.show_levels(self.beam_levels)
         self._tree_shown = len(self.beam_levels)
+        self._update_tree_footer()
         self.beam_tree_dialog.show()
         self.beam_tree_dialog.raise_()
         return self.beam_tree_dialog
+
+    def _update_tree_footer(self) -> None:
+        """The beam tree's footer: the current run's beam (the Beam box's before any run), searching
+        or done, how far, and how many tokens a picked hypothesis fixed."""
+        dialog = self.beam_tree_dialog
+        if dialog is None:
+            return
+        from gui.translate.beam_dialog import tree_footer  # imported with the dialog, on first use
+
+        running = self.controller.running
+        beam = self._run.beam_size if self._run is not None else self.view.choice_bar.beam_spin.value()
+        finished = 0 if running else sum(node.status == "finished" for _, level in self.beam_levels for node in level)
+        dialog.status.setText(tree_footer(beam, running, len(self.beam_levels), finished, len(self.whatif.prefix_ids or ())))
 
     def _on_beam_node_chosen(self, node) -> None:
         dialog = self.beam_tree_dialog
@@ -413,6 +460,7 @@ class TranslateTab(QWidget):
     def _on_ended(self, outcome: str) -> None:
         self._frame_throttle.flush()
         self._tree_throttle.flush()
+        self._update_tree_footer()
         self.view.attention_panel.end()
         if outcome == STOPPED:
             rows = len(self.view.attention_panel.target_tokens())

@@ -2,7 +2,9 @@
 
 Top to bottom: choices (direction, scorer, beam, speed) with the examples, history and export
 menus and the length study button; the input line with Translate and the pause / step / stop
-buttons; a hint line (empty input, truncation, load errors); the source tokens and the output tokens; the attention panel.
+buttons; a hint line (empty input, truncation, load errors) and the language notice (an input in
+another language than the model's: gui/translate/language_notice.py); the source tokens and the
+output tokens; the attention panel.
 With no model at all an empty state replaces the workspace and offers to train the dates task.
 """
 
@@ -25,6 +27,7 @@ from PySide6.QtWidgets import (
 from gui.attention.export import EXPORT_KINDS
 from gui.attention.panel import AttentionPanel
 from gui.translate.controls import ChoiceBar, TransportBar
+from gui.translate.language_notice import LanguageNotice
 from gui.translate.tokens import TokenStrip
 from gui.translate.whatif_bar import WhatIfBar
 
@@ -100,6 +103,7 @@ class TranslateView(QWidget):
         self.error_label.setStyleSheet(ERROR_STYLE)
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.error_label.hide()
+        self.language_notice = LanguageNotice()
         self.source_tokens = TokenStrip(lines=2)
         self.source_tokens.setObjectName("sourceTokens")
         self.source_tokens.setToolTip("The source as the model sees it: one tint per sub-word token")
@@ -138,6 +142,7 @@ class TranslateView(QWidget):
         layout.addLayout(top)
         layout.addLayout(entry)
         layout.addWidget(self.hint_label)
+        layout.addWidget(self.language_notice)
         layout.addWidget(self.error_label)
         layout.addLayout(tokens)
         layout.addWidget(self.whatif_bar)

@@ -1,0 +1,106 @@
+"""The input's status line for an input in another language than the model's source
+(engine.language_check): what is wrong, and one click each to switch direction, translate it
+anyway, or stop being asked. Widgets only; :func:`notice_text` words it (plain function, tested).
+
+Two forms:
+
+- **refused** (the check is on): the input was not decoded; *Switch to …* (when a model reads the
+  language it looks like), *Translate anyway*, *Don't ask again*.
+- **noted** (the check is off): the input was decoded as asked; the line still says what it looks
+  like, with *Switch to …* and *Ask before translating such input* (the setting back on).
+
+Object names: ``languageNotice``, ``languageNoticeText``, ``switchDirectionButton``,
+``translateAnywayButton``, ``stopAskingButton``, ``askAgainButton``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+
+from engine.language_check import Verdict, language_name  # torch-free
+
+if TYPE_CHECKING:
+    from engine.language_check import LanguageCheck
+
+NOTICE_STYLE = "QFrame#languageNotice { background: #fff4e0; border: 1px solid #e0b060; border-radius: 3px; }"
+
+
+def notice_text(check: LanguageCheck, direction_label: str, decoded: bool) -> str:
+    """One sentence for the status line: why ``check`` failed for the model translating
+    ``direction_label``, and whether the input was decoded all the same (``decoded``)."""
+    if check.verdict is Verdict.WRONG_LANGUAGE and check.detected is not None:
+        what = (f"this looks like {language_name(check.detected)} ({1 - check.script_share:.0%} of its letters), "
+                f"but the model translates {direction_label}")
+    else:
+        what = check.message
+    if decoded:
+        return f"⚠ Translated as asked, though {what}: expect noise."
+    return f"⚠ Not translated: {what} — it would decode noise."
+
+
+class LanguageNotice(QFrame):
+    """The status line under the input while the input is not in the model's source language."""
+
+    switchRequested = Signal(str)  # the direction to switch to (its key, e.g. "en-zh")
+    anywayRequested = Signal(str)  # the text: decode it as it is, this once
+    askingChanged = Signal(bool)  # False: "Don't ask again" (and decode it); True: "Ask before translating …"
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("languageNotice")
+        self.setStyleSheet(NOTICE_STYLE)
+        self.label = QLabel()
+        self.label.setObjectName("languageNoticeText")
+        self.label.setWordWrap(True)
+        self.label.setTextFormat(Qt.TextFormat.PlainText)
+        self.switch_button = QPushButton()
+        self.switch_button.setObjectName("switchDirectionButton")
+        self.anyway_button = QPushButton("Translate anyway")
+        self.anyway_button.setObjectName("translateAnywayButton")
+        self.anyway_button.setToolTip("Decode this input with the model in use, this once")
+        self.stop_button = QPushButton("Don't ask again")
+        self.stop_button.setObjectName("stopAskingButton")
+        self.stop_button.setToolTip("Translate it, and from now on translate such input without asking "
+                                    "(this line still says what it looks like)")
+        self.ask_button = QPushButton("Ask before translating such input")
+        self.ask_button.setObjectName("askAgainButton")
+        self.ask_button.setToolTip("Check the input's language again before decoding it")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(6, 3, 6, 3)
+        layout.addWidget(self.label, 1)
+        for button in (self.switch_button, self.anyway_button, self.stop_button, self.ask_button):
+            layout.addWidget(button)
+        self.text = ""  # the input the line speaks of
+        self.direction = ""  # the direction the switch button offers ("" when none)
+        self.decoded = False  # the input was decoded all the same (the check is off)
+        self.switch_button.clicked.connect(lambda: self.switchRequested.emit(self.direction))
+        self.anyway_button.clicked.connect(lambda: self.anywayRequested.emit(self.text))
+        self.stop_button.clicked.connect(lambda: self.askingChanged.emit(False))
+        self.ask_button.clicked.connect(lambda: self.askingChanged.emit(True))
+        self.hide()
+
+    @property
+    def refused(self) -> bool:
+        """The line says that an input was not decoded (not only noted)."""
+        return bool(self.text) and not self.decoded
+
+    def show_check(self, text: str, message: str, decoded: bool, switch: tuple[str, str] | None) -> None:
+        """Say ``message`` about ``text``; ``switch`` is (direction key, label) of a direction whose
+        model reads the language the input looks like, None when there is none."""
+        self.text, self.decoded = text, decoded
+        self.direction = switch[0] if switch is not None else ""
+        self.label.setText(message)
+        self.switch_button.setText(f"Switch to {switch[1]}" if switch is not None else "")
+        self.switch_button.setToolTip(f"Translate it with the {switch[1]} model instead" if switch is not None else "")
+        self.switch_button.setVisible(switch is not None)
+        self.anyway_button.setVisible(not decoded)
+        self.stop_button.setVisible(not decoded)
+        self.ask_button.setVisible(decoded)
+        self.show()
+
+    def clear(self) -> None:
+        self.text, self.direction, self.decoded = "", "", False
+        self.hide()
