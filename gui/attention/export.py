@@ -1,9 +1,14 @@
 """Exports of the attention panel: the heatmap as PNG or SVG (pyqtgraph exporters), the matrix
 with its tokens as CSV or JSON.
 
-The JSON object uses the command line's ``translate --json`` keys (``source``, ``source_tokens``,
-``tokens``, ``text``, ``attention``) plus the model's scorer, direction and folder name.
-CSV: a header row (corner cell, then the source tokens) and one row per output token.
+The pictures are the map as drawn: its view (words or pieces) and its colour scale, which the
+colour bar names. The JSON object uses the command line's ``translate --json`` keys (``source``,
+``source_tokens``, ``tokens``, ``text``, ``attention``: always the model's pieces) plus the model's
+scorer, direction and folder name, ``view`` (``words`` or ``pieces``), ``colour_scale`` (unit,
+row, auto) and, in the word view, ``words``: the source and output words, their attention matrix
+(α summed over a source word's pieces, averaged over an output word's) and that rule in words.
+CSV: the matrix as the map shows it — a header row (corner cell, then the source tokens or
+words) and one row per output token or word; the corner cell says which.
 """
 
 from __future__ import annotations
@@ -24,11 +29,13 @@ from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QWidget
 
 from engine.atomic import write_bytes_atomic
+from engine.words import MERGE_RULE
 from gui.attention.panel import AttentionPanel
 
 log = logging.getLogger("attention_studio")
 PNG_WIDTH = 1600  # pixels: sharp enough for slides and papers
 CORNER = "output \\ source"
+CORNER_WORDS = "output words \\ source words"
 
 
 class ExportError(Exception):
@@ -93,23 +100,38 @@ def _export_with(write: Callable[[str], Any], path: Path) -> Path:
 
 
 def matrix_csv(panel: AttentionPanel) -> str:
+    """The matrix in the map's view: pieces, or words (merged, engine/words.py)."""
     _require_rows(panel)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow([CORNER, *panel.source_tokens()])
-    for token, row in zip(panel.target_tokens(), panel.attention(), strict=True):
+    if panel.word_view():
+        corner, columns, rows, matrix = CORNER_WORDS, panel.source_words(), panel.target_words(), panel.word_attention()
+    else:
+        corner, columns, rows, matrix = CORNER, panel.source_tokens(), panel.target_tokens(), panel.attention()
+    writer.writerow([corner, *columns])
+    for token, row in zip(rows, matrix, strict=True):
         writer.writerow([token, *(f"{float(value):.6f}" for value in row)])
     return buffer.getvalue()
 
 
 def matrix_json(panel: AttentionPanel, metadata: dict[str, Any] | None = None) -> dict[str, Any]:
     _require_rows(panel)
-    return {
+    document = {
         **(metadata or {}),
         "source_tokens": panel.source_tokens(),
         "tokens": panel.target_tokens(),
-        "attention": [[round(float(v), 6) for v in row] for row in panel.attention()],
+        "attention": _rounded(panel.attention()),
+        "view": "words" if panel.word_view() else "pieces",
+        "colour_scale": panel.color_scale(),
     }
+    if panel.word_view():
+        document["words"] = {"source": panel.source_words(), "tokens": panel.target_words(),
+                             "attention": _rounded(panel.word_attention()), "rule": MERGE_RULE}
+    return document
+
+
+def _rounded(matrix) -> list[list[float]]:
+    return [[round(float(v), 6) for v in row] for row in matrix]
 
 
 def export_csv(panel: AttentionPanel, path: Path) -> Path:

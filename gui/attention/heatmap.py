@@ -1,15 +1,24 @@
 """The attention heatmap: a pyqtgraph ImageItem of α (rows = output tokens, columns = source
-tokens), token labels on the axes, a 0–1 colour bar, hover and click reporting, highlights.
+tokens), token labels on the axes, a colour bar, hover and click reporting, highlights.
 
 Rows not decoded yet are NaN, which pyqtgraph draws transparent, so the grid visibly fills in.
 The view can be zoomed (wheel) and panned (drag); long inputs open scrolled to their start.
 No global pyqtgraph configuration is touched: the image is row-major by its own option.
 
-Axis labels are thinned so they never overlap: whenever the visible range, the view's size or
-the labels change, each axis gets only every ``stride``-th label, where the stride (1, 2, 5, 10,
-20, …) is the smallest that leaves room for the widest visible label (its line height on the
-left axis) plus a small gap. Zooming in brings every label back once they fit; the exact token
-of any cell is always reported on hover (:attr:`HeatmapView.cellHovered`).
+Labels: the axes use a font a point smaller than the window's. Column labels stand side by side
+while they fit; when they do not, they are turned upright (gui/attention/token_axis.py), so a
+column needs one line height instead of its label's width. Whatever is left too tight is thinned
+so labels never overlap: whenever the visible range, the view's size or the labels change, each
+axis gets only every ``stride``-th label, where the stride (1, 2, 5, 10, 20, …) is the smallest
+that leaves room for the widest visible label (its line height on the left axis) plus a small
+gap. At 1280×800 that keeps every label of 40 columns; the map shows as many rows as have room
+for their labels and scrolls (the newest row in view) past that, so rows are never thinned
+until the user zooms out. Zooming in brings every label back once they fit; the exact token of
+any cell is always reported on hover (:attr:`HeatmapView.cellHovered`), and a map can name the
+cell under the pointer itself (:meth:`HeatmapView.set_hover_caption`: small maps).
+
+Colours follow a :class:`~gui.attention.color_scale.ColorScale` (0–1, per row, automatic) whose
+name the colour bar carries; :meth:`HeatmapView.set_scale` fixes another one (a difference map).
 """
 
 from __future__ import annotations
@@ -23,13 +32,28 @@ from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPalette, QPen, QTextOption
 from PySide6.QtWidgets import QGraphicsRectItem, QWidget
 
+from gui.attention.color_scale import DEFAULT_SCALE, ColorScale, color_scale
 from gui.attention.labels import axis_label
+from gui.attention.token_axis import TokenAxis
 
 VISIBLE_COLUMNS = 40  # source tokens in view at first; the rest is reached by panning or zooming out
-VISIBLE_ROWS = 30
+VISIBLE_ROWS = 30  # rows in view before the map is laid out (then: as many as have room for labels)
 COLOR_MAP = "viridis"
-LABEL_GAP = 6  # pixels kept free between two neighbouring axis labels
+LABEL_GAP = 6  # pixels kept free between two neighbouring labels side by side
+LINE_GAP = 1  # pixels kept free between two neighbouring labels one line high (rows, turned columns; their
+# extent of 1.2 em already holds the glyphs' own side bearings)
+AXIS_FONT_DELTA = -1.0  # points: the axis labels' font against the window's
+COMPACT_BAR_WIDTH, COMPACT_BAR_AXIS = 8, 28  # pixels: a small map's colour bar and its values
+COMPACT_ROW_LABEL = 36  # pixels: a small map's row labels are cut to this width (its hover caption names them)
 EMPTY_HINT = "The attention map appears here: one row per output token, one column per source token."
+
+
+def axis_font(base: QFont) -> QFont:
+    """The axis labels' font: ``base`` a point smaller (7 points at least)."""
+    font = QFont(base)
+    if font.pointSizeF() > 0:
+        font.setPointSizeF(max(7.0, font.pointSizeF() + AXIS_FONT_DELTA))
+    return font
 
 
 def label_stride(label_widths_px: Sequence[float], pixels_per_cell: float, gap_px: float = LABEL_GAP) -> int:
@@ -65,32 +89,42 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         palette = self.palette()
         self.setBackground(palette.color(QPalette.ColorRole.Base))
         text = palette.color(QPalette.ColorRole.Text)
-        self.plot = self.addPlot()
+        font = axis_font(self.font())
+        self.axes = {side: TokenAxis(side, font) for side in ("top", "left")}
+        self.plot = self.addPlot(axisItems=dict(self.axes))
         self.plot.invertY(True)
         self.plot.setDefaultPadding(0.0)
         self.plot.hideButtons()
         self.plot.setMenuEnabled(False)
         self.plot.showAxes((True, True, False, False), showValues=(True, True, False, False))
-        font = QFont(self.font())
         for side in ("left", "top"):
             axis = self.plot.getAxis(side)
             axis.setPen(text)
             axis.setTextPen(text)
-            axis.setStyle(tickFont=font, tickLength=-4, autoExpandTextSpace=True)
+            axis.setStyle(tickFont=font, tickLength=-4, autoExpandTextSpace=False)
             axis.setTicks([[], []])  # token labels only: never pyqtgraph's numbers (an empty map showed 0, 5, 10…)
         self.image = pg.ImageItem(axisOrder="row-major")
         self.plot.addItem(self.image)
         self.color_bar = pg.ColorBarItem(values=(0.0, 1.0), colorMap=pg.colormap.get(COLOR_MAP),
-                                         interactive=False, label="α", colorMapMenu=False, width=16)
+                                         interactive=False, label="α (0–1)", colorMapMenu=False, width=16)
         self.color_bar.setImageItem(self.image, insert_in=self.plot)
         bar_axis = self.color_bar.getAxis("right") if hasattr(self.color_bar, "getAxis") else None
         if bar_axis is not None:
             bar_axis.setPen(text)
             bar_axis.setTextPen(text)
-        self._levels = (0.0, 1.0)  # the colour scale (α: 0–1; a difference map: −1–1)
+        self._levels = (0.0, 1.0)  # the colour levels in use
+        self.color_scale: ColorScale | None = color_scale(DEFAULT_SCALE)  # None: a fixed scale (set_scale)
+        self._bar_label = "α (0–1)"
         self.empty_hint = pg.TextItem(EMPTY_HINT, color=text, anchor=(0.5, 0.5))
         self.empty_hint.setPos(0, 0)
         self.plot.addItem(self.empty_hint, ignoreBounds=True)
+        self.caption = pg.TextItem("", color=palette.color(QPalette.ColorRole.ToolTipText),
+                                   fill=palette.color(QPalette.ColorRole.ToolTipBase), anchor=(0, 1))
+        self.caption.setZValue(20)
+        self.caption.hide()
+        self.plot.addItem(self.caption, ignoreBounds=True)
+        self._captions = False  # name the hovered cell on the map itself (set_hover_caption)
+        self._compact_bar = False  # a narrow colour bar without its label (set_compact_bar)
         self._cell_box = self._overlay(QColor(255, 64, 64), 2)
         self._row_box = self._overlay(QColor(255, 140, 0), 2)
         self._column_box = self._overlay(QColor(255, 255, 255), 1)
@@ -98,14 +132,17 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         self._capacity = 0
         self._rows = 0
         self._grid = np.zeros((0, 0), np.float32)
+        self._weights = np.zeros((0, 0), np.float32)  # the rows shown, before the colour scale
         self._source_labels: tuple[str, ...] = ()
         self._row_labels: list[str] = []
         self._metrics = QFontMetrics(font)
         self._labels: dict[str, list[str]] = {"top": [], "left": []}  # every label per axis
         self._extents: dict[str, list[int]] = {"top": [], "left": []}  # their pixel sizes along it
+        self._turned_extents: list[int] = []  # the column labels' sizes along the axis when turned upright
         self._ticks: dict[str, list[tuple[int, str]]] = {"top": [], "left": []}  # the labels shown
         view = self.plot.getViewBox()
         view.sigRangeChanged.connect(self._thin_labels)
+        view.sigResized.connect(self._refit_rows)  # e.g. the top axis grew for upright labels
         view.sigResized.connect(self._thin_labels)
         view.sigResized.connect(self._wrap_hint)
         view.sigRangeChanged.connect(self._wrap_hint)
@@ -146,12 +183,51 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         self.empty_hint.updateTextPos()
 
     def set_scale(self, low: float, high: float, color_map: str, label: str) -> None:
-        """Another colour scale, e.g. a diverging map centred on 0 from −1 to 1 for α_A − α_B."""
-        self._levels = (float(low), float(high))
+        """A fixed colour scale instead of α's, e.g. a diverging map centred on 0 from −1 to 1 for
+        α_A − α_B (the values are drawn as given)."""
+        self.color_scale = None
         self.color_bar.setColorMap(pg.colormap.get(color_map))
-        self.color_bar.setLevels(values=self._levels)
-        self.color_bar.getAxis("left").setLabel(label)  # where ColorBarItem puts its label (vertical bar)
-        self.image.setLevels(self._levels)
+        self._apply_levels((float(low), float(high)), label)
+
+    def set_color_scale(self, scale: ColorScale | str) -> None:
+        """Colour the weights by ``scale`` (a :class:`ColorScale` or its name: unit, row, auto)."""
+        self.color_scale = color_scale(scale) if isinstance(scale, str) else scale
+        self._draw_weights()
+
+    def _apply_levels(self, levels: tuple[float, float], label: str) -> None:
+        if levels != self._levels:
+            self._levels = levels
+            self.color_bar.setLevels(values=levels)
+            self.image.setLevels(levels)
+        if label != self._bar_label:
+            self._bar_label = label
+            self.color_bar.getAxis("left").setLabel(label)  # where ColorBarItem puts its label (vertical bar)
+            if self._compact_bar:
+                self.color_bar.getAxis("left").showLabel(False)
+                self.setToolTip(f"Colours: {label}")
+
+    @property
+    def bar_label(self) -> str:
+        """What the colour bar says its colours are (e.g. ``α ÷ row max``)."""
+        return self._bar_label
+
+    def set_compact_bar(self) -> None:
+        """A narrow colour bar without its label, for small maps (the Compare grid's): the scale's
+        name goes to the map's tooltip and to the view's own choice of scale. Row labels are cut
+        to COMPACT_ROW_LABEL pixels."""
+        self.color_bar.layout.setColumnFixedWidth(1, COMPACT_BAR_WIDTH)
+        self.color_bar.axis.setWidth(COMPACT_BAR_AXIS)
+        self.color_bar.axis.setStyle(tickFont=axis_font(self.font()))
+        self.color_bar.getAxis("left").showLabel(False)
+        self._compact_bar = True
+        self.setToolTip(f"Colours: {self._bar_label}")
+
+    def set_hover_caption(self, enabled: bool) -> None:
+        """Name the cell under the pointer on the map itself (output ← source, α): for maps too
+        small to label every row and column."""
+        self._captions = enabled
+        if not enabled:
+            self.caption.hide()
 
     # -- data -------------------------------------------------------------------------------
     def reset(self, source_tokens: Sequence[str]) -> None:
@@ -165,8 +241,10 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         self._cell_box.hide()
         self._row_box.hide()
         self._column_box.hide()
-        self._capacity = max(1, min(self._columns, VISIBLE_ROWS))  # blank rows: about a square to fill
+        self.caption.hide()
+        self._capacity = max(1, min(self._columns, self._fitting_rows()))  # blank rows: about a square to fill
         self._grid = np.full((self._capacity, max(self._columns, 1)), np.nan, np.float32)
+        self._weights = np.zeros((0, self._columns), np.float32)
         self.image.setImage(self._grid, levels=self._levels, autoLevels=False)
         self._place_image()  # after setImage: the rectangle's scale depends on the image size
         self.plot.getViewBox().setRange(xRange=(-0.5, min(max(self._columns, 1), VISIBLE_COLUMNS) - 0.5),
@@ -183,17 +261,17 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         if resized:
             self._capacity = capacity
             self._grid = np.full((capacity, max(self._columns, 1)), np.nan, np.float32)
-        else:
-            self._grid[rows:] = np.nan  # a beam hypothesis may have become shorter
-        if rows and self._columns:
-            self._grid[:rows, : self._columns] = matrix
-        self.image.setImage(self._grid, levels=self._levels, autoLevels=False)
+        self._weights = np.asarray(matrix, dtype=np.float32)[:, : self._columns]
+        self._draw_weights()
         if resized:
             self._place_image()
             self._show_rows()
         labels = [axis_label(t) for t in target_tokens[:rows]]
         if labels != self._row_labels:
             self._row_labels = labels
+            if self._compact_bar:  # a small map: row labels cut to leave room for the cells (hover names them)
+                labels = [self._metrics.elidedText(label, Qt.TextElideMode.ElideRight, COMPACT_ROW_LABEL)
+                          for label in labels]
             width = self._label_width(labels)
             axis = self.plot.getAxis("left")
             if axis.fixedWidth != width:  # setting it again re-lays out the plot for nothing
@@ -202,18 +280,40 @@ class HeatmapView(pg.GraphicsLayoutWidget):
             self._thin_labels()
         self._rows = rows
 
+    def _draw_weights(self) -> None:
+        """The image of the weights shown, through the colour scale."""
+        rows = self._weights.shape[0]
+        self._grid[rows:] = np.nan  # a beam hypothesis may have become shorter
+        if self.color_scale is None:
+            image = self._weights
+        else:
+            image, levels, label = self.color_scale.apply(self._weights)
+            self._apply_levels(levels, label)
+        if rows and self._columns:
+            self._grid[:rows, : self._columns] = image
+        self.image.setImage(self._grid, levels=self._levels, autoLevels=False)
+
+    def weight(self, row: int, column: int) -> float:
+        """The weight drawn in a cell (as given, before the colour scale); NaN outside the rows."""
+        if 0 <= row < self._weights.shape[0] and 0 <= column < self._weights.shape[1]:
+            return float(self._weights[row, column])
+        return float("nan")
+
     def _label_width(self, labels: Sequence[str]) -> int:
         widest = max((self._metrics.horizontalAdvance(label) for label in labels), default=0)
-        return max(36, widest + 16)
+        return max(24 if self._compact_bar else 36, widest + 12)
 
     # -- axis labels ------------------------------------------------------------------------
     def _set_labels(self, side: str, labels: list[str]) -> None:
-        """Every label of the ``side`` axis, with its pixel extent along that axis."""
+        """Every label of the ``side`` axis, with its pixel extent along that axis (side by side)."""
         self._labels[side] = labels
         if side == "top":
             self._extents[side] = [self._metrics.horizontalAdvance(label) for label in labels]
+            self._turned_extents = [self.axes["top"].label_extent_turned(label) for label in labels]
+            if self.axes["top"].vertical:
+                self.axes["top"].set_vertical(True, labels)  # as tall as the new longest label
         else:
-            self._extents[side] = [self._metrics.height()] * len(labels)
+            self._extents[side] = [self.axes["left"].line] * len(labels)
 
     def _visible_indices(self, side: str) -> range:
         """Indices of the ``side`` axis' cells whose centres are in view (clipped to its labels)."""
@@ -227,11 +327,20 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         return length / (high - low) if high > low else 0.0
 
     def _thin_labels(self, *_args) -> None:
-        """Give each axis every stride-th label, the stride fitting the current zoom and size."""
+        """Give each axis every stride-th label, the stride fitting the current zoom and size; turn
+        the column labels upright when they do not all fit side by side."""
         for side in ("top", "left"):
-            extents = self._extents[side]
-            visible = [extents[j] for j in self._visible_indices(side)]
-            stride = label_stride(visible, self._pixels_per_cell(side))
+            visible = self._visible_indices(side)
+            pixels = self._pixels_per_cell(side)
+            if side == "top":
+                stride = label_stride([self._extents["top"][j] for j in visible], pixels)
+                turned = stride > 1
+                if turned:
+                    stride = label_stride([self._turned_extents[j] for j in visible], pixels, LINE_GAP)
+                if turned != self.axes["top"].vertical:
+                    self.axes["top"].set_vertical(turned, self._labels["top"])
+            else:
+                stride = label_stride([self._extents["left"][j] for j in visible], pixels, LINE_GAP)
             ticks = list(enumerate(self._labels[side]))[::stride]
             if ticks != self._ticks[side]:
                 self._ticks[side] = ticks
@@ -244,23 +353,22 @@ class HeatmapView(pg.GraphicsLayoutWidget):
 
     def visible_label_rects(self, side: str) -> list[QRectF]:
         """Where the labels of the ``side`` axis' ("top" or "left") ticks in view lie, in that
-        axis' pixel coordinates, in axis order: centred on their tick, as wide as their text, one
-        line high (pyqtgraph may still skip one that sticks out of the axis at either end)."""
-        view, axis = self.plot.getViewBox(), self.plot.getAxis(side)
+        axis' pixel coordinates, in axis order, as drawn: side by side or turned on the top axis."""
+        view, axis = self.plot.getViewBox(), self.axes[side]
         low, high = view.viewRange()[0 if side == "top" else 1]
-        height = self._metrics.height()
-        rects = []
-        for value, label in self._ticks[side]:
-            if not low <= value <= high:
-                continue
-            width = self._metrics.horizontalAdvance(label)
-            if side == "top":
-                x = axis.mapFromScene(view.mapViewToScene(QPointF(value, low))).x()
-                rects.append(QRectF(x - width / 2, 0, width, height))
-            else:
-                y = axis.mapFromScene(view.mapViewToScene(QPointF(low, value))).y()
-                rects.append(QRectF(axis.width() - width, y - height / 2, width, height))
-        return rects
+        return [axis.label_rect(axis.tick_position(value), label)
+                for value, label in self._ticks[side] if low <= value <= high]
+
+    def labels_turned(self) -> bool:
+        """True when the column labels stand upright (they did not fit side by side)."""
+        return self.axes["top"].vertical
+
+    def _fitting_rows(self) -> int:
+        """How many rows the view has room for with a label each (VISIBLE_ROWS before layout)."""
+        height = self.plot.getViewBox().height()
+        if height < 40:
+            return VISIBLE_ROWS
+        return max(3, int(height // (self.axes["left"].line + LINE_GAP)))
 
     def _place_image(self) -> None:
         """Image rectangle and pan/zoom limits for the current grid (the view range is kept)."""
@@ -269,16 +377,22 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         self.plot.getViewBox().setLimits(xMin=-0.5, xMax=columns - 0.5, yMin=-0.5, yMax=capacity - 0.5,
                                          minXRange=min(3, columns), minYRange=min(3, capacity))
 
+    def _refit_rows(self) -> None:
+        """The view changed size: as many rows in view as have room for their labels again."""
+        if self._capacity and self._columns:
+            self._show_rows()
+
     def _show_rows(self) -> None:
-        """All rows while they fit (up to VISIBLE_ROWS); beyond that, scroll to keep the newest
+        """All rows while they have room for their labels; beyond that, scroll to keep the newest
         row in view without zooming."""
         view = self.plot.getViewBox()
         bottom = self._capacity - 0.5
-        if self._capacity <= VISIBLE_ROWS:
+        fitting = self._fitting_rows()
+        if self._capacity <= fitting:
             view.setYRange(-0.5, bottom, padding=0)
             return
         top, shown_bottom = view.viewRange()[1]
-        height = min(shown_bottom - top, VISIBLE_ROWS)
+        height = min(shown_bottom - top, fitting)
         view.setYRange(bottom - height, bottom, padding=0)
 
     # -- highlights -------------------------------------------------------------------------
@@ -321,20 +435,42 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         if cell != self._hovered:
             self._hovered = cell
             self.highlight_cell(*cell)
-            self.cellHovered.emit(*cell)
+            self._show_caption(*cell)
+            self._report_hover(*cell)
+
+    def _report_hover(self, row: int, column: int) -> None:
+        """Say which cell is under the pointer (a subclass may translate it: gui/attention/piece_map.py)."""
+        self.cellHovered.emit(row, column)
+
+    def _report_click(self, row: int, column: int, shift: bool) -> None:
+        self.rowClicked.emit(row)
+        self.cellClicked.emit(row, column, shift)
+
+    def _show_caption(self, row: int, column: int) -> None:
+        """Name the cell under the pointer on the map (when captions are on)."""
+        if not self._captions or row < 0:
+            self.caption.hide()
+            return
+        source = self._source_labels[column] if column < len(self._source_labels) else ""
+        target = self._row_labels[row] if row < len(self._row_labels) else ""
+        self.caption.setText(f"{target} ← {axis_label(source)}  {self.weight(row, column):.2f}")
+        view = self.plot.getViewBox()
+        (left, right), (top, bottom) = view.viewRange()
+        self.caption.setAnchor((1 if column > (left + right) / 2 else 0, 0 if row < (top + bottom) / 2 else 1))
+        self.caption.setPos(column + (-0.5 if column > (left + right) / 2 else 0.5), row + (0.5 if row < (top + bottom) / 2 else -0.5))
+        self.caption.show()
 
     def _on_mouse_clicked(self, event) -> None:
         if event.button() != Qt.MouseButton.LeftButton:
             return
         row, column = self.cell_at(event.scenePos())
         if row >= 0:
-            self.rowClicked.emit(row)
-            shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
-            self.cellClicked.emit(row, column, shift)
+            self._report_click(row, column, bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier))
 
     def leaveEvent(self, event) -> None:
         if self._hovered != (-1, -1):
             self._hovered = (-1, -1)
             self.highlight_cell(-1, -1)
-            self.cellHovered.emit(-1, -1)
+            self.caption.hide()
+            self._report_hover(-1, -1)
         super().leaveEvent(event)

@@ -24,7 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui.attention.labels import quoted, token_label
+from engine.words import WordSplit, merge_columns, merge_scores
+from gui.attention.labels import piece_label, quoted, token_label
 
 if TYPE_CHECKING:
     from engine.search import DecodeStep
@@ -166,14 +167,23 @@ class StepInspector(QWidget):
 
     def show_step(self, index: int, token: str, step: DecodeStep | None, weights: np.ndarray | None,
                   source_tokens: Sequence[str], formula: str, uses_attention: bool, *,
-                  probability: float | None = None, scores: np.ndarray | None = None, heading: str = "") -> None:
+                  probability: float | None = None, scores: np.ndarray | None = None, heading: str = "",
+                  source_split: WordSplit | None = None, words: bool = False, note: str = "") -> None:
         """Show step ``index`` (output ``token``); ``step`` is None when its details are not known,
         ``weights`` is α_i (None without attention). Without a ``step`` (a target forced on the
         model), ``probability`` p(y_i | y_<i, x) and ``scores`` e_i (S,) are shown when given.
-        ``heading`` names the model (e.g. the scorer) before the step."""
+        ``heading`` names the model (e.g. the scorer) before the step; ``note`` follows it.
+
+        ``source_split`` (the source's pieces grouped into words, engine/words.py): with ``words``
+        the table lists source words — α summed over a word's pieces, the score log Σ exp over
+        them (softmax over those scores gives the summed α); without, pieces that continue a word
+        are marked ``##``."""
         self.shown_index = index
         if step is not None:
             probability, scores = step.probability, step.scores
+        own = step.model_attention if step is not None and step.overridden else None
+        source_tokens, weights, scores, own = _in_units(source_tokens, weights, scores, own, source_split, words)
+        self.weights.setHeaderData(1, Qt.Orientation.Horizontal, "source word" if words else "source token")
         shown_p = f" with p = {probability:.3f}" if probability is not None else ""
         prefix = f"<b>{html.escape(heading)}</b> · " if heading else ""
         if self.compact:
@@ -181,6 +191,8 @@ class StepInspector(QWidget):
             self.title.setText(f"{prefix}<b>i = {index}</b>: {html.escape(quoted(token))}{shown_p}")
         else:
             self.title.setText(f"{prefix}<b>Step i = {index}</b>: output {html.escape(quoted(token))}{shown_p}")
+        if note:
+            self.title.setText(self.title.text() + f" — {html.escape(note)}")
         self.formula.setText(self._formulas(formula, uses_attention))
         if step is not None and step.alternatives:
             forced = " (this token was given: a forced prefix)" if step.forced else ""
@@ -195,11 +207,10 @@ class StepInspector(QWidget):
                 self.alternatives.setText(f"Top-{len(step.alternatives)} candidates{forced}: {choices}")
         else:
             self.alternatives.setText("")
-        if step is not None and step.overridden and step.model_attention is not None:
-            own = ", ".join(f"{quoted(tok)} {alpha:.2f}" for tok, alpha in
-                            dominant_sources(step.model_attention, source_tokens))
+        if own is not None:
+            listed = ", ".join(f"{quoted(tok)} {alpha:.2f}" for tok, alpha in dominant_sources(own, source_tokens))
             self.alternatives.setText(self.alternatives.text() + f"<br><b>α set by hand at this step.</b> The "
-                                      f"model's own α: {html.escape(own)}")
+                                      f"model's own α: {html.escape(listed)}")
         self.alternatives.setVisible(bool(self.alternatives.text()))  # no empty line above the table
         if not uses_attention or weights is None:
             self.context.setText("c_i = C: the same fixed context vector at every step (no weights to inspect).")
@@ -221,3 +232,19 @@ class StepInspector(QWidget):
             return f"<b>Scorer:</b> {html.escape(formula)}"
         return (f"<b>Score:</b> {html.escape(formula)}<br><b>Softmax:</b> {SOFTMAX}"
                 f"<br><b>Context:</b> {CONTEXT}")
+
+
+def _in_units(tokens: Sequence[str], weights: np.ndarray | None, scores: np.ndarray | None,
+              own: np.ndarray | None, split: WordSplit | None, words: bool):
+    """The source labels, weights, scores and the model's own α (what-if) in the table's units:
+    words (merged) or pieces (marked where they continue a word)."""
+    if split is None or split.pieces != tuple(tokens):
+        return tokens, weights, scores, own
+    if not words:
+        return [piece_label(p, split.continues(k)) for k, p in enumerate(tokens)], weights, scores, own
+
+    def merged(row: np.ndarray | None) -> np.ndarray | None:
+        return None if row is None else merge_columns(np.asarray(row)[None, :], split)[0]
+
+    labels = ["\u2423" if w == "\u2581" else w for w in split.words]
+    return labels, merged(weights), None if scores is None else merge_scores(scores, split), merged(own)

@@ -1,10 +1,22 @@
-"""The attention panel (objectName ``attentionPanel``): heatmap, hover read-out, step inspector.
+"""The attention panel (objectName ``attentionPanel``): heatmap, view choices, hover read-out,
+step inspector.
 
 Public contract (tests outside the project rely on it): :meth:`attention` (rows = output tokens
 shown so far, columns = source tokens), :meth:`source_tokens`, :meth:`target_tokens`, and the
 signal ``stepShown(int)``, emitted once per row, in order, as it appears. The data behind these
 is updated on every step; only the drawing is coalesced to ~30 frames a second when steps arrive
 faster than that.
+
+**Pieces or words.** The contract speaks of the model's tokens — SentencePiece pieces — whatever
+the map shows: ``attention()``, ``source_tokens()``, ``target_tokens()`` and ``stepShown`` keep
+their meaning when the word view (on by default, ``attentionWordView``) draws words. What the map
+shows has its own accessors: :meth:`word_view`, :meth:`source_words`, :meth:`target_words`,
+:meth:`word_attention` (α summed over a source word's pieces, averaged over an output word's,
+engine/words.py) and :meth:`shown_attention` (whichever the map draws). The signals that carry
+a position (``cellHovered``, ``stepSelected``, ``cellClicked``) and the methods that take one
+(:meth:`select_step`, :meth:`preview_step`, :meth:`highlight_column`) speak of pieces too; a
+word's row or column stands for its first piece. The colour scale (``attentionColorScale``: 0–1,
+per row, automatic) changes the colours only.
 
 A model without attention (the ``none`` scorer) has no weights: instead of a heatmap the panel
 explains that every step reads the same fixed context C, and :meth:`attention` has no rows.
@@ -18,13 +30,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QLabel, QSplitter, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from gui.attention.heatmap import HeatmapView
 from gui.attention.inspector import StepInspector
-from gui.attention.labels import quoted
+from gui.attention.map_units import MapUnits, UnitsCache
 from gui.attention.record import RunRecord
 from gui.attention.throttle import FrameThrottle
+from gui.attention.view_bar import MapViewBar
 
 if TYPE_CHECKING:
     from engine.search import DecodeStep
@@ -39,7 +52,7 @@ NO_ATTENTION_NOTE = (
     "the source tokens it needs, and compare the translations of long sentences.</p>"
 )
 INSPECTOR_INTERVAL_MS = 150  # the step inspector's redraws while a run streams (see AttentionPanel)
-HOVER_HINT = "Hover a cell for its exact weight; wheel to zoom, drag to pan; click a row to inspect that step."
+HOVER_HINT = "Hover a cell for its weight · wheel: zoom · drag: pan · click a row: inspect that step"
 
 
 class AttentionPanel(QWidget):
@@ -59,7 +72,12 @@ class AttentionPanel(QWidget):
         self.heatmap.setObjectName("attentionHeatmap")
         self.hover_label = QLabel(HOVER_HINT)
         self.hover_label.setObjectName("attentionHoverLabel")
-        self.hover_label.setWordWrap(True)
+        # One line, cut at the side when narrow (its tooltip holds it whole); its length never widens the map's side.
+        self.hover_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.view_bar = MapViewBar("attention")
+        self.units_cache = UnitsCache()
+        self._units = self.units_cache.units((), (), True)
+        self._laid_out: tuple[tuple[str, ...], bool] | None = None  # (source, words) the columns show
         self.note = QLabel(NO_ATTENTION_NOTE)
         self.note.setObjectName("noAttentionNote")
         self.note.setWordWrap(True)
@@ -70,7 +88,11 @@ class AttentionPanel(QWidget):
         heat_layout = QVBoxLayout(heat_page)
         heat_layout.setContentsMargins(0, 0, 0, 0)
         heat_layout.addWidget(self.heatmap, 1)
-        heat_layout.addWidget(self.hover_label)
+        below = QHBoxLayout()
+        below.addWidget(self.view_bar)
+        below.addSpacing(8)
+        below.addWidget(self.hover_label, 1)
+        heat_layout.addLayout(below)
         self.stack.addWidget(heat_page)
         self.stack.addWidget(self.note)
         self.inspector = StepInspector()
@@ -94,9 +116,11 @@ class AttentionPanel(QWidget):
         self._preview = -1  # step under the pointer in the output text
         self._emitted = 0  # rows announced by stepShown in this run
         self.heatmap.cellHovered.connect(self._on_cell_hovered)
-        self.heatmap.rowClicked.connect(self.select_step)
-        self.heatmap.cellClicked.connect(self.cellClicked)
+        self.heatmap.rowClicked.connect(lambda row: self.select_step(self._units.first_row_piece(row)))
+        self.heatmap.cellClicked.connect(self._on_cell_clicked)
         self.inspector.alternativeChosen.connect(self.alternativeChosen)
+        self.view_bar.wordViewChanged.connect(self.set_word_view)
+        self.view_bar.colorScaleChanged.connect(self.set_color_scale)
 
     # -- contract ---------------------------------------------------------------------------
     def attention(self) -> np.ndarray:
@@ -113,6 +137,52 @@ class AttentionPanel(QWidget):
         """False for a model with a fixed context (no weights, no heatmap)."""
         return self.record.uses_attention
 
+    # -- what the map shows -----------------------------------------------------------------
+    def word_view(self) -> bool:
+        """True when the map shows words (pieces merged), False for the model's pieces."""
+        return self.view_bar.word_view()
+
+    def set_word_view(self, words: bool) -> None:
+        """Show words (True) or the model's pieces; the contract's accessors do not change."""
+        if self.view_bar.word_view() != words:
+            self.view_bar.set_word_view(words)  # comes back here through wordViewChanged
+            return
+        self.render_now()
+
+    def color_scale(self) -> str:
+        """The colour scale's name: unit (0–1), row (per row) or auto (the map's largest α)."""
+        return self.view_bar.scale_name()
+
+    def set_color_scale(self, name: str) -> None:
+        """Colour the map by the scale called ``name`` (unit, row, auto); the colour bar says which."""
+        if self.view_bar.scale_name() != name:
+            self.view_bar.set_scale(name)  # comes back here through colorScaleChanged
+            return
+        self.heatmap.set_color_scale(name)
+
+    def units(self) -> MapUnits:
+        """The map's rows and columns (pieces or words) for the run shown."""
+        return self.units_cache.units(self.record.source_tokens, self.record.target_tokens, self.word_view())
+
+    def source_words(self) -> list[str]:
+        """The source as words (engine/words.py), whichever view the map shows."""
+        return list(self.units_cache.units(self.record.source_tokens, (), True).source.words)
+
+    def target_words(self) -> list[str]:
+        """The output so far as words, whichever view the map shows."""
+        return list(self.units_cache.units(self.record.source_tokens, self.record.target_tokens, True).target.words)
+
+    def word_attention(self) -> np.ndarray:
+        """Rows = output words, columns = source words: α summed over a source word's pieces and
+        averaged over an output word's pieces (every row still sums to 1)."""
+        units = self.units_cache.units(self.record.source_tokens, self.record.target_tokens, True)
+        return units.matrix(self.record.attention())
+
+    def shown_attention(self) -> np.ndarray:
+        """What the map draws: rows and columns in the map's units (words or pieces), the weights of
+        :meth:`attention`."""
+        return self.units().matrix(self.record.matrix)
+
     # -- a run ------------------------------------------------------------------------------
     def begin(self, source_tokens: Sequence[str], uses_attention: bool, formula: str, scorer_label: str = "") -> None:
         """Start showing a new run: an empty grid over ``source_tokens``."""
@@ -122,7 +192,7 @@ class AttentionPanel(QWidget):
         self._pinned = self._preview = -1
         self._emitted = 0
         self.stack.setCurrentIndex(0 if uses_attention else 1)
-        self.heatmap.reset(source_tokens)
+        self._lay_out_columns()
         self.hover_label.setText(HOVER_HINT)
         self.inspector.clear(formula)
 
@@ -166,11 +236,24 @@ class AttentionPanel(QWidget):
     def _render(self, inspector_now: bool = False) -> None:
         record = self.record
         if record.uses_attention:
-            self.heatmap.set_rows(record.matrix, self._row_labels(), record.finished)
+            self._lay_out_columns()
+            units = self._units
+            rows = int(record.matrix.shape[0])
+            self.heatmap.set_rows(units.matrix(record.matrix), self._row_labels(units, rows), record.finished)
+            self.heatmap.highlight_row(units.row_of(self._preview if self._preview >= 0 else self._pinned))
         if inspector_now or record.finished or self._pinned >= 0 or self._preview >= 0:
             self._show_inspected()
         else:
             self._show_inspected_soon()
+
+    def _lay_out_columns(self) -> None:
+        """The map's units for the run shown; its columns laid out again when they changed (a new
+        run, the other view)."""
+        self._units = self.units()
+        key = (self.record.source_tokens, self._units.words)
+        if key != self._laid_out:
+            self._laid_out = key
+            self.heatmap.reset(self._units.column_labels)
 
     def _show_inspected_soon(self) -> None:
         """The newest step in the inspector, at most every INSPECTOR_INTERVAL_MS."""
@@ -180,14 +263,18 @@ class AttentionPanel(QWidget):
         elif not self._inspector_timer.isActive():
             self._inspector_timer.start(int(wait_ms) + 1)
 
-    def _row_labels(self) -> list[str]:
-        """The output tokens, marked where what-if decoding steered them: ✎ a given (forced) token,
-        ◉ a step whose attention was set by hand."""
+    def _row_labels(self, units: MapUnits | None = None, rows: int | None = None) -> list[str]:
+        """The map's row labels (of ``units``' first ``rows`` pieces; by default the map's, all),
+        marked where what-if decoding steered them: ✎ a given (forced) token, ◉ a step whose
+        attention was set by hand (in the word view: any of its pieces)."""
+        units = self._units if units is None else units
+        rows = int(self.record.matrix.shape[0]) if rows is None else rows
         labels = []
-        for index, token in enumerate(self.record.target_tokens):
-            step = self.record.step(index)
-            mark = "✎" if step is not None and step.forced else "◉" if step is not None and step.overridden else ""
-            labels.append(mark + token)
+        for row, label in enumerate(units.row_labels(rows)):
+            steps = [self.record.step(k) for k in units.row_pieces(row) if k < rows]
+            mark = "✎" if any(s is not None and s.forced for s in steps) else \
+                "◉" if any(s is not None and s.overridden for s in steps) else ""
+            labels.append(mark + label)
         return labels
 
     def _inspected_index(self) -> int:
@@ -202,15 +289,28 @@ class AttentionPanel(QWidget):
         index = self._inspected_index()
         if index < 0:
             return
-        record = self.record
+        record, units = self.record, self._units
         self.inspector.show_step(index, record.target_tokens[index], record.step(index), record.row(index),
-                                 record.source_tokens, record.formula, record.uses_attention)
+                                 record.source_tokens, record.formula, record.uses_attention,
+                                 source_split=units.source, words=units.words, note=self._word_note(index))
+
+    def _word_note(self, index: int) -> str:
+        """In the word view, which output word step ``index`` belongs to when that word has several pieces."""
+        units = self._units
+        if not units.words:
+            return ""
+        row = units.row_of(index)
+        pieces = units.row_pieces(row)
+        if len(pieces) < 2:
+            return ""
+        return (f"piece {index - pieces.start + 1} of the word ‘{units.target.words[row]}’ (steps "
+                f"{pieces.start}–{pieces.stop - 1}; its map row averages them)")
 
     # -- interaction ------------------------------------------------------------------------
     def select_step(self, index: int) -> None:
         """Pin the inspector to step ``index`` (-1 follows the newest step)."""
         self._pinned = index
-        self.heatmap.highlight_row(index)
+        self.heatmap.highlight_row(self._units.row_of(index))
         self._show_inspected()
         if index >= 0:
             self.stepSelected.emit(index)
@@ -218,21 +318,40 @@ class AttentionPanel(QWidget):
     def preview_step(self, index: int) -> None:
         """Show step ``index`` while the pointer is on its output token (-1 ends the preview)."""
         self._preview = index
-        self.heatmap.highlight_row(index if index >= 0 else self._pinned)
+        self.heatmap.highlight_row(self._units.row_of(index if index >= 0 else self._pinned))
         self._show_inspected()
 
     def highlight_column(self, column: int) -> None:
         """Outline the cell of the inspected row under source token ``column`` (-1 clears)."""
-        self.heatmap.highlight_cell(self._inspected_index() if column >= 0 else -1, column)
+        units = self._units
+        self.heatmap.highlight_cell(units.row_of(self._inspected_index()) if column >= 0 else -1,
+                                    units.column_of(column))
 
     def _on_cell_hovered(self, row: int, column: int) -> None:
-        record = self.record
-        if row >= 0:
-            weight = float(record.matrix[row, column])
-            self.hover_label.setText(
-                f"α({quoted(record.target_tokens[row])} ← {quoted(record.source_tokens[column])}) = {weight:.4f}"
-                f"   (output step {row}, source position {column})"
-            )
-        else:
+        """A map cell (in the map's units) under the pointer: its weight here, its first pieces out."""
+        units = self._units
+        if row < 0:
             self.hover_label.setText(HOVER_HINT)
-        self.cellHovered.emit(row, column)
+            self.hover_label.setToolTip(HOVER_HINT)
+            self.cellHovered.emit(-1, -1)
+            return
+        weight = self.heatmap.weight(row, column)
+        rows, columns = units.row_pieces(row), units.column_pieces(column)
+        target, source = self.heatmap._row_labels[row], units.column_labels[column]
+        text = f"α(‘{target}’ ← ‘{source}’) = {weight:.4f}"
+        if units.words:
+            text += (f"   (output word {row}: {_span('step', rows)}{', averaged' if len(rows) > 1 else ''}; "
+                     f"source word {column}: {_span('position', columns)}{', summed' if len(columns) > 1 else ''})")
+        else:
+            text += f"   (output step {row}, source position {column})"
+        self.hover_label.setText(text)
+        self.hover_label.setToolTip(text)
+        self.cellHovered.emit(rows.start, columns.start)
+
+    def _on_cell_clicked(self, row: int, column: int, shift: bool) -> None:
+        units = self._units
+        self.cellClicked.emit(units.first_row_piece(row), units.first_column_piece(column), shift)
+
+
+def _span(name: str, pieces: range) -> str:
+    return f"{name} {pieces.start}" if len(pieces) == 1 else f"{name}s {pieces.start}–{pieces.stop - 1}"

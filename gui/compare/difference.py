@@ -12,7 +12,7 @@ import numpy as np
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from gui.attention.heatmap import HeatmapView
+from gui.attention.piece_map import PieceMap
 from gui.compare.model import attention_difference
 from gui.compare.panel import ScorerPanel
 
@@ -41,7 +41,7 @@ class DifferencePanel(QFrame):
         row.addWidget(self.second)
         row.addStretch(1)
         layout.addLayout(row)
-        self.heatmap = HeatmapView()
+        self.heatmap = PieceMap()  # words or pieces, as the maps it subtracts (the merge is linear)
         self.heatmap.setObjectName("compareDiffMap")
         self.heatmap.set_scale(-1.0, 1.0, DIFFERENCE_COLOR_MAP, "Δα")
         self.heatmap.set_empty_hint("α_A − α_B appears here once every model is given one shared target.")

@@ -7,20 +7,52 @@ source and output sub-words are named one by one (wheel to zoom for longer ones)
 never shows rows of an older one; the tab closes it when the panels are replaced (another direction). Hovering a cell does what hovering the panel's own map does —
 the Compare tab's step inspector shows that step and every map outlines that column.
 
+The window opens beside the tab's step inspector, never over it (:func:`beside`): its hover drives
+that inspector, which its footer points to. Of the screen's room left, right, above and below the
+inspector, it takes the part where it can be largest (up to ENLARGED_SIZE).
+
 Object names: ``compareEnlarged_<scorer>`` (the window), ``compareEnlargedMap`` (its map),
 ``compareEnlargedCaption`` (the output and numbers under it).
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QMargins, QPoint, QRect, QSize, Qt
 from PySide6.QtWidgets import QDialog, QLabel, QVBoxLayout, QWidget
 
-from gui.attention.heatmap import HeatmapView
+from gui.attention.piece_map import PieceMap
 from gui.compare.panel import ScorerPanel
 
 ENLARGED_SIZE = (1200, 720)  # a two-clause input's 25 sub-words get a label each
 HINT = "Wheel to zoom, drag to pan; hover a cell to see its step in the Compare tab's step inspector."
+GAP = 6  # pixels between the window's frame and the inspector
+FRAME_ALLOWANCE = QMargins(8, 40, 8, 8)  # left, top (title bar), right, bottom: a window manager's frame
+
+
+def beside(avoid: QRect, available: QRect, wanted: QSize, frame: QMargins = FRAME_ALLOWANCE) -> QRect:
+    """Where a window (its contents, without the ``frame`` a window manager adds) goes so that its
+    frame stays inside ``available`` and off ``avoid``: in the largest of the four parts of
+    ``available`` left of, right of, above and below ``avoid``, as large as ``wanted`` allows,
+    against ``avoid``'s side. An ``avoid`` outside ``available`` leaves it all."""
+    inner = avoid.intersected(available)
+    if inner.isEmpty():
+        inner = QRect(available.topLeft(), QSize(0, 0))
+    parts = (  # (room, anchored to the inspector's side: the corner the window keeps)
+        (QRect(QPoint(available.left(), available.top()), QPoint(inner.left() - GAP - 1, available.bottom())), "right"),
+        (QRect(QPoint(inner.right() + GAP + 1, available.top()), available.bottomRight()), "left"),
+        (QRect(available.topLeft(), QPoint(available.right(), inner.top() - GAP - 1)), "bottom"),
+        (QRect(QPoint(available.left(), inner.bottom() + GAP + 1), available.bottomRight()), "top"),
+    )
+    best, best_area = QRect(), -1
+    for room, side in parts:
+        size = wanted.boundedTo(QSize(room.width() - frame.left() - frame.right(),
+                                      room.height() - frame.top() - frame.bottom()))
+        if size.width() <= 0 or size.height() <= 0 or size.width() * size.height() <= best_area:
+            continue
+        left = room.right() - frame.right() - size.width() + 1 if side == "right" else room.left() + frame.left()
+        top = room.bottom() - frame.bottom() - size.height() + 1 if side == "bottom" else room.top() + frame.top()
+        best, best_area = QRect(QPoint(left, top), size), size.width() * size.height()
+    return best
 
 
 class EnlargedMap(QDialog):
@@ -34,7 +66,8 @@ class EnlargedMap(QDialog):
         self.setModal(False)
         title = QLabel(f"<b>{panel.slot.label}</b> &nbsp; {panel.slot.formula}")
         title.setTextFormat(Qt.TextFormat.RichText)
-        self.heatmap = HeatmapView()
+        self.heatmap = PieceMap(words=panel.heatmap.words)
+        self.heatmap.set_color_scale(panel.heatmap.color_scale)
         self.heatmap.setObjectName("compareEnlargedMap")
         self.caption = QLabel()
         self.caption.setObjectName("compareEnlargedCaption")
@@ -68,3 +101,11 @@ class EnlargedMap(QDialog):
 
     def highlight_column(self, column: int) -> None:
         self.heatmap.highlight_column(column)
+
+    def place_beside(self, inspector: QWidget) -> None:
+        """Open beside ``inspector`` (the tab's step inspector), never over it."""
+        avoid = QRect(inspector.mapToGlobal(QPoint(0, 0)), inspector.size())
+        screen = self.screen() or inspector.screen()
+        place = beside(avoid, screen.availableGeometry(), QSize(*ENLARGED_SIZE))
+        if place.isValid():
+            self.setGeometry(place)

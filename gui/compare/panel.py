@@ -28,8 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui.attention.heatmap import HeatmapView
 from gui.attention.labels import join_pieces
+from gui.attention.piece_map import PieceMap
 from gui.compare.model import PanelNumbers, PanelRows, PanelSlot, StepDetail, output_shading
 
 COVERAGE_HEIGHT = 44
@@ -168,10 +168,12 @@ class ScorerPanel(QFrame):
                                            "source and output label (it follows the panel)")
             self.enlarge_button.clicked.connect(lambda: self.enlargeRequested.emit(self.slot.scorer))
             title_row.addWidget(self.enlarge_button, 0, Qt.AlignmentFlag.AlignTop)
-        self.heatmap: HeatmapView | None = None
+        self.heatmap: PieceMap | None = None  # given pieces; draws pieces or words (the tab's choice)
         self.coverage: CoverageBar | None = None
         if self.uses_attention:
-            self.heatmap = HeatmapView()
+            self.heatmap = PieceMap()
+            self.heatmap.set_hover_caption(True)  # too small to label every row: it names the hovered cell
+            self.heatmap.set_compact_bar()
             self.heatmap.setObjectName(f"compareHeatmap_{slot.scorer}")
             self.heatmap.setMinimumHeight(100)
             self.heatmap.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
@@ -249,7 +251,7 @@ class ScorerPanel(QFrame):
         if self._reset_pending:
             self._reset_pending = False
             self.heatmap.reset(self.source_tokens)
-            self.coverage.set_coverage([], len(self.source_tokens))
+            self.coverage.set_coverage([], self.heatmap.column_count)
             self._map_drawn(final=False)
             if self._pending_step is not None or self._result_pending:
                 self.scheduler.request(self)  # what came meanwhile: at this panel's next turn
@@ -258,7 +260,7 @@ class ScorerPanel(QFrame):
             self._result_pending = False
             if self.heatmap is not None and self.matrix is not None:
                 self.heatmap.set_rows(self.matrix, self.target_tokens, finished=True)
-                self.coverage.set_coverage(self.matrix.sum(axis=0), len(self.source_tokens))
+                self.coverage.set_coverage(self.heatmap.coverage(self.matrix), self.heatmap.column_count)
                 self._map_drawn(final=True)
             return
         step, self._pending_step = self._pending_step, None

@@ -38,6 +38,8 @@ from PySide6.QtWidgets import (
 
 from gui.attention.export import ExportError
 from gui.attention.inspector import StepInspector
+from gui.attention.piece_map import word_document
+from gui.attention.view_bar import MapViewBar
 from gui.compare.controller import CompareController, CompareRun
 from gui.compare.difference import DifferencePanel
 from gui.compare.enlarged import EnlargedMap
@@ -100,6 +102,10 @@ class CompareTab(QWidget):
         # then, and kept the width of an empty box ("The refe").
         self.target_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         second.addWidget(self.target_combo)
+        self.view_bar = MapViewBar("compare")  # words or pieces, and the colour scale, for every map
+        self.view_bar.wordViewChanged.connect(self._apply_view)
+        self.view_bar.colorScaleChanged.connect(self._apply_view)
+        second.addWidget(self.view_bar)
         self.export_button, menu = menu_button("Export", "Save the grid as one image, or every matrix as JSON",
                                                "compareExportButton")
         menu.addAction("Grid as PNG…", lambda: self._export("png"))
@@ -182,6 +188,7 @@ class CompareTab(QWidget):
             panel.columnHovered.connect(self._highlight_column)
             panel.stepHovered.connect(self._inspect)
             panel.enlargeRequested.connect(self.enlarge)
+            self._view_map(panel.heatmap)
             self.panels[slot.scorer] = panel
             if panel.uses_attention or inspector_placed:
                 self.grid_layout.addWidget(panel, index // 3, index % 3)
@@ -329,10 +336,25 @@ class CompareTab(QWidget):
         window = self.enlarged.get(scorer)
         if window is None:
             window = self.enlarged[scorer] = EnlargedMap(panel, self)
+            window.place_beside(self.inspector)
         window.show()
         window.raise_()
         window.activateWindow()
         return window
+
+    def _apply_view(self, *_choice) -> None:
+        """Words or pieces, and the colour scale, in every map (those open large too)."""
+        for heatmap in [p.heatmap for p in self.panels.values()] + [w.heatmap for w in self.enlarged.values()]:
+            self._view_map(heatmap)
+        self.difference.heatmap.set_word_view(self.view_bar.word_view())
+        self._inspected, shown = ("", -1), self._inspected
+        if shown[0]:
+            self._inspect(*shown)
+
+    def _view_map(self, heatmap) -> None:
+        if heatmap is not None:
+            heatmap.set_word_view(self.view_bar.word_view())
+            heatmap.set_color_scale(self.view_bar.scale_name())
 
     def _share_target(self, key: str) -> None:
         """The difference panel's button: the same as choosing ``key`` under *Maps show*."""
@@ -360,9 +382,12 @@ class CompareTab(QWidget):
             return
         self._inspected = (scorer, index)
         heading = panel.slot.label
+        units = panel.heatmap.units if panel.heatmap is not None else None
         self.inspector.show_step(index, detail.token, detail.step, detail.weights, panel.source_tokens,
                                  panel.slot.formula, panel.uses_attention, probability=detail.probability,
-                                 scores=detail.scores, heading=heading)
+                                 scores=detail.scores, heading=heading,
+                                 source_split=units.source if units is not None else None,
+                                 words=units is not None and units.words)
 
     def _refresh_inspector(self, scorer: str) -> None:
         """A panel's rows were replaced: the inspector, when it showed one of them, shows the new one."""
@@ -401,9 +426,11 @@ class CompareTab(QWidget):
                 "source_tokens": list(panel.source_tokens), "tokens": list(panel.target_tokens),
                 "output": panel.output_text, "numbers": panel.numbers.text(),
                 "attention": None if panel.matrix is None else np.round(panel.matrix.astype(float), 6).tolist(),
+                **word_document(panel.heatmap, panel.matrix),
             })
         difference = self.difference.matrix
         return {
+            "view": "words" if self.view_bar.word_view() else "pieces", "colour_scale": self.view_bar.scale_name(),
             "sentence": run.text if run else self.input.text(), "reference": self.reference.text(),
             "target": self.target_choice(), "panels": panels,
             "difference": None if difference is None else {

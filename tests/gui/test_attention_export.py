@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ElementTree
 import numpy as np
 import pytest
 
-from gui.attention.export import CORNER, ExportError
+from gui.attention.export import CORNER, CORNER_WORDS, ExportError
 from tests.gui.test_translate_support import (
     install_models,
     open_window,
@@ -39,11 +39,16 @@ def test_png_and_svg(translated, tmp_path):
     assert "十" in svg.read_text(encoding="utf-8")  # the token labels are text in the drawing
 
 
+def read_csv(path) -> list[list[str]]:
+    with path.open(encoding="utf-8", newline="") as handle:
+        return list(csv.reader(handle))
+
+
 def test_csv_and_json_hold_the_matrix_and_tokens(translated, tmp_path):
     tab = translated.translate_tab
     panel = tab.view.attention_panel
-    with tab.export("csv", tmp_path / "matrix.csv").open(encoding="utf-8", newline="") as handle:
-        rows = list(csv.reader(handle))
+    panel.set_word_view(False)  # the model's pieces: the CSV holds what the map shows
+    rows = read_csv(tab.export("csv", tmp_path / "matrix.csv"))
     assert rows[0] == [CORNER, *panel.source_tokens()]
     assert [r[0] for r in rows[1:]] == panel.target_tokens()
     np.testing.assert_allclose(np.array([[float(v) for v in r[1:]] for r in rows[1:]]), panel.attention(), atol=1e-6)
@@ -51,7 +56,29 @@ def test_csv_and_json_hold_the_matrix_and_tokens(translated, tmp_path):
     assert data["source_tokens"] == panel.source_tokens() and data["tokens"] == panel.target_tokens()
     assert data["source"] == "二〇二六年十一月二十九日" and data["scorer"] == "additive"
     assert data["direction"] == "dates-src-iso" and data["text"] == tab.view.target_output.text()
+    assert data["view"] == "pieces" and data["colour_scale"] == "unit" and "words" not in data
     np.testing.assert_allclose(np.array(data["attention"]), panel.attention(), atol=1e-6)
+
+
+def test_the_word_view_exports_words_and_the_json_keeps_the_pieces(translated, tmp_path):
+    tab = translated.translate_tab
+    panel = tab.view.attention_panel
+    assert panel.word_view()  # the default
+    assert len(panel.source_words()) < len(panel.source_tokens())  # 二〇二六年十一月二十九日: characters merged
+    rows = read_csv(tab.export("csv", tmp_path / "words.csv"))
+    assert rows[0] == [CORNER_WORDS, *panel.source_words()]
+    assert [r[0] for r in rows[1:]] == panel.target_words()
+    matrix = np.array([[float(v) for v in r[1:]] for r in rows[1:]])
+    np.testing.assert_allclose(matrix, panel.word_attention(), atol=1e-6)
+    np.testing.assert_allclose(matrix.sum(axis=1), 1.0, atol=1e-4)
+    panel.set_color_scale("row")
+    data = json.loads(tab.export("json", tmp_path / "words.json").read_text(encoding="utf-8"))
+    assert data["view"] == "words" and data["colour_scale"] == "row"
+    assert data["words"]["source"] == panel.source_words() and "summed" in data["words"]["rule"]
+    np.testing.assert_allclose(np.array(data["attention"]), panel.attention(), atol=1e-6)  # the pieces, as ever
+    np.testing.assert_allclose(np.array(data["words"]["attention"]), panel.word_attention(), atol=1e-6)
+    assert panel.heatmap.bar_label == "α ÷ row max"  # what the exported picture's colour bar says
+    assert tab.export("png", tmp_path / "words.png").stat().st_size > 2000
 
 
 def test_nothing_to_export_is_explained(qtbot, translated, tmp_path):

@@ -29,7 +29,7 @@ def test_labels():
     assert join_pieces(["▁20", "2", "6", "-", "</s>"]) == ("2026-", [(0, 2), (2, 3), (3, 4), (4, 5), (5, 5)])
     assert join_pieces(["▁I", "▁love", "▁you", "."])[0] == "I love you."
     assert join_pieces(["<0xF0>", "▁a"])[0] == "<0xF0> a"  # byte pieces stay visible
-    assert axis_label("▁Nov") == "Nov" and axis_label("▁") == "▁" and axis_label("x" * 40).endswith("…")
+    assert axis_label("▁Nov") == "Nov" and axis_label("▁") == "␣" and axis_label("x" * 40).endswith("…")
     assert quoted("▁29") == "\u201829\u2019"
 
 
@@ -109,7 +109,7 @@ def test_the_inspector_follows_a_streaming_run_at_a_limited_rate_and_ends_on_its
     panel.begin(("a", "b", "c"), True, "e = f(s, h)")
     shown = []
     original = panel.inspector.show_step
-    panel.inspector.show_step = lambda index, *rest: (shown.append(index), original(index, *rest))
+    panel.inspector.show_step = lambda index, *rest, **named: (shown.append(index), original(index, *rest, **named))
     started = time.perf_counter()
     for index in range(4):  # four steps within one interval: the first at once, the others wait
         panel.show_step(step(index, tokens, matrix))

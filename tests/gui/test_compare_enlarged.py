@@ -17,6 +17,7 @@ def shown_matrix(window) -> np.ndarray:
 
 def test_the_enlarge_button_opens_a_live_copy_of_the_map_that_follows_its_panel(qtbot, compare):
     tab = compare
+    tab.view_bar.set_word_view(False)  # the model's pieces: the copy's grid is the panel's matrix itself
     run(qtbot, tab, "29 Nov 2026")
     panel = tab.panels["dot"]
     assert tab.panels["none"].enlarge_button is None  # no map, nothing to enlarge
@@ -26,7 +27,7 @@ def test_the_enlarge_button_opens_a_live_copy_of_the_map_that_follows_its_panel(
     qtbot.waitExposed(window)
     assert window.objectName() == "compareEnlarged_dot" and "Dot product" in window.windowTitle()
     assert np.allclose(shown_matrix(window), panel.matrix)
-    assert window.heatmap._source_labels == panel.source_tokens
+    assert window.heatmap.source_pieces == panel.source_tokens
     assert panel.output_text in window.caption.text() and "log p" in window.caption.text()
     button.click()  # the same window again, raised
     assert list(tab.enlarged) == ["dot"] and tab.enlarged["dot"] is window
@@ -35,7 +36,7 @@ def test_the_enlarge_button_opens_a_live_copy_of_the_map_that_follows_its_panel(
     window.heatmap.reset = (lambda reset: lambda tokens: (rows_seen.append(len(tokens)), reset(tokens))[1])(
         window.heatmap.reset)
     run(qtbot, tab, "2001-02-03")  # a new sentence: the copy empties with the panel and fills with it
-    assert rows_seen and window.heatmap._source_labels == panel.source_tokens
+    assert rows_seen and window.heatmap.source_pieces == panel.source_tokens
     assert np.allclose(shown_matrix(window), panel.matrix) and panel.map_final
 
 

@@ -34,6 +34,7 @@ def worded(tokens) -> set[int]:
 
 def test_a_map_row_shows_that_step_of_that_scorer_in_the_inspector(qtbot, compare):
     tab = compare
+    tab.view_bar.set_word_view(False)  # the model's pieces (the word view: tests/gui/test_word_view.py)
     run(qtbot, tab, SENTENCE)
     panel = tab.panels["dot"]
     row = 2
@@ -42,7 +43,9 @@ def test_a_map_row_shows_that_step_of_that_scorer_in_the_inspector(qtbot, compar
     assert inspector.shown_index == row and "Dot product" in inspector.title.text()
     step = panel.rows.steps[row]  # free decoding: the decode's own step, with its candidates
     assert f"p = {step.probability:.3f}" in inspector.title.text()
-    assert table_column(tab, 1) == [t.replace("▁", "") or t for t in panel.source_tokens]
+    assert table_column(tab, 1) == panel.heatmap.units.column_labels  # pieces, ## where they continue a word
+    assert [label.removeprefix("##") for label in table_column(tab, 1)] == [t.replace("▁", "") or t for t in
+                                                                             panel.source_tokens]
     assert [float(v) for v in table_column(tab, 3)] == pytest.approx(panel.matrix[row], abs=1e-4)
     assert [float(v) for v in table_column(tab, 2)] == pytest.approx(step.scores, abs=1e-3)
     assert "candidates" in inspector.alternatives.text() and "href" not in inspector.alternatives.text()
@@ -52,6 +55,7 @@ def test_a_map_row_shows_that_step_of_that_scorer_in_the_inspector(qtbot, compar
 
 def test_an_output_token_of_a_forced_target_shows_its_probability_and_scores(qtbot, compare):
     tab = compare
+    tab.view_bar.set_word_view(False)  # the model's pieces
     run(qtbot, tab, SENTENCE, reference="2026-11-29")
     index = tab.target_combo.findData("reference")
     tab.target_combo.setCurrentIndex(index)

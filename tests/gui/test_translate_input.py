@@ -78,6 +78,7 @@ def test_hovering_a_cell_highlights_its_tokens(qtbot, window):
     type_and_translate(qtbot, window, "29 Nov 2026")
     wait_run_end(qtbot, window)
     panel = tab.view.attention_panel
+    panel.set_word_view(False)  # the model's pieces: map cells are (step, source position)
     panel.heatmap.cellHovered.emit(1, 2)
     assert "α(" in panel.hover_label.text() and f"{panel.attention()[1, 2]:.4f}" in panel.hover_label.text()
     assert tab.view.source_tokens.extraSelections()  # source token 2 highlighted

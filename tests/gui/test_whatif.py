@@ -39,6 +39,7 @@ def _translated(qtbot, dates_models):
     install_models(dates_models, ("additive",))
     window = open_window(qtbot)
     wait_for_model(qtbot, window, "additive")
+    window.translate_tab.view.attention_panel.set_word_view(False)  # the model's pieces: cells are (step, position)
     _translate(qtbot, window)
     return window
 

@@ -1,0 +1,62 @@
+"""The map's view choices: words or pieces, and the colour scale (a row of two small controls).
+
+Used under the Translate tab's heatmap and in the Compare tab, where one choice applies to every
+map. Object names are given by the owner (a tab may hold two bars): ``<prefix>WordView`` (the check
+box) and ``<prefix>ColorScale`` (the combo box).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QWidget
+
+from gui.attention.color_scale import COLOR_SCALES, DEFAULT_SCALE
+
+WORD_VIEW_TIP = ("Words: sub-word pieces merged into words — English by the ▁ word-start marks, Chinese by a "
+                 "word segmenter (jieba); α summed over a word's source pieces and averaged over its output "
+                 "pieces, so every row still sums to 1. Off: the model's real units, pieces that continue a "
+                 "word marked ## and a piece that is only the word-start mark shown as ␣.")
+
+
+class MapViewBar(QWidget):
+    """Words / pieces and the colour scale; says when either changes."""
+
+    wordViewChanged = Signal(bool)
+    colorScaleChanged = Signal(str)  # a key of gui.attention.color_scale.COLOR_SCALES
+
+    def __init__(self, prefix: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.words = QCheckBox("Words")
+        self.words.setObjectName(f"{prefix}WordView")
+        self.words.setChecked(True)
+        self.words.setToolTip(WORD_VIEW_TIP)
+        self.scale = QComboBox()
+        self.scale.setObjectName(f"{prefix}ColorScale")
+        for name, scale in COLOR_SCALES.items():
+            self.scale.addItem(scale.title, name)
+            self.scale.setItemData(self.scale.count() - 1, scale.tooltip, Qt.ItemDataRole.ToolTipRole)
+        self.scale.setCurrentIndex(self.scale.findData(DEFAULT_SCALE))
+        self.scale.setToolTip("Colour scale of the map (its colour bar says which)")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.words)
+        layout.addWidget(QLabel("Colours:"))
+        layout.addWidget(self.scale)
+        self.words.toggled.connect(self.wordViewChanged)
+        self.scale.currentIndexChanged.connect(lambda _index: self.colorScaleChanged.emit(self.scale_name()))
+
+    def word_view(self) -> bool:
+        return self.words.isChecked()
+
+    def scale_name(self) -> str:
+        return self.scale.currentData() or DEFAULT_SCALE
+
+    def set_word_view(self, words: bool) -> None:
+        self.words.setChecked(words)
+
+    def set_scale(self, name: str) -> None:
+        """Choose the colour scale called ``name``; the error lists the valid names."""
+        index = self.scale.findData(name)
+        if index < 0:
+            raise ValueError(f"unknown colour scale {name!r}: choose one of {', '.join(COLOR_SCALES)}")
+        self.scale.setCurrentIndex(index)
