@@ -98,6 +98,7 @@ class MainWindow(QMainWindow):
             current = self.tabs.currentIndex()
             panel = TrainingPanel()
             panel.modelSaved.connect(self._on_model_saved)
+            panel.pointChosen.connect(self._travel)
             self.training_panel = panel  # before the tabs change: changing them calls this again
             placeholder = self.tabs.widget(TRAIN_TAB)
             self.tabs.removeTab(TRAIN_TAB)
@@ -145,6 +146,11 @@ class MainWindow(QMainWindow):
         self.compare_tab.set_sentence(text, reference)
 
     # -- models -----------------------------------------------------------------------------
+    def _travel(self, folder: str, step: float) -> None:
+        """A training curve was clicked: translate with that run's weights nearest ``step``."""
+        self.translate_tab.controller.load_past(Path(folder), step)
+        self.tabs.setCurrentWidget(self.translate_tab)
+
     def _on_model_saved(self, folder: str) -> None:
         """A training run saved a model: list it at once among the choices."""
         self.statusBar().showMessage(f"New model saved: {Path(folder).name} (pick its scorer to use it)", 8000)

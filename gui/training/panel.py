@@ -36,6 +36,7 @@ from gui.training.progress import run_progress
 from gui.training.records import RunRecord, write_metrics_csv
 from gui.training.runs_table import RunsTable
 from gui.training.snapshots import SnapshotView
+from gui.training.travel import CurveClicks, step_at
 
 MESSAGE_STYLES = {
     "info": "background: #eef5ff; border: 1px solid #b8d4f5; border-radius: 3px; padding: 4px;",
@@ -48,6 +49,7 @@ class TrainingPanel(QWidget):
 
     modelSaved = Signal(str)  # a run wrote its model folder (each new best model and at the end)
     runFinished = Signal(str)  # a run's thread has ended (its folder path)
+    pointChosen = Signal(str, float)  # a curve was clicked: the shown run's folder and the step there
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -175,6 +177,8 @@ class TrainingPanel(QWidget):
         self.curves.exportPngRequested.connect(self._export_png_dialog)
         self.curves.exportCsvRequested.connect(self._export_csv_dialog)
         self.table.runSelected.connect(self._show_run)
+        self.clicks = CurveClicks(self.curves)
+        self.clicks.clicked.connect(self._curve_clicked)
         self.table.visibilityChanged.connect(
             lambda row, visible: self.curves.set_run_visible(self.table.records()[row], visible))
 
@@ -300,6 +304,13 @@ class TrainingPanel(QWidget):
         if 0 <= row < len(records) and records[row] is not self._shown_run:
             self._shown_run = records[row]
             self.snapshots.set_snapshots(self._shown_run.snapshots)
+
+    def _curve_clicked(self, x: float) -> None:
+        """A click on a curve: the step there of the run shown (its weights are loaded for Translate)."""
+        record = self._shown_run
+        step = step_at(record, x, self.curves.x_mode) if record is not None else None
+        if record is not None and step is not None:
+            self.pointChosen.emit(str(record.folder), step)
 
     def _set_smoothing(self, weight: float) -> None:
         for record in self.table.records():

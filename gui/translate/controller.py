@@ -24,6 +24,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from engine.errors import EngineError  # torch-free
 from gui.translate.catalog_jobs import CatalogSnapshot, LoadFailure, catalog_items, load_items, scan_catalog
 from gui.translate.choices import ModelChoices
+from gui.translate.past import PastModel, past_items
 from gui.translate.whatif_state import WhatIf
 from gui.workers import Job, JobSet, JobStarter
 
@@ -59,6 +60,7 @@ class TranslateController(QObject):
     modelLoading = Signal(object)  # ModelEntry being loaded
     modelLoaded = Signal(object)  # ModelBundle now in use
     modelFailed = Signal(str)  # why a model could not be loaded (the previous one stays)
+    pastLoaded = Signal(str)  # the model in use is a run's earlier weights: 'model at step 2,000 of …'
     runStarted = Signal(object)  # RunInfo
     stepArrived = Signal(object)  # DecodeStep of the current run
     runFinished = Signal(object)  # Translation of the current run
@@ -88,6 +90,8 @@ class TranslateController(QObject):
         self._run_job: Job | None = None
         self._pending_text: str | None = None
         self._failed: set[Path] = set()  # folders that failed to load this session
+        self.past: PastModel | None = None  # a run's earlier weights in use (gui.translate.past), if any
+        self._before_past: ModelEntry | None = None  # the model in use before going back through training
         self._closed = False  # after shutdown no new job starts
         self._scanning = False  # the first catalog scan is running
         self.ask_language = False  # refuse input in another language than the model's (the tab sets it)
@@ -152,7 +156,8 @@ class TranslateController(QObject):
         entry = self.choices.best(direction, scorer) if self.choices else None
         if entry is None:
             return False
-        if self.entry is not None and entry.folder == self.entry.folder and entry.modified == self.entry.modified:
+        if self.past is None and self.entry is not None and entry.folder == self.entry.folder and (
+                entry.modified == self.entry.modified):
             if self.loading:  # back to the model in use: forget the load in flight
                 self._drop_load()
                 self.modelLoaded.emit(self.bundle)
@@ -174,6 +179,52 @@ class TranslateController(QObject):
         job.failed.connect(self._on_load_failed)
         self.modelLoading.emit(entry)
 
+    def load_past(self, folder: Path, step: float) -> None:
+        """Load the run ``folder``'s weights nearest ``step`` (read-only: gui.translate.past) and decode
+        the current text with them; the model in use stays until they are ready."""
+        if self._closed:
+            return
+        self._drop_load()
+        job = self.jobs.start(lambda: past_items(folder, step), f"load {folder.name} at step {step:,.0f}")
+        self._load_job = job
+        job.yielded.connect(self._on_past_loaded)
+        job.failed.connect(lambda job_id, message, _details: self._on_past_loaded(job_id, LoadFailure(folder, message)))
+
+    def back_to_final(self) -> None:
+        """Leave the earlier weights for the model in use before (or, without one, the run's saved model)."""
+        if self.past is None:
+            return
+        if self._before_past is not None:
+            self.load(self._before_past)
+            return
+        folder = self.past.bundle.folder
+        self._drop_load()
+        job = self.jobs.start(lambda: load_items(folder), f"load {folder.name}")
+        self._load_job = job
+        job.yielded.connect(self._on_loaded)
+        job.failed.connect(self._on_load_failed)
+
+    @Slot(int, object)
+    def _on_past_loaded(self, job_id: int, result: object) -> None:
+        if not self._is_current_load(job_id):
+            return
+        self._load_job = None
+        if isinstance(result, LoadFailure):
+            kept = " The model in use stays." if self.bundle is not None else ""
+            self.modelFailed.emit(f"Cannot go back to that step of {result.folder.name}: {result.reason}.{kept}")
+            return
+        if self.past is None:
+            self._before_past = self.entry
+        folder = result.bundle.folder
+        self.bundle, self.past = result.bundle, result  # type: ignore[assignment]
+        self.entry = next((e for e in (self.choices.entries if self.choices else []) if e.folder == folder), None)
+        self.modelLoaded.emit(result.bundle)  # type: ignore[union-attr]
+        self.pastLoaded.emit(result.label)  # type: ignore[union-attr]
+        text = self._pending_text if self._pending_text is not None else self.text
+        self._pending_text = None
+        if text.strip():
+            self.translate(text)
+
     def _drop_load(self) -> None:
         if self._load_job is not None:
             self._load_job.cancel()
@@ -192,6 +243,7 @@ class TranslateController(QObject):
             self._load_failed(result.folder, f"Cannot load the model {result.folder.name}: {result.reason}")
             return
         self.bundle, self.entry = result, entry  # type: ignore[assignment]
+        self.past = None
         self.modelLoaded.emit(result)
         text = self._pending_text if self._pending_text is not None else self.text
         self._pending_text = None

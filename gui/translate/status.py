@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QWidget
 
 if TYPE_CHECKING:
     from engine.bundle import ModelBundle
@@ -48,19 +48,33 @@ class ModelStatus(QWidget):
         self.busy.setTextVisible(False)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        self.back_button = QToolButton()  # shown while a run's earlier weights are in use
+        self.back_button.setObjectName("backToFinalModelButton")
+        self.back_button.setText("Back to the final model")
+        self.back_button.setToolTip("Leave the earlier weights and decode with the model in use before")
+        self.back_button.hide()
         layout.addWidget(self.busy)
         layout.addWidget(self.label)
+        layout.addWidget(self.back_button)
         self.described = ""
 
     def show_loading(self, name: str) -> None:
         self.busy.show()
+        self.back_button.hide()
         self.label.setText(f"Loading the model {name}…" + (f"   (in use: {self.described})" if self.described else ""))
 
     def show_model(self, description: str, folder: str, attribution: str = "") -> None:
         self.busy.hide()
+        self.back_button.hide()
         self.described = description
         self.label.setText(description)
         self.label.setToolTip(f"Model folder: {folder}" + (f"\nTraining data: {attribution}" if attribution else ""))
+
+    def show_past(self, label: str) -> None:
+        """The model just shown is a run's earlier weights: say which (read-only), offer the way back."""
+        self.described = f"{label} (read-only) · {self.described}"
+        self.label.setText(self.described)
+        self.back_button.show()
 
     def show_idle(self, text: str) -> None:
         self.busy.hide()

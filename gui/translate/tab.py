@@ -82,6 +82,8 @@ class TranslateTab(QWidget):
         controller.modelLoading.connect(self._on_loading)
         controller.modelLoaded.connect(self._on_loaded)
         controller.modelFailed.connect(self._on_failed)
+        controller.pastLoaded.connect(self.status.show_past)
+        self.status.back_button.clicked.connect(controller.back_to_final)
         controller.runStarted.connect(self._on_run_started)
         controller.stepArrived.connect(self._on_step)
         controller.runFinished.connect(self._on_finished)
