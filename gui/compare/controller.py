@@ -3,7 +3,8 @@
 It finds one model per scorer of the chosen direction (engine.catalog), loads them in the
 background, and on :meth:`compare` decodes the sentence with every model at once — one worker
 that steps the models in turn — streaming each model's steps as the Translate view does. When a shared target is chosen it
-then forces that target on every model (engine.forced), so that the maps share rows. Every run has
+then forces that target on every model (engine.forced), so that the maps share rows, and asks the
+word aligner for its links between the sentence and that target (the aligner map). Every run has
 an id: items of an older run are dropped, so no panel ever shows rows of a sentence it no longer
 shows.
 """
@@ -67,6 +68,21 @@ def interleaved_items(translators: dict[str, object], text: str) -> Iterator[tup
                 yield scorer, DecodeFailure(f"{type(error).__name__}: {error}")
 
 
+ALIGNER = "aligner"  # the key of the word aligner's item after the models' forced decodes
+
+
+def forced_and_aligned(bundles: dict[str, ModelBundle], text: str, target: str) -> Iterator[tuple[str, object]]:
+    """:func:`forced_items`, then (ALIGNER, engine.aligner.AlignerMap): the word aligner's links
+    between ``text`` and ``target``, in the same worker once the models are done (it never raises:
+    a missing aligner or alignment file is said in the map's note)."""
+    from engine.aligner import aligner_map
+
+    yield from forced_items(bundles, text, target)
+    if bundles:
+        first = next(iter(bundles.values()))
+        yield ALIGNER, aligner_map(text, target, first.source_language, first.target_language)
+
+
 def forced_items(bundles: dict[str, ModelBundle], text: str, target: str) -> Iterator[tuple[str, object]]:
     """``target`` forced on every model, one after another: (scorer, ForcedDecode or ForcedFailure).
     One worker for all, for the reason given in :func:`interleaved_items` (five forcing threads at
@@ -94,6 +110,8 @@ class CompareController(QObject):
     forcedReady = Signal(str, object)  # scorer, ForcedDecode
     forcedFailed = Signal(str, str)  # scorer, message
     runFinished = Signal()  # every panel has its final content for the current run and target
+    alignerStarted = Signal()  # the word aligner is about to link the source and the shared target
+    alignerReady = Signal(object)  # its engine.aligner.AlignerMap; None: the maps share no target
 
     def __init__(self, parent: QObject | None = None, jobs: JobStarter | None = None) -> None:
         """``jobs`` starts the background jobs (tests pass a fake that runs them inline)."""
@@ -245,18 +263,23 @@ class CompareController(QObject):
         run = self.run
         target = forced_target(run.target_choice, run.reference, self.outputs) if run is not None else None
         if run is None or target is None:
+            self.alignerReady.emit(None)
             self.runFinished.emit()
             return
         self._forcing = set(self.bundles)
         self.forcedStarted.emit(target)
+        self.alignerStarted.emit()
         run_id, bundles = run.run_id, dict(self.bundles)
-        job = self.jobs.start(lambda: forced_items(bundles, run.text, target), "compare forced")
+        job = self.jobs.start(lambda: forced_and_aligned(bundles, run.text, target), "compare forced")
         self._run_jobs.append(job)
         job.yielded.connect(lambda _id, item, run_id=run_id, choice=run.target_choice:
                             self._on_forced(run_id, choice, *item))
 
     def _on_forced(self, run_id: int, choice: str, scorer: str, item: object) -> None:
         if run_id != self._run_id or self.run is None or choice != self.run.target_choice:
+            return
+        if scorer == ALIGNER:
+            self.alignerReady.emit(item)
             return
         self._forcing.discard(scorer)
         if isinstance(item, ForcedFailure):

@@ -40,6 +40,7 @@ from gui.attention.export import ExportError
 from gui.attention.inspector import StepInspector
 from gui.attention.piece_map import word_document
 from gui.attention.view_bar import MapViewBar
+from gui.compare.aligner_map import AlignerPanel
 from gui.compare.controller import CompareController, CompareRun
 from gui.compare.difference import DifferencePanel
 from gui.compare.enlarged import EnlargedMap
@@ -126,6 +127,9 @@ class CompareTab(QWidget):
         self.inspector_cell.setChildrenCollapsible(False)
         self.inspector_cell.addWidget(self.inspector)
         self.inspector_cell.setStretchFactor(0, 1)
+        self.aligner = AlignerPanel()  # the word aligner's links on the shared target, beside the maps
+        self.inspector_cell.addWidget(self.aligner)
+        self.inspector_cell.setStretchFactor(1, 1)
         self._inspected: tuple[str, int] = ("", -1)  # (scorer, step) the inspector shows
         self._input_notice = ""  # what was cut from a long input (engine.translator.PreparedSource.notice)
         self.enlarged: dict[str, EnlargedMap] = {}  # the maps open in windows of their own, by scorer
@@ -147,6 +151,9 @@ class CompareTab(QWidget):
         c.forcedReady.connect(self._on_forced)
         c.forcedFailed.connect(lambda scorer, message: self._panel_problem(scorer, message))
         c.runFinished.connect(self._on_run_finished)
+        c.runStarted.connect(lambda _run: self.aligner.show_waiting())
+        c.alignerStarted.connect(self.aligner.show_waiting)
+        c.alignerReady.connect(self.aligner.show_map)
         self.input.returnPressed.connect(self.compare)
         self.compare_button.clicked.connect(self.compare)
         self.reference.editingFinished.connect(self._on_reference_changed)

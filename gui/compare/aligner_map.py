@@ -1,0 +1,102 @@
+"""The Compare tab's aligner map: a statistical word aligner's links between the source and the
+shared target, drawn as dots beside the scorers' attention maps.
+
+Once every model is given one target (the reference, or one scorer's output), the maps share rows and
+columns; this panel shows, on the same sentence pair, what eflomal links — one dot per (target word,
+source word) link, source words along the top axis as in the maps, target words down the side. Words
+are the aligner's (Chinese characters, English words and punctuation: engine.align_words), so a
+map's row of pieces and the aligner's row of words line up by reading, not cell by cell. The links
+are the stored corpus alignment's when the pair is a corpus pair, else eflomal's on this pair alone
+with the corpus's priors (about a second; needs eflomal installed — the note says so when it is
+not). While the maps show their own outputs there is no shared target and the panel says so.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
+
+from gui.training.plotstyle import BACKGROUND, FOREGROUND
+
+if TYPE_CHECKING:
+    from engine.aligner import AlignerMap
+
+TITLE = "<b>Aligner</b> (eflomal): word links"
+NO_TARGET_HINT = ("The word aligner's links appear here once the maps share one target: choose the reference or "
+                  "one scorer's output under “Maps show”.")
+WAITING = "The word aligner links the source and the shared target once every model has scored it…"
+DOT_COLOUR = "#1f77b4"
+DOT_SIZE = 9
+MAX_LABEL_CHARS = 12
+
+
+def _short(word: str) -> str:
+    return word if len(word) <= MAX_LABEL_CHARS else word[:MAX_LABEL_CHARS - 1] + "…"
+
+
+class AlignerPanel(QFrame):
+    """Dots at the aligner's (target word, source word) links; a note says where they come from."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("compareAligner")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        title = QLabel(TITLE)
+        title.setToolTip("A statistical word aligner's links on the same sentence pair as the maps, to set "
+                         "attention against: where a translator's alignment would put each word")
+        layout.addWidget(title)
+        self.plot = pg.PlotWidget()
+        self.plot.setObjectName("compareAlignerPlot")
+        self.plot.setBackground(BACKGROUND)
+        self.plot.setMinimumHeight(60)
+        item = self.plot.getPlotItem()
+        item.setMenuEnabled(False)
+        item.setMouseEnabled(False, False)
+        item.hideButtons()
+        item.invertY(True)  # the first target word on top, as in the maps
+        item.showAxis("top")
+        item.hideAxis("bottom")
+        for name in ("left", "top"):
+            axis = item.getAxis(name)
+            axis.setPen(pg.mkPen(FOREGROUND))
+            axis.setTextPen(pg.mkPen(FOREGROUND))
+        self.dots = pg.ScatterPlotItem(size=DOT_SIZE, brush=pg.mkBrush(DOT_COLOUR), pen=pg.mkPen(None))
+        item.addItem(self.dots)
+        layout.addWidget(self.plot, 1)
+        self.note = QLabel()
+        self.note.setObjectName("compareAlignerNote")
+        self.note.setWordWrap(True)
+        self.note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.note)
+        self.links: frozenset[tuple[int, int]] = frozenset()
+        self.show_map(None)
+
+    def show_waiting(self) -> None:
+        """A shared target is being aligned: the old dots go."""
+        self._draw((), (), frozenset())
+        self.note.setText(WAITING)
+
+    def show_map(self, found: AlignerMap | None) -> None:
+        """Draw ``found`` (engine.aligner.AlignerMap); None: there is no shared target."""
+        if found is None:
+            self._draw((), (), frozenset())
+            self.note.setText(NO_TARGET_HINT)
+            return
+        self._draw(found.source_words, found.target_words, found.links)
+        count = f"{len(found.links)} link{'s' if len(found.links) != 1 else ''}"
+        self.note.setText(f"{count}; {found.note}.")
+        self.note.setToolTip(found.note)
+
+    def _draw(self, source: tuple[str, ...], target: tuple[str, ...], links: frozenset[tuple[int, int]]) -> None:
+        self.links = links
+        self.dots.setData([s for s, _ in sorted(links)], [t for _, t in sorted(links)])
+        item = self.plot.getPlotItem()
+        item.getAxis("top").setTicks([[(j, _short(w)) for j, w in enumerate(source)]])
+        item.getAxis("left").setTicks([[(i, _short(w)) for i, w in enumerate(target)]])
+        item.setXRange(-0.5, max(len(source), 1) - 0.5, padding=0)
+        item.setYRange(-0.5, max(len(target), 1) - 0.5, padding=0)

@@ -1,0 +1,51 @@
+"""The Compare tab's aligner map: the word aligner's links on the shared target, as dots beside the
+scorers' maps (gui/compare/aligner_map.py, the controller's forced worker)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.aligner import AlignerMap
+from gui.compare.aligner_map import NO_TARGET_HINT, WAITING, AlignerPanel
+from tests.gui.compare_support import run
+from tests.gui.test_translate_support import RUN_MS
+
+FOUND = AlignerMap(("汤", "姆", "睡", "了", "。"), ("Tom", "slept", "."),
+                   frozenset({(0, 0), (1, 0), (2, 1), (4, 2)}), "a corpus pair: its links from eflomal 2.0.0")
+
+
+def test_the_panel_draws_one_dot_per_link_with_the_words_on_its_axes(qtbot):
+    panel = AlignerPanel()
+    qtbot.addWidget(panel)
+    assert panel.note.text() == NO_TARGET_HINT and len(panel.dots.data) == 0
+    panel.show_map(FOUND)
+    xs, ys = panel.dots.getData()
+    assert sorted(zip(xs.astype(int).tolist(), ys.astype(int).tolist(), strict=True)) == sorted(FOUND.links)
+    item = panel.plot.getPlotItem()
+    assert [label for _, label in item.getAxis("top")._tickLevels[0]] == list(FOUND.source_words)
+    assert [label for _, label in item.getAxis("left")._tickLevels[0]] == list(FOUND.target_words)
+    assert panel.note.text() == "4 links; a corpus pair: its links from eflomal 2.0.0."
+    panel.show_waiting()
+    assert panel.note.text() == WAITING and len(panel.dots.data) == 0
+    panel.show_map(AlignerMap(("a",), ("b",), frozenset(), "no aligner links: eflomal is not installed"))
+    assert panel.note.text().startswith("0 links; no aligner links: eflomal is not installed")
+
+
+def test_a_shared_target_brings_the_aligners_map_and_own_outputs_its_hint(qtbot, compare):
+    tab = compare
+    run(qtbot, tab, "29 Nov 2026", reference="2026-11-29")  # own outputs: no shared target yet
+    assert tab.aligner.note.text() == NO_TARGET_HINT
+    with qtbot.waitSignal(tab.controller.alignerReady, timeout=RUN_MS) as ready:
+        index = tab.target_combo.findData("reference")
+        tab.target_combo.setCurrentIndex(index)
+        tab.target_combo.activated.emit(index)
+    found = ready.args[0]
+    assert isinstance(found, AlignerMap) and found.note == "the word aligner covers zh–en only"  # dates models
+    assert found.target_words == ("2026", "-", "11", "-", "29") and tab.aligner.note.text().endswith("zh–en only.")
+    assert tab.aligner.isVisibleTo(tab)
+    with qtbot.waitSignal(tab.controller.alignerReady, timeout=RUN_MS) as ready:
+        index = tab.target_combo.findData("own")
+        tab.target_combo.setCurrentIndex(index)
+        tab.target_combo.activated.emit(index)
+    assert ready.args[0] is None and tab.aligner.note.text() == NO_TARGET_HINT
+    assert np.size(tab.aligner.dots.getData()[0]) == 0
