@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 from engine.errors import ConfigError
-from engine.scorer_table import SCORER_NAMES  # noqa: F401 (re-exported: the one list of scorer names)
+from engine.scorer_table import SCORER_NAMES, SCORER_TABLE  # SCORER_NAMES re-exported: the one list of names
 
 CELL_NAMES = ("gru", "lstm", "rnn")
 LR_SCHEDULES = ("plateau", "budget")  # decay on a valid-BLEU plateau, or linearly over the time budget
@@ -72,6 +72,10 @@ class ModelShape(_Serializable):
         _check_range("encoder_layers", self.encoder_layers, 1, 8)
         _check_range("dropout", self.dropout, 0.0, 0.9)
         _check_range("attention_dropout", self.attention_dropout, 0.0, 0.9)
+        heads = SCORER_TABLE[self.scorer].heads
+        if self.decoder_hidden_size % heads:
+            raise ConfigError(f"the {self.scorer} scorer splits the decoder size into {heads} heads: "
+                              f"decoder_hidden_size must be a multiple of {heads}; got {self.decoder_hidden_size}")
 
     def with_hidden_size(self, size: int) -> ModelShape:
         """One hidden size for the encoder (per direction), the decoder and the additive scorer's

@@ -48,6 +48,7 @@ class ForcedDecode:
     probabilities: np.ndarray  # (T,) p(y_i | y_<i, x) of each given token
     log_probability: float  # Σ_i log p(y_i | y_<i, x), the EOS included
     notice: str = ""  # e.g. characters outside the target vocabulary scored as byte pieces
+    head_attention: np.ndarray | None = None  # T×H×S each head's α (``attention`` is their mean); multi-head only
 
     def to_json(self) -> dict[str, Any]:
         def matrix(values: np.ndarray | None):
@@ -58,7 +59,7 @@ class ForcedDecode:
             "tokens": list(self.tokens), "attention": matrix(self.attention), "scores": matrix(self.scores),
             "probabilities": np.round(self.probabilities.astype(np.float64), 6).tolist(),
             "log_probability": round(self.log_probability, 6), "forced": True, "notice": self.notice,
-        }
+        } | ({} if self.head_attention is None else {"head_attention": matrix(self.head_attention)})
 
 
 def target_ids(translator: Translator, target: str, target_language: str) -> tuple[list[int], str]:
@@ -111,4 +112,5 @@ def force_decode_ids(translator: Translator, source: str, ids: list[int] | tuple
         tokens=tuple(translator.target_tokenizer.pieces(given)),
         attention=attention, scores=scores,
         probabilities=np.exp(np.array(per_token, dtype=np.float64)), log_probability=total, notice=notices,
+        head_attention=run.head_weights.cpu().numpy() if run.head_weights is not None else None,
     )

@@ -19,10 +19,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.length_study import LengthStudy
+from engine.scorer_table import FIXED_CONTEXT
 
 SHORT, LONG = "1–10", "41+"
 HOLDS = 0.8  # a line holds up when it keeps this share of its short-input BLEU on long inputs
-FIXED_CONTEXT = "none"
 
 
 @dataclass(frozen=True)

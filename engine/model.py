@@ -6,6 +6,9 @@ the decoder size D. Decoder, at step i:
     e_ij = F(s_{i-1}, h_j)            (the scorer; skipped by the fixed-context baseline)
     α_ij = softmax_j(e_ij)            (padding gets exactly zero; optional dropout on α in training)
     c_i  = Σ_j α_ij h_j               (or the fixed summary C for the ``none`` scorer)
+
+(these three lines are the attention mechanism's, engine.attention's contract: a multi-head one has a
+row of α per head and its own c_i, engine.multihead)
     s_i  = RNN(s_{i-1}, [emb(y_{i-1}); c_i])
     p(y_i | …) = softmax(W_o tanh(W_p [s_i; c_i; emb(y_{i-1})]))   (W_o may be the target embedding)
 
@@ -21,7 +24,7 @@ import torch
 from torch import Tensor, nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from engine.attention import attend, build_scorer
+from engine.attention import build_scorer
 from engine.config import ModelConfig
 from engine.tokenizer import PAD_ID
 
@@ -37,7 +40,7 @@ class Encoded:
 
     memory: Tensor  # B×S×D: the projected encoder states h_j
     mask: Tensor  # B×S bool: True at real tokens
-    keys: Tensor  # B×S×· : the scorer's precomputed keys
+    keys: Tensor  # B×S×· : the mechanism's precomputed keys (multi-head: keys and values side by side)
     summary: Tensor  # B×D: the fixed context C of plain seq2seq
     initial_state: State  # s_0
 
@@ -46,9 +49,10 @@ class Encoded:
 class StepOutput:
     state: State  # s_i
     context: Tensor  # B×D: c_i
-    weights: Tensor | None  # B×S: α_i (None for the fixed-context baseline); the override when one is given
-    scores: Tensor | None  # B×S: raw e_ij before the softmax, padding included
+    weights: Tensor | None  # B×S: α_i (None for the fixed-context baseline; the heads' mean for several); the override when one is given
+    scores: Tensor | None  # B×S: raw e_ij before the softmax, padding included (several heads: log of the mean α)
     model_weights: Tensor | None = None  # B×S: the model's own α_i when ``weights`` was overridden
+    head_weights: Tensor | None = None  # B×H×S: each head's α^h_i, for a mechanism of several heads only
 
 
 class Encoder(nn.Module):
@@ -85,7 +89,7 @@ class Decoder(nn.Module):
         self.cell_type = config.cell
         self.embedding = nn.Embedding(config.tgt_vocab_size, config.embedding_size, padding_idx=PAD_ID)
         self.dropout = nn.Dropout(config.dropout)
-        self.scorer = build_scorer(config.scorer, size, config.attention_size)
+        self.scorer = build_scorer(config.scorer, size, config.attention_size)  # the attention mechanism
         # Attention dropout (on α, training only): a no-op for the fixed-context baseline.
         self.attention_dropout = nn.Dropout(config.attention_dropout) if config.attention_dropout > 0 else None
         self.init_layer = nn.Linear(2 * config.encoder_hidden_size, size)
@@ -117,21 +121,19 @@ class Decoder(nn.Module):
         — what-if decoding: "attend here instead" — while e_ij and the model's own α_i are still
         computed and reported."""
         query = state[0]  # B×D: s_{i-1}
+        attention = self.scorer.attend(query, encoded, self.attention_dropout)  # α, e: B×H×S; c_i: B×D
+        weights, scores, context = attention.row_weights(), attention.row_scores(), attention.context  # B×S, B×S, B×D
         model_weights = None
-        if self.scorer.uses_attention:
-            scores = self.scorer.score(query, encoded.keys)  # B×S
-            weights, context = attend(scores, encoded.mask, encoded.memory, self.attention_dropout)  # B×S, B×D
-            if override is not None:
-                model_weights, weights = weights, override
-                context = torch.bmm(override.unsqueeze(1), encoded.memory).squeeze(1)  # B×D
-        else:
-            scores, weights, context = None, None, encoded.summary  # c_i = C
+        if override is not None and weights is not None:  # every head attends as set by hand
+            model_weights, weights = weights, override
+            context = self.scorer.mix(override.unsqueeze(1).expand(-1, attention.heads, -1), encoded)  # B×D
+        head_weights = attention.weights if attention.heads > 1 else None  # B×H×S
         cell_input = torch.cat([embedded, context], dim=1)  # B×(E+D)
         if self.cell_type == "lstm":
             new_state: State = self.cell(cell_input, state)  # type: ignore[assignment]
         else:
             new_state = (self.cell(cell_input, state[0]),)
-        return StepOutput(tuple(new_state), context, weights, scores, model_weights)
+        return StepOutput(tuple(new_state), context, weights, scores, model_weights, head_weights)
 
     def logits(self, hidden: Tensor, context: Tensor, embedded: Tensor) -> Tensor:
         """[s_i; c_i; emb(y_{i-1})] → unnormalized scores over the target vocabulary.

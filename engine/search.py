@@ -66,6 +66,7 @@ class DecodeStep:
     forced: bool = False  # the token was given (a forced prefix), not chosen by the model
     overridden: bool = False  # α_i was set by hand (``attention``); the model's own is ``model_attention``
     model_attention: np.ndarray | None = None  # (S,) the model's own α_i at an overridden step
+    head_attention: np.ndarray | None = None  # (H,S) each head's α^h_i (``attention`` is their mean); multi-head only
     beam_level: tuple[BeamNode, ...] = field(default=(), repr=False)  # beam search: every candidate of this step
 
 
@@ -180,8 +181,8 @@ class _GreedyRecord:
         return adopted
 
     def add(self, token_id: int, logp: Tensor, state: State, weights: Tensor | None, scores: Tensor | None,
-            model_weights: Tensor | None, forced: bool) -> DecodeStep:
-        """logp: V; state: the decoder state after the step; weights, scores, model_weights: S (or
+            model_weights: Tensor | None, forced: bool, heads: Tensor | None = None) -> DecodeStep:
+        """logp: V; state: the decoder state after the step; heads: H×S (or None); weights, scores, model_weights: S (or
         None) → the step's event."""
         token_logp = float(logp[token_id])
         self.total += token_logp
@@ -206,6 +207,7 @@ class _GreedyRecord:
             forced=forced,
             overridden=model_weights is not None,
             model_attention=model_weights.cpu().numpy().copy() if model_weights is not None else None,
+            head_attention=heads.cpu().numpy().copy() if heads is not None else None,
         )
         self.steps.append(step)
         self.states.append(state)
@@ -244,7 +246,8 @@ def greedy(
                             lambda index: steering.override_at(reused + index, 1, device), state, previous_id)
         for offset, token_id in enumerate(prefix[reused:]):
             yield record.add(token_id, run.log_probs[offset], run.states[offset], _row_of(run.weights, offset),
-                             _row_of(run.scores, offset), run.model_weights[offset], forced=True)
+                             _row_of(run.scores, offset), run.model_weights[offset], forced=True,
+                             heads=_row_of(run.head_weights, offset))
             if token_id == EOS_ID:
                 return record.hypothesis()
         state, previous_id = run.states[-1], prefix[-1]
@@ -255,7 +258,7 @@ def greedy(
         token = logp[0].argmax()
         token_id = int(token)
         yield record.add(token_id, logp[0], state, _row_of(out.weights), _row_of(out.scores),
-                         _row_of(out.model_weights), forced=False)
+                         _row_of(out.model_weights), forced=False, heads=_row_of(out.head_weights))
         if token_id == EOS_ID:
             break
         previous = token.view(1)
@@ -323,7 +326,7 @@ def beam(
             token_id = steering.prefix[index]
             total = live[0].log_probability + float(logp[0, token_id])
             step = replace(_beam_step(live[0], 0, token_id, total, logp, weights, raw, index, top_k, namer,
-                                      out.model_weights), forced=True)
+                                      out.model_weights, out.head_weights), forced=True)
             candidate = _Beam(live[0].ids + (token_id,), total, 0, live[0].steps + (step,))
             yield step
             if token_id == EOS_ID:
@@ -343,7 +346,7 @@ def beam(
             parent_row, token_id = divmod(position, vocab)
             parent = live[parent_row]
             step = _beam_step(parent, parent_row, token_id, total, logp, weights, raw, index, top_k, namer,
-                              out.model_weights)
+                              out.model_weights, out.head_weights)
             candidate = _Beam(parent.ids + (token_id,), total, parent_row, parent.steps + (step,))
             best_step = best_step or step
             status = "finished" if token_id == EOS_ID else "kept"
@@ -386,7 +389,7 @@ def _search_is_over(finished: list[_Beam], live: list[_Beam], length_penalty: fl
 
 
 def _beam_step(parent, parent_row, token_id, total, logp, weights, raw, index, top_k, namer,
-               model_weights=None) -> DecodeStep:
+               model_weights=None, head_weights=None) -> DecodeStep:
     name = namer([token_id])[0]
     row = weights[parent_row].cpu().numpy().copy() if weights is not None else None
     raw_row = raw[parent_row].cpu().numpy().copy() if raw is not None else None
@@ -406,6 +409,7 @@ def _beam_step(parent, parent_row, token_id, total, logp, weights, raw, index, t
         previous_steps=parent.steps,
         overridden=model_weights is not None,
         model_attention=model_weights[parent_row].cpu().numpy().copy() if model_weights is not None else None,
+        head_attention=head_weights[parent_row].cpu().numpy().copy() if head_weights is not None else None,
     )
 
 

@@ -37,6 +37,7 @@ class ForcedRun:
     scores: Tensor | None  # T×S: raw e_ij
     model_weights: tuple[Tensor | None, ...]  # per step: the model's own α_i (S,) where it was overridden
     states: tuple[State, ...]  # s_1..s_T: the decoder state after each step (the last: where decoding continues)
+    head_weights: Tensor | None = None  # T×H×S: each head's α^h_i, for a mechanism of several heads only
 
     def token_log_probs(self) -> Tensor:
         """(T,) log p(y_i | y_<i, x) of each forced token."""
@@ -58,6 +59,7 @@ def teacher_force(model: Seq2Seq, encoded: Encoded, tokens: Sequence[int],
     embedded = decoder.embedding(torch.cat([given.new_tensor([previous]), given[:-1]]))  # T×E
     state = encoded.initial_state if state is None else state
     log_prob_rows, hiddens, contexts, weight_rows, score_rows, model_rows, states = [], [], [], [], [], [], []
+    head_rows = []
     for index in range(given.numel()):
         step_input = embedded[index : index + 1]  # 1×E
         out = decoder.step(step_input, state, encoded, override_at(index) if override_at is not None else None)
@@ -72,6 +74,8 @@ def teacher_force(model: Seq2Seq, encoded: Encoded, tokens: Sequence[int],
             weight_rows.append(out.weights)
             score_rows.append(out.scores)
         model_rows.append(out.model_weights[0] if out.model_weights is not None else None)
+        if out.head_weights is not None:
+            head_rows.append(out.head_weights)  # 1×H×S
     if batched_output:
         log_prob_rows = [torch.log_softmax(decoder.logits(torch.cat(hiddens), torch.cat(contexts), embedded), dim=-1)]
     return ForcedRun(
@@ -79,4 +83,5 @@ def teacher_force(model: Seq2Seq, encoded: Encoded, tokens: Sequence[int],
         weights=torch.cat(weight_rows) if weight_rows else None,
         scores=torch.cat(score_rows) if score_rows else None,
         model_weights=tuple(model_rows), states=tuple(states),
+        head_weights=torch.cat(head_rows) if head_rows else None,
     )

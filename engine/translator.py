@@ -68,8 +68,19 @@ class Translation:
     steps: tuple[DecodeStep, ...] = field(default=(), repr=False)
     language_check: LanguageCheck | None = None  # whether the input is in the model's source language
 
+    @property
+    def head_attention(self) -> np.ndarray | None:
+        """len(tokens)×H×len(source_tokens): each head's α (``attention`` is their mean), for a
+        mechanism of several heads decoded step by step; None otherwise."""
+        rows = [step.head_attention for step in self.steps]
+        if not rows or len(rows) != len(self.tokens) or any(row is None for row in rows):
+            return None
+        return np.stack(rows)  # type: ignore[arg-type]
+
     def to_json(self) -> dict[str, Any]:
-        """The command line's ``translate --json`` object (README, "Command line")."""
+        """The command line's ``translate --json`` object (README, "Command line"); a multi-head
+        model's adds ``head_attention`` (one matrix per output token: heads × source tokens)."""
+        heads = self.head_attention
         return {
             "source": self.source,
             "source_tokens": list(self.source_tokens),
@@ -83,7 +94,7 @@ class Translation:
             "forced_steps": [step.index for step in self.steps if step.forced],
             "overridden_steps": [step.index for step in self.steps if step.overridden],
             "warning": self.warning(),
-        }
+        } | ({} if heads is None else {"head_attention": np.round(heads.astype(np.float64), 6).tolist()})
 
     def warning(self) -> dict[str, Any] | None:
         """What is wrong with the input's language (engine.language_check), or None."""

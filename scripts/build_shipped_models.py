@@ -1,4 +1,5 @@
-"""Build the shipped models — one per scorer in each direction — resumably, to a budget in target tokens.
+"""Build the shipped models — one per scorer in each direction (multi-head: zh→en only) — resumably, to a
+budget in target tokens.
 
 Every model is a run folder under ``--out`` (default ``build/models``), trained by the engine's own
 command line on the Tatoeba corpus shipped in resources/corpora. The build is idempotent and spans as
@@ -87,11 +88,12 @@ class ModelPlan:
 
 def shipped_plan(corpus: Path, max_target_tokens: int = TOKEN_CAP, seed: int = 1) -> list[ModelPlan]:
     """The shipped set, in build order: each direction's additive model first (the curves that choose
-    the budget), then the fixed context C, then the other scorers."""
+    the budget), then the fixed context C, then the other scorers, then multi-head attention (zh→en only)."""
     corpus_argument = os.path.relpath(corpus, ROOT)
     plans = []
     order = [("zh", "en", "additive"), ("en", "zh", "additive")]
     order += [(s, t, scorer) for scorer in SCORERS[1:] for s, t in DIRECTION_SHAPES]
+    order.append(("zh", "en", "multihead"))  # the sixth mechanism, one direction within the weight budget
     for source, target, scorer in order:
         warmup = ("--temperature-warmup", f"{min(1.0, WARMUP_TOKENS / max_target_tokens):.4g}") if (
             scorer in WARMED_UP) else ()

@@ -128,7 +128,7 @@ def plot(direction: str, by_scorer: dict[str, dict[int, LengthStudy]], path: Pat
         import matplotlib.pyplot as plt
     except ImportError:
         return False
-    from gui.length_study.view import HIGHLIGHT_COLOUR, SCORER_COLOURS  # the app's own palette
+    from engine.scorer_table import SCORER_TABLE, attends  # the app's own palette
 
     figure, axes = plt.subplots(figsize=(7, 4))
     for scorer in SCORER_NAMES:
@@ -136,10 +136,10 @@ def plot(direction: str, by_scorer: dict[str, dict[int, LengthStudy]], path: Pat
         if study is None:
             continue
         labels = [b.label for b in study.buckets]
-        fixed = scorer == "none"
+        fixed = not attends(scorer)
         axes.plot(labels, [b.bleu for b in study.buckets], marker="s" if fixed else "o",
                   label="none (fixed C)" if fixed else scorer, linestyle="--" if fixed else "-",
-                  linewidth=3 if fixed else 1.8, color=HIGHLIGHT_COLOUR if fixed else SCORER_COLOURS.get(scorer),
+                  linewidth=3 if fixed else 1.8, color=SCORER_TABLE[scorer].colour,
                   zorder=3 if fixed else 2)
     axes.set_xlabel("source length (sub-word tokens), long test set")
     axes.set_ylabel("BLEU (greedy)")

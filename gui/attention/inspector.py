@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.scorer_table import context_formula  # torch-free
 from engine.words import WordSplit, merge_columns, merge_scores
 from gui.attention.labels import piece_label, quoted, token_label
 
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
     from engine.search import DecodeStep
 
 SOFTMAX = "α_ij = exp(e_ij) / Σ_k exp(e_ik)"
-CONTEXT = "c_i = Σ_j α_ij h_j"
 DOMINANT_SHARE = 0.9  # list source tokens until they carry this share of the weight
 DOMINANT_MAX = 4
 
@@ -231,7 +231,7 @@ class StepInspector(QWidget):
         if not uses_attention:
             return f"<b>Scorer:</b> {html.escape(formula)}"
         return (f"<b>Score:</b> {html.escape(formula)}<br><b>Softmax:</b> {SOFTMAX}"
-                f"<br><b>Context:</b> {CONTEXT}")
+                f"<br><b>Context:</b> {html.escape(context_formula(formula))}")
 
 
 def _in_units(tokens: Sequence[str], weights: np.ndarray | None, scores: np.ndarray | None,

@@ -18,6 +18,9 @@ a position (``cellHovered``, ``stepSelected``, ``cellClicked``) and the methods 
 word's row or column stands for its first piece. The colour scale (``attentionColorScale``: 0–1,
 per row, automatic) changes the colours only.
 
+A multi-head mechanism's map can show one head instead of the heads' mean (:attr:`head_chooser`,
+shown only for it); :meth:`attention` stays the mean and :meth:`head_attention` has every head.
+
 A model without attention (the ``none`` scorer) has no weights: instead of a heatmap the panel
 explains that every step reads the same fixed context C, and :meth:`attention` has no rows.
 """
@@ -32,6 +35,8 @@ import numpy as np
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
+from gui.attention.head_rows import MEAN, shown_rows, stacked_heads
+from gui.attention.heads import HeadChooser
 from gui.attention.heatmap import HeatmapView
 from gui.attention.inspector import StepInspector
 from gui.attention.map_units import MapUnits, UnitsCache
@@ -88,10 +93,13 @@ class AttentionPanel(QWidget):
         heat_layout = QVBoxLayout(heat_page)
         heat_layout.setContentsMargins(0, 0, 0, 0)
         heat_layout.addWidget(self.heatmap, 1)
+        self.head_chooser = HeadChooser()
+        self.head_chooser.setObjectName("attentionHeadCombo")
         below = QHBoxLayout()
         below.addWidget(self.view_bar)
         below.addSpacing(8)
         below.addWidget(self.hover_label, 1)
+        below.addWidget(self.head_chooser)
         heat_layout.addLayout(below)
         self.stack.addWidget(heat_page)
         self.stack.addWidget(self.note)
@@ -121,6 +129,7 @@ class AttentionPanel(QWidget):
         self.inspector.alternativeChosen.connect(self.alternativeChosen)
         self.view_bar.wordViewChanged.connect(self.set_word_view)
         self.view_bar.colorScaleChanged.connect(self.set_color_scale)
+        self.head_chooser.headChanged.connect(lambda _head: self.render_now())
 
     # -- contract ---------------------------------------------------------------------------
     def attention(self) -> np.ndarray:
@@ -132,6 +141,17 @@ class AttentionPanel(QWidget):
 
     def target_tokens(self) -> list[str]:
         return list(self.record.target_tokens)
+
+    def head_attention(self) -> np.ndarray | None:
+        """Rows × heads × source tokens: each head's α, for a mechanism of several heads; else None."""
+        if not self.record.uses_attention or len(self.record.steps) != self.record.matrix.shape[0]:
+            return None
+        return stacked_heads([step.head_attention for step in self.record.steps])
+
+    def shown_matrix(self) -> np.ndarray:
+        """What the map draws: :meth:`attention`'s rows, or the chosen head's."""
+        head = self.head_chooser.head
+        return self.record.matrix if head == MEAN else shown_rows(self.record.matrix, self.head_attention(), head)
 
     def has_attention(self) -> bool:
         """False for a model with a fixed context (no weights, no heatmap)."""
@@ -180,8 +200,8 @@ class AttentionPanel(QWidget):
 
     def shown_attention(self) -> np.ndarray:
         """What the map draws: rows and columns in the map's units (words or pieces), the weights of
-        :meth:`attention`."""
-        return self.units().matrix(self.record.matrix)
+        :meth:`shown_matrix` (the heads' mean or the chosen head)."""
+        return self.units().matrix(self.shown_matrix())
 
     # -- a run ------------------------------------------------------------------------------
     def begin(self, source_tokens: Sequence[str], uses_attention: bool, formula: str, scorer_label: str = "") -> None:
@@ -202,6 +222,7 @@ class AttentionPanel(QWidget):
     def show_step(self, step: DecodeStep) -> None:
         """Take in one step: data now, ``stepShown`` for each new row, drawing soon."""
         self.record.add(step)
+        self._count_heads(step.head_attention)
         self._announce()
         self._throttle.request()
 
@@ -215,12 +236,17 @@ class AttentionPanel(QWidget):
     def show_hypothesis(self, step: DecodeStep) -> None:
         """Show one hypothesis of the search (its tokens and attention rows), e.g. a beam-tree node."""
         self.record.add(step)
+        self._count_heads(step.head_attention)
         self.render_now()
         self.select_step(step.index)
 
     def end(self) -> None:
         """The run stopped early: draw what it produced."""
         self._throttle.flush()
+
+    def _count_heads(self, heads: np.ndarray | None) -> None:
+        """Offer the heads' choice when the run's mechanism has several heads (H×S rows)."""
+        self.head_chooser.set_head_count(0 if heads is None else heads.shape[0])
 
     def _announce(self) -> None:
         while self._emitted < self.record.row_count:
@@ -239,7 +265,7 @@ class AttentionPanel(QWidget):
             self._lay_out_columns()
             units = self._units
             rows = int(record.matrix.shape[0])
-            self.heatmap.set_rows(units.matrix(record.matrix), self._row_labels(units, rows), record.finished)
+            self.heatmap.set_rows(units.matrix(self.shown_matrix()), self._row_labels(units, rows), record.finished)
             self.heatmap.highlight_row(units.row_of(self._preview if self._preview >= 0 else self._pinned))
         if inspector_now or record.finished or self._pinned >= 0 or self._preview >= 0:
             self._show_inspected()

@@ -95,7 +95,7 @@ class EnlargedMap(QDialog):
             self.heatmap.reset(panel.source_tokens)
             self._columns = panel.source_tokens
         if panel.matrix is not None and panel.target_tokens:
-            self.heatmap.set_rows(panel.matrix, panel.target_tokens, finished=finished)
+            self.heatmap.set_rows(panel.shown_matrix(), panel.target_tokens, finished=finished)
         numbers = panel.numbers.text()
         self.caption.setText(panel.output_text + (f"\n{numbers}" if numbers else ""))
 

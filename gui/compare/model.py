@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from engine.scorer_table import ATTENTION_SCORER_NAMES, SCORER_NAMES  # torch-free
+from gui.attention.head_rows import stacked_heads
 
 if TYPE_CHECKING:
     from engine.catalog import ModelEntry
@@ -133,24 +134,26 @@ class PanelRows:
     scores: np.ndarray | None = None  # T×S e_ij
     probabilities: tuple[float, ...] = ()  # (T,) p of each token
     steps: tuple[DecodeStep, ...] = ()  # free decoding only
+    head_attention: np.ndarray | None = None  # T×H×S each head's α (``attention`` is their mean); multi-head only
 
     @classmethod
     def from_steps(cls, steps: Sequence[DecodeStep], attention: np.ndarray | None) -> PanelRows:
         """The rows of a decode under way (its steps so far) or finished."""
-        return cls(tuple(s.token for s in steps), attention, None, tuple(s.probability for s in steps), tuple(steps))
+        return cls(tuple(s.token for s in steps), attention, None, tuple(s.probability for s in steps), tuple(steps),
+                   stacked_heads([s.head_attention for s in steps]))
 
     @classmethod
     def from_translation(cls, translation: Translation) -> PanelRows:
         if len(translation.steps) == len(translation.tokens):
             rows = cls.from_steps(translation.steps, translation.attention)
             return PanelRows(tuple(translation.tokens), rows.attention, translation.scores, rows.probabilities,
-                             rows.steps)
+                             rows.steps, rows.head_attention)
         return cls(tuple(translation.tokens), translation.attention, translation.scores)
 
     @classmethod
     def from_forced(cls, forced: ForcedDecode) -> PanelRows:
         return cls(tuple(forced.tokens), forced.attention, forced.scores,
-                   tuple(float(p) for p in forced.probabilities))
+                   tuple(float(p) for p in forced.probabilities), head_attention=forced.head_attention)
 
     def detail(self, index: int) -> StepDetail | None:
         """Step ``index``'s detail, or None outside the rows."""

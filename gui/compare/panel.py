@@ -28,6 +28,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.scorer_table import SCORER_TABLE, attends  # torch-free
+from gui.attention.head_rows import MEAN, shown_rows
+from gui.attention.heads import HeadChooser
 from gui.attention.labels import join_pieces
 from gui.attention.piece_map import PieceMap
 from gui.compare.model import PanelNumbers, PanelRows, PanelSlot, StepDetail, output_shading
@@ -157,7 +160,15 @@ class ScorerPanel(QFrame):
         title_row = QHBoxLayout()
         title_row.addWidget(self.title, 1)
         layout.addLayout(title_row)
-        self.uses_attention = slot.scorer != "none"
+        self.uses_attention = attends(slot.scorer)
+        self.head_chooser: HeadChooser | None = None  # a multi-head mechanism's map: the mean or one head
+        heads = SCORER_TABLE[slot.scorer].heads if slot.scorer in SCORER_TABLE else 1
+        if heads > 1:
+            self.head_chooser = HeadChooser()
+            self.head_chooser.setObjectName(f"compareHeads_{slot.scorer}")
+            self.head_chooser.set_head_count(heads)
+            self.head_chooser.headChanged.connect(self._on_head_changed)
+            title_row.addWidget(self.head_chooser, 0, Qt.AlignmentFlag.AlignTop)
         self.enlarge_button: QToolButton | None = None
         if self.uses_attention:
             self.enlarge_button = QToolButton()
@@ -259,8 +270,8 @@ class ScorerPanel(QFrame):
         if self._result_pending:
             self._result_pending = False
             if self.heatmap is not None and self.matrix is not None:
-                self.heatmap.set_rows(self.matrix, self.target_tokens, finished=True)
-                self.coverage.set_coverage(self.heatmap.coverage(self.matrix), self.heatmap.column_count)
+                self.heatmap.set_rows(self.shown_matrix(), self.target_tokens, finished=True)
+                self.coverage.set_coverage(self.heatmap.coverage(self.shown_matrix()), self.heatmap.column_count)
                 self._map_drawn(final=True)
             return
         step, self._pending_step = self._pending_step, None
@@ -272,8 +283,27 @@ class ScorerPanel(QFrame):
         self._render_output()
         if self.heatmap is not None and step.hypothesis_attention is not None:
             self.matrix = step.hypothesis_attention
-            self.heatmap.set_rows(self.matrix, self.target_tokens)
+            self.heatmap.set_rows(self.shown_matrix(), self.target_tokens)
             self._map_drawn(final=False)
+
+    def shown_matrix(self) -> np.ndarray | None:
+        """What the map draws: :attr:`matrix` (α; a multi-head mechanism's heads' mean) or the chosen head's."""
+        head = MEAN if self.head_chooser is None else self.head_chooser.head
+        if self.matrix is None or head == MEAN:
+            return self.matrix
+        return shown_rows(self.matrix, self.rows.head_attention, head)
+
+    def _on_head_changed(self, _head: int) -> None:
+        """Another head (or the mean) chosen: the map, its coverage bar and the tinted output follow."""
+        if self.heatmap is None or self.matrix is None or not self.target_tokens:
+            return
+        shown = self.shown_matrix()
+        self.heatmap.set_rows(shown, self.target_tokens, finished=self.map_final)
+        if self.map_final:
+            self.coverage.set_coverage(self.heatmap.coverage(shown), self.heatmap.column_count)
+        if self.rows.tokens:
+            self._render_output()
+        self._map_drawn(final=self.map_final)
 
     def _map_drawn(self, final: bool) -> None:
         self.map_final = final
@@ -315,7 +345,7 @@ class ScorerPanel(QFrame):
             self.output.setText(html.escape(self.output_text))
             return
         text, spans = join_pieces(tokens)
-        shades = output_shading(self.matrix, self._shaded_column)
+        shades = output_shading(self.shown_matrix(), self._shaded_column)
         colour = self.palette().color(QPalette.ColorRole.WindowText).name()
         parts = [html.escape(prefix)]
         for index, (start, end) in enumerate(spans):

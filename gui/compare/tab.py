@@ -1,12 +1,12 @@
 """The Compare tab: one sentence, every scorer of a direction side by side, live.
 
 Top: direction, the sentence, an optional reference, and the target the maps share. Middle: a grid
-of five panels — the four attention scorers and the fixed context C — each decoding in its own
-worker, plus a difference map α_A − α_B of two attention scorers (a diverging scale centred on 0)
-once one target is forced on every model. Hovering a source token in any map outlines its column
-in every map and tints every output's tokens by the attention each gave it; hovering a map row or
-an output token shows that step of that scorer in the step inspector (under the fixed-context
-panel, which has no map). The grid exports as one PNG / SVG, the matrices as one JSON.
+of one panel per mechanism of the registry — the attention mechanisms and the fixed context C, the
+grid sized by their number (gui.compare.layout) — plus a difference map α_A − α_B of two attention
+scorers (a diverging scale centred on 0) once one target is forced on every model. Hovering a
+source token in any map outlines its column in every map and tints every output's tokens by the
+attention each gave it; hovering a map row or an output token shows that step of that scorer in the
+step inspector (under the fixed-context panel, which has no map). The grid exports as one PNG / SVG, the matrices as one JSON.
 
 Widget names (tests and scripted checks use them): ``compareDirectionCombo``, ``compareInput``,
 ``compareButton``, ``compareReferenceInput``, ``compareTargetCombo``, ``compareGrid``,
@@ -45,6 +45,7 @@ from gui.compare.controller import CompareController, CompareRun
 from gui.compare.difference import DifferencePanel
 from gui.compare.enlarged import EnlargedMap
 from gui.compare.export import export_grid_json, export_grid_png, export_grid_svg
+from gui.compare.layout import DIFFERENCE, INSPECTOR, plan_grid
 from gui.compare.model import (
     ATTENTION_SCORERS,
     OUTPUT_PREFIX,
@@ -189,25 +190,22 @@ class CompareTab(QWidget):
         self.panels = {}
         self._inspected = ("", -1)
         self.inspector.clear()
-        inspector_placed = False
-        for index, slot in enumerate(slots):
+        plan = plan_grid([slot.scorer for slot in slots])  # sized by the count; the difference map keeps its cell
+        for slot in slots:
             panel = ScorerPanel(slot, scheduler=self.scheduler)
             panel.columnHovered.connect(self._highlight_column)
             panel.stepHovered.connect(self._inspect)
             panel.enlargeRequested.connect(self.enlarge)
             self._view_map(panel.heatmap)
             self.panels[slot.scorer] = panel
-            if panel.uses_attention or inspector_placed:
-                self.grid_layout.addWidget(panel, index // 3, index % 3)
+            if slot.scorer != plan.shared:
+                self.grid_layout.addWidget(panel, *plan.cells[slot.scorer])
             else:  # the fixed-context panel has no map: it shares its cell with the step inspector
                 self.inspector_cell.insertWidget(0, panel)
                 self.inspector_cell.setStretchFactor(0, 0)
                 self.inspector_cell.setStretchFactor(1, 1)
-                self.grid_layout.addWidget(self.inspector_cell, index // 3, index % 3)
-                inspector_placed = True
-        if not inspector_placed:  # no fixed-context slot: the inspector takes the next cell
-            self.grid_layout.addWidget(self.inspector_cell, len(slots) // 3, len(slots) % 3)
-        self.grid_layout.addWidget(self.difference, 1, 2)
+        self.grid_layout.addWidget(self.inspector_cell, *plan.cells[INSPECTOR])
+        self.grid_layout.addWidget(self.difference, *plan.cells[DIFFERENCE], 1, plan.difference_span)
         usable = [(s.scorer, s.label) for s in slots if s.usable and s.scorer in ATTENTION_SCORERS]
         self.difference.set_scorers(usable)
         directions = self.controller.directions() or [self.controller.direction]

@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING
 
 from engine.config import SCORER_NAMES
 from engine.length_study import STUDY_BUCKETS, LengthStudy, study_bucket_label
+from engine.scorer_table import attends
 
 if TYPE_CHECKING:
     from engine.alignment_study import AlignmentStudy
     from gui.translate.choices import ScorerOption
 
 BUCKET_LABELS: tuple[str, ...] = tuple(study_bucket_label(low, high) for low, high in STUDY_BUCKETS)
-FIXED_CONTEXT = "none"  # the scorer without attention: one fixed vector C (the line that stands out)
 MISSING_OUTPUT = "—"
 NO_STUDY = "no length study stored"
 NO_MODEL = "no model"
@@ -56,7 +56,7 @@ class Series:
     @property
     def highlight(self) -> bool:
         """True for the fixed-context (no attention) line, drawn so that it stands out."""
-        return self.name == FIXED_CONTEXT
+        return not attends(self.name)
 
     def at(self, label: str) -> tuple[int, float, float] | None:
         """(n, BLEU, chrF) of the bucket ``label``, or None when the scorer has no input there."""
@@ -189,7 +189,7 @@ def attention_table(data: LengthStudyData) -> list[tuple[str, list[str]]]:
     says it has no attention."""
     rows = []
     for scorer in data.scorers:
-        if scorer.name == "none":
+        if not attends(scorer.name):
             rows.append((scorer.label, ["— (no attention: every step reads C)"] + [""] * (len(ATTENTION_COLUMNS) - 1)))
         elif scorer.attention:
             rows.append((scorer.label, [f"{scorer.attention[key]:.2f}" if key in scorer.attention else "—"

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gui.length_study.model import FIXED_CONTEXT, LengthStudyData
+from engine.scorer_table import FIXED_CONTEXT
+from gui.length_study.model import LengthStudyData
 
 NEEDED = ("mean_entropy", "mean_max_weight", "monotonic_share", "coverage_deviation")
 

@@ -16,6 +16,7 @@ from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
 from engine.length_lesson import length_lesson
+from engine.scorer_table import FIXED_CONTEXT, SCORER_TABLE
 from gui.length_study.alignment import ALIGNMENT_COLUMNS, alignment_text, table_rows
 from gui.length_study.model import (
     ATTENTION_COLUMNS,
@@ -48,10 +49,10 @@ def caption_for(data: LengthStudyData) -> str:
         return CAPTION
     said = lesson.sentence({s.name: s.label for s in data.scorers})
     return f"{CAPTION_THEORY} <b>What these models show:</b> {html.escape(said)}{CAPTION_DATA}"
-# Calm, distinct hues for the attention scorers; a red, thick, dashed line for the fixed vector C.
-SCORER_COLOURS = {"additive": "#1f77b4", "bilinear": "#2ca02c", "dot": "#9467bd", "scaled_dot": "#17becf"}
-OTHER_COLOURS = ("#8c564b", "#7f7f7f", "#bcbd22")
-HIGHLIGHT_COLOUR = "#d62728"
+# Each scorer's colour is its registry row's (engine.scorer_table): calm, distinct hues for the
+# attention mechanisms; the fixed vector C's line (red) is also thick and dashed.
+OTHER_COLOURS = ("#8c564b", "#7f7f7f", "#bcbd22")  # a scorer the registry does not know
+HIGHLIGHT_COLOUR = SCORER_TABLE[FIXED_CONTEXT].colour
 HIGHLIGHT_WIDTH = 4
 LINE_WIDTH = 2
 SELECTED_BRUSH = (255, 200, 0, 60)
@@ -62,7 +63,8 @@ def series_pen(series: Series, index: int) -> pg.QtGui.QPen:
     """The pen of a scorer's line: the fixed-context line stands out."""
     if series.highlight:
         return pg.mkPen(HIGHLIGHT_COLOUR, width=HIGHLIGHT_WIDTH, style=Qt.PenStyle.DashLine)
-    colour = SCORER_COLOURS.get(series.name, OTHER_COLOURS[index % len(OTHER_COLOURS)])
+    info = SCORER_TABLE.get(series.name)
+    colour = info.colour if info is not None else OTHER_COLOURS[index % len(OTHER_COLOURS)]
     return pg.mkPen(colour, width=LINE_WIDTH)
 
 

@@ -149,9 +149,10 @@ class TrainingForm(QWidget):
             self.scorer_combo.addItem(SCORER_TABLE[name].label, name)
             self.scorer_combo.setItemData(self.scorer_combo.count() - 1, SCORER_TABLE[name].formula,
                                           Qt.ItemDataRole.ToolTipRole)
-        self.scorer_combo.addItem("All five, one run after another", ALL_SCORERS)
+        every = f"All {len(SCORER_NAMES)}"  # the registry's count
+        self.scorer_combo.addItem(f"{every}, one run after another", ALL_SCORERS)
         self.scorer_combo.setToolTip("How the decoder scores each source position, e_ij = F(s_{i-1}, h_j) (each "
-                                     "choice shows its formula); 'All five' queues one run per scorer with the "
+                                     f"choice shows its formula); '{every}' queues one run per scorer with the "
                                      "same settings, to compare their curves")
         self.cell_combo = QComboBox()
         self.cell_combo.setObjectName("trainCellCombo")
@@ -384,7 +385,7 @@ class TrainingForm(QWidget):
         return SECTIONS[section](**values)
 
     def settings(self) -> list[RunSettings]:
-        """The runs the form asks for: one, or one per scorer for "All five" (raises ConfigError)."""
+        """The runs the form asks for: one, or one per scorer for "All N" (raises ConfigError)."""
         entry = self.current_entry()
         source, target = self.direction_combo.currentData()
         corpus = CorpusChoice(task=entry.task, corpus=None if entry.is_task else Path(entry.path),

@@ -1,7 +1,7 @@
 """Which models back the direction and scorer choices (pure Python: no Qt, no torch).
 
-Every direction that has at least one model is offered. For the current direction all five
-scorers are listed; each is backed by the newest model with that scorer, and a scorer without a
+Every direction that has at least one model is offered. For the current direction every scorer of
+the registry is listed; each is backed by the newest model with that scorer, and a scorer without a
 model is offered disabled with the reason. A folder given on the command line wins its slot.
 """
 
@@ -89,7 +89,7 @@ class ModelChoices:
         return self._best.get((direction, scorer))
 
     def options(self, direction: str) -> list[ScorerOption]:
-        """All five scorers for ``direction``, in the registry's order."""
+        """Every scorer of the registry for ``direction``, in the registry's order."""
         options = []
         for name in SCORER_NAMES:
             entry = self.best(direction, name)

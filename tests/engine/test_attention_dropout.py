@@ -4,10 +4,11 @@ import pytest
 import torch
 from torch import nn
 
-from engine.attention import attend
+from engine.attention import masked_softmax
 from engine.config import ModelConfig
 from engine.errors import ConfigError
 from engine.model import build_model
+from engine.scorer_table import ATTENTION_SCORER_NAMES
 
 SMALL = dict(src_vocab_size=40, tgt_vocab_size=50, embedding_size=16, encoder_hidden_size=16,
              decoder_hidden_size=16, attention_size=16)
@@ -22,24 +23,23 @@ def _batch():
     return source, lengths, torch.randint(4, 50, (4, 6), generator=generator)
 
 
-def test_attend_mixes_the_context_from_dropped_weights_but_returns_the_softmax_as_computed():
-    scores = torch.randn(3, 5)
+def test_the_softmax_mixes_from_dropped_weights_but_returns_the_weights_as_computed():
+    scores = torch.randn(3, 2, 5)  # two heads
     mask = torch.tensor([[True] * 5, [True] * 3 + [False] * 2, [True] * 1 + [False] * 4])
-    memory = torch.randn(3, 5, 8)
-    plain_weights, plain_context = attend(scores, mask, memory)
+    plain_weights, plain_mixing = masked_softmax(scores, mask)
+    assert plain_mixing is plain_weights  # without dropout the context is mixed from the weights shown
     dropout = nn.Dropout(0.5).train()
     torch.manual_seed(0)
-    weights, context = attend(scores, mask, memory, dropout)
+    weights, mixing = masked_softmax(scores, mask, dropout)
     assert torch.equal(weights, plain_weights)  # what the heatmap and the statistics see
-    assert torch.allclose(weights.sum(dim=1), torch.ones(3)) and weights[1, 3:].eq(0).all()
+    assert torch.allclose(weights.sum(dim=2), torch.ones(3, 2)) and weights[1, :, 3:].eq(0).all()
     torch.manual_seed(0)
-    kept = dropout(plain_weights)  # the same draw: zeros where dropped, the rest scaled by 1/(1 - p)
-    assert torch.allclose(context, torch.bmm(kept.unsqueeze(1), memory).squeeze(1))
-    assert not torch.allclose(context, plain_context)
-    assert torch.equal(attend(scores, mask, memory, dropout.eval())[1], plain_context)  # identity in eval mode
+    assert torch.equal(mixing, dropout(plain_weights))  # the same draw: zeros where dropped, the rest scaled by 1/(1 - p)
+    assert not torch.equal(mixing, plain_weights)
+    assert torch.equal(masked_softmax(scores, mask, dropout.eval())[1], plain_weights)  # identity in eval mode
 
 
-@pytest.mark.parametrize("scorer", ["additive", "bilinear", "dot", "scaled_dot"])
+@pytest.mark.parametrize("scorer", ATTENTION_SCORER_NAMES)
 def test_an_attention_model_is_unchanged_when_translating_and_regularized_in_training(scorer):
     source, lengths, target = _batch()
     plain = build_model(ModelConfig(scorer=scorer, dropout=0.0, **SMALL), seed=1)

@@ -4,8 +4,9 @@ import pytest
 
 from engine.bundle import load_model_folder
 from engine.catalog import SHIPPED_MODELS, default_model, scan
-from engine.config import SCORER_NAMES, TrainConfig
+from engine.config import TrainConfig
 from engine.length_study import read_length_study
+from tests.scripts import load_script
 
 SHIPPED = sorted(p for p in SHIPPED_MODELS.glob("*") if (p / "config.json").is_file()) if SHIPPED_MODELS.is_dir() \
     else []
@@ -44,12 +45,17 @@ def test_the_default_model_is_the_shipped_zh_en_additive_and_it_translates():
 
 
 DIRECTIONS = {direction: [p for p in SHIPPED if p.name.startswith(f"{direction}-")] for direction in ("zh-en", "en-zh")}
+PLANNED = {plan.name for plan in load_script("build_shipped_models").shipped_plan(SHIPPED_MODELS / "corpus.tsv")}
+# Planned by scripts/build_shipped_models.py but not in resources/models yet (remove a name once it ships).
+NOT_YET_SHIPPED = {"zh-en-multihead"}
 
 
 @pytest.mark.skipif(not SHIPPED, reason="no shipped models in resources/models")
 @pytest.mark.parametrize("direction", sorted(DIRECTIONS))
-def test_every_scorer_has_a_shipped_model_in_each_direction(direction):
-    assert sorted(p.name.split("-", 2)[2] for p in DIRECTIONS[direction]) == sorted(SCORER_NAMES)
+def test_every_model_of_the_build_plan_is_shipped_in_each_direction(direction):
+    shipped = {p.name for p in DIRECTIONS[direction]}
+    planned = {name for name in PLANNED if name.startswith(f"{direction}-")}
+    assert shipped <= planned and planned - shipped <= NOT_YET_SHIPPED
 
 
 @pytest.mark.parametrize("direction", [d for d, folders in sorted(DIRECTIONS.items()) if len(folders) >= 2])
@@ -73,4 +79,4 @@ def test_the_shipped_models_of_a_direction_differ_only_in_their_scorer(direction
 @pytest.mark.skipif(not SHIPPED, reason="no shipped models in resources/models")
 def test_the_shipped_weights_keep_the_repository_lean():
     total = sum((folder / "model.safetensors").stat().st_size for folder in SHIPPED)
-    assert total <= 70 * 1024 * 1024  # ten folders, float16
+    assert total <= 70 * 1024 * 1024  # eleven folders, float16 (zh-en-multihead: about 8 MiB)

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.catalog import ModelEntry
+from engine.scorer_table import SCORER_TABLE
 from engine.search import Alternative, DecodeStep
 from gui.attention.heatmap import HeatmapView
 from gui.attention.labels import axis_label, join_pieces, quoted
@@ -77,7 +78,7 @@ def test_choices():
     assert choices.direction_label("dates-src-iso") == "Dates → ISO 8601" == direction_label("dates-src", "iso")
     assert choices.best("zh-en", "additive").folder == Path("new")
     options = {o.name: o for o in choices.options("zh-en")}
-    assert list(options) == ["additive", "bilinear", "dot", "scaled_dot", "none"]
+    assert list(options) == list(SCORER_TABLE)  # every mechanism of the registry, in its order
     assert options["additive"].enabled and not options["dot"].enabled and "Dot product" in options["dot"].reason
     assert choices.scorer_for("dates-src-iso", "additive") == "dot"
     assert choices.initial("en-zh", "none", None).folder == Path("e")

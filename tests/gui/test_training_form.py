@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QSpinBox
 
 from engine.__main__ import build_parser
-from engine.config import ModelShape, TrainConfig
+from engine.config import SCORER_NAMES, ModelShape, TrainConfig
 from engine.errors import ConfigError
 from engine.jobs import VocabularySizes
 from gui.training.form import ALL_SCORERS, SECTIONS, TrainingForm
@@ -107,11 +107,13 @@ def test_presets_fill_the_rows_and_a_disabled_row_keeps_the_engines_default(form
     assert settings.train == TASK_PRESET.train
 
 
-def test_all_five_gives_one_run_per_scorer_and_a_bad_combination_names_the_fix(form):
-    form.scorer_combo.setCurrentIndex(form.scorer_combo.findData(ALL_SCORERS))
+def test_all_scorers_gives_one_run_per_scorer_and_a_bad_combination_names_the_fix(form):
+    index = form.scorer_combo.findData(ALL_SCORERS)
+    assert form.scorer_combo.itemText(index).startswith(f"All {len(SCORER_NAMES)},")  # the registry's count
+    form.scorer_combo.setCurrentIndex(index)
     form.run_name.setText("cmp")
     runs = form.settings()
-    assert [r.model.scorer for r in runs] == ["additive", "bilinear", "dot", "scaled_dot", "none"]
+    assert [r.model.scorer for r in runs] == list(SCORER_NAMES)
     assert [r.name for r in runs] == [f"cmp-{r.model.scorer}" for r in runs]
     form.source_vocab.setValue(4)  # below SentencePiece's floor, yet the spin box allows it
     with pytest.raises(ConfigError, match="source vocabulary"):

@@ -1,0 +1,31 @@
+"""Which rows a map of a multi-head mechanism draws (pure numpy: no Qt).
+
+A mechanism of several heads (engine.multihead) has, at every step, one row of α per head; the row
+a step shows is their mean, a distribution over the source tokens like each head's. A map draws the
+mean or one head (gui.attention.heads.HeadChooser); the data behind a panel's contract
+(``attention()``) stays the mean.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+MEAN = -1  # the heads' mean, rather than one head
+
+
+def shown_rows(mean: np.ndarray, heads: np.ndarray | None, head: int) -> np.ndarray:
+    """The T×S rows a map draws: ``mean`` (T×S), or head ``head`` of ``heads`` (T×H×S) when there
+    is that head for every row (otherwise the mean)."""
+    if head == MEAN or heads is None or heads.ndim != 3 or not 0 <= head < heads.shape[1] \
+            or heads.shape[0] != mean.shape[0]:
+        return mean
+    return heads[:, head, :]
+
+
+def stacked_heads(rows: Sequence[np.ndarray | None]) -> np.ndarray | None:
+    """T×H×S from the steps' H×S rows; None unless every step has them (one-head mechanisms have none)."""
+    if not rows or any(row is None for row in rows):
+        return None
+    return np.stack(rows)  # type: ignore[arg-type]
