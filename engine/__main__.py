@@ -151,7 +151,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "default: the model's own, chosen on its validation pairs")
     tl.add_argument("--coverage-penalty", type=float, default=None, metavar="B",
                     help="beam search: β of GNMT's coverage penalty β·Σ_j log(min(Σ_i α_ij, 1)), added to "
-                    "log p / lp when finished outputs are ranked (0 = off; a model without attention has none); "
+                    "log p when the beam is pruned and to log p / lp when finished outputs are ranked (0 = off; a "
+                    "model without attention has none); "
                     "default: the model's own if one was chosen on its validation pairs, else 0")
     tl.add_argument("--no-repeat-ngram", type=int, default=0, metavar="N",
                     help="greedy and beam search: no output repeats an n-gram of N sub-word tokens (0 = off, the "
@@ -185,7 +186,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "default: the model's own, chosen on its validation pairs")
     ev.add_argument("--coverage-penalty", type=float, default=None, metavar="B",
                     help="beam search: β of GNMT's coverage penalty β·Σ_j log(min(Σ_i α_ij, 1)), added to "
-                    "log p / lp when finished outputs are ranked (0 = off; a model without attention has none); "
+                    "log p when the beam is pruned and to log p / lp when finished outputs are ranked (0 = off; a "
+                    "model without attention has none); "
                     "default: the model's own if one was chosen on its validation pairs, else 0")
     ev.add_argument("--no-repeat-ngram", type=int, default=0, metavar="N",
                     help="greedy and beam search: no output repeats an n-gram of N sub-word tokens (0 = off, the "

@@ -8,7 +8,9 @@ taken in order, EOS ones set aside as finished, until K live ones are found; a s
 when nothing is live or K have finished and no live one scores better (log p / lp, GNMT's length
 penalty) than the best finished one; its answer is the best finished one (or, when fewer than K
 finished, the best of those and the live ones). Outputs equal the one-sentence search's; a test
-checks it.
+checks it. The same options apply: GNMT's coverage penalty (with β > 0 the continuations are taken
+by log p + cp and finished hypotheses ranked by log p / lp + cp, cp over each sentence's own source
+positions; engine.coverage) and the n-gram repetition constraint (engine.ngram_block).
 
 Shapes: B sentences, R live rows over all sentences, S source length, V target vocabulary.
 """
@@ -21,8 +23,10 @@ import numpy as np
 import torch
 from torch import Tensor
 
+from engine.coverage import Coverage
 from engine.model import Encoded, Seq2Seq
-from engine.search import _expand, _normalized, _step_logp
+from engine.ngram_block import block_repeats
+from engine.search import _expand, _Ranking, _step_logp
 from engine.tokenizer import BOS_ID, EOS_ID
 
 
@@ -41,33 +45,40 @@ class _Row:
     ids: tuple[int, ...]
     log_probability: float
     attention: tuple[np.ndarray, ...]  # one α row per token
+    coverage: Coverage | None = None  # of its rows (the sentence's own source positions) and its cp; β > 0 only
 
 
 class _Sentence:
     """The search state of one sentence of the batch."""
 
-    def __init__(self, beam_size: int, length_penalty: float) -> None:
-        self.beam_size, self.length_penalty = beam_size, length_penalty
+    def __init__(self, beam_size: int, ranking: _Ranking, source_length: int, no_repeat_ngram: int = 0) -> None:
+        self.beam_size, self.ranking, self.source_length = beam_size, ranking, source_length
+        self.no_repeat_ngram = no_repeat_ngram
         self.live = [_Row((), 0.0, ())]
         self.finished: list[_Row] = []
         self.done = False
 
     def score(self, row: _Row) -> float:
-        return _normalized(row.log_probability, len(row.ids), self.length_penalty)
+        return self.ranking.score(row.log_probability, len(row.ids), row.coverage)
 
     def advance(self, logp: Tensor, weights: np.ndarray | None, first_row: int) -> list[int]:
         """logp: K×V for this sentence's K live rows (batch rows first_row…). Keeps the new live
         hypotheses and returns, for each, the batch row its decoder state continues from."""
+        if self.no_repeat_ngram:
+            logp = block_repeats(logp, [r.ids for r in self.live], self.no_repeat_ngram)
         totals = torch.tensor([r.log_probability for r in self.live], device=logp.device).unsqueeze(1) + logp  # K×V
-        values, flat = totals.view(-1).topk(min(2 * self.beam_size, totals.numel()))
         vocab = logp.size(1)
+        rows_of_live = None if weights is None else weights[first_row : first_row + len(self.live)]
+        coverages = self.ranking.children([r.coverage for r in self.live], rows_of_live, self.source_length)
         live: list[_Row] = []
         parents: list[int] = []
-        for total, position in zip(values.tolist(), flat.tolist(), strict=False):
+        for total, position in self.ranking.best(totals, coverages, 2 * self.beam_size):
+            if self.no_repeat_ngram and total == -np.inf:  # banned (sorted: no better one follows)
+                break
             parent_index, token_id = divmod(position, vocab)
             parent = self.live[parent_index]
             rows = parent.attention + ((weights[first_row + parent_index],) if weights is not None else ())
-            candidate = _Row(parent.ids + (token_id,), total, rows)
+            candidate = _Row(parent.ids + (token_id,), total, rows, coverages[parent_index])
             if token_id == EOS_ID:
                 self.finished.append(candidate)
             else:
@@ -91,11 +102,14 @@ class _Sentence:
 
 @torch.no_grad()
 def beam_batch(model: Seq2Seq, source: Tensor, lengths: Tensor, max_lengths: list[int], beam_size: int = 5,
-               length_penalty: float = 1.0) -> list[BatchHypothesis]:
+               length_penalty: float = 1.0, coverage_penalty: float = 0.0,
+               no_repeat_ngram: int = 0) -> list[BatchHypothesis]:
     """Beam search over a batch. source: B×S, lengths: B, max_lengths: each sentence's output cap
-    → one :class:`BatchHypothesis` per sentence."""
+    → one :class:`BatchHypothesis` per sentence. ``coverage_penalty``: β of GNMT's cp (0 = off);
+    ``no_repeat_ngram``: n of the n-gram repetition constraint (0 = off)."""
     encoded: Encoded = model.encode(source, lengths)
-    sentences = [_Sentence(beam_size, length_penalty) for _ in range(source.size(0))]
+    ranking = _Ranking(length_penalty, coverage_penalty)
+    sentences = [_Sentence(beam_size, ranking, int(length), no_repeat_ngram) for length in lengths.tolist()]
     owners = list(range(source.size(0)))  # the sentence of each batch row
     state = encoded.initial_state
     for step in range(max(max_lengths)):

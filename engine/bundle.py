@@ -91,16 +91,28 @@ class ModelBundle:
     def length_penalty(self) -> float:
         """The beam length penalty α chosen for this model (``decoding.length_penalty`` in config.json,
         set by ``scripts/tune_decoding.py`` on the validation pairs), else the engine's default."""
-        value = (self.info.get("decoding") or {}).get("length_penalty") if isinstance(self.info, dict) else None
+        return self._decoding_value("length_penalty")
+
+    @property
+    def coverage_penalty(self) -> float:
+        """The beam coverage penalty β chosen for this model (``decoding.coverage_penalty``, set by
+        ``scripts/tune_decoding.py`` on the validation pairs), else the engine's default (0: off)."""
+        return self._decoding_value("coverage_penalty")
+
+    def _decoding_value(self, name: str) -> float:
+        value = (self.info.get("decoding") or {}).get(name) if isinstance(self.info, dict) else None
         if isinstance(value, int | float) and not isinstance(value, bool) and 0.0 <= value <= 5.0:
             return float(value)
-        return DecodeConfig.length_penalty
+        return getattr(DecodeConfig, name)
 
-    def decode_config(self, beam_size: int = 1, length_penalty: float | None = None) -> DecodeConfig:
-        """How to decode with this model: ``beam_size``, and the model's own length penalty unless one
-        is given (raises ConfigError for values out of range)."""
+    def decode_config(self, beam_size: int = 1, length_penalty: float | None = None,
+                      coverage_penalty: float | None = None, no_repeat_ngram: int = 0) -> DecodeConfig:
+        """How to decode with this model: ``beam_size``, the model's own length and coverage penalties
+        unless given, and the n-gram option (raises ConfigError for values out of range)."""
         alpha = self.length_penalty if length_penalty is None else length_penalty
-        return DecodeConfig(beam_size=beam_size, length_penalty=alpha)
+        beta = self.coverage_penalty if coverage_penalty is None else coverage_penalty
+        return DecodeConfig(beam_size=beam_size, length_penalty=alpha, coverage_penalty=beta,
+                            no_repeat_ngram=no_repeat_ngram)
 
     @property
     def attribution(self) -> str:

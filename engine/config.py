@@ -206,6 +206,8 @@ class DecodeConfig(_Serializable):
     max_length_ratio: float = 2.0  # output capped at ratio * source tokens + max_length_extra
     max_length_extra: int = 10
     top_k: int = 5  # alternatives reported per step
+    coverage_penalty: float = 0.0  # beam: β of GNMT's cp = β·Σ_j log min(Σ_i α_ij, 1) beside log p / lp; 0 = off
+    no_repeat_ngram: int = 0  # no n-gram of output tokens produced twice (beam and greedy); 0 = off
 
     def __post_init__(self) -> None:
         _check_range("beam_size", self.beam_size, 1, 10)
@@ -213,6 +215,11 @@ class DecodeConfig(_Serializable):
         _check_range("max_length_ratio", self.max_length_ratio, 0.1, 10.0)
         _check_range("max_length_extra", self.max_length_extra, 0, 1000)
         _check_range("top_k", self.top_k, 1, 50)
+        _check_range("coverage_penalty", self.coverage_penalty, 0.0, 5.0)
+        if isinstance(self.no_repeat_ngram, bool) or not isinstance(self.no_repeat_ngram, int):
+            raise ConfigError(f"no_repeat_ngram must be a whole number between 0 and 20; "
+                              f"got {self.no_repeat_ngram!r}")
+        _check_range("no_repeat_ngram", self.no_repeat_ngram, 0, 20)
 
     def max_output_length(self, source_length: int) -> int:
         """Output tokens allowed (EOS included) for a source of ``source_length`` tokens."""

@@ -84,6 +84,7 @@ MODEL_CONFIG_SCHEMA: dict[str, Any] = {
             "type": "object",
             "properties": {
                 "length_penalty": {"type": "number", "minimum": 0, "maximum": 5},
+                "coverage_penalty": {"type": "number", "minimum": 0, "maximum": 5},
                 "beam": _size(1, 64),
             },
         },

@@ -7,6 +7,9 @@ The generator's return value (``StopIteration.value``) is the finished :class:`H
 
 Beam search keeps attention per hypothesis; with ``beam_size == 1`` it gives exactly the greedy
 output. Batched greedy decoding for evaluation is :func:`greedy_batch`.
+
+Two options against outputs that go round in circles, both off by default: GNMT's coverage penalty
+(beam only; engine.coverage) and the n-gram repetition constraint (every search; engine.ngram_block).
 """
 
 from __future__ import annotations
@@ -19,7 +22,9 @@ import numpy as np
 import torch
 from torch import Tensor
 
+from engine.coverage import Coverage, covering
 from engine.model import Encoded, Seq2Seq, State
+from engine.ngram_block import block_repeats
 from engine.teacher_forcing import teacher_force
 from engine.tokenizer import BOS_ID, EOS_ID
 
@@ -43,7 +48,7 @@ class BeamNode:
     probability: float  # p(token | parent, x)
     log_probability: float  # of the whole hypothesis
     status: str  # "kept" (goes on), "finished" (ended with EOS), "pruned" (among the 2K best, not kept)
-    score: float  # log p / lp(length): what the search ranks finished hypotheses by
+    score: float  # log p / lp(length) + cp (when set): what the search ranks finished hypotheses by
     step: DecodeStep | None = field(default=None, repr=False, compare=False)  # kept / finished only
 
 
@@ -78,7 +83,7 @@ class Hypothesis:
     attention: np.ndarray | None  # len(token_ids)×S
     scores: np.ndarray | None  # len(token_ids)×S raw scores
     log_probability: float
-    normalized_score: float  # log_probability / lp(len), GNMT's length penalty: what beam search ranks by
+    normalized_score: float  # log_probability / lp(len) (+ cp when set), GNMT's penalties: what beam search ranks by
     capped: bool = False  # True when the length cap ended it before EOS
     steps: tuple[DecodeStep, ...] = field(default=(), repr=False)
     states: tuple[State, ...] = field(default=(), repr=False)  # greedy: the decoder state after each step
@@ -224,13 +229,15 @@ class _GreedyRecord:
 @torch.no_grad()
 def greedy(
     model: Seq2Seq, encoded: Encoded, max_length: int, namer: Namer, top_k: int = 5,
-    steering: Steering = NO_STEERING, memo: GreedyMemo | None = None,
+    steering: Steering = NO_STEERING, memo: GreedyMemo | None = None, no_repeat_ngram: int = 0,
 ) -> Generator[DecodeStep, None, Hypothesis]:
     """Greedy search over one sentence (encoded with batch size 1), optionally steered.
 
     A forced prefix costs little: the steps it shares with ``memo`` (the last decode of this
     sentence, engine.decode_memo) are taken from it, and the rest is teacher-forced
-    (engine.teacher_forcing); only the steps after the prefix are searched."""
+    (engine.teacher_forcing); only the steps after the prefix are searched. ``no_repeat_ngram`` = n
+    > 0 bans, at every searched step, the tokens that would repeat an n-gram of the output so far
+    (engine.ngram_block; the step's alternatives are then those of the constrained distribution)."""
     device = encoded.memory.device
     state = encoded.initial_state
     previous_id = BOS_ID
@@ -254,6 +261,8 @@ def greedy(
     previous = torch.tensor([previous_id], device=device)
     for index in range(len(prefix), max_length):
         logp, out = _step(model, previous, state, encoded, steering.override_at(index, 1, device))
+        if no_repeat_ngram:
+            logp = block_repeats(logp, [record.ids], no_repeat_ngram)
         state = out.state
         token = logp[0].argmax()
         token_id = int(token)
@@ -273,6 +282,46 @@ class _Beam:
     log_probability: float
     state_row: int  # row of the batched decoder state this hypothesis continues from
     steps: tuple[DecodeStep, ...]
+    coverage: Coverage | None = None  # of its steps and its cp; kept only with a coverage penalty
+
+
+@dataclass(frozen=True)
+class _Ranking:
+    """How beam search scores a hypothesis that ends (or would end) now: log p / lp(length) + cp."""
+
+    length_penalty: float  # α of GNMT's lp
+    coverage_penalty: float = 0.0  # β of GNMT's cp (engine.coverage); 0 = off
+
+    def score(self, log_probability: float, length: int, coverage: Coverage | None) -> float:
+        normalized = _normalized(log_probability, length, self.length_penalty)
+        return normalized if coverage is None else normalized + coverage.penalty
+
+    def of(self, hypothesis: _Beam) -> float:
+        return self.score(hypothesis.log_probability, len(hypothesis.ids), hypothesis.coverage)
+
+    def children(self, coverages: list[Coverage | None], weights: Tensor | np.ndarray | None,
+                 source_length: int) -> list[Coverage | None]:
+        """coverages: the K live hypotheses'; weights: K×S, this step's α of each (None without
+        attention) → the coverage of every continuation of each: the same whatever its token, since
+        α_i comes from the hypothesis' state before the token. All None when β is 0."""
+        if self.coverage_penalty <= 0.0 or weights is None:
+            return [None] * len(coverages)
+        rows = weights.cpu().numpy() if isinstance(weights, Tensor) else weights
+        return [covering(c, rows[k, :source_length], self.coverage_penalty) for k, c in enumerate(coverages)]
+
+    @staticmethod
+    def best(totals: Tensor, coverages: list[Coverage | None], count: int) -> list[tuple[float, int]]:
+        """totals: K×V, log p of every continuation of the K live hypotheses; coverages: the K
+        children's (``children``) → the ``count`` best as (log p, flat position K·V), best first:
+        by log p, or by log p + cp of the coverage after the step when a coverage penalty is set
+        (GNMT's beam ranks partial hypotheses by it too; lp is left out there)."""
+        count = min(count, totals.numel())
+        if coverages[0] is None:
+            values, flat = totals.view(-1).topk(count)
+            return list(zip(values.tolist(), flat.tolist(), strict=True))
+        penalties = torch.tensor([c.penalty for c in coverages], dtype=totals.dtype, device=totals.device)  # K
+        _, flat = (totals + penalties.unsqueeze(1)).view(-1).topk(count)
+        return list(zip(totals.view(-1)[flat].tolist(), flat.tolist(), strict=True))
 
 
 def _expand(encoded: Encoded, rows: Tensor) -> Encoded:
@@ -296,13 +345,19 @@ def beam(
     length_penalty: float = 1.0,
     top_k: int = 5,
     steering: Steering = NO_STEERING,
+    coverage_penalty: float = 0.0,
+    no_repeat_ngram: int = 0,
 ) -> Generator[DecodeStep, None, Hypothesis]:
     """Beam search over one sentence (batch size 1), optionally steered: the forced prefix is one
     hypothesis, the search branches after it; an override applies to every hypothesis at its step.
 
     Yields, per output position, the step of the currently best-scoring hypothesis (its whole
     prefix and attention included, as the best may switch between steps). Returns the best
-    finished hypothesis by ``log p / lp(length)`` (GNMT's penalty, α = ``length_penalty``).
+    finished hypothesis by ``log p / lp(length)`` (GNMT's penalty, α = ``length_penalty``), plus
+    GNMT's coverage penalty cp with β = ``coverage_penalty`` > 0 (engine.coverage: the beam is then
+    pruned by log p + cp, and finished hypotheses ranked by log p / lp + cp; a model without attention
+    has none). ``no_repeat_ngram`` = n > 0 bans the tokens that would repeat an n-gram a hypothesis
+    already produced (engine.ngram_block; forced prefix tokens are never banned).
 
     The search ends when ``beam_size`` hypotheses have finished and none of the live ones scores
     better than the best finished one at its current length (the usual stopping rule, as in
@@ -314,6 +369,8 @@ def beam(
     state = encoded.initial_state
     device = encoded.memory.device
     expanded = encoded
+    ranking = _Ranking(length_penalty, coverage_penalty)
+    source_length = int(encoded.mask[0].sum())
     for index in range(max_length):
         rows = torch.tensor([b.state_row for b in live], device=device)
         state = tuple(t.index_select(0, rows) for t in state)
@@ -322,12 +379,13 @@ def beam(
         previous = torch.tensor([b.ids[-1] if b.ids else BOS_ID for b in live], device=device)
         logp, out = _step(model, previous, state, expanded, steering.override_at(index, len(live), device))  # K×V
         state, weights, raw = out.state, out.weights, out.scores
+        coverages = ranking.children([b.coverage for b in live], weights, source_length)
         if index < len(steering.prefix):  # a forced step: one hypothesis, the given token
             token_id = steering.prefix[index]
             total = live[0].log_probability + float(logp[0, token_id])
             step = replace(_beam_step(live[0], 0, token_id, total, logp, weights, raw, index, top_k, namer,
                                       out.model_weights, out.head_weights), forced=True)
-            candidate = _Beam(live[0].ids + (token_id,), total, 0, live[0].steps + (step,))
+            candidate = _Beam(live[0].ids + (token_id,), total, 0, live[0].steps + (step,), coverages[0])
             yield step
             if token_id == EOS_ID:
                 finished.append(candidate)
@@ -335,57 +393,63 @@ def beam(
                 break
             live = [candidate]
             continue
+        if no_repeat_ngram:
+            logp = block_repeats(logp, [b.ids for b in live], no_repeat_ngram)
         totals = torch.tensor([b.log_probability for b in live], device=device).unsqueeze(1) + logp  # K×V
-        candidate_scores, flat = totals.view(-1).topk(min(2 * beam_size, totals.numel()))
+        candidates = ranking.best(totals, coverages, 2 * beam_size)
         vocab = logp.size(1)
         new_live: list[_Beam] = []
         best_step: DecodeStep | None = None
         level: list[BeamNode] = []
-        candidates = list(zip(candidate_scores.tolist(), flat.tolist(), strict=False))
+        if no_repeat_ngram:  # a banned continuation is no candidate (EOS never is: no live hypothesis holds it)
+            candidates = [(total, position) for total, position in candidates if total != -np.inf]
         for rank, (total, position) in enumerate(candidates):
             parent_row, token_id = divmod(position, vocab)
             parent = live[parent_row]
             step = _beam_step(parent, parent_row, token_id, total, logp, weights, raw, index, top_k, namer,
                               out.model_weights, out.head_weights)
-            candidate = _Beam(parent.ids + (token_id,), total, parent_row, parent.steps + (step,))
+            candidate = _Beam(parent.ids + (token_id,), total, parent_row, parent.steps + (step,),
+                              coverages[parent_row])
             best_step = best_step or step
             status = "finished" if token_id == EOS_ID else "kept"
-            level.append(BeamNode(candidate.ids, step.token, step.probability, total, status,
-                                  _normalized(total, len(candidate.ids), length_penalty), step))
+            level.append(BeamNode(candidate.ids, step.token, step.probability, total, status, ranking.of(candidate),
+                                  step))
             if token_id == EOS_ID:
                 finished.append(candidate)
             else:
                 new_live.append(candidate)
             if len(new_live) == beam_size:
-                level += _pruned(candidates[rank + 1:], live, logp, vocab, namer, length_penalty)
+                level += _pruned(candidates[rank + 1:], live, logp, vocab, namer, ranking, coverages)
                 break
         yield replace(best_step, beam_level=tuple(level))  # type: ignore[arg-type]
         live = new_live
-        if not live or (len(finished) >= beam_size and _search_is_over(finished, live, length_penalty)):
+        if not live or (len(finished) >= beam_size and _search_is_over(finished, live, length_penalty, ranking)):
             break
     capped = [replace(b, state_row=-1) for b in live] if len(finished) < beam_size else []
     pool = finished + capped
-    best = max(pool, key=lambda b: _normalized(b.log_probability, len(b.ids), length_penalty))
-    return _to_hypothesis(best, length_penalty)
+    best = max(pool, key=ranking.of)
+    return _to_hypothesis(best, ranking)
 
 
-def _pruned(rest, live, logp, vocab, namer, length_penalty) -> list[BeamNode]:
+def _pruned(rest, live, logp, vocab, namer, ranking: _Ranking, coverages: list[Coverage | None]) -> list[BeamNode]:
     """The candidates among the 2K best that the search did not keep (the beam was full)."""
     nodes = []
     for total, position in rest:
         parent_row, token_id = divmod(position, vocab)
         ids = live[parent_row].ids + (token_id,)
         nodes.append(BeamNode(ids, namer([token_id])[0], float(logp[parent_row, token_id].exp()), total, "pruned",
-                              _normalized(total, len(ids), length_penalty)))
+                              ranking.score(total, len(ids), coverages[parent_row])))
     return nodes
 
 
-def _search_is_over(finished: list[_Beam], live: list[_Beam], length_penalty: float) -> bool:
+def _search_is_over(finished: list[_Beam], live: list[_Beam], length_penalty: float,
+                    ranking: _Ranking | None = None) -> bool:
     """True when the best finished hypothesis scores at least as well as every live one would if it
-    ended now (with α > 0 a live one may still overtake it by growing; that chance is given up)."""
-    best_finished = max(_normalized(b.log_probability, len(b.ids), length_penalty) for b in finished)
-    best_live = max(_normalized(b.log_probability, len(b.ids), length_penalty) for b in live)
-    return best_finished >= best_live
+    ended now (with α > 0 a live one may still overtake it by growing, and with a coverage penalty
+    by covering more; that chance is given up). ``ranking`` (with its coverage penalty) defaults
+    to log p / lp with α = ``length_penalty``."""
+    ranking = ranking or _Ranking(length_penalty)
+    return max(map(ranking.of, finished)) >= max(map(ranking.of, live))
 
 
 def _beam_step(parent, parent_row, token_id, total, logp, weights, raw, index, top_k, namer,
@@ -413,24 +477,24 @@ def _beam_step(parent, parent_row, token_id, total, logp, weights, raw, index, t
     )
 
 
-def _to_hypothesis(best: _Beam, length_penalty: float) -> Hypothesis:
+def _to_hypothesis(best: _Beam, ranking: _Ranking) -> Hypothesis:
     attention = [s.attention for s in best.steps if s.attention is not None]
     scores = [s.scores for s in best.steps if s.scores is not None]
     return Hypothesis(
-        best.ids, _rows(attention), _rows(scores), best.log_probability,
-        _normalized(best.log_probability, len(best.ids), length_penalty),
+        best.ids, _rows(attention), _rows(scores), best.log_probability, ranking.of(best),
         capped=not best.ids or best.ids[-1] != EOS_ID, steps=best.steps,
     )
 
 
 @torch.no_grad()
 def greedy_batch(
-    model: Seq2Seq, source: Tensor, lengths: Tensor, max_length: int
+    model: Seq2Seq, source: Tensor, lengths: Tensor, max_length: int, no_repeat_ngram: int = 0,
 ) -> tuple[list[list[int]], list[np.ndarray | None]]:
     """Greedy search over a batch. source: B×S, lengths: B.
 
     Returns, per sentence, the output ids (EOS excluded) and its attention matrix
     (len(ids)+1 rows when EOS was produced, the EOS row included; None for the ``none`` scorer).
+    ``no_repeat_ngram`` = n > 0: no sentence produces an n-gram of tokens twice (engine.ngram_block).
     """
     encoded = model.encode(source, lengths)
     batch = source.size(0)
@@ -438,9 +502,16 @@ def greedy_batch(
     previous = torch.full((batch,), BOS_ID, dtype=torch.long, device=source.device)
     done = torch.zeros(batch, dtype=torch.bool, device=source.device)
     outputs, weights_per_step = [], []
+    produced: list[list[int]] = [[] for _ in range(batch)]  # each unfinished sentence's ids (n-gram constraint)
     for _ in range(max_length):
         logp, state, weights, _ = _step_logp(model, previous, state, encoded)
+        if no_repeat_ngram:
+            logp = block_repeats(logp, produced, no_repeat_ngram)
         previous = logp.argmax(dim=1)  # B
+        if no_repeat_ngram:
+            for ids, token_id, ended in zip(produced, previous.tolist(), done.tolist(), strict=True):
+                if not ended:
+                    ids.append(token_id)
         outputs.append(previous)
         if weights is not None:
             weights_per_step.append(weights)

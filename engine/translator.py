@@ -170,17 +170,21 @@ class Translator:
         encoded = self._encoded(prepared, memo)
         if memo is not None and not memo.matches(prepared.ids, config.top_k):
             memo = None
+        if config.no_repeat_ngram:  # its steps' alternatives were not constrained (the memo is kept unconstrained)
+            memo = None
         max_length = config.max_output_length(len(prepared.ids))
         namer = self.target_tokenizer.pieces
         max_length = max(max_length, len(steering.prefix) + 1)  # a long correction still gets its next token
         if config.beam_size == 1:
-            hypothesis = yield from greedy(self.model, encoded, max_length, namer, config.top_k, steering, memo)
-            self._memo = GreedyMemo(prepared.ids, config.top_k, encoded, hypothesis.steps, hypothesis.states,
-                                    dict(steering.overrides))
+            hypothesis = yield from greedy(self.model, encoded, max_length, namer, config.top_k, steering, memo,
+                                           config.no_repeat_ngram)
+            if not config.no_repeat_ngram:
+                self._memo = GreedyMemo(prepared.ids, config.top_k, encoded, hypothesis.steps, hypothesis.states,
+                                        dict(steering.overrides))
         else:
             hypothesis = yield from beam(
                 self.model, encoded, max_length, namer, config.beam_size, config.length_penalty, config.top_k,
-                steering,
+                steering, config.coverage_penalty, config.no_repeat_ngram,
             )
         return self._finish(prepared, hypothesis)
 
@@ -217,7 +221,7 @@ class Translator:
         results: list[Translation | None] = [None] * len(prepared)
         for chunk, source, lengths in _batches(prepared, batch_size, self.device):
             max_length = config.max_output_length(int(lengths.max()))
-            ids, attention = greedy_batch(self.model, source, lengths, max_length)
+            ids, attention = greedy_batch(self.model, source, lengths, max_length, config.no_repeat_ngram)
             for row, i in enumerate(chunk):
                 capped = len(ids[row]) >= max_length
                 token_ids = ids[row] + ([] if capped else [EOS_ID])
@@ -239,7 +243,8 @@ class Translator:
         results: list[Translation | None] = [None] * len(prepared)
         for chunk, source, lengths in _batches(prepared, batch_size, self.device):
             caps = [config.max_output_length(len(prepared[i].ids)) for i in chunk]
-            answers = beam_batch(self.model, source, lengths, caps, config.beam_size, config.length_penalty)
+            answers = beam_batch(self.model, source, lengths, caps, config.beam_size, config.length_penalty,
+                                 config.coverage_penalty, config.no_repeat_ngram)
             for answer, i in zip(answers, chunk, strict=True):
                 ids = [t for t in answer.token_ids if t != EOS_ID]
                 results[i] = Translation(

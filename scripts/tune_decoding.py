@@ -12,12 +12,18 @@ inputs both count.
 2. **Beam length penalty.** GNMT's α (``engine.search.length_penalty_factor``) is chosen from
    ``--alphas`` by beam-5 BLEU on the long validation set and stored as ``decoding.length_penalty``,
    which ``translate``, ``evaluate`` and the app then use by default.
+   **Coverage penalty.** Then, with that α, GNMT's β (engine.coverage) is chosen from ``--betas`` the
+   same way — the highest beam valid BLEU, the smaller β on a tie, so β = 0 (off) stays unless a
+   penalty scores higher — and stored as ``decoding.coverage_penalty``; the share of looping outputs
+   (engine.repetition) is recorded beside each β's BLEU, and the references' share beside them.
 3. The length study on the long test set is recorded again, greedy and with beam 5, and the test
    BLEU / chrF with beam 5 and the chosen α (``metrics.test_beam5``).
 
 Every figure it tried is written into config.json (``decoding.tried``), so the choice can be
-checked; ``--more-alphas`` later widens the α search of tuned folders without redoing the rest. Under the peer split rule the validation pairs are also training pairs: they only choose
-between settings, as they choose the checkpoint during training.
+checked; ``--more-alphas`` later widens the α search of tuned folders without redoing the rest, and
+``--coverage-only`` chooses β for folders tuned before. Under the peer split rule the validation pairs
+are also training pairs: they only choose between settings, as they choose the checkpoint during
+training.
 
     python scripts/tune_decoding.py resources/models/zh-en-additive [...] [--valid 500]
 """
@@ -43,6 +49,7 @@ from engine.data import read_tsv, split_pairs  # noqa: E402
 from engine.evaluate import evaluate  # noqa: E402
 from engine.length_study import record_length_study, run_length_study  # noqa: E402
 from engine.paths import TATOEBA_CORPUS  # noqa: E402
+from engine.repetition import looping_share  # noqa: E402
 from engine.run_report import record_test_metrics  # noqa: E402
 from engine.snapshots import list_snapshots  # noqa: E402
 
@@ -99,6 +106,40 @@ def choose_length_penalty(folder: Path, valid, alphas: list[float], beam: int) -
     return best, {str(a): b for a, b in tried.items()}
 
 
+def choose_coverage_penalty(folder: Path, valid, betas: list[float], beam: int, alpha: float) -> tuple[float, dict]:
+    """The β of the highest beam valid BLEU with the length penalty ``alpha`` (the smaller β on a tie,
+    so 0 — off — stays unless a penalty helps), and per β its BLEU and share of looping outputs."""
+    bundle = load_model_folder(folder)
+    tried = {}
+    for beta in sorted(set(betas) | {0.0}):
+        config = DecodeConfig(beam_size=beam, length_penalty=alpha, coverage_penalty=beta)
+        evaluation = evaluate(bundle.translator, valid, bundle.target_language, config)
+        outputs = [t.text for t in evaluation.translations]
+        tried[beta] = {"bleu": round(evaluation.scores.bleu, 2),
+                       "looping_share": round(looping_share(outputs, bundle.target_language), 4)}
+    best = max(sorted(tried), key=lambda b: tried[b]["bleu"])
+    return best, {str(b): figures for b, figures in tried.items()}
+
+
+def record_coverage_penalty(folder: Path, valid, betas: list[float], beam: int) -> bool:
+    """Choose β beside the stored α and write it (and what was tried) into config.json; True when β moved."""
+    info = read_config(folder)
+    decoding = info.get("decoding") or {}
+    bundle = load_model_folder(folder)
+    alpha = bundle.length_penalty
+    beta, tried = choose_coverage_penalty(folder, valid, betas, beam, alpha)
+    references = round(looping_share([p.target for p in valid], bundle.target_language), 4)
+    print(f"{folder.name}: coverage penalty β = {beta} (beam-{beam} valid BLEU and looping share by β, α = {alpha}: "
+          f"{tried}; references loop {references})", flush=True)
+    changed = beta != decoding.get("coverage_penalty", DecodeConfig.coverage_penalty)
+    decoding["coverage_penalty"] = beta
+    decoding.setdefault("tried", {})["coverage_penalty"] = tried
+    decoding["tried"]["looping_share_references"] = references
+    info["decoding"] = decoding
+    update_config(folder, info)
+    return changed
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("models", nargs="+", type=Path, help="model folders")
@@ -106,6 +147,8 @@ def main() -> int:
     parser.add_argument("--valid", type=int, default=600, help="validation pairs used (the first N, joined 1-8 "
                         "at a time)")
     parser.add_argument("--alphas", type=float, nargs="+", default=[0.0, 0.6, 1.0, 1.4, 2.0])
+    parser.add_argument("--betas", type=float, nargs="+", default=[0.0, 0.1, 0.2, 0.4],
+                        help="coverage penalties β tried with the chosen α (0 = off is always tried)")
     parser.add_argument("--average", type=int, nargs="*", default=[2, 3, 5], help="snapshot counts to try")
     parser.add_argument("--beam", type=int, default=5)
     parser.add_argument("--threads", type=int, default=0, help="torch threads (0 = torch's default)")
@@ -113,6 +156,9 @@ def main() -> int:
                         help="only widen the length-penalty search of folders tuned before: try --alphas beside "
                         "the ones already tried (kept from config.json), keep the checkpoint choice and the greedy "
                         "figures, and redo the beam figures if the choice changes")
+    parser.add_argument("--coverage-only", action="store_true",
+                        help="only choose the coverage penalty of folders tuned before: try --betas with the stored "
+                        "α, keep everything else, and redo the beam figures if the choice changes")
     args = parser.parse_args()
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -126,6 +172,12 @@ def main() -> int:
         valid = long_test_set(split.valid[: args.valid], bundle.source_language, bundle.target_language)
         if args.more_alphas:
             widen_length_penalty(folder, valid, split, args)
+            continue
+        if args.coverage_only:
+            if record_coverage_penalty(folder, valid, args.betas, args.beam):
+                bundle = load_model_folder(folder)
+                record_beam_figures(folder, long_test_set(split.test, bundle.source_language, bundle.target_language),
+                                    split, args.beam, bundle.length_penalty)
             continue
         averaging = choose_average(folder, valid, args.average)
         print(f"{folder.name}: {averaging}", flush=True)
@@ -143,6 +195,7 @@ def main() -> int:
             "tried": {"length_penalty": tried, "averaging": averaging},
         }
         update_config(folder, info)
+        record_coverage_penalty(folder, valid, args.betas, args.beam)
         record_beam_figures(folder, long_pairs, split, args.beam, alpha)
     return 0
 
@@ -179,7 +232,7 @@ def record_beam_figures(folder: Path, long_pairs, split, beam: int, alpha: float
     info = read_config(folder)
     info.setdefault("metrics", {})[f"test_beam{beam}"] = {
         "bleu": round(beam_test.scores.bleu, 2), "chrf": round(beam_test.scores.chrf, 2), "n": beam_test.count,
-        "length_penalty": alpha, "signature": beam_test.scores.signature}
+        "length_penalty": alpha, "coverage_penalty": bundle.coverage_penalty, "signature": beam_test.scores.signature}
     update_config(folder, info)
     print(f"{folder.name}: test BLEU beam {beam} {beam_test.scores.bleu:.2f}", flush=True)
 

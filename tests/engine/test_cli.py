@@ -155,6 +155,27 @@ def test_the_length_penalty_option_reaches_beam_search_and_is_checked(dates_mode
     assert "length_penalty must be between 0.0 and 5.0" in capsys.readouterr().err
 
 
+def test_the_coverage_penalty_and_the_ngram_option_reach_the_search_and_are_checked(dates_models, capsys):
+    from engine.config import DecodeConfig
+
+    model = str(dates_models["additive"])
+    for beam in ("1", "3"):
+        assert main(["translate", "--model", model, "--beam", beam, "--coverage-penalty", "0.4",
+                     "--no-repeat-ngram", "1", "--json", "29 Nov 2026"]) == 0
+        tokens = json.loads(capsys.readouterr().out)["tokens"]
+        assert len(set(tokens)) == len(tokens)  # n = 1: no token twice
+        translator = load_model_folder(model).translator
+        config = DecodeConfig(beam_size=int(beam), coverage_penalty=0.4, no_repeat_ngram=1)
+        assert tuple(tokens) == translator.translate("29 Nov 2026", config).tokens
+    assert main(["evaluate", "--model", model, "--task", "dates", "--beam", "2", "--coverage-penalty", "0.2",
+                 "--no-repeat-ngram", "3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["n"] == 500
+    assert main(["translate", "--model", model, "--beam", "3", "--coverage-penalty", "9", "x"]) == 2
+    assert "coverage_penalty must be between 0.0 and 5.0" in capsys.readouterr().err
+    assert main(["evaluate", "--model", model, "--task", "dates", "--no-repeat-ngram", "-1"]) == 2
+    assert "no_repeat_ngram must be between 0 and 20" in capsys.readouterr().err
+
+
 def test_invalid_utf8_and_lone_surrogates_are_replaced_with_a_note_never_a_traceback(dates_models):
     model = str(dates_models["additive"])
     argv_bytes = [sys.executable.encode(), b"-m", b"engine", b"translate", b"--model", model.encode(),

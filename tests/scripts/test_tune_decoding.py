@@ -68,3 +68,33 @@ def test_more_alphas_widen_the_search_keep_what_was_tried_and_redo_the_beam_figu
     tried = load_model_folder(folder).info["decoding"]["tried"]["length_penalty"]
     assert set(tried) == {"0.0", "1.0", "2.0"} and tried["1.0"] == -0.5  # 1.0 was not tried again
     assert load_model_folder(folder).length_penalty == 2.0 and len(redone) == 1  # a real BLEU beats -0.5
+
+
+def test_the_coverage_penalty_is_chosen_on_valid_with_its_looping_share_and_read_back(dates_models, tmp_path):
+    folder = tmp_path / "model"
+    shutil.copytree(dates_models["additive"], folder)
+    valid = dates.dates_split(seed=1, train_size=10, valid_size=40, test_size=10).valid
+    changed = tune.record_coverage_penalty(folder, valid, [0.4], beam=3)
+    decoding = load_model_folder(folder).info["decoding"]
+    tried = decoding["tried"]["coverage_penalty"]
+    assert set(tried) == {"0.0", "0.4"}  # off is always tried
+    assert all(set(figures) == {"bleu", "looping_share"} for figures in tried.values())
+    best = max(figures["bleu"] for figures in tried.values())
+    beta = decoding["coverage_penalty"]
+    assert tried[str(beta)]["bleu"] == best and (beta == 0.0 or tried["0.0"]["bleu"] < best)
+    assert changed == (beta != 0.0) and decoding["tried"]["looping_share_references"] == 0.0
+    bundle = load_model_folder(folder)
+    assert bundle.coverage_penalty == beta and bundle.decode_config(5).coverage_penalty == beta
+    assert bundle.decode_config(5, coverage_penalty=0.2, no_repeat_ngram=3) == DecodeConfig(
+        beam_size=5, length_penalty=bundle.length_penalty, coverage_penalty=0.2, no_repeat_ngram=3)
+
+
+def test_a_tampered_coverage_penalty_is_refused_with_its_place(dates_models, tmp_path):
+    folder = tmp_path / "model"
+    shutil.copytree(dates_models["additive"], folder)
+    assert load_model_folder(folder).coverage_penalty == 0.0  # none stored: off
+    info = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    info["decoding"] = {"length_penalty": 1.0, "coverage_penalty": 7}
+    (folder / "config.json").write_text(json.dumps(info), encoding="utf-8")
+    with pytest.raises(ModelFileError, match="decoding/coverage_penalty"):
+        load_model_folder(folder)
