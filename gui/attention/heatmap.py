@@ -364,7 +364,10 @@ class HeatmapView(pg.GraphicsLayoutWidget):
         return self.axes["top"].vertical
 
     def _fitting_rows(self) -> int:
-        """How many rows the view has room for with a label each (VISIBLE_ROWS before layout)."""
+        """How many rows the view has room for with a label each (VISIBLE_ROWS before layout); a
+        small map (:meth:`set_compact_bar`) shows all its rows, thinned, and names them on hover."""
+        if self._compact_bar:
+            return max(self._capacity, self._columns, VISIBLE_ROWS)
         height = self.plot.getViewBox().height()
         if height < 40:
             return VISIBLE_ROWS

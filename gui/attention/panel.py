@@ -27,6 +27,7 @@ explains that every step reads the same fixed context C, and :meth:`attention` h
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -56,8 +57,24 @@ NO_ATTENTION_NOTE = (
     "<p>Switch the scorer to Additive, Bilinear or Dot product to watch each output token look back at "
     "the source tokens it needs, and compare the translations of long sentences.</p>"
 )
+SEGMENTER_WARM_UP_MS = 2000  # after start-up, the word view's Chinese segmenter loads on a helper thread
 INSPECTOR_INTERVAL_MS = 150  # the step inspector's redraws while a run streams (see AttentionPanel)
 HOVER_HINT = "Hover a cell for its weight · wheel: zoom · drag: pan · click a row: inspect that step"
+
+
+def _warm_up_segmenter() -> None:
+    """Load the Chinese segmenter (engine/segment.py) on a helper thread, once: loaded at the first
+    Chinese map instead, its dictionary would stall the window for a fraction of a second."""
+    global _segmenter_warming
+    if _segmenter_warming:
+        return
+    _segmenter_warming = True
+    from engine import segment
+
+    threading.Thread(target=segment.warm_up, name="segmenter-warm-up", daemon=True).start()
+
+
+_segmenter_warming = False
 
 
 class AttentionPanel(QWidget):
@@ -129,6 +146,7 @@ class AttentionPanel(QWidget):
         self.inspector.alternativeChosen.connect(self.alternativeChosen)
         self.view_bar.wordViewChanged.connect(self.set_word_view)
         self.view_bar.colorScaleChanged.connect(self.set_color_scale)
+        QTimer.singleShot(SEGMENTER_WARM_UP_MS, _warm_up_segmenter)
         self.head_chooser.headChanged.connect(lambda _head: self.render_now())
 
     # -- contract ---------------------------------------------------------------------------
