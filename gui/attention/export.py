@@ -161,9 +161,23 @@ class ExportKind:
     write: Callable[[AttentionPanel, Path, dict[str, Any]], Path]
 
 
+def _recorded(kind: str) -> Callable[[AttentionPanel, Path, dict[str, Any]], Path]:
+    """The writer of a recording of the decode (gui.attention.recording: GIF, MP4, session file)."""
+    def write(panel: AttentionPanel, path: Path, metadata: dict[str, Any]) -> Path:
+        from gui.attention.recording import write_recording
+
+        return write_recording(kind, panel, path, metadata)
+
+    return write
+
+
 EXPORT_KINDS: dict[str, ExportKind] = {
     "png": ExportKind("Heatmap as PNG…", "PNG image (*.png)", ".png", lambda p, f, m: export_png(p, f)),
     "svg": ExportKind("Heatmap as SVG…", "SVG drawing (*.svg)", ".svg", lambda p, f, m: export_svg(p, f)),
     "csv": ExportKind("Matrix as CSV…", "CSV table (*.csv)", ".csv", lambda p, f, m: export_csv(p, f)),
     "json": ExportKind("Matrix as JSON…", "JSON (*.json)", ".json", export_json),
+    "gif": ExportKind("Decode as animated GIF…", "GIF animation (*.gif)", ".gif", _recorded("gif")),
+    "mp4": ExportKind("Decode as MP4 video…", "MP4 video (*.mp4)", ".mp4", _recorded("mp4")),
+    "session": ExportKind("Decode as a session file…", "Attention Studio session (*.session.json)", ".session.json",
+                          _recorded("session")),
 }

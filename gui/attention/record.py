@@ -27,6 +27,7 @@ class RunRecord:
     scorer_label: str = ""
     target_tokens: list[str] = field(default_factory=list)
     steps: list[DecodeStep] = field(default_factory=list)  # per output position, of the shown hypothesis
+    events: list[DecodeStep] = field(default_factory=list)  # every step taken in, in order (what a session keeps)
     matrix: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
     finished: bool = False
 
@@ -41,6 +42,7 @@ class RunRecord:
         """Take in one decoding step (its hypothesis replaces whatever was shown before)."""
         self.target_tokens = list(step.hypothesis_tokens)
         self.steps = [*step.previous_steps, step]
+        self.events.append(step)
         if step.hypothesis_attention is not None:
             self.matrix = np.asarray(step.hypothesis_attention, dtype=np.float32)
 

@@ -82,6 +82,7 @@ class TranslateTab(QWidget):
         controller.modelLoading.connect(self._on_loading)
         controller.modelLoaded.connect(self._on_loaded)
         controller.modelFailed.connect(self._on_failed)
+        self.view.sessionOpenRequested.connect(self._open_session)
         controller.pastLoaded.connect(self.status.show_past)
         self.status.back_button.clicked.connect(controller.back_to_final)
         controller.runStarted.connect(self._on_run_started)
@@ -492,8 +493,34 @@ class TranslateTab(QWidget):
         if self._run is not None:
             metadata = {"source": self._run.prepared.text, "text": self.view.target_output.text(),
                         "scorer": self._run.bundle.scorer, "model": self._run.bundle.folder.name,
-                        "direction": f"{self._run.bundle.source_language}-{self._run.bundle.target_language}"}
+                        "direction": f"{self._run.bundle.source_language}-{self._run.bundle.target_language}",
+                        "source_language": self._run.bundle.source_language,
+                        "target_language": self._run.bundle.target_language,
+                        "model_sha256": (self._run.bundle.info.get("weights") or {}).get("sha256", ""),
+                        "beam_size": self._run.beam_size,
+                        "seconds_per_step": delay_for(self.view.choice_bar.speed_slider.value())}
         return EXPORT_KINDS[kind].write(self.view.attention_panel, Path(path), metadata)
+
+    def _open_session(self) -> None:
+        """Replay a recorded decode from its session file (without decoding: engine.session_file)."""
+        from engine.session_file import SessionFileError, load_session
+        from gui.attention.replay import ReplayDialog
+
+        name, _ = QFileDialog.getOpenFileName(self, "Open a recorded session", str(Path.home()),
+                                              "Attention Studio session (*.session.json);;JSON (*.json)")
+        if not name:
+            return
+        try:
+            session = load_session(Path(name))
+        except SessionFileError as error:
+            QMessageBox.warning(self, "Open a recorded session", str(error))
+            return
+        bundle = self.controller.bundle
+        sha256 = (bundle.info.get("weights") or {}).get("sha256", "") if bundle is not None else ""
+        self.replay = ReplayDialog(session, session.note(sha256, bundle.folder.name if bundle is not None else ""),
+                                   self)
+        self.replay.show()
+        self.replay.play()
 
     def _on_export_requested(self, kind: str) -> None:
         spec = EXPORT_KINDS[kind]

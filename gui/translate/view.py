@@ -57,7 +57,8 @@ def menu_button(text: str, tooltip: str, name: str) -> tuple[QToolButton, QMenu]
 class TranslateView(QWidget):
     """All widgets of the Translate tab."""
 
-    exportRequested = Signal(str)  # export kind: png, svg, csv, json
+    exportRequested = Signal(str)  # export kind: png, svg, csv, json, or a recording: gif, mp4, session
+    sessionOpenRequested = Signal()  # replay a recorded decode from its session file
     trainRequested = Signal()  # the empty state's "train the dates task"
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -86,6 +87,8 @@ class TranslateView(QWidget):
         for kind, spec in EXPORT_KINDS.items():
             self.export_menu.addAction(spec.title).triggered.connect(
                 lambda _checked=False, kind=kind: self.exportRequested.emit(kind))
+        self.export_menu.addSeparator()
+        self.export_menu.addAction("Open a recorded session…").triggered.connect(self.sessionOpenRequested)
         self.source_input = QLineEdit()
         self.source_input.setObjectName("sourceInput")
         self.source_input.setPlaceholderText("Type a sentence and press Enter")

@@ -1,0 +1,310 @@
+"""A recorded decode: the session file that replays a decode step by step without its model.
+
+One JSON document (UTF-8):
+
+```
+{"format": "attention-studio-session", "format_version": 1,
+ "model": {"name": "zh-en-additive", "sha256": "<the weights' sha256>", "scorer": "additive",
+           "scorer_label": "Additive (Bahdanau)", "formula": "e_ij = …", "uses_attention": true,
+           "source_language": "zh", "target_language": "en"},
+ "input": "我们走吧。", "source_tokens": ["▁我们", "走", "吧", "。"],
+ "settings": {"beam_size": 1, "seconds_per_step": 0.4},
+ "steps": [{…}, …],        every distinct step event, each once
+ "shown": [0, 1, 2, …],    the order the decode emitted them (indices into "steps")
+ "digest": "<sha256 of the canonical JSON of everything else>"}
+```
+
+A step holds what :class:`engine.search.DecodeStep` holds — token, id, probability, α_i, e_ij, the
+top candidates, the hypothesis so far (its tokens, attention rows, log-probability), the what-if
+marks (forced, overridden, the model's own α_i), each head's α_i — and its hypothesis' earlier
+steps as indices into ``steps`` (a beam search's best hypothesis may change between steps, so they
+are not simply the steps shown before). The beam tree's candidates (``beam_level``) are not kept.
+
+Reading checks everything before anything is used — the format and its version, the digest (a
+file edited after it was saved is refused; the digest is a check against damage and hand edits,
+not a signature), sizes, types, finite numbers, every row as long as the source — and refuses with
+the reason (:class:`SessionFileError`). Nothing in a session is ever executed: it is data.
+
+Shapes: S source tokens; a step's hypothesis has i+1 tokens at step i.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engine.atomic import write_bytes_atomic
+from engine.errors import EngineError
+from engine.search import Alternative, DecodeStep
+
+SESSION_FORMAT = "attention-studio-session"
+SESSION_VERSION = 1
+SESSION_SUFFIX = ".session.json"
+MAX_SESSION_BYTES = 32 * 1024 * 1024
+MAX_STEPS = 4096
+MAX_SOURCE_TOKENS = 1024
+MAX_TEXT = 20_000
+ROW_SUM_TOLERANCE = 1e-3
+# Each head's α_i, where this engine's steps carry it (mechanisms of several heads).
+STEP_HAS_HEADS = "head_attention" in {field.name for field in dataclasses.fields(DecodeStep)}
+MODEL_KEYS = ("name", "sha256", "scorer", "scorer_label", "formula", "uses_attention", "source_language",
+              "target_language")
+
+
+class SessionFileError(EngineError):
+    """A session file that cannot be replayed (damaged, edited, of another version); says why."""
+
+
+@dataclass(frozen=True)
+class Session:
+    """A decode as recorded: the model it was made with, its input and every step event."""
+
+    model: dict[str, Any]  # MODEL_KEYS
+    input: str
+    source_tokens: tuple[str, ...]
+    settings: dict[str, float]  # beam_size, seconds_per_step
+    steps: tuple[DecodeStep, ...]  # in the order they were shown
+
+    def same_model(self, sha256: str) -> bool:
+        """True when the weights ``sha256`` are the ones the session was recorded with."""
+        return bool(sha256) and sha256 == self.model["sha256"]
+
+    def note(self, sha256: str, name: str) -> str:
+        """What the replay says about the model in use (``sha256`` of its weights, ``name``)."""
+        recorded = f"{self.model['name']} (weights {self.model['sha256'][:12]})"
+        if self.same_model(sha256):
+            return f"Recorded with this model, {recorded}: replayed from the file."
+        return (f"Recorded with another model, {recorded}; the model in use is {name or 'none'}: the decode is "
+                "replayed from the file, without decoding anything.")
+
+
+def _matrix(values: np.ndarray | None) -> list | None:
+    return None if values is None else np.asarray(values, dtype=np.float64).round(7).tolist()
+
+
+def _step_json(step: DecodeStep, ids: dict[int, int]) -> dict[str, Any]:
+    return {"index": step.index, "token_id": step.token_id, "token": step.token,
+            "probability": float(step.probability), "attention": _matrix(step.attention), "scores": _matrix(step.scores),
+            "alternatives": [[a.token_id, a.token, float(a.probability)] for a in step.alternatives],
+            "hypothesis_tokens": list(step.hypothesis_tokens),
+            "hypothesis_attention": _matrix(step.hypothesis_attention),
+            "log_probability": float(step.log_probability), "is_eos": step.is_eos,
+            "previous": [ids[id(previous)] for previous in step.previous_steps], "forced": step.forced,
+            "overridden": step.overridden, "model_attention": _matrix(step.model_attention),
+            "head_attention": _matrix(getattr(step, "head_attention", None))}
+
+
+def _distinct(steps: Sequence[DecodeStep]) -> list[DecodeStep]:
+    """Every step reachable from ``steps`` (their hypotheses' earlier steps too), each once, each
+    after the steps it refers to."""
+    seen: dict[int, DecodeStep] = {}
+
+    def visit(step: DecodeStep) -> None:
+        if id(step) in seen:
+            return
+        for previous in step.previous_steps:
+            visit(previous)
+        seen[id(step)] = step
+
+    for step in steps:
+        visit(step)
+    return list(seen.values())
+
+
+def _digest(document: dict[str, Any]) -> str:
+    body = {key: value for key, value in document.items() if key != "digest"}
+    text = json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def session_json(session: Session) -> dict[str, Any]:
+    """The document of ``session``, digest included."""
+    distinct = _distinct(session.steps)
+    ids = {id(step): number for number, step in enumerate(distinct)}
+    document = {"format": SESSION_FORMAT, "format_version": SESSION_VERSION,
+                "model": {key: session.model[key] for key in MODEL_KEYS}, "input": session.input,
+                "source_tokens": list(session.source_tokens), "settings": dict(session.settings),
+                "steps": [_step_json(step, ids) for step in distinct], "shown": [ids[id(step)] for step in session.steps]}
+    document["digest"] = _digest(document)
+    return document
+
+
+def save_session(path: Path, session: Session) -> Path:
+    """Write ``session`` to ``path`` atomically (UTF-8 JSON)."""
+    text = json.dumps(session_json(session), ensure_ascii=False, indent=1, allow_nan=False)
+    try:
+        write_bytes_atomic(Path(path), text.encode("utf-8"))
+    except OSError as error:
+        raise SessionFileError(f"cannot write {path}: {error.strerror or error}") from None
+    return Path(path)
+
+
+# -- reading ---------------------------------------------------------------------------------------
+
+def _require(condition: bool, reason: str) -> None:
+    if not condition:
+        raise SessionFileError(reason)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number(value: Any, where: str) -> float:
+    _require(isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value),
+             f"{where} must be a finite number")
+    return float(value)
+
+
+def _text(value: Any, where: str, limit: int = MAX_TEXT) -> str:
+    _require(isinstance(value, str) and len(value) <= limit, f"{where} must be text of at most {limit:,} characters")
+    return value
+
+
+def _array(value: Any, shape: tuple[int | None, ...], where: str, weights: bool = False) -> np.ndarray:
+    """A list of numbers (1-D) or of rows (2-D) of the given shape (None: any length), all finite;
+    ``weights``: each row between 0 and 1 and summing to 1."""
+    _require(isinstance(value, list), f"{where} must be a list of numbers")
+    try:
+        array = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise SessionFileError(f"{where} must hold numbers only, in rows of equal length") from None
+    _require(array.ndim == len(shape) and all(want is None or got == want for got, want in zip(array.shape, shape,
+                                                                                                strict=True)),
+             f"{where} has shape {array.shape}; expected {tuple('any' if s is None else s for s in shape)}")
+    _require(bool(np.isfinite(array).all()), f"{where} holds a value that is not a finite number")
+    if weights and array.size:
+        _require(bool((array >= -1e-6).all() and (array <= 1 + 1e-6).all())
+                 and bool(np.allclose(array.sum(axis=-1), 1.0, atol=ROW_SUM_TOLERANCE)),
+                 f"{where} is not attention: each row must lie in 0–1 and sum to 1")
+    return array
+
+
+def _optional(value: Any, shape: tuple[int | None, ...], where: str, weights: bool = False) -> np.ndarray | None:
+    return None if value is None else _array(value, shape, where, weights)
+
+
+def _step(data: Any, number: int, built: list[DecodeStep], width: int) -> DecodeStep:
+    where = f"step {number}"
+    _require(isinstance(data, dict), f"{where} must be an object")
+    index = data.get("index")
+    _require(_is_int(index) and 0 <= index < MAX_STEPS, f"{where}: index must be a whole number 0–{MAX_STEPS - 1}")
+    previous = data.get("previous")
+    _require(isinstance(previous, list) and len(previous) == index
+             and all(_is_int(p) and 0 <= p < len(built) for p in previous),
+             f"{where}: previous must name the {index} earlier steps of its hypothesis, each saved before it")
+    _require(all(built[p].index == k for k, p in enumerate(previous)),
+             f"{where}: its earlier steps are not the hypothesis' positions 0–{index - 1}")
+    tokens = data.get("hypothesis_tokens")
+    _require(isinstance(tokens, list) and len(tokens) == index + 1 and all(isinstance(t, str) and len(t) <= 256
+                                                                         for t in tokens),
+             f"{where}: hypothesis_tokens must be its {index + 1} tokens")
+    token = _text(data.get("token"), f"{where}: token", 256)
+    _require(tokens[-1] == token, f"{where}: the hypothesis does not end with its token")
+    alternatives = data.get("alternatives")
+    _require(isinstance(alternatives, list) and len(alternatives) <= 100, f"{where}: alternatives must be a list")
+    choices = []
+    for alternative in alternatives:
+        _require(isinstance(alternative, list) and len(alternative) == 3 and _is_int(alternative[0])
+                 and isinstance(alternative[1], str) and len(alternative[1]) <= 256,
+                 f"{where}: an alternative must be [token id, token, probability]")
+        choices.append(Alternative(alternative[0], alternative[1], _number(alternative[2], f"{where}: a probability")))
+    flags = {name: data.get(name) for name in ("is_eos", "forced", "overridden")}
+    _require(all(isinstance(value, bool) for value in flags.values()), f"{where}: is_eos, forced and overridden "
+                                                                         "must be true or false")
+    _require(_is_int(data.get("token_id")) and data["token_id"] >= 0, f"{where}: token_id must be a whole number")
+    heads = data.get("head_attention")
+    _require(heads is None or STEP_HAS_HEADS, f"{where}: recorded each head's attention, which this version lacks")
+    extra = {"head_attention": None if heads is None else _array(heads, (None, width), f"{where}: head_attention",
+                                                                 True)} if STEP_HAS_HEADS else {}
+    return DecodeStep(
+        index=index, token_id=data["token_id"], token=token,
+        probability=_number(data.get("probability"), f"{where}: probability"),
+        attention=_optional(data.get("attention"), (width,), f"{where}: attention", weights=True),
+        scores=_optional(data.get("scores"), (width,), f"{where}: scores"),
+        alternatives=tuple(choices), hypothesis_tokens=tuple(tokens),
+        hypothesis_attention=_optional(data.get("hypothesis_attention"), (index + 1, width),
+                                       f"{where}: hypothesis_attention", weights=True),
+        log_probability=_number(data.get("log_probability"), f"{where}: log_probability"),
+        is_eos=flags["is_eos"], previous_steps=tuple(built[p] for p in previous), forced=flags["forced"],
+        overridden=flags["overridden"],
+        model_attention=_optional(data.get("model_attention"), (width,), f"{where}: model_attention", weights=True),
+        **extra,
+    )
+
+
+def session_from_json(document: Any) -> Session:
+    """The session a parsed document holds, checked field by field (SessionFileError names the first fault)."""
+    _require(isinstance(document, dict), "not a session file (the top level is not an object)")
+    _require(document.get("format") == SESSION_FORMAT, f"not a session file (format is {document.get('format')!r})")
+    _require(document.get("format_version") == SESSION_VERSION,
+             f"a session of format version {document.get('format_version')!r}; this version reads {SESSION_VERSION}")
+    try:
+        digest = _digest(document)
+    except ValueError:  # NaN or an infinity: never written by a save
+        raise SessionFileError("it holds a value that is not a finite number") from None
+    _require(isinstance(document.get("digest"), str) and document["digest"] == digest,
+             "the file was changed after it was saved (its digest differs)")
+    model = document.get("model")
+    _require(isinstance(model, dict) and set(model) == set(MODEL_KEYS), f"model must hold {', '.join(MODEL_KEYS)}")
+    for key in MODEL_KEYS:
+        if key == "uses_attention":
+            _require(isinstance(model[key], bool), "model.uses_attention must be true or false")
+        else:
+            _text(model[key], f"model.{key}", 1_000)
+    source = document.get("source_tokens")
+    _require(isinstance(source, list) and 0 < len(source) <= MAX_SOURCE_TOKENS
+             and all(isinstance(t, str) and len(t) <= 256 for t in source),
+             f"source_tokens must be 1–{MAX_SOURCE_TOKENS} tokens")
+    settings = document.get("settings")
+    _require(isinstance(settings, dict) and set(settings) == {"beam_size", "seconds_per_step"},
+             "settings must hold beam_size and seconds_per_step")
+    _require(_is_int(settings["beam_size"]) and 1 <= settings["beam_size"] <= 64, "settings.beam_size must be 1–64")
+    _require(0 <= _number(settings["seconds_per_step"], "settings.seconds_per_step") <= 60,
+             "settings.seconds_per_step must be 0–60")
+    rows, shown = document.get("steps"), document.get("shown")
+    _require(isinstance(rows, list) and 0 < len(rows) <= MAX_STEPS, f"steps must be 1–{MAX_STEPS} step events")
+    built: list[DecodeStep] = []
+    for number, row in enumerate(rows):
+        built.append(_step(row, number, built, len(source)))
+    _require(isinstance(shown, list) and 0 < len(shown) <= MAX_STEPS
+             and all(_is_int(k) and 0 <= k < len(built) for k in shown), "shown must list steps by their number")
+    if not model["uses_attention"]:
+        _require(all(step.attention is None for step in built), "a model without attention recorded attention rows")
+    return Session(dict(model), _text(document.get("input"), "input"), tuple(source), dict(settings),
+                   tuple(built[k] for k in shown))
+
+
+def load_session(path: Path) -> Session:
+    """Read and check the session file ``path``; SessionFileError with the reason otherwise."""
+    path = Path(path)
+    try:
+        if path.stat().st_size > MAX_SESSION_BYTES:
+            raise SessionFileError(f"{path.name} is larger than {MAX_SESSION_BYTES // 2**20} MB: not a session file")
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise SessionFileError(f"no file at {path}") from None
+    except OSError as error:
+        raise SessionFileError(f"cannot read {path.name}: {error.strerror or error}") from None
+    try:
+        document = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+        raise SessionFileError(f"{path.name} is not a session file (not UTF-8 JSON: {error})") from None
+    try:
+        return session_from_json(document)
+    except SessionFileError as error:
+        raise SessionFileError(f"{path.name} is refused: {error}") from None
+
+
+def step_json(step: DecodeStep) -> dict[str, Any]:
+    """One step as plain data (its earlier steps by position): what a replay must reproduce."""
+    data = _step_json(step, {id(previous): previous.index for previous in step.previous_steps})
+    return data | {"previous": [previous.index for previous in step.previous_steps]}

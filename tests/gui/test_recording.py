@@ -1,0 +1,88 @@
+"""Recording a decode: an animated GIF with one frame per output token, an MP4 when imageio-ffmpeg is
+there (and a clear reason when it is not), and a session file whose replay plays the recorded events
+again (gui/attention/recording.py, animation.py, replay.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from engine.search import Alternative, DecodeStep
+from engine.session_file import load_session, step_json
+from gui.attention import animation
+from gui.attention.export import EXPORT_KINDS, ExportError
+from gui.attention.panel import AttentionPanel
+from gui.attention.recording import write_recording
+from gui.attention.replay import ReplayDialog
+
+SOURCE = ("▁我们", "走", "吧", "。")
+ROWS = np.array([[0.7, 0.1, 0.1, 0.1], [0.1, 0.6, 0.2, 0.1], [0.1, 0.1, 0.7, 0.1], [0.05, 0.05, 0.1, 0.8]])
+TOKENS = ("▁Let", "'s", "▁go", "</s>")
+METADATA = {"model": "zh-en-additive", "source": "我们走吧。", "scorer": "additive", "model_sha256": "ab" * 32,
+            "source_language": "zh", "target_language": "en", "beam_size": 1, "seconds_per_step": 0.25}
+
+
+def greedy_steps() -> list[DecodeStep]:
+    steps: list[DecodeStep] = []
+    for index, token in enumerate(TOKENS):
+        steps.append(DecodeStep(index=index, token_id=20 + index, token=token, probability=0.8,
+                                attention=ROWS[index].astype(np.float32), scores=ROWS[index].astype(np.float32),
+                                alternatives=(Alternative(20 + index, token, 0.8),), hypothesis_tokens=TOKENS[:index + 1],
+                                hypothesis_attention=ROWS[:index + 1].astype(np.float32),
+                                log_probability=-0.2 * (index + 1), is_eos=token == "</s>",
+                                previous_steps=tuple(steps)))
+    return steps
+
+
+@pytest.fixture
+def panel(qtbot):
+    panel = AttentionPanel()
+    qtbot.addWidget(panel)
+    panel.begin(SOURCE, True, "e_ij = vᵀ tanh(W s + U h)", "Additive (Bahdanau)")
+    for step in greedy_steps():
+        panel.show_step(step)
+    return panel
+
+
+def test_the_gif_has_one_frame_per_output_token(panel, tmp_path):
+    path = write_recording("gif", panel, tmp_path / "decode.gif", METADATA)
+    with Image.open(path) as gif:
+        assert gif.n_frames == len(TOKENS)
+        assert gif.info["duration"] == 250  # the decode's speed, per frame
+    assert set(EXPORT_KINDS) >= {"gif", "mp4", "session"}
+
+
+def test_the_mp4_is_written_or_its_missing_encoder_is_named(panel, tmp_path, monkeypatch):
+    if animation.mp4_problem():
+        with pytest.raises(ExportError, match="pip install imageio-ffmpeg"):
+            write_recording("mp4", panel, tmp_path / "decode.mp4", METADATA)
+    else:
+        path = write_recording("mp4", panel, tmp_path / "decode.mp4", METADATA)
+        assert path.stat().st_size > 1000 and path.read_bytes()[4:8] == b"ftyp"
+    monkeypatch.setattr(animation, "mp4_problem", lambda: animation.MP4_HINT)
+    with pytest.raises(ExportError, match="MP4 export needs imageio-ffmpeg"):
+        write_recording("mp4", panel, tmp_path / "other.mp4", METADATA)
+
+
+def test_nothing_decoded_nothing_recorded(qtbot, tmp_path):
+    empty = AttentionPanel()
+    qtbot.addWidget(empty)
+    for kind in ("gif", "session"):
+        with pytest.raises(ExportError, match="translate a sentence first"):
+            write_recording(kind, empty, tmp_path / f"x.{kind}", METADATA)
+
+
+def test_a_saved_session_replays_the_recorded_events_without_the_model(qtbot, panel, tmp_path):
+    path = write_recording("session", panel, tmp_path / "decode.session.json", METADATA)
+    session = load_session(path)
+    assert session.model["sha256"] == "ab" * 32 and session.model["scorer_label"] == "Additive (Bahdanau)"
+    dialog = ReplayDialog(session, session.note("cd" * 32, "zh-en-dot"))
+    qtbot.addWidget(dialog)
+    dialog.timer.setInterval(1)
+    dialog.play()
+    qtbot.waitUntil(lambda: dialog.complete, timeout=5000)
+    assert [step_json(s) for s in dialog.shown] == [step_json(s) for s in greedy_steps()]
+    assert np.allclose(dialog.panel.attention(), ROWS, atol=1e-6)
+    assert dialog.panel.target_tokens() == list(TOKENS)
+    assert "Recorded with another model" in dialog.note.text()
