@@ -235,7 +235,8 @@ def command_train(args: argparse.Namespace) -> int:
     except Exception as error:
         if not (ranks.active and distributed.lost_peer(error)):
             raise
-        print(distributed.lost_peer_message(ranks, error), file=sys.stderr)  # one line, no traceback
+        resumable = resumable_from(args.out) if ranks.is_main else ""
+        print(distributed.lost_peer_message(ranks, error, resumable), file=sys.stderr)  # one line, no traceback
         return 1
     finally:
         with contextlib.suppress(Exception):  # after a lost peer the group may not close cleanly
@@ -278,7 +279,9 @@ def _train_in_claimed_folder(args: argparse.Namespace, ranks: distributed.Distri
     control = TrainControl()
     last_print = 0.0
     finished = None
-    with stop_on_signals(control, on_first=_say_stopping, on_pause=_say_paused):
+    # Under torchrun a stop is told once, by rank 0 when it is done (torchrun also stops the others so
+    # when one process dies: no rank promises a checkpoint it may not be able to write).
+    with stop_on_signals(control, on_first=_quiet if ranks.active else _say_stopping, on_pause=_say_paused):
         for event in train(job, control, resume=args.resume, tensorboard=args.tensorboard,
                            on_status=lambda message: say(f"[train] {message}", file=sys.stderr)):
             if isinstance(event, StepEvent) and time.monotonic() - last_print >= 2.0:

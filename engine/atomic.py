@@ -5,11 +5,13 @@ A reader (or a crash) sees either the old file or the new one, never half of eit
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 
 def write_bytes_atomic(path: Path, data: bytes) -> None:
@@ -21,6 +23,26 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
             os.fchmod(handle, 0o666 & ~_current_umask())
         with os.fdopen(handle, "wb") as temp:
             temp.write(data)
+            temp.flush()
+            os.fsync(temp.fileno())
+        os.replace(temp_name, path)
+    except BaseException:
+        Path(temp_name).unlink(missing_ok=True)
+        raise
+    _fsync_folder(path.parent)
+
+
+@contextlib.contextmanager
+def atomic_writer(path: Path) -> Iterator[IO[bytes]]:
+    """A binary file to write ``path``'s new content into, piece by piece (memory bounded); it
+    replaces ``path`` atomically when the block ends, and is discarded if the block raises."""
+    path = Path(path)
+    handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        if hasattr(os, "fchmod"):
+            os.fchmod(handle, 0o666 & ~_current_umask())
+        with os.fdopen(handle, "wb") as temp:
+            yield temp
             temp.flush()
             os.fsync(temp.fileno())
         os.replace(temp_name, path)

@@ -8,10 +8,14 @@ loads, translates and evaluates like any model folder.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from engine.bundle import load_model_folder, save_model_folder
+from engine.checkpoint import discard_checkpoint
 from engine.errors import ModelFileError
+from engine.metrics_log import MetricsLog
+from engine.run_lock import claim_run_folder
 from engine.snapshots import average_snapshots
 
 # Keys of the run's config.json that the averaged folder keeps (the rest is rewritten on save or
@@ -20,11 +24,32 @@ _KEPT = ("source_language", "target_language", "simplify_chinese", "task", "comm
          "training")
 
 
-def write_averaged_model(run_folder: Path, out: Path, last: int) -> Path:
-    """Average the last ``last`` snapshots of ``run_folder`` into the model folder ``out``."""
+def write_averaged_model(run_folder: Path, out: Path, last: int, overwrite: bool = False) -> Path:
+    """Average the last ``last`` snapshots of ``run_folder`` into the model folder ``out``.
+
+    ``out`` is claimed as a run folder is (engine.run_lock): one that holds a model or a checkpoint
+    is refused unless ``overwrite``, and one a running training holds is refused outright. With
+    ``overwrite`` the old run's checkpoint and log go first (renamed away in one step), then the new
+    model replaces the old one as one (engine.bundle)."""
     run_folder, out = Path(run_folder), Path(out)
     if out.resolve() == run_folder.resolve():
         raise ModelFileError("write the averaged model to another folder than the run's own (--out)")
+    if not run_folder.is_dir():
+        raise ModelFileError(f"{run_folder} is not a model folder (no such directory)")
+    existed = out.exists()
+    try:
+        with claim_run_folder(out, overwrite=overwrite, resumable=False):
+            if overwrite:
+                discard_checkpoint(out)  # a resume there would continue the old run into the averaged model
+                MetricsLog(out).clear()
+            return _average_into(run_folder, out, last)
+    except BaseException:
+        if not existed:  # nothing half-made is left behind: the folder was made for this model
+            shutil.rmtree(out, ignore_errors=True)
+        raise
+
+
+def _average_into(run_folder: Path, out: Path, last: int) -> Path:
     bundle = load_model_folder(run_folder)
     state, files = average_snapshots(run_folder, last)
     model = bundle.translator.model

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.bundle import model_files_folder, read_config
+from engine.checkpoint import has_checkpoint
 from engine.errors import ModelFileError
+from engine.metrics_log import METRICS_FILE
 from engine.paths import SHIPPED_MODELS, user_data_folder, user_models_folder
 
 __all__ = ["SHIPPED_MODELS", "ModelEntry", "UnusableFolder", "default_model", "read_entry", "scan", "user_data_folder",
@@ -74,12 +76,20 @@ def scan(folders: list[tuple[Path, bool]] | None = None) -> tuple[list[ModelEntr
             try:
                 entries.append(read_entry(folder, shipped))
             except ModelFileError as error:
-                unusable.append(UnusableFolder(folder, str(error)))
+                unusable.append(UnusableFolder(folder, _run_without_model(folder) or str(error)))
             except (OSError, ValueError, TypeError, AttributeError, RecursionError) as error:
                 # One bad folder never hides the others: anything unforeseen is listed with its reason too.
                 unusable.append(UnusableFolder(folder, f"{folder}: cannot be read ({type(error).__name__}: {error})"))
     entries.sort(key=lambda e: (not e.shipped, -e.modified))
     return entries, unusable
+
+
+def _run_without_model(folder: Path) -> str:
+    """Why a training run's folder holds no model yet ("" for any other folder)."""
+    if (folder / "config.json").exists() or not (has_checkpoint(folder) or (folder / METRICS_FILE).is_file()):
+        return ""
+    return (f"{folder} is a training run with no model yet: it is still training, or it stopped before its "
+            "first validation (resume it to get one)")
 
 
 def default_model(entries: list[ModelEntry]) -> ModelEntry | None:

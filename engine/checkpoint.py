@@ -1,30 +1,45 @@
-"""Resumable training checkpoints, without pickle.
+"""Resumable training checkpoints, without pickle, committed in one step.
 
-``<run folder>/checkpoint/`` holds ``state.safetensors`` (model weights, Adam moments, the torch
-RNG state as bytes) and ``state.json`` (step, epoch, position in the epoch, learning-rate
-scheduler, early-stopping counters, metric history). Both are written atomically, JSON last, and
-the JSON records the sha256 of the tensor file so that a torn pair is refused.
+``<run folder>/checkpoint/`` holds the tensors (model weights, Adam moments, the torch RNG state as
+bytes) in ``tensors-<sha256 prefix>.safetensors`` and the rest in ``state.json`` (step, epoch,
+position in the epoch, learning-rate scheduler, early-stopping counters, metric history, the run's
+request), which names the tensor file, records its sha256 and carries a digest of itself.
+
+A save writes the new tensor file beside the old one, then replaces ``state.json`` atomically — the
+one commit point — and only then deletes the tensor file it no longer names. A crash at any instant
+leaves either the previous checkpoint or the new one, whole.
+
+Reading goes through engine.stored: ``state.json`` must fit its schema (engine.checkpoint_schema),
+its digest and the tensor file's sha256 are required, the tensor names and shapes must agree with
+one another (and, on resume, with the model: :func:`restore_training_state`), and every number is
+finite where it must be. The format before version 2 (``state.safetensors`` beside a ``state.json``
+holding its sha256), written by runs of the previous version, is still read; the next save of a
+resumed run replaces it by version 2.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
+import os
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import torch
-from safetensors import SafetensorError
-from safetensors.torch import load as load_safetensors
 from safetensors.torch import save as save_safetensors
 
 from engine.atomic import write_bytes_atomic, write_json_atomic
-from engine.errors import ModelFileError
+from engine.checkpoint_schema import ADAM_STATE, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, state_spec
+from engine.errors import StoredFileError
+from engine.stored import bytes_sha256, check, parse_json, read_bytes, read_tensors, require_digest, with_digest
 
 CHECKPOINT_FOLDER = "checkpoint"
-TENSORS_FILE, STATE_FILE = "state.safetensors", "state.json"
+STATE_FILE = "state.json"
+LEGACY_TENSORS_FILE = "state.safetensors"  # the tensors of a checkpoint written before version 2
+MAX_STATE_BYTES = 64 * 1024 * 1024
+MAX_TENSOR_BYTES = 16 * 1024**3
+_OPTIMIZER_TENSOR = re.compile(r"optimizer\.([0-9]{1,7})\.(\w+)")
 
 
 @dataclass(frozen=True)
@@ -49,6 +64,8 @@ def _flatten_optimizer(state: dict[str, Any]) -> tuple[dict[str, torch.Tensor], 
 
 
 def save_checkpoint(run_folder: Path, checkpoint: Checkpoint) -> None:
+    """Write ``checkpoint`` as the run's checkpoint; the previous one stays whole until ``state.json``
+    is replaced (the commit point), and is removed after it."""
     folder = Path(run_folder) / CHECKPOINT_FOLDER
     folder.mkdir(parents=True, exist_ok=True)
     optimizer_tensors, optimizer_plain = _flatten_optimizer(checkpoint.optimizer_state)
@@ -56,32 +73,62 @@ def save_checkpoint(run_folder: Path, checkpoint: Checkpoint) -> None:
     tensors.update(optimizer_tensors)
     tensors["rng"] = checkpoint.rng_state.clone()
     data = save_safetensors(tensors)
-    write_bytes_atomic(folder / TENSORS_FILE, data)
-    state = {"sha256": hashlib.sha256(data).hexdigest(), "optimizer": optimizer_plain, "progress": checkpoint.progress}
-    write_json_atomic(folder / STATE_FILE, dict(state, digest=_digest(state)))
+    sha256 = bytes_sha256(data)
+    name = f"tensors-{sha256[:16]}.safetensors"
+    write_bytes_atomic(folder / name, data)
+    state = {"format": CHECKPOINT_FORMAT, "format_version": CHECKPOINT_VERSION,
+             "tensors": {"file": name, "sha256": sha256}, "optimizer": optimizer_plain,
+             "progress": checkpoint.progress}
+    write_json_atomic(folder / STATE_FILE, with_digest(state))  # the commit point
+    _remove_unnamed(folder, name)
 
 
-def _digest(state: dict[str, Any]) -> str:
-    """sha256 of the state's canonical JSON: an edited state.json no longer matches it."""
-    return hashlib.sha256(json.dumps(state, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
+def _remove_unnamed(folder: Path, named: str) -> None:
+    """Delete the tensor files ``state.json`` no longer names (and the earlier format's)."""
+    for path in [*folder.glob("tensors-*.safetensors"), folder / LEGACY_TENSORS_FILE]:
+        if path.name != named:
+            path.unlink(missing_ok=True)
 
 
 def discard_checkpoint(run_folder: Path) -> None:
-    """Delete a run's checkpoint (weight snapshots included), e.g. before a new run replaces it."""
-    shutil.rmtree(Path(run_folder) / CHECKPOINT_FOLDER, ignore_errors=True)
+    """Delete a run's checkpoint (weight snapshots included), e.g. before a new run replaces it. The
+    folder is first renamed away in one step, so no reader ever sees half of it."""
+    run_folder = Path(run_folder)
+    for stale in run_folder.glob(f".{CHECKPOINT_FOLDER}.discarded-*"):  # left by a crash during a discard
+        shutil.rmtree(stale, ignore_errors=True)
+    folder = run_folder / CHECKPOINT_FOLDER
+    if not folder.exists():
+        return
+    doomed = run_folder / f".{CHECKPOINT_FOLDER}.discarded-{os.getpid()}"
+    os.replace(folder, doomed)
+    shutil.rmtree(doomed, ignore_errors=True)
+
+
+def _read_state(folder: Path) -> dict[str, Any]:
+    """``state.json``, checked: its schema (this version's or the one before) and its digest."""
+    path = folder / STATE_FILE
+    document = parse_json(read_bytes(path, MAX_STATE_BYTES), path)
+    check(document, state_spec(document), path)
+    require_digest(document, path)
+    return document
+
+
+def _tensor_file(folder: Path, state: dict[str, Any]) -> tuple[Path, str]:
+    """The tensor file ``state`` names, and the sha256 it records for it."""
+    if "format_version" in state:
+        return folder / state["tensors"]["file"], state["tensors"]["sha256"]
+    return folder / LEGACY_TENSORS_FILE, state["sha256"]
 
 
 def checkpoint_progress(run_folder: Path) -> dict[str, Any] | None:
     """The progress recorded in the checkpoint (cheap: the tensors are not read); None if there is
-    none or it cannot be read."""
+    none or it is damaged (the resume itself then says why)."""
     if not has_checkpoint(run_folder):
         return None
     try:
-        meta = json.loads((Path(run_folder) / CHECKPOINT_FOLDER / STATE_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
+        return _read_state(Path(run_folder) / CHECKPOINT_FOLDER)["progress"]
+    except StoredFileError:
         return None
-    progress = meta.get("progress") if isinstance(meta, dict) else None
-    return progress if isinstance(progress, dict) else None
 
 
 def checkpoint_time(run_folder: Path) -> float:
@@ -94,8 +141,8 @@ def checkpoint_time(run_folder: Path) -> float:
 
 def checkpoint_step(run_folder: Path) -> int | None:
     """The step the checkpoint in ``run_folder`` was written at; None if there is none (or it is unreadable)."""
-    step = (checkpoint_progress(run_folder) or {}).get("step")
-    return step if isinstance(step, int) and not isinstance(step, bool) else None
+    progress = checkpoint_progress(run_folder)
+    return None if progress is None else progress["step"]
 
 
 def resumable_from(run_folder: Path) -> str:
@@ -107,49 +154,97 @@ def resumable_from(run_folder: Path) -> str:
 
 
 def has_checkpoint(run_folder: Path) -> bool:
+    """A checkpoint is there (whole or not: loading it says which)."""
     folder = Path(run_folder) / CHECKPOINT_FOLDER
-    return (folder / STATE_FILE).is_file() and (folder / TENSORS_FILE).is_file()
+    if not (folder / STATE_FILE).is_file():
+        return False
+    return (folder / LEGACY_TENSORS_FILE).is_file() or next(folder.glob("tensors-*.safetensors"), None) is not None
 
 
 def load_checkpoint(run_folder: Path) -> Checkpoint:
+    """The run's checkpoint, every part of it checked; StoredFileError (one line) otherwise."""
     folder = Path(run_folder) / CHECKPOINT_FOLDER
+    state = _read_state(folder)
+    path, sha256 = _tensor_file(folder, state)
+    data = read_bytes(path, MAX_TENSOR_BYTES)
+    if bytes_sha256(data) != sha256:
+        raise StoredFileError(f"{path} does not match {folder / STATE_FILE} (its sha256 differs): the checkpoint "
+                              "was torn or edited")
+    tensors, _ = read_tensors(data, path)
+    return _assemble(tensors, state, path)
+
+
+def _assemble(tensors: dict[str, torch.Tensor], state: dict[str, Any], where: Path) -> Checkpoint:
+    """The checkpoint from its checked parts, once the tensors agree with the state and one another."""
+    def refuse(problem: str) -> StoredFileError:
+        return StoredFileError(f"{where}: {problem}")
+
+    model_state: dict[str, torch.Tensor] = {}
+    moments: dict[int, dict[str, torch.Tensor]] = {}
+    for key, value in tensors.items():
+        match = _OPTIMIZER_TENSOR.fullmatch(key)
+        if key.startswith("model."):
+            model_state[key[len("model."):]] = value
+        elif match is not None and match[2] in ADAM_STATE:
+            moments.setdefault(int(match[1]), {})[match[2]] = value
+        elif key != "rng":
+            raise refuse(f"unexpected tensor {key[:60]!r} (expected model.*, optimizer.<index>."
+                         f"<{'|'.join(ADAM_STATE)}> and rng)")
+    rng, expected_rng = tensors.get("rng"), torch.get_rng_state()
+    if rng is None or rng.dtype != torch.uint8 or rng.shape != expected_rng.shape:
+        raise refuse(f"rng must be {expected_rng.numel():,} bytes of random-generator state")
+    if not model_state:
+        raise refuse("it holds no model weights")
+    optimizer = state["optimizer"]
+    params = [index for group in optimizer["param_groups"] for index in group["params"]]
+    if len(set(params)) != len(params):
+        raise refuse("optimizer.param_groups lists a parameter twice")
+    stray = (set(moments) | {int(index) for index in optimizer["plain"]}) - set(params)
+    if stray:
+        raise refuse(f"optimizer state for parameter {min(stray)}, which no parameter group lists")
+    for index, values in moments.items():
+        shapes = {tuple(t.shape) for name, t in values.items() if name != "step"}
+        if len(shapes) > 1:
+            raise refuse(f"the optimizer moments of parameter {index} have different shapes {sorted(shapes)}")
+        if "step" in values and values["step"].numel() != 1:
+            raise refuse(f"optimizer.{index}.step must be one number")
+    optimizer_state = {int(index): dict(plain) for index, plain in optimizer["plain"].items()}
+    for index, values in moments.items():
+        optimizer_state.setdefault(index, {}).update(values)
+    return Checkpoint(model_state, {"state": optimizer_state, "param_groups": optimizer["param_groups"]}, rng,
+                      state["progress"])
+
+
+def restore_training_state(checkpoint: Checkpoint, model: torch.nn.Module, optimizer: torch.optim.Optimizer,
+                           scheduler: Any, where: Path) -> dict[str, Any]:
+    """Load ``checkpoint`` into the model, the optimizer, the random generator and the scheduler,
+    once its tensors fit the model; returns its progress without the scheduler's state."""
+    def refuse(problem: str) -> StoredFileError:
+        return StoredFileError(f"the checkpoint in {where} does not fit this run's model: {problem}")
+
+    expected = model.state_dict()
+    missing, extra = sorted(set(expected) - set(checkpoint.model_state)), sorted(set(checkpoint.model_state) - set(expected))
+    if missing or extra:
+        raise refuse(f"missing {missing[:3]}, unexpected {extra[:3]}")
+    for name, tensor in expected.items():
+        if tuple(checkpoint.model_state[name].shape) != tuple(tensor.shape):
+            raise refuse(f"{name} has shape {tuple(checkpoint.model_state[name].shape)}, the model {tuple(tensor.shape)}")
+    parameters = [p for group in optimizer.param_groups for p in group["params"]]
+    indices = sorted(i for group in checkpoint.optimizer_state["param_groups"] for i in group["params"])
+    if indices != list(range(len(parameters))):
+        raise refuse(f"its optimizer state covers {len(indices)} parameters, the model has {len(parameters)}")
+    for index, values in checkpoint.optimizer_state["state"].items():
+        for name, value in values.items():
+            if name != "step" and tuple(value.shape) != tuple(parameters[index].shape):
+                raise refuse(f"optimizer.{index}.{name} has shape {tuple(value.shape)}, its parameter "
+                             f"{tuple(parameters[index].shape)}")
+    progress = dict(checkpoint.progress)
+    scheduler_state = progress.pop("scheduler")
     try:
-        meta = json.loads((folder / STATE_FILE).read_text(encoding="utf-8"))
-        data = (folder / TENSORS_FILE).read_bytes()
-    except (OSError, ValueError, RecursionError) as error:
-        raise ModelFileError(f"cannot read the checkpoint in {folder}: {error}") from None
-    if not isinstance(meta, dict):
-        raise ModelFileError(f"{folder / STATE_FILE} is not a checkpoint state (not a JSON object)")
-    if "digest" in meta and _digest({k: v for k, v in meta.items() if k != "digest"}) != meta["digest"]:
-        raise ModelFileError(f"{folder / STATE_FILE} was changed after it was written (its digest differs); "
-                             "refusing to resume from it")
-    if hashlib.sha256(data).hexdigest() != meta.get("sha256"):
-        raise ModelFileError(f"the checkpoint in {folder} is inconsistent (sha256 of {TENSORS_FILE} differs)")
-    try:
-        tensors = load_safetensors(data)
-    except (SafetensorError, ValueError, RuntimeError) as error:
-        raise ModelFileError(f"{folder / TENSORS_FILE} is not a valid safetensors file ({error})") from None
-    model_state = {k[len("model."):]: v for k, v in tensors.items() if k.startswith("model.")}
-    try:
-        optimizer_plain = meta["optimizer"]
-        state: dict[int, dict[str, Any]] = {}
-        for index, plain in optimizer_plain["plain"].items():
-            state[int(index)] = dict(plain)
-        for key, value in tensors.items():
-            if key.startswith("optimizer."):
-                _, index, name = key.split(".", 2)
-                state.setdefault(int(index), {})[name] = value
-        param_groups = optimizer_plain["param_groups"]
-        progress = meta["progress"]
-        if not isinstance(param_groups, list) or not all(isinstance(g, dict) for g in param_groups):
-            raise TypeError("optimizer.param_groups must be a list of objects")
-        if not isinstance(progress, dict) or not isinstance(progress.get("scheduler"), dict):
-            raise TypeError("progress must be an object holding the scheduler's state")
-        for key in ("step", "epoch", "batch_in_epoch"):
-            if not isinstance(progress.get(key), int) or isinstance(progress.get(key), bool):
-                raise TypeError(f"progress.{key} must be an integer")
-        rng = tensors["rng"]
-    except (KeyError, TypeError, ValueError, AttributeError) as error:
-        raise ModelFileError(f"{folder / STATE_FILE} is not a valid checkpoint state ({error})") from None
-    optimizer_state = {"state": state, "param_groups": param_groups}
-    return Checkpoint(model_state, optimizer_state, rng, progress)
+        model.load_state_dict(checkpoint.model_state)
+        optimizer.load_state_dict(checkpoint.optimizer_state)
+        torch.set_rng_state(checkpoint.rng_state)
+        scheduler.load_state_dict(scheduler_state)
+    except (RuntimeError, ValueError, KeyError, TypeError) as error:
+        raise refuse(" ".join(str(error).split())[:200]) from None
+    return progress

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -128,3 +129,25 @@ def agree_sum(info: Distributed, values: Sequence[float]) -> list[float]:
 def barrier(info: Distributed) -> None:
     if info.active:
         dist.barrier()
+
+
+_PEER_SIGNS = ("connection closed by peer", "connection reset by peer", "broken pipe", "gloo", "nccl",
+               "timed out", "rendezvous")
+
+
+def lost_peer(error: BaseException) -> bool:
+    """True when ``error`` is a collective failing because another process of the run ended (killed,
+    crashed, or stopped by torchrun): gloo and NCCL report it as a RuntimeError of their own."""
+    dist_error = getattr(dist, "DistError", None)
+    if dist_error is not None and isinstance(error, dist_error):
+        return True
+    return isinstance(error, RuntimeError) and any(sign in str(error).lower() for sign in _PEER_SIGNS)
+
+
+def lost_peer_message(info: Distributed, error: BaseException, resumable: str = "") -> str:
+    """One line for the survivors of a rank's death: the collective's own error in brief (without
+    the backend's source location), and what can be resumed (rank 0 knows)."""
+    reason = re.sub(r"^\[[^\]]*\]\s*", "", " ".join(str(error).split())).split(". ")[0][:160]
+    return (f"[train] rank {info.rank} of {info.world_size}: another process of this run has ended, so this one "
+            f"stops too (the collective failed: {reason}){f'; {resumable}' if resumable else ''}")
+

@@ -27,3 +27,8 @@ class ModelFileError(EngineError):
 
 class DivergedError(EngineError):
     """Training produced non-finite losses or gradients several steps in a row."""
+
+
+class StoredFileError(ModelFileError):
+    """A file the engine stored (checkpoint, metrics log line, length study, token cache, snapshot) is
+    missing, damaged or edited; the message names the file and what is wrong with it."""

@@ -24,11 +24,12 @@ from engine.corpus_stream import DEFAULT_TOKENIZER_SAMPLE, HELD_OUT_CAPS
 from engine.data import SPLIT_RULE_TEXT, CorpusReport, Split, check_split_rule, read_tsv, split_pairs
 from engine.device import describe_device, resolve_device
 from engine.distributed import SINGLE, Distributed, broadcast
-from engine.errors import ConfigError, DataError, ModelFileError
+from engine.errors import ConfigError, DataError, ModelFileError, StoredFileError
 from engine.model import build_model
+from engine.stored import file_sha256
 from engine.tasks import TASKS as TASK_BUILDERS
 from engine.tasks import dates
-from engine.token_cache import TokenPairs, prepare_cached
+from engine.token_cache import TokenPairs, corpus_digest, prepare_cached, token_cache_folder
 from engine.tokenizer import Tokenizer, TokenizerSettings, train_tokenizer
 from engine.trainer import TrainingJob
 
@@ -127,11 +128,28 @@ def load_corpus(choice: CorpusChoice, seed: int = 1, for_training: bool = True) 
     return LoadedCorpus(split, report, summary)
 
 
-def run_request(model_config: ModelConfig, choice: CorpusChoice) -> dict[str, Any]:
-    """What a run was asked for that a resumed run must not change: the architecture and the data."""
+def run_request(model_config: ModelConfig, choice: CorpusChoice,
+                identity: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What a run was asked for that a resumed run must not change: the architecture and the data
+    (with ``identity``, the corpus file's content: :func:`corpus_identity`)."""
     return {"model": model_config.to_dict(), "source_language": choice.source_language,
             "target_language": choice.target_language, "task": choice.task,
-            "corpus": Path(choice.corpus).name if choice.corpus else None}
+            "corpus": Path(choice.corpus).name if choice.corpus else None, **(identity or {})}
+
+
+def corpus_identity(choice: CorpusChoice) -> dict[str, Any]:
+    """The corpus file's sha256 and size: a resume compares them, since another file may come under
+    the same name. A token-cached corpus's digest is the one the cache remembers (engine.token_cache:
+    a big file is not read again while its size and time are unchanged)."""
+    if choice.corpus is None:
+        return {}
+    path = Path(choice.corpus)
+    try:
+        size = path.stat().st_size
+        digest = corpus_digest(path, token_cache_folder()) if choice.token_cache else file_sha256(path)
+    except (OSError, StoredFileError) as error:
+        raise DataError(f"cannot read the corpus {path}: {error}") from None
+    return {"corpus_sha256": digest, "corpus_bytes": size}
 
 
 def check_resume_request(run_folder: Path, request: dict[str, Any]) -> None:
@@ -149,8 +167,15 @@ def check_resume_request(run_folder: Path, request: dict[str, Any]) -> None:
                 had = (stored.get("model") or {}).get(name, wanted)
                 if had != wanted:
                     differences.append(f"{name} {had} (asked: {wanted})")
+        elif key in ("corpus_sha256", "corpus_bytes"):
+            continue  # below, as one difference
         elif key in stored and stored[key] != value:
             differences.append(f"{key} {stored[key]} (asked: {value})")
+    content = [(stored.get(key), request.get(key)) for key in ("corpus_sha256", "corpus_bytes")]
+    if all(had is not None and asked is not None for had, asked in content) and any(a != b for a, b in content):
+        (had_sha, asked_sha), (had_size, asked_size) = content
+        differences.append(f"another corpus under the name {request.get('corpus')} ({had_size:,} bytes, sha256 "
+                           f"{had_sha[:12]}…; asked: {asked_size:,} bytes, sha256 {asked_sha[:12]}…)")
     if differences:
         raise ConfigError(f"--resume continues the run in {run_folder}, which was started with "
                           f"{'; '.join(differences)}: give the run's own options, or start a new run elsewhere")
@@ -172,19 +197,24 @@ def stored_train_arguments(run_folder: Path) -> list[str] | None:
     """The ``train`` arguments a command-line run was started with (from its metrics log, else its
     model's config.json), so that ``train --resume --out DIR`` needs no other flag; None when the run
     was not started from the command line or records no command."""
-    from engine.metrics_log import read_records, run_description
+    from engine.metrics_log import METRICS_FILE, read_description
 
-    description = run_description(read_records(run_folder)[0]) or {}
-    command = description.get("command")
+    description = read_description(run_folder) or {}  # the first line only: the log may be huge
+    command, source = description.get("command"), Path(run_folder) / METRICS_FILE
     if not command:
         try:
-            command = read_config(run_folder).get("command")
+            command, source = read_config(run_folder).get("command"), Path(run_folder) / "config.json"
         except ModelFileError:
             command = None
     prefix = "python -m engine train "
     if not isinstance(command, str) or not command.startswith(prefix):
         return None
-    return [a for a in shlex.split(command[len(prefix):]) if a not in ("--resume", "--overwrite")]
+    try:
+        arguments = shlex.split(command[len(prefix):])
+    except ValueError as error:
+        raise StoredFileError(f"{source}: the command the run was started with cannot be read ({error}); give "
+                              "the run's options with --resume") from None
+    return [a for a in arguments if a not in ("--resume", "--overwrite")]
 
 
 def _samples(split: Split) -> tuple[tuple[str, str], ...]:
@@ -239,8 +269,9 @@ def prepare_job(
             if not distributed.is_main:
                 source_tokenizer, target_tokenizer = Tokenizer(model_bytes[0]), Tokenizer(model_bytes[1])
     model_config = model_shape.with_vocabularies(source_tokenizer.vocab_size, target_tokenizer.vocab_size)
+    request = run_request(model_config, choice, corpus_identity(choice) if distributed.is_main else None)
     if resume and distributed.is_main and has_checkpoint(run_folder):
-        check_resume_request(run_folder, run_request(model_config, choice))
+        check_resume_request(run_folder, request)
     model = build_model(model_config, seed=train_config.seed)
     metadata = {
         "source_language": choice.source_language,
@@ -261,7 +292,7 @@ def prepare_job(
         model=model, source_tokenizer=source_tokenizer, target_tokenizer=target_tokenizer, split=loaded.split,
         source_language=choice.source_language, target_language=choice.target_language,
         train_config=train_config, run_folder=run_folder, metadata=metadata, samples=_samples(loaded.split),
-        storage_dtype=storage_dtype, request=run_request(model_config, choice), distributed=distributed,
+        storage_dtype=storage_dtype, request=request, distributed=distributed,
         corpus_path=Path(choice.corpus).resolve() if choice.corpus else None, train_pairs=train_pairs,
     )
     return job, loaded

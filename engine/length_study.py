@@ -22,6 +22,7 @@ from engine.bundle import read_config, update_config
 from engine.config import DecodeConfig
 from engine.data import Pair
 from engine.evaluate import corpus_scores
+from engine.schema import Anything, Int, ListOf, Num, Obj, SchemaError, Str
 from engine.translator import Translator
 
 STUDY_BUCKETS: tuple[tuple[int, int | None], ...] = ((1, 10), (11, 20), (21, 30), (31, 40), (41, 60), (61, None))
@@ -93,17 +94,42 @@ class LengthStudy:
 
     @staticmethod
     def from_json(data: Any) -> LengthStudy | None:
-        """The study stored in config.json, or None when it is missing or malformed (never raises:
+        """The study stored in config.json, or None when it is missing or damaged (never raises:
         a folder whose study is unreadable still translates; the app just has no curve for it)."""
-        try:
-            buckets = tuple(_score_from_json(b) for b in data["buckets"])
-            aggregates = tuple(_score_from_json(b) for b in data.get("aggregates", ()))
-            rows = tuple(StudyRow(str(r["bucket"]), str(r["source"]), str(r["reference"]), str(r["output"]),
-                                  int(r["source_length"])) for r in data.get("rows", ()))
-            return LengthStudy(int(data["beam"]), int(data["n"]), buckets, rows, str(data.get("signature", "")),
-                               aggregates)
-        except (KeyError, TypeError, ValueError, AttributeError):
-            return None
+        return None if data is None or study_problem(data) is not None else LengthStudy._build(data)
+
+    @staticmethod
+    def _build(data: dict[str, Any]) -> LengthStudy:
+        buckets = tuple(_score_from_json(b) for b in data["buckets"])
+        aggregates = tuple(_score_from_json(b) for b in data.get("aggregates", ()))
+        rows = tuple(StudyRow(r["bucket"], r["source"], r["reference"], r["output"], r["source_length"])
+                     for r in data.get("rows", ()))
+        return LengthStudy(data["beam"], data["n"], buckets, rows, data.get("signature", ""), aggregates)
+
+
+_SCORE = Obj({"bucket": Str(max_length=32), "n": Int(low=0), "bleu": Num(0, 100), "chrf": Num(0, 100)},
+             frozenset({"bucket", "n", "bleu", "chrf"}), extra=Anything())
+_ROW = Obj({"bucket": Str(max_length=32), "source": Str(), "reference": Str(), "output": Str(),
+            "source_length": Int(low=0)}, frozenset({"bucket", "source", "reference", "output", "source_length"}),
+           extra=Anything())
+STUDY_SCHEMA = Obj({"beam": Int(1, 1024), "n": Int(low=0), "signature": Str(max_length=1_000),
+                    "buckets": ListOf(_SCORE, max_items=64), "aggregates": ListOf(_SCORE, max_items=64),
+                    "rows": ListOf(_ROW, max_items=10_000)}, frozenset({"beam", "n", "buckets"}), extra=Anything())
+
+
+def study_problem(data: Any) -> str | None:
+    """Why ``data`` is not a stored length study, in one line (None when it is one): it must fit
+    STUDY_SCHEMA (every number finite, BLEU and chrF within 0–100) and agree with itself — no more
+    inputs in the buckets than were translated, and every example row in one of its buckets."""
+    try:
+        STUDY_SCHEMA.check(data)
+    except SchemaError as error:
+        return str(error)
+    if sum(bucket["n"] for bucket in data["buckets"]) > data["n"]:
+        return f"its buckets hold more inputs than the {data['n']} it translated"
+    labels = {bucket["bucket"] for bucket in data["buckets"]}
+    stray = next((row["bucket"] for row in data.get("rows", ()) if row["bucket"] not in labels), None)
+    return None if stray is None else f"an example row is in the bucket {stray[:32]!r}, which it does not score"
 
 
 def _score_json(score: BucketScore) -> dict[str, Any]:
@@ -111,7 +137,7 @@ def _score_json(score: BucketScore) -> dict[str, Any]:
 
 
 def _score_from_json(data: Any) -> BucketScore:
-    return BucketScore(str(data["bucket"]), int(data["n"]), float(data["bleu"]), float(data["chrf"]))
+    return BucketScore(data["bucket"], data["n"], float(data["bleu"]), float(data["chrf"]))
 
 
 def _spread(indices: Sequence[int], count: int) -> list[int]:

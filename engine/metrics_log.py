@@ -7,6 +7,11 @@ its newline (a write in progress, a copy cut short) is left for the next read, w
 byte offset the last one returned. So any process — the app watching a run started elsewhere, a
 script — can follow a run while it trains, from the file alone.
 
+Every line is checked before it is used (engine.metrics_schema: its kind's fields typed, numbers
+finite, an attention snapshot of the shape its tokens give); a damaged line is skipped and counted
+(:class:`LogRead`), so one bad line never hides the others. Readers stream the file: resuming a run
+or finding how it ended holds one line at a time, whatever the log's size.
+
 Lines are the engine's events as plain JSON (``kind``: ``step``, ``validation``, ``finished``);
 :func:`events_from_records` turns them back into :mod:`engine.events` objects.
 """
@@ -15,18 +20,21 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable
-from dataclasses import asdict
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from engine.atomic import write_bytes_atomic
+from engine.atomic import atomic_writer
 from engine.events import FinishedEvent, FinishReason, SampleTranslation, StepEvent, TrainEvent, ValidationEvent
+from engine.metrics_schema import RECORD_KINDS, check_record
+from engine.schema import SchemaError
 
 METRICS_FILE = "metrics.jsonl"
-RECORD_KINDS = ("start", "step", "validation", "finished")
+__all__ = ["METRICS_FILE", "RECORD_KINDS", "LogRead", "MetricsLog", "events_from_records", "last_finish_reason",
+           "read_description", "read_log", "read_records", "run_description"]
 MAX_LINE_BYTES = 8 * 1024 * 1024  # a validation line with a 200×200 attention snapshot is ~400 KB
 
 
@@ -66,7 +74,7 @@ class MetricsLog:
         self._write(event_record(event))
 
     def _write(self, record: dict[str, Any]) -> None:
-        line = (json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
+        line = _line(record)
         descriptor = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
         try:
             os.write(descriptor, line)  # one write: line and newline together
@@ -82,45 +90,124 @@ class MetricsLog:
         so that a reader can show it before any checkpoint or model exists."""
         self._write({"kind": "start", **description})
 
-    def truncate_after(self, step: int) -> None:
+    def truncate_after(self, step: int, start: dict[str, Any] | None = None) -> LogRead:
         """Keep the lines up to ``step`` (a resumed run repeats the steps after its checkpoint, and
-        its log must not hold them twice); the file is replaced atomically."""
-        records, _ = read_records(self.path.parent)
-        kept = [r for r in records if r.get("kind") != "finished" and int(r.get("step", 0) or 0) <= step]
-        text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in kept)
-        write_bytes_atomic(self.path, text.encode("utf-8"))
+        its log must not hold them twice); with ``start``, the run's description is replaced by it (a
+        resume's own options, so that the next bare ``--resume`` keeps them). Damaged lines are
+        dropped and counted. The log is streamed into its replacement, which takes its place
+        atomically: memory stays bounded by one line whatever the log's size."""
+        kept, skipped, problem = 0, 0, ""
+        with atomic_writer(self.path) as out:
+            if start is not None:
+                out.write(_line({"kind": "start", **start}))
+                kept += 1
+            for where, line in _complete_lines(self.path, 0):
+                record, reason = _parse(line)
+                if record is None:
+                    skipped, problem = skipped + 1, problem or f"byte {where:,}: {reason}"
+                    continue
+                kind = record["kind"]
+                if kind == "start" and start is None or kind in ("step", "validation") and record["step"] <= step:
+                    out.write(line)
+                    kept += 1
+        return LogRead([], kept, skipped, problem)
+
+
+@dataclass(frozen=True)
+class LogRead:
+    """What a read of the log found: its valid lines as dicts, where to read on from, and how many
+    complete lines were damaged and skipped (with the first one's place and reason)."""
+
+    records: list[dict[str, Any]]
+    offset: int
+    skipped: int = 0
+    problem: str = ""
+
+    def skipped_note(self, run_folder: Path) -> str:
+        """'<log>: 2 damaged lines skipped (the first at byte 1,234: …)', or "" when none was."""
+        if not self.skipped:
+            return ""
+        plural = "line" if self.skipped == 1 else "lines"
+        return f"{Path(run_folder) / METRICS_FILE}: {self.skipped:,} damaged {plural} skipped (the first at {self.problem})"
+
+
+def _line(record: dict[str, Any]) -> bytes:
+    return (json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
+
+
+def _parse(line: bytes) -> tuple[dict[str, Any] | None, str]:
+    """A line as a record when it is one (engine.metrics_schema), else None and the reason (b"" is
+    an overlong line, see _complete_lines)."""
+    if not line:
+        return None, f"a line longer than {MAX_LINE_BYTES:,} bytes"
+    try:
+        record = json.loads(line)
+    except (ValueError, RecursionError) as error:
+        return None, f"not JSON ({str(error)[:80]})"
+    try:
+        check_record(record)
+    except SchemaError as error:
+        return None, str(error)[:200]
+    except RecursionError:
+        return None, "nested too deep"
+    return record, ""
+
+
+def _complete_lines(path: Path, offset: int, stop: list[int] | None = None) -> Iterator[tuple[int, bytes]]:
+    """(byte offset, line) of each complete line from ``offset`` on; an overlong line is yielded as
+    b"" (damaged). A torn tail is not yielded; ``stop``, when given, receives the offset after the
+    last complete line."""
+    try:
+        handle = path.open("rb")
+    except FileNotFoundError:
+        return
+    with handle:
+        handle.seek(offset)
+        while True:
+            line = handle.readline(MAX_LINE_BYTES + 1)
+            if not line.endswith(b"\n"):
+                if len(line) <= MAX_LINE_BYTES:
+                    break  # a torn tail (or the end): read it next time
+                while (rest := handle.readline(1 << 20)) and not rest.endswith(b"\n"):
+                    pass  # an overlong line: skipped to its end
+                if not rest:
+                    break
+                line = b""
+            where = offset
+            offset = handle.tell()
+            if stop is not None:
+                stop[0] = offset
+            yield where, line
+
+
+def read_log(run_folder: Path, offset: int = 0, limit: int | None = None) -> LogRead:
+    """The valid complete lines from byte ``offset`` on (at most ``limit`` records), as dicts, the
+    offset to read from next time, and the damaged lines skipped on the way. A torn last line is
+    left unread."""
+    records: list[dict[str, Any]] = []
+    skipped, problem = 0, ""
+    end = [offset]
+    for where, line in _complete_lines(Path(run_folder) / METRICS_FILE, offset, end):
+        record, reason = _parse(line)
+        if record is None:
+            skipped, problem = skipped + 1, problem or f"byte {where:,}: {reason}"
+            continue
+        records.append(record)
+        if limit is not None and len(records) >= limit:
+            break
+    return LogRead(records, end[0], skipped, problem)
 
 
 def read_records(run_folder: Path, offset: int = 0, limit: int | None = None) -> tuple[list[dict[str, Any]], int]:
-    """The complete lines from byte ``offset`` on (at most ``limit`` records), as dicts, and the
-    offset to read from next time. A torn last line is left unread; a line that is not JSON (or too
-    long) is skipped."""
-    path = Path(run_folder) / METRICS_FILE
-    records: list[dict[str, Any]] = []
-    try:
-        with path.open("rb") as handle:
-            handle.seek(offset)
-            while True:
-                line = handle.readline(MAX_LINE_BYTES + 1)
-                if not line.endswith(b"\n"):
-                    if len(line) > MAX_LINE_BYTES:  # an overlong line: skip to its end
-                        while (rest := handle.readline(1 << 20)) and not rest.endswith(b"\n"):
-                            pass
-                        offset = handle.tell()
-                        continue
-                    break  # a torn tail (or the end): read it next time
-                offset += len(line)
-                try:
-                    record = json.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(record, dict) and record.get("kind") in RECORD_KINDS:
-                    records.append(record)
-                    if limit is not None and len(records) >= limit:
-                        break
-    except FileNotFoundError:
-        return [], offset
-    return records, offset
+    """The valid complete lines from byte ``offset`` on (at most ``limit``) and the offset to read
+    from next time (see :func:`read_log`, which also counts the damaged lines skipped)."""
+    read = read_log(run_folder, offset, limit)
+    return read.records, read.offset
+
+
+def read_description(run_folder: Path) -> dict[str, Any] | None:
+    """The run's description (the log's start line) without reading the rest of the log."""
+    return run_description(read_log(run_folder, 0, limit=1).records)
 
 
 def run_description(records: Iterable[dict[str, Any]]) -> dict[str, Any] | None:
@@ -136,7 +223,7 @@ def events_from_records(records: Iterable[dict[str, Any]]) -> list[TrainEvent]:
             continue
         try:
             events.append(_event(record))
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, OverflowError):
             continue
     return events
 
@@ -177,17 +264,45 @@ def _event(record: dict[str, Any]) -> TrainEvent:
 
 
 def last_finish_reason(run_folder: Path) -> FinishReason | None:
-    """How the run in ``run_folder`` last ended, when its log's last line is a finished event (a run
-    still going, killed or never started: None). Reads the log in bounded chunks."""
-    offset, last = 0, None
-    while True:
-        records, offset = read_records(run_folder, offset, limit=1000)
-        if not records:
-            break
-        last = records[-1]
-    if last is None or last.get("kind") != "finished":
-        return None
+    """How the run in ``run_folder`` last ended, when its log's last valid line is a finished event
+    (a run still going, killed or never started: None). Reads the log backwards from its end, so a
+    log of any size costs about its last line."""
+    for line in _lines_from_end(Path(run_folder) / METRICS_FILE):
+        record, _ = _parse(line)
+        if record is not None:
+            return FinishReason(record["reason"]) if record["kind"] == "finished" else None
+    return None
+
+
+def _lines_from_end(path: Path, block_size: int = 1 << 16) -> Iterator[bytes]:
+    """The complete lines of ``path``, last first, each with its newline (an overlong line as b"", a
+    torn tail left out), read backwards a block at a time: memory bounded by one line."""
     try:
-        return FinishReason(last.get("reason"))
-    except ValueError:
-        return None
+        handle = path.open("rb")
+    except FileNotFoundError:
+        return
+    with handle:
+        position = handle.seek(0, os.SEEK_END)
+        state, pending = "tail", b""  # what ``pending`` ends: the torn tail, a known line end, an overlong line
+        while position > 0:
+            size = min(block_size, position)
+            position -= size
+            handle.seek(position)
+            block = handle.read(size)
+            if b"\n" not in block:
+                if state == "line":
+                    pending = block + pending
+                    state, pending = ("overlong", b"") if len(pending) > MAX_LINE_BYTES else (state, pending)
+                continue
+            parts = block.split(b"\n")
+            if state != "tail":
+                yield _bounded(parts[-1] + pending) if state == "line" else b""
+            for line in reversed(parts[1:-1]):
+                yield _bounded(line)
+            state, pending = ("overlong", b"") if len(parts[0]) > MAX_LINE_BYTES else ("line", parts[0])
+        if state != "tail":
+            yield _bounded(pending) if state == "line" else b""
+
+
+def _bounded(line: bytes) -> bytes:
+    return line + b"\n" if len(line) <= MAX_LINE_BYTES else b""

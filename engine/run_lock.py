@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 
@@ -29,17 +30,19 @@ class RunFolderError(EngineError):
     """The run folder cannot be used for this run; the message says why and what to do."""
 
 
-def check_new_run_allowed(folder: Path, resume: bool, overwrite: bool) -> None:
-    """Refuse a new run into a folder that holds a model or a checkpoint, unless told otherwise."""
+def check_new_run_allowed(folder: Path, resume: bool, overwrite: bool, resumable: bool = True) -> None:
+    """Refuse a new run (or another command's new model, ``resumable`` False) into a folder that
+    holds a model or a checkpoint, unless told otherwise."""
     folder = Path(folder)
     if resume or overwrite or not folder.is_dir():
         return
     held = [what for what, present in (("a trained model (config.json)", (folder / MODEL_CONFIG_FILE).is_file()),
                                        ("a run's checkpoint", has_checkpoint(folder))) if present]
     if held:
-        raise RunFolderError(
-            f"{folder} already holds {' and '.join(held)}; a new run would replace it. Continue that run "
-            "(--resume), replace it (--overwrite), or choose another folder")
+        choices = ("Continue that run (--resume), replace it (--overwrite), or choose another folder" if resumable
+                   else "Replace it (--overwrite) or choose another folder")
+        raise RunFolderError(f"{folder} already holds {' and '.join(held)}; writing there would replace it. "
+                             f"{choices}")
 
 
 class RunFolderLock:
@@ -93,16 +96,30 @@ class RunFolderLock:
         self.release()
 
 
-def claim_run_folder(folder: Path, resume: bool = False, overwrite: bool = False) -> RunFolderLock:
-    """Lock ``folder`` for one run, after checking that the run may write there. Release the lock
-    (or leave the ``with`` block) when the run ends."""
+def claim_run_folder(folder: Path, resume: bool = False, overwrite: bool = False,
+                     resumable: bool = True) -> RunFolderLock:
+    """Lock ``folder`` for one run (or one command that writes a model folder, ``resumable`` False),
+    after checking that it may write there. Release the lock (or leave the ``with`` block) when done."""
     lock = RunFolderLock(folder).acquire()
     try:
-        check_new_run_allowed(folder, resume, overwrite)
+        check_new_run_allowed(folder, resume, overwrite, resumable)
     except BaseException:
         lock.release()
         raise
     return lock
+
+
+@contextlib.contextmanager
+def unless_training(folder: Path) -> Iterator[None]:
+    """Hold ``folder``'s run lock for the block when it is a run's folder (it has a lock file), so
+    that a command updating its model (a length study recorded into config.json) never writes beside
+    a run that still trains there; refused, with the run's process id, while one does. A folder that
+    never held a run gets no lock file."""
+    if not (Path(folder) / LOCK_FILE).is_file():
+        yield
+        return
+    with RunFolderLock(folder):
+        yield
 
 
 if os.name == "nt":  # pragma: no cover - exercised on Windows only

@@ -5,23 +5,28 @@ validation to ``<run folder>/checkpoint/snapshots/step-XXXXXXXX.safetensors`` an
 :func:`average_snapshots` averages the last n of them element-wise (Vaswani et al. 2017 and Junczys-
 Dowmunt et al. 2016 average the last checkpoints of a run; with a learning rate that decays to the
 end of the budget the last snapshots lie close together and their mean is a smoother model).
-Snapshots are plain safetensors files: loading them never unpickles anything.
+Snapshots are plain safetensors files: loading them never unpickles anything. Each records its step
+and the digest of its tensors in its metadata, and is read through engine.stored (finite values, the
+digest required when the file carries metadata at all: those of the previous version carry none).
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import torch
-from safetensors import SafetensorError
-from safetensors.torch import load as load_safetensors
 from safetensors.torch import save as save_safetensors
 
 from engine.atomic import write_bytes_atomic
 from engine.checkpoint import CHECKPOINT_FOLDER
-from engine.errors import ModelFileError
+from engine.errors import ModelFileError, StoredFileError
+from engine.stored import read_bytes, read_tensors, tensor_digest
 
 SNAPSHOT_FOLDER = "snapshots"
+_NAME = re.compile(r"step-[0-9]{8,12}\.safetensors")
+SNAPSHOT_FORMAT = "attention-studio-snapshot"
+MAX_SNAPSHOT_BYTES = 4 * 1024**3
 
 
 def snapshot_folder(run_folder: Path) -> Path:
@@ -33,39 +38,59 @@ def list_snapshots(run_folder: Path) -> list[Path]:
     folder = snapshot_folder(run_folder)
     if not folder.is_dir():
         return []
-    return sorted(folder.glob("step-*.safetensors"))
+    return sorted(path for path in folder.glob("step-*.safetensors") if _NAME.fullmatch(path.name))
 
 
 def save_snapshot(run_folder: Path, step: int, state: dict[str, torch.Tensor], keep: int) -> Path:
-    """Write the weights ``state`` as the snapshot of ``step`` and delete all but the last ``keep``."""
+    """Write the weights ``state`` as the snapshot of ``step`` and delete all but the last ``keep``.
+    The file's metadata carries its step and the digest of its tensors (engine.stored.tensor_digest)."""
     folder = snapshot_folder(run_folder)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"step-{step:08d}.safetensors"
     # Cloned: a tied matrix appears under two names, and safetensors refuses tensors that share memory.
     tensors = {name: tensor.detach().to("cpu", torch.float32).contiguous().clone() for name, tensor in state.items()}
-    write_bytes_atomic(path, save_safetensors(tensors))
+    metadata = {"format": SNAPSHOT_FORMAT, "step": str(step), "sha256": tensor_digest(tensors)}
+    write_bytes_atomic(path, save_safetensors(tensors, metadata=metadata))
     for old in list_snapshots(run_folder)[:-keep] if keep > 0 else []:
         old.unlink(missing_ok=True)
     return path
 
 
+def read_snapshot(path: Path) -> dict[str, torch.Tensor]:
+    """One snapshot's weights, checked: a safetensors file of float32 (or float16) tensors, every value finite,
+    its recorded step the one its name gives and its digest matching. Snapshots written before they
+    carried metadata (runs of the previous version) are read with the same checks but the digest."""
+    path = Path(path)
+    tensors, metadata = read_tensors(read_bytes(path, MAX_SNAPSHOT_BYTES), path)
+    if metadata:
+        if metadata.get("format") != SNAPSHOT_FORMAT or not isinstance(metadata.get("sha256"), str):
+            raise StoredFileError(f"{path} is not a weight snapshot of this app (its metadata lacks the format or "
+                                  "the digest)")
+        if metadata.get("step") != str(int(path.stem.split("-")[-1])):
+            raise StoredFileError(f"{path} records step {metadata.get('step')!r}, not the step its name gives")
+        if tensor_digest(tensors) != metadata["sha256"]:
+            raise StoredFileError(f"{path} was changed after it was written (its digest differs)")
+    bad = next((name for name, tensor in tensors.items() if tensor.dtype not in (torch.float32, torch.float16)), None)
+    if bad is not None or not tensors:
+        raise StoredFileError(f"{path} holds {'no weights' if bad is None else f'{bad} as {tensors[bad].dtype}'}; "
+                              "a snapshot holds float32 (or float16) weights")
+    return tensors
+
+
 def average_snapshots(run_folder: Path, last: int) -> tuple[dict[str, torch.Tensor], list[Path]]:
     """The element-wise mean of the last ``last`` snapshots, and the files it used.
 
-    Raises ModelFileError when there are none, or when a file is unreadable or does not match the
-    others (other tensor names or shapes)."""
+    Raises StoredFileError (a ModelFileError) when there are none, or when a file is damaged or does
+    not match the others (other tensor names or shapes)."""
     files = list_snapshots(run_folder)[-last:] if last > 0 else []
     if not files:
         raise ModelFileError(f"no weight snapshots in {snapshot_folder(run_folder)} (train with keep_snapshots > 0)")
     total: dict[str, torch.Tensor] = {}
     for path in files:
-        try:
-            tensors = load_safetensors(path.read_bytes())
-        except (OSError, SafetensorError, ValueError, RuntimeError) as error:
-            raise ModelFileError(f"cannot read the snapshot {path.name}: {error}") from None
+        tensors = read_snapshot(path)
         if total and (tensors.keys() != total.keys()
                       or any(tensors[k].shape != total[k].shape for k in total)):
-            raise ModelFileError(f"the snapshot {path.name} does not match the others (tensor names or shapes)")
+            raise StoredFileError(f"the snapshot {path} does not match the others (tensor names or shapes)")
         for name, tensor in tensors.items():
             total[name] = total[name] + tensor.double() if name in total else tensor.double()
     return {name: (tensor / len(files)).float() for name, tensor in total.items()}, files

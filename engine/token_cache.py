@@ -16,6 +16,10 @@ arrays in a subfolder keyed by the two tokenizers' SHA-256 (a resumed run that b
 tokenizers gets arrays of its own ids). Every folder is written under a temporary name and renamed
 when complete, so a crash never leaves a half cache that looks whole. Training reads the arrays
 through memory maps (:class:`TokenPairs`): a run holds ids of the batch it trains on, never the text.
+
+Every file of the cache is recorded with its sha256 in its folder's ``corpus.json`` or ``ids.json``,
+which carry their own digest; a cache is used only once they check out (engine.cache_check). A
+damaged cache is rebuilt — with a message naming its folder — rather than trained from or refused.
 """
 
 from __future__ import annotations
@@ -33,29 +37,23 @@ from pathlib import Path
 import numpy as np
 
 from engine.atomic import write_bytes_atomic
+from engine.cache_check import CACHE_FORMAT, DIGEST_MEMO, IDS_TOKENIZERS, SIDES, read_corpus_meta, read_ids_meta
 from engine.config import MAX_SOURCE_TOKENS  # the trainer's cap on a training pair's side
 from engine.corpus_stream import DEFAULT_TOKENIZER_SAMPLE, HELD_OUT_CAPS, stream_pairs, text_hash
 from engine.data import CorpusReport, Pair, SkippedLine, Split
-from engine.errors import DataError
+from engine.errors import DataError, StoredFileError
 from engine.events import format_duration
 from engine.paths import user_data_folder
+from engine.stored import file_sha256, read_json, require_sha256, with_digest
 from engine.tokenizer import Tokenizer, TokenizerSettings, train_tokenizer
 
-CACHE_FORMAT = 1
 ENCODE_CHUNK = 20_000  # training pairs encoded per SentencePiece call
-_SIDES = ("source", "target")
+_SIDES = SIDES
+__all__ = ["CachedCorpus", "TokenPairs", "corpus_digest", "file_sha256", "prepare_cached", "token_cache_folder"]
 
 
 def token_cache_folder() -> Path:
     return user_data_folder() / "token-cache"
-
-
-def file_sha256(path: Path, chunk: int = 1 << 22) -> str:
-    digest = hashlib.sha256()
-    with Path(path).open("rb") as handle:
-        while block := handle.read(chunk):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def corpus_digest(corpus: Path, cache_root: Path, on_status: Callable[[str], None] = lambda message: None) -> str:
@@ -65,19 +63,18 @@ def corpus_digest(corpus: Path, cache_root: Path, on_status: Callable[[str], Non
     stat = corpus.stat()
     fingerprint = f"{corpus.resolve()}|{stat.st_size}|{stat.st_mtime_ns}"
     memo = cache_root / "digests.json"
-    try:
-        known = json.loads(memo.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    try:  # a damaged memo is forgotten (the corpus is hashed again), never trusted
+        known = read_json(memo, DIGEST_MEMO, max_bytes=64 * 1024 * 1024, digest=True)["entries"]
+    except StoredFileError:
         known = {}
-    if isinstance(known, dict) and isinstance(known.get(fingerprint), str):
+    if fingerprint in known:
         return known[fingerprint]
     on_status(f"hashing {corpus.name}")
     digest = file_sha256(corpus)
-    known = {key: value for key, value in (known if isinstance(known, dict) else {}).items()
-             if not key.startswith(f"{corpus.resolve()}|")}
+    known = {key: value for key, value in known.items() if not key.startswith(f"{corpus.resolve()}|")}
     known[fingerprint] = digest
     cache_root.mkdir(parents=True, exist_ok=True)
-    write_bytes_atomic(memo, json.dumps(known, ensure_ascii=False).encode("utf-8"))
+    write_bytes_atomic(memo, json.dumps(with_digest({"entries": known}), ensure_ascii=False).encode("utf-8"))
     return digest
 
 
@@ -85,19 +82,22 @@ class TokenPairs(Sequence):
     """Training pairs as sub-word ids, read from the cache's memory-mapped arrays:
     ``pairs[i]`` → (source ids, target ids) as lists, like :func:`engine.trainer.encode_pairs`."""
 
-    def __init__(self, folder: Path) -> None:
-        meta = json.loads((folder / "ids.json").read_text(encoding="utf-8"))
+    def __init__(self, folder: Path, tokenizer_sha256: list[str] | None = None) -> None:
+        """The id arrays of ``folder``, checked (engine.cache_check; StoredFileError if damaged)."""
+        try:
+            expected = tokenizer_sha256 or read_json(folder / "ids.json", IDS_TOKENIZERS)["tokenizer_sha256"]
+            meta = read_ids_meta(folder, expected)
+        except OSError as error:
+            raise StoredFileError(f"cannot read the token cache {folder}: {error.strerror or error}") from None
         self.folder = folder
         dtype = np.dtype(meta["dtype"])
         self._ids, self._offsets = {}, {}
         for side in _SIDES:
             offsets = np.load(folder / f"{side}.offsets.npy", mmap_mode="r")
-            count = int(offsets[-1]) if len(offsets) else 0
+            count = int(offsets[-1])
             ids = np.memmap(folder / f"{side}.ids", dtype=dtype, mode="r", shape=(count,)) if count else np.zeros(
                 0, dtype)
             self._ids[side], self._offsets[side] = ids, offsets
-        if len(self._offsets["source"]) != len(self._offsets["target"]):
-            raise DataError(f"token cache {folder} is damaged (sides of different lengths); delete it to rebuild")
 
     def __len__(self) -> int:
         return len(self._offsets["source"]) - 1
@@ -140,23 +140,49 @@ def prepare_cached(corpus: Path, src: str, tgt: str, split_rule: str, settings: 
     key = _key({"format": CACHE_FORMAT, "corpus": digest, "src": src, "tgt": tgt, "split_rule": split_rule,
                 "caps": HELD_OUT_CAPS, "sample": sample_size, "tokenizers": [s.__dict__ for s in settings]})
     folder = (cache_root or token_cache_folder()) / key
+    try:
+        return _prepare(folder, corpus, src, tgt, split_rule, settings, sample_size, tokenizers, on_status)
+    except StoredFileError as error:
+        on_status(f"the token cache {folder} is damaged ({error}); rebuilding it")
+        _discard(folder)
+    try:
+        return _prepare(folder, corpus, src, tgt, split_rule, settings, sample_size, tokenizers, on_status)
+    except StoredFileError as error:
+        raise DataError(f"the token cache {folder} could not be rebuilt whole ({error})") from None
+
+
+def _discard(folder: Path) -> None:
+    """Remove a damaged cache folder: renamed away first (one step), so no run ever opens half of it."""
+    doomed = folder.parent / f".{folder.name}.damaged-{os.getpid()}"
+    shutil.rmtree(doomed, ignore_errors=True)
+    try:
+        os.replace(folder, doomed)
+    except OSError:
+        return  # already gone (another process rebuilt it first)
+    shutil.rmtree(doomed, ignore_errors=True)
+
+
+def _prepare(folder: Path, corpus: Path, src: str, tgt: str, split_rule: str,
+             settings: tuple[TokenizerSettings, ...], sample_size: int, tokenizers: tuple[Tokenizer, Tokenizer] | None,
+             on_status: Callable[[str], None]) -> CachedCorpus:
+    """The cache in ``folder``: used when whole, built where missing; StoredFileError when damaged."""
     reused = (folder / "corpus.json").is_file()
     if not reused:
         _build_corpus_folder(folder, corpus, src, tgt, split_rule, settings, sample_size, on_status)
-    meta = json.loads((folder / "corpus.json").read_text(encoding="utf-8"))
+    meta = read_corpus_meta(folder)
     own = (Tokenizer((folder / "src.model").read_bytes()), Tokenizer((folder / "tgt.model").read_bytes()))
     if [t.sha256 for t in own] != meta["tokenizer_sha256"]:
-        raise DataError(f"token cache {folder} was changed after it was written (tokenizer checksum); delete it")
+        raise StoredFileError(f"{folder / 'corpus.json'} names other tokenizers than the folder holds")
     source_tokenizer, target_tokenizer = tokenizers or own
     ids_folder = folder / f"ids-{source_tokenizer.sha256[:16]}-{target_tokenizer.sha256[:16]}"
     if not (ids_folder / "ids.json").is_file():
         reused = False
-        _encode_training_pairs(folder, ids_folder, source_tokenizer, target_tokenizer, on_status)
+        _encode_training_pairs(folder, meta, ids_folder, source_tokenizer, target_tokenizer, on_status)
     valid, test = (tuple(Pair(**p) for p in meta[part]) for part in ("valid", "test"))
     report = CorpusReport(path=str(corpus), lines_read=meta["lines_read"], pairs_kept=meta["pairs_kept"],
                           duplicates_removed=meta["duplicates_removed"],
                           skipped=tuple(SkippedLine(**s) for s in meta["skipped"]), skipped_total=meta["skipped_total"])
-    pairs = TokenPairs(ids_folder)
+    pairs = TokenPairs(ids_folder, [source_tokenizer.sha256, target_tokenizer.sha256])
     split = Split(train=(), valid=valid, test=test, train_removed_overlap=meta["train_removed_overlap"])
     return CachedCorpus(split, pairs, report, source_tokenizer, target_tokenizer, folder, reused)
 
@@ -184,6 +210,8 @@ def _build_corpus_folder(folder: Path, corpus: Path, src: str, tgt: str, split_r
         report = streamed.report
         meta = {
             "format": CACHE_FORMAT, "corpus": corpus.name, "split_rule": split_rule,
+            "files": {name: file_sha256(partial / name) for name in ("src.model", "tgt.model",
+                                                                     "held_out_sources.npy", "train.txt")},
             "lines_read": report.lines_read, "pairs_kept": report.pairs_kept,
             "duplicates_removed": report.duplicates_removed, "skipped_total": report.skipped_count,
             "skipped": [s.__dict__ for s in report.skipped], "train_written": streamed.train_written,
@@ -191,20 +219,17 @@ def _build_corpus_folder(folder: Path, corpus: Path, src: str, tgt: str, split_r
             "valid": [p.__dict__ for p in streamed.valid], "test": [p.__dict__ for p in streamed.test],
             "train_removed_overlap": 0,  # counted when the pairs are encoded
         }
-        (partial / "corpus.json").write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
+        (partial / "corpus.json").write_text(json.dumps(with_digest(meta), ensure_ascii=False), encoding="utf-8")
         _publish(partial, folder)
     finally:
         shutil.rmtree(partial, ignore_errors=True)
 
 
-def _encode_training_pairs(folder: Path, ids_folder: Path, source_tokenizer: Tokenizer, target_tokenizer: Tokenizer,
-                           on_status: Callable[[str], None]) -> None:
+def _encode_training_pairs(folder: Path, meta: dict, ids_folder: Path, source_tokenizer: Tokenizer,
+                           target_tokenizer: Tokenizer, on_status: Callable[[str], None]) -> None:
     """Step 3: the training text, encoded chunk by chunk into flat id arrays and offsets."""
-    meta = json.loads((folder / "corpus.json").read_text(encoding="utf-8"))
     text = folder / "train.txt"
-    if not text.is_file():
-        raise DataError(f"token cache {folder} has no training text left to encode for these tokenizers; "
-                        "delete the folder to rebuild it")
+    require_sha256(text, meta["files"]["train.txt"])  # a missing or damaged text: the cache is rebuilt
     held_out = set(np.load(folder / "held_out_sources.npy").tolist()) if meta["split_rule"] == "strict" else set()
     largest = max(source_tokenizer.vocab_size, target_tokenizer.vocab_size)
     dtype = np.uint16 if largest <= np.iinfo(np.uint16).max + 1 else np.uint32
@@ -246,10 +271,12 @@ def _encode_training_pairs(folder: Path, ids_folder: Path, source_tokenizer: Tok
             if kept:
                 np.cumsum(np.concatenate(lengths[side]), out=offsets[1:])
             np.save(partial / f"{side}.offsets.npy", offsets)
-        (partial / "ids.json").write_text(json.dumps({
+        (partial / "ids.json").write_text(json.dumps(with_digest({
             "dtype": np.dtype(dtype).name, "pairs": kept, "left_out_too_long": total - removed - kept,
             "train_removed_overlap": removed, "seconds": round(time.monotonic() - started, 2),
-            "tokenizer_sha256": [source_tokenizer.sha256, target_tokenizer.sha256]}), encoding="utf-8")
+            "tokenizer_sha256": [source_tokenizer.sha256, target_tokenizer.sha256],
+            "files": {f"{side}.{kind}": file_sha256(partial / f"{side}.{kind}") for side in _SIDES
+                      for kind in ("ids", "offsets.npy")}})), encoding="utf-8")
         _publish(partial, ids_folder)
     finally:
         shutil.rmtree(partial, ignore_errors=True)

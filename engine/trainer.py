@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import time
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,7 +25,14 @@ import torch.nn.functional as F
 from torch import Tensor
 
 from engine.bundle import save_model_folder
-from engine.checkpoint import Checkpoint, checkpoint_step, has_checkpoint, load_checkpoint, save_checkpoint
+from engine.checkpoint import (
+    Checkpoint,
+    checkpoint_step,
+    has_checkpoint,
+    load_checkpoint,
+    restore_training_state,
+    save_checkpoint,
+)
 from engine.concat import joined_training_pairs, long_test_set
 from engine.config import MAX_SOURCE_TOKENS, TrainConfig
 from engine.data import Split
@@ -201,14 +208,13 @@ class _Run:
     def restore(self) -> None:
         # Rank 0 reads the checkpoint and hands it to the others: no shared file system is needed.
         checkpoint = broadcast(self.dist, load_checkpoint(self.job.run_folder) if self.dist.is_main else None)
-        self.model.load_state_dict(checkpoint.model_state)
-        self.optimizer.load_state_dict(checkpoint.optimizer_state)
-        torch.set_rng_state(checkpoint.rng_state)
-        self.scheduler.load_state_dict(checkpoint.progress.pop("scheduler"))
+        progress = restore_training_state(checkpoint, self.model, self.optimizer, self.scheduler, self.job.run_folder)
         # The clock goes on where it stopped, so the time budget, the budget schedule and the score
         # warm-up continue instead of starting over (older checkpoints lack it: they start over).
-        self.elapsed_before = float(checkpoint.progress.pop("elapsed_seconds", 0.0))
-        self.progress.update(checkpoint.progress)
+        self.elapsed_before = float(progress.pop("elapsed_seconds", 0.0))
+        self.progress.update(progress)
+        if self.job.request is not None:  # checked against the stored one (engine.jobs): it now replaces it
+            self.progress["request"] = self.job.request
         self.first_step = self.progress["step"]
         self.shared_elapsed = self.elapsed_before
 
@@ -429,26 +435,31 @@ class _Run:
 
 
 def train(job: TrainingJob, control: TrainControl | None = None, resume: bool = False,
-          tensorboard: bool = False) -> Iterator[TrainEvent]:
+          tensorboard: bool = False, on_status: Callable[[str], None] | None = None) -> Iterator[TrainEvent]:
     """Run training, yielding events; the last one is always a :class:`FinishedEvent`. Every event
     is also appended to the run folder's metrics log (engine.metrics_log), so that any process can
-    follow the run from its folder; a new run starts a new log, a resumed one goes on with it. With
-    ``tensorboard``, the events also go to TensorBoard event files (engine.tensorboard_log)."""
+    follow the run from its folder; a new run starts a new log, a resumed one goes on with it (its
+    description replaced by the resume's own options, damaged lines dropped and told to
+    ``on_status``). With ``tensorboard``, the events also go to TensorBoard event files
+    (engine.tensorboard_log)."""
     if not job.distributed.is_main:  # under torchrun, rank 0 alone writes the run folder
         yield from _train_events(job, control, resume)
         return
     Path(job.run_folder).mkdir(parents=True, exist_ok=True)
     log = MetricsLog(job.run_folder)
     resumed_at = checkpoint_step(job.run_folder) if resume else None
-    if resumed_at is None:
-        log.clear()
-        log.start({"source_language": job.source_language, "target_language": job.target_language,
+    description = {"source_language": job.source_language, "target_language": job.target_language,
                    "model": job.model.config.to_dict(), "train_config": job.train_config.to_dict(),
                    "request": job.request, "data": (job.metadata.get("data") or {}), "task": job.metadata.get("task"),
                    "corpus_path": str(job.corpus_path) if job.corpus_path else None,
-                   "command": job.metadata.get("command", "")})
+                   "command": job.metadata.get("command", "")}
+    if resumed_at is None:
+        log.clear()
+        log.start(description)
     else:
-        log.truncate_after(resumed_at)
+        repaired = log.truncate_after(resumed_at, description)
+        if repaired.skipped and on_status is not None:
+            on_status(repaired.skipped_note(job.run_folder))
     board = None
     if tensorboard:
         from engine.tensorboard_log import TensorBoardLog

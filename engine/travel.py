@@ -21,12 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import torch
-from safetensors import SafetensorError
-from safetensors.torch import load as load_safetensors
 
 from engine.bundle import ModelBundle, load_model_folder, read_config, tied_aliases
-from engine.errors import ModelFileError
-from engine.snapshots import list_snapshots
+from engine.errors import ModelFileError, StoredFileError
+from engine.snapshots import list_snapshots, read_snapshot
 
 SAVED = "saved"  # the run folder's own model (the best validation's weights)
 SNAPSHOT = "snapshot"  # a validation's weights kept for going back
@@ -84,20 +82,14 @@ def snapshot_bytes(parameter_count: int, float16: bool) -> int:
 
 
 def _read_tensors(path: Path) -> dict[str, torch.Tensor]:
+    """The snapshot's weights through the one reader of stored files (engine.snapshots.read_snapshot:
+    safetensors only, finite values, its digest when it records one)."""
     try:
-        if path.stat().st_size > MAX_SNAPSHOT_BYTES:
-            raise SnapshotError(f"the snapshot {path.name} is larger than {MAX_SNAPSHOT_BYTES // 2**30} GB")
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise SnapshotError(f"the snapshot {path.name} is gone (the run keeps only its last few)") from None
-    except OSError as error:
-        raise SnapshotError(f"the snapshot {path.name} cannot be read ({error.strerror or error})") from None
-    if data[:1] == b"\x80":
-        raise SnapshotError(f"the snapshot {path.name} is a pickle, which is never loaded")
-    try:
-        return load_safetensors(data)
-    except (SafetensorError, ValueError, RuntimeError) as error:
-        raise SnapshotError(f"the snapshot {path.name} is not a valid safetensors file ({error})") from None
+        return read_snapshot(path)
+    except StoredFileError as error:
+        if not path.exists():
+            raise SnapshotError(f"the snapshot {path.name} is gone (the run keeps only its last few)") from None
+        raise SnapshotError(str(error)) from None
 
 
 def _apply(bundle: ModelBundle, tensors: dict[str, torch.Tensor], name: str) -> None:

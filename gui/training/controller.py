@@ -315,6 +315,7 @@ class TrainingController(QObject):
         watcher.changed.connect(self.runChanged)
         watcher.validated.connect(self.validated)
         watcher.ended.connect(self.runEnded)
+        watcher.damaged.connect(lambda text: self.message.emit("error", text))
         self.watchers.append(watcher)
         self.runAdded.emit(record)
         watcher.start()

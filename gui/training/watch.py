@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from engine.errors import ConfigError
 from engine.events import FinishedEvent, StepEvent, ValidationEvent
-from engine.metrics_log import METRICS_FILE, events_from_records, read_records, run_description
+from engine.metrics_log import METRICS_FILE, LogRead, events_from_records, read_log, run_description
 from gui.training.records import RunRecord, StepBlock
 from gui.training.settings import RunSettings
 from gui.workers import JobStarter
@@ -42,12 +42,14 @@ class LogChunk:
     identity: int  # the log file's inode
     restarted: bool  # read from the start again (the log was replaced)
     steps_ahead: int = 0  # about how many step lines the log holds beyond these (0 at its end)
+    damaged: LogRead = LogRead([], 0)  # damaged lines skipped among these (engine.metrics_log), records left out
 
 
-def _chunk(events: list, description: dict | None, offset: int, identity: int, restarted: bool) -> LogChunk:
+def _chunk(events: list, description: dict | None, offset: int, identity: int, restarted: bool,
+           damaged: LogRead = LogRead([], 0)) -> LogChunk:
     steps = [event for event in events if isinstance(event, StepEvent)]
     others = tuple(event for event in events if not isinstance(event, StepEvent))
-    return LogChunk(StepBlock.from_events(steps), others, description, offset, identity, restarted)
+    return LogChunk(StepBlock.from_events(steps), others, description, offset, identity, restarted, 0, damaged)
 
 
 def _steps_ahead(steps: int, consumed_bytes: int, unread_bytes: int) -> int:
@@ -57,7 +59,7 @@ def _steps_ahead(steps: int, consumed_bytes: int, unread_bytes: int) -> int:
     return round(unread_bytes * steps / consumed_bytes)
 
 
-def _read_chunk(folder: Path, offset: int) -> tuple[list, dict | None, int, int]:
+def _read_chunk(folder: Path, offset: int) -> tuple[list, dict | None, int, int, LogRead]:
     """Up to READ_CHUNK lines from ``offset``: their events, the run's description if among them,
     the next offset and how many lines were read. The interpreter lock is offered to the window
     every LINES_PER_TURN lines: a thread that runs Python without pause holds it for 5 ms at a
@@ -66,17 +68,20 @@ def _read_chunk(folder: Path, offset: int) -> tuple[list, dict | None, int, int]
     under 8 ms with these pauses, for a third more parsing time)."""
     events: list = []
     description = None
-    lines = 0
+    lines = skipped = 0
+    problem = ""
     while lines < READ_CHUNK:
         want = min(LINES_PER_TURN, READ_CHUNK - lines)
-        records, offset = read_records(folder, offset, want)
+        read = read_log(folder, offset, want)
+        records, offset = read.records, read.offset
+        skipped, problem = skipped + read.skipped, problem or read.problem
         lines += len(records)
         events += events_from_records(records)
         description = description or run_description(records)
         time.sleep(0)  # the window's turn for the interpreter lock
         if len(records) < want:
             break
-    return events, description, offset, lines
+    return events, description, offset, lines, LogRead([], offset, skipped, problem)
 
 
 def read_more(folder: Path, offset: int, identity: int | None,
@@ -100,8 +105,8 @@ def read_more(folder: Path, offset: int, identity: int | None,
     offset = 0 if restarted else offset
     while True:
         start = offset
-        events, description, offset, lines = _read_chunk(folder, offset)
-        chunk = _chunk(events, description, offset, stat.st_ino, restarted)
+        events, description, offset, lines, damaged = _read_chunk(folder, offset)
+        chunk = _chunk(events, description, offset, stat.st_ino, restarted, damaged)
         if lines == READ_CHUNK:  # more may follow: say about how much
             chunk = replace(chunk, steps_ahead=_steps_ahead(len(chunk.steps), offset - start, stat.st_size - offset))
         yield chunk
@@ -117,6 +122,7 @@ class RunWatcher(QObject):
     changed = Signal(object)  # RunRecord: new steps, status or settings
     validated = Signal(object)  # RunRecord with a new validation (and attention snapshot)
     ended = Signal(object)  # RunRecord: its log says the run finished
+    damaged = Signal(str)  # damaged lines of the log were skipped (or it could not be read): what and where
 
     def __init__(self, folder: Path, record: RunRecord, jobs: JobStarter, parent: QObject | None = None,
                  window_busy: Callable[[], bool] = lambda: False) -> None:
@@ -149,6 +155,7 @@ class RunWatcher(QObject):
         # What the last applications changed and nobody has been told yet (a backlog defers it).
         self._unannounced = {"changed": False, "validated": False}
         self._last_announced = 0.0
+        self.skipped = LogRead([], 0)  # the damaged lines skipped so far (their count, the first one's reason)
 
     @staticmethod
     def can_watch(folder: Path) -> str:
@@ -184,6 +191,13 @@ class RunWatcher(QObject):
         job = self.jobs.start(lambda: read_more(folder, offset, identity, may_go_on), f"watch {folder.name}")
         job.yielded.connect(lambda _id, result: self._take(result))
         job.done.connect(lambda _id: self._reader_done())
+        job.failed.connect(lambda _id, message, _details: self._reader_failed(message))
+
+    def _reader_failed(self, message: str) -> None:
+        """The log could not be read this time (a share gone, no permission): say so; the next poll
+        tries again."""
+        self._reading = False
+        self.damaged.emit(f"Cannot read the log of {self.folder}: {message}")
 
     def _take(self, chunk: LogChunk) -> None:
         self._pending.append(chunk)
@@ -241,9 +255,11 @@ class RunWatcher(QObject):
         if starts:
             pending = pending[starts[-1]:]
             record.clear_history()
+            self.skipped = LogRead([], 0)
         self.offset, self.identity = pending[-1].offset, pending[-1].identity
         record.steps_ahead = pending[-1].steps_ahead
         description = next((chunk.description for chunk in pending if chunk.description is not None), None)
+        self._count_damaged([chunk.damaged for chunk in pending])
         if description is not None:
             with contextlib.suppress(ConfigError):  # a description no run of this version wrote: keep what we had
                 record.settings = RunSettings.describing(description, record.name)
@@ -273,6 +289,14 @@ class RunWatcher(QObject):
             redrawn = False
         if not self._pending:
             self._release_reader(redrawn)
+
+    def _count_damaged(self, reads: list[LogRead]) -> None:
+        """Damaged lines among those just applied: counted, and told with the total so far."""
+        new = sum(read.skipped for read in reads)
+        if new:
+            first = self.skipped.problem or next(read.problem for read in reads if read.skipped)
+            self.skipped = LogRead([], 0, self.skipped.skipped + new, first)
+            self.damaged.emit(self.skipped.skipped_note(self.folder))
 
     def _announce(self, final: bool = False) -> bool:
         """Tell the window what changed since it was last told: one signal, one redraw (``validated``

@@ -77,6 +77,7 @@ class TranslateController(QObject):
         self.jobs: JobStarter = jobs if jobs is not None else JobSet(self)
         self.choices: ModelChoices | None = None
         self.scorers: dict[str, tuple[str, str]] = {}
+        self.unusable: list = []  # the model folders the last scan could not use (engine.catalog.UnusableFolder)
         self.bundle: ModelBundle | None = None
         self.entry: ModelEntry | None = None
         self.text = ""  # the sentence last asked for (re-decoded when the model changes)
@@ -123,6 +124,7 @@ class TranslateController(QObject):
 
     def _apply_catalog(self, snapshot: CatalogSnapshot, initial: tuple[str | None, str | None] | None) -> None:
         self.scorers = snapshot.scorers
+        self.unusable = list(snapshot.unusable)
         labels = {name: label for name, (label, _) in snapshot.scorers.items()}
         self.choices = ModelChoices(snapshot.entries, labels, snapshot.pinned)
         if initial is not None and snapshot.pinned_error:

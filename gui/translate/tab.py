@@ -201,6 +201,7 @@ class TranslateTab(QWidget):
     # -- catalog and models -----------------------------------------------------------------
     @Slot(object)
     def _on_catalog(self, choices: ModelChoices) -> None:
+        self.view.unloaded_models.show_folders(self.controller.unusable)
         empty = choices.empty and self.controller.bundle is None
         self.view.show_empty_state(empty)
         if empty:

@@ -29,6 +29,7 @@ from gui.attention.panel import AttentionPanel
 from gui.translate.controls import ChoiceBar, TransportBar
 from gui.translate.language_notice import LanguageNotice
 from gui.translate.tokens import TokenStrip
+from gui.translate.unloaded import UnloadedModels
 from gui.translate.whatif_bar import WhatIfBar
 
 ERROR_STYLE = "color: #b00020; font-weight: bold;"
@@ -64,6 +65,7 @@ class TranslateView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.choice_bar = ChoiceBar()
+        self.unloaded_models = UnloadedModels()  # the model folders that could not be used, with each reason
         self.examples_button, self.examples_menu = menu_button("Examples", "Example sentences", "examplesButton")
         self.history_button, self.history_menu = menu_button("History", "Sentences translated in this session",
                                                               "historyButton")
@@ -127,6 +129,7 @@ class TranslateView(QWidget):
         page = QWidget()
         top = QHBoxLayout()
         top.addWidget(self.choice_bar, 1)
+        top.addWidget(self.unloaded_models)
         for button in (self.examples_button, self.history_button, self.export_button, self.length_study_button):
             top.addWidget(button)
         entry = QHBoxLayout()  # the sentence, and the three ways to decode it: one model, its beam, every scorer

@@ -1,8 +1,11 @@
 """Data-parallel training under torchrun (engine.distributed): two gloo processes on the CPU take
 the steps one process takes on the same global batch."""
 
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -50,3 +53,50 @@ def test_two_gloo_processes_follow_one_process_on_the_same_global_batch(tmp_path
     assert len(one) == len(two) == 24
     assert two == pytest.approx(one, abs=1e-4)  # the same steps: they differ by float rounding only (~1e-6)
     assert (parallel / "config.json").is_file() and (parallel / "model.safetensors").is_file()
+
+
+def _ranks_of(launcher: int) -> dict[int, int]:
+    """{rank: process id} of torchrun's workers (their RANK, read from /proc)."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        try:
+            if not entry.name.isdigit() or int((entry / "stat").read_text().split()[3]) != launcher:
+                continue
+            environment = (entry / "environ").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        found.update({int(item[5:]): int(entry.name) for item in environment if item.startswith(b"RANK=")})
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finds the ranks' processes in /proc")
+def test_a_rank_that_dies_makes_each_survivor_say_so_in_one_line_and_fail_without_a_traceback(tmp_path):
+    logs, out = tmp_path / "logs", tmp_path / "run"
+    long_run = [*TINY_RUN[: TINY_RUN.index("--max-steps")], "--max-steps", "100000", "--epochs", "50",
+                "--seed", "3", "--threads", "1"]
+    launcher = subprocess.Popen(
+        [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "3", "--log-dir",
+         str(logs), "--redirects", "2", "-m", "engine", "train", *long_run, "--out", str(out)],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 240
+        while not (out / "metrics.jsonl").is_file() or "step" not in (out / "metrics.jsonl").read_text():
+            assert time.monotonic() < deadline and launcher.poll() is None, "the run never started training"
+            time.sleep(0.5)
+        ranks = _ranks_of(launcher.pid)
+        os.kill(ranks[1], signal.SIGKILL)
+        launcher.communicate(timeout=240)
+    finally:
+        if launcher.poll() is None:
+            launcher.kill()
+    assert launcher.returncode != 0
+    told = {}
+    for rank in (0, 2):  # the survivors
+        [stderr] = logs.glob(f"*/attempt_0/{rank}/stderr.log")
+        text = stderr.read_text()
+        said = [line for line in text.splitlines() if "another process of this run has ended" in line]
+        assert len(said) == 1 and said[0].startswith(f"[train] rank {rank} of 3: "), text[-2000:]
+        assert "Traceback" not in text and "stopping: saving a checkpoint" not in text, text[-2000:]
+        told[rank] = said[0]
+    assert "resume" in told[0]  # rank 0 owns the run folder: it says what a --resume would continue from

@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from engine.__main__ import main
 from engine.bundle import load_model_folder
 from engine.concat import long_test_set
@@ -11,8 +13,10 @@ from engine.length_study import (
     read_length_study,
     record_length_study,
     run_length_study,
+    stored_length_study,
     study_bucket_label,
     study_bucket_of,
+    study_problem,
 )
 from engine.tasks import dates
 
@@ -52,6 +56,33 @@ def test_a_malformed_stored_study_reads_as_none():
     assert LengthStudy.from_json({"beam": 1}) is None
     assert LengthStudy.from_json("nonsense") is None
     assert LengthStudy.from_json({"beam": 1, "n": 2, "buckets": [{"bucket": "1–10", "n": "x"}]}) is None
+
+
+STUDY = {"beam": 1, "n": 20, "signature": "sig",
+         "buckets": [{"bucket": "1–10", "n": 12, "bleu": 30.0, "chrf": 50.0},
+                     {"bucket": "11–20", "n": 8, "bleu": 20.0, "chrf": 40.0}],
+         "aggregates": [], "rows": [{"bucket": "1–10", "source": "a", "reference": "b", "output": "b",
+                                     "source_length": 3}]}
+
+
+@pytest.mark.parametrize("change, reason", [
+    (lambda s: s["buckets"][0].update(bleu=float("inf")), "buckets/0/bleu: must be a finite number"),
+    (lambda s: s["buckets"][1].update(chrf=float("nan")), "buckets/1/chrf: must be a finite number"),
+    (lambda s: s.update(n=float("inf")), "n: expected an integer"),
+    (lambda s: s["buckets"][0].update(n="12"), "buckets/0/n: expected an integer"),
+    (lambda s: s["rows"][0].update(source_length=-1), "source_length: must be at least 0"),
+    (lambda s: s["buckets"][0].update(bleu=250.0), "bleu: must be between 0 and 100"),
+    (lambda s: s.update(n=5), "its buckets hold more inputs than the 5 it translated"),
+    (lambda s: s["rows"][0].update(bucket="61+"), "in the bucket '61+', which it does not score"),
+])
+def test_a_stored_study_with_a_non_finite_or_inconsistent_figure_reads_as_none(tmp_path, change, reason):
+    assert LengthStudy.from_json(STUDY) is not None and study_problem(STUDY) is None
+    study = json.loads(json.dumps(STUDY))
+    change(study)
+    assert reason in study_problem(study)
+    assert LengthStudy.from_json(study) is None
+    info = {"metrics": {"length_study": {"beam1": study}}}
+    assert stored_length_study(json.loads(json.dumps(info)), 1) is None  # Infinity and NaN round-trip as JSON
 
 
 def test_evaluate_long_set_prints_buckets_and_records_them(dates_models, tmp_path, capsys):

@@ -229,10 +229,11 @@ def test_resume_with_options_that_contradict_the_run_is_refused_naming_each_diff
 
 
 @pytest.mark.parametrize("edit, reason", [
-    (lambda state: [], "not a checkpoint state"),
+    (lambda state: [], "state.json: the top level: expected an object, got a list"),
     (lambda state: {**state, "progress": {**state["progress"], "step": 10**6}}, "changed after it was written"),
     (lambda state: {k: v for k, v in state.items() if k != "digest"} | {"progress": {"step": 1}},
-     "not a valid checkpoint state"),
+     "progress: 'batch_in_epoch' is missing"),
+    (lambda state: {k: v for k, v in state.items() if k != "digest"}, "has no digest"),
 ])
 def test_an_edited_checkpoint_state_is_refused_with_the_reason(tmp_path, small_dates, capsys, edit, reason):
     import json

@@ -6,11 +6,13 @@ import csv
 import datetime
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from engine.checkpoint import save_checkpoint
 from engine.config import ModelShape, TrainConfig
 from engine.errors import ConfigError
 from engine.events import StepEvent, TrainControl, ValidationEvent
@@ -21,6 +23,7 @@ from gui.training.ranges import nice_bounds, nice_ceil
 from gui.training.records import RunRecord, smooth, write_metrics_csv
 from gui.training.runner import RunFailed, RunRequest, StatusMessage, resumable_runs, run_training, training_threads
 from gui.training.settings import RunSettings
+from tests.engine.test_checkpoint_commit import _parts
 
 
 def _step(step: int, loss: float) -> StepEvent:
@@ -138,8 +141,8 @@ def test_only_interrupted_runs_are_offered_for_resuming(tmp_path):
     run = tmp_path / "run"
     (run / "checkpoint").mkdir(parents=True)
     MetricsLog(run).start(_description(RunSettings(train=TrainConfig(epochs=5))))
-    (run / "checkpoint" / "state.safetensors").write_bytes(b"")
-    (run / "checkpoint" / "state.json").write_text('{"progress": {"epoch": 2, "step": 40, "history": []}}')
+    checkpoint = _parts(40)[3]
+    save_checkpoint(run, replace(checkpoint, progress={**checkpoint.progress, "epoch": 2}))
     [found] = resumable_runs(tmp_path)
     assert (found.epoch, found.step) == (2, 40) and "2/5 epochs" in found.label
     digest = "0" * 64  # a model config as the engine writes it (only config.json is read here)

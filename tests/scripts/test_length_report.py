@@ -35,3 +35,13 @@ def test_the_report_tabulates_the_stored_studies_and_checks_the_targets(tmp_path
     assert "| additive | +5.0 | +11.0 | +16.0 | +19.0 | +21.0 | +22.0 | +21.5 |" in text  # lead over C
     assert "**0.85×**" in text  # 25.5 / 30 on 41+ against 1–10
     assert "**4.3×**" in text  # lead +21.5 against +5.0
+
+
+def test_a_study_with_an_infinite_figure_is_left_out_of_the_report(tmp_path):
+    _folder(tmp_path, "additive", [30, 29, 28, 27, 26, 25], 25.5)
+    _folder(tmp_path, "none", [25, 18, 12, 8, 5, 3], 4.0)
+    path = tmp_path / "zh-en-none" / "config.json"
+    path.write_text(path.read_text(encoding="utf-8").replace('"bleu": 25,', '"bleu": Infinity,'), encoding="utf-8")
+    found = report.gather(tmp_path)
+    assert set(found["zh-en"]) == {"additive"}
+    assert "| additive | 30.0 |" in report.render(found, [])
