@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QDialog, QLabel, QVBoxLayout, QWidget
 
 from gui.attention.piece_map import PieceMap
 from gui.compare.panel import ScorerPanel
+from gui.screen_fit import fit_to_screen
 
 ENLARGED_SIZE = (1200, 720)  # a two-clause input's 25 sub-words get a label each
 HINT = "Wheel to zoom, drag to pan; hover a cell to see its step in the Compare tab's step inspector."
@@ -80,7 +81,7 @@ class EnlargedMap(QDialog):
         hint = QLabel(HINT)
         hint.setEnabled(False)  # drawn as secondary text
         layout.addWidget(hint)
-        self.resize(*ENLARGED_SIZE)
+        fit_to_screen(self, *ENLARGED_SIZE)
         self._columns: tuple[str, ...] | None = None  # the source tokens the map was laid out for
         panel.mapDrawn.connect(self.refresh)
         self.heatmap.cellHovered.connect(panel.report_cell_hovered)

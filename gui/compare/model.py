@@ -12,6 +12,7 @@ Two ways to compare (the target choice):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -31,6 +32,7 @@ SCORER_ORDER = SCORER_NAMES  # the grid's panels, in the engine's order
 ATTENTION_SCORERS = ATTENTION_SCORER_NAMES
 OWN_OUTPUTS = "own"  # target choice: each scorer decodes freely
 REFERENCE = "reference"  # target choice: the reference forced on every model
+MAX_EXPONENT = 700.0  # exp() of more overflows a float: a perplexity that large is shown as ~1e304
 OUTPUT_PREFIX = "output:"  # target choice "output:<scorer>": that scorer's output forced on every model
 
 
@@ -92,22 +94,55 @@ def attention_difference(first: np.ndarray | None, second: np.ndarray | None) ->
 
 @dataclass(frozen=True)
 class PanelNumbers:
-    """What a panel writes under its map."""
+    """What a panel writes under its map.
+
+    Each figure says what it scores. The log-probability, length and attention figures are those of
+    the rows the map shows: the scorer's own output, or — ``forced`` — the shared target forced on
+    the model, then with its log p per token and perplexity, the forced text's figures of fit. BLEU
+    and chrF always score the scorer's own (free) output against the reference; under a forced
+    target they are labelled so, since the text shown is not the one they score."""
 
     log_probability: float
     length: int  # output tokens, the end-of-sentence token included
     mean_entropy: float | None  # None for the fixed-context scorer
     mean_max_weight: float | None
-    bleu: float | None = None  # sentence BLEU / chrF against the reference, when there is one
+    bleu: float | None = None  # sentence BLEU / chrF of the scorer's own output against the reference
     chrf: float | None = None
+    forced: bool = False  # the figures before BLEU are the forced target's
+
+    @property
+    def per_token(self) -> float:
+        """The mean log-probability per token (the end-of-sentence token included)."""
+        return self.log_probability / max(self.length, 1)
+
+    @property
+    def perplexity(self) -> float:
+        """exp(−log p / tokens): how many equally likely tokens the model hesitated between, on average."""
+        return math.exp(min(-self.per_token, MAX_EXPONENT))
 
     def text(self) -> str:
-        parts = [f"log p {self.log_probability:.2f}", f"{self.length} tokens"]
+        if self.forced:
+            parts = [f"forced text: log p {self.log_probability:.2f} ({self.per_token:.2f} per token)",
+                     f"perplexity {self.perplexity:.1f}", f"{self.length} tokens"]
+        else:
+            parts = [f"log p {self.log_probability:.2f}", f"{self.length} tokens"]
         if self.mean_entropy is not None:
             parts += [f"entropy {self.mean_entropy:.2f} nats", f"max α {self.mean_max_weight:.2f}"]
         if self.bleu is not None:
-            parts += [f"BLEU {self.bleu:.1f}", f"chrF {self.chrf:.1f}"]
+            parts.append(f"own output's BLEU {self.bleu:.1f}, chrF {self.chrf:.1f}" if self.forced
+                         else f"BLEU {self.bleu:.1f} · chrF {self.chrf:.1f}")
         return " · ".join(parts)
+
+    def tooltip(self) -> str:
+        """What each figure scores, for the numbers' tooltip."""
+        scored = ("the target forced on this model (the text shown)" if self.forced else "this scorer's own output")
+        lines = [f"log p, tokens, entropy and max α: {scored}."]
+        if self.forced:
+            lines.append("Per token: log p ÷ tokens (</s> included); perplexity: exp(−log p per token).")
+        if self.bleu is not None:
+            lines.append("BLEU and chrF: this scorer's own output against the reference"
+                         + (" (not the forced text shown)." if self.forced else "."))
+        return "\n".join(lines)
 
 
 @dataclass(frozen=True)

@@ -318,6 +318,7 @@ class ScorerPanel(QFrame):
         self.output_text = ("Forced: " if forced else "") + text
         self._render_output()
         self.numbers.setText(numbers.text())
+        self.numbers.setToolTip(numbers.tooltip())
         self._result_pending = self.heatmap is not None and attention is not None
         if self._result_pending:
             self.scheduler.request(self)

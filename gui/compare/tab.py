@@ -281,9 +281,10 @@ class CompareTab(QWidget):
         self.inspector.clear()
         self._set_run_status("Decoding with every scorer…")
 
-    def _numbers(self, scorer: str, tokens, attention, log_probability: float, text: str) -> PanelNumbers:
+    def _numbers(self, scorer: str, tokens, attention, log_probability: float, text: str,
+                 forced: bool = False) -> PanelNumbers:
         """A panel's numbers; BLEU and chrF always score the scorer's own output (``text``) against the
-        reference, also while the map shows a forced target."""
+        reference, also while the map shows a forced target (``forced``: then labelled as such)."""
         from engine.attention_stats import attention_stats
         from engine.evaluate import sentence_scores
 
@@ -293,7 +294,7 @@ class CompareTab(QWidget):
         if reference:
             bleu, chrf = sentence_scores(text, reference, self.controller.bundles[scorer].target_language)
         return PanelNumbers(log_probability, len(tokens), stats.mean_entropy if stats else None,
-                            stats.mean_max_weight if stats else None, bleu, chrf)
+                            stats.mean_max_weight if stats else None, bleu, chrf, forced)
 
     def _on_decoded(self, scorer: str, translation) -> None:
         numbers = self._numbers(scorer, translation.tokens, translation.attention, translation.score,
@@ -304,7 +305,8 @@ class CompareTab(QWidget):
 
     def _on_forced(self, scorer: str, forced) -> None:
         own_output = self.controller.outputs.get(scorer, forced.target)
-        numbers = self._numbers(scorer, forced.tokens, forced.attention, forced.log_probability, own_output)
+        numbers = self._numbers(scorer, forced.tokens, forced.attention, forced.log_probability, own_output,
+                                forced=True)
         self.panels[scorer].show_result(PanelRows.from_forced(forced), forced.target, numbers, forced=True)
         if forced.notice:
             self.panels[scorer].show_problem(numbers.text() + " — " + forced.notice)

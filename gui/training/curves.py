@@ -36,6 +36,10 @@ from gui.training.records import DEFAULT_SMOOTHING, RunRecord
 X_MODES = (("step", "Step"), ("elapsed", "Elapsed time"))
 # The plots redrawn after the loss plot, one per event-loop turn: object name → its curves' key.
 LATER_PLOTS = {"bleuPlot": "bleu", "learningRatePlot": "learning_rate", "speedPlot": "speed"}
+# The grid's rows (loss; BLEU beside learning rate; speed): the speed plot's row stretches like the
+# middle one — at 3:2:1 it got 37 px of plot at 1280×800, its tick labels on top of each other.
+ROW_STRETCH = (3, 2, 2)
+PLOT_MIN_HEIGHT = 110
 
 
 def _expected_end(record: RunRecord, x_name: str) -> float:
@@ -184,6 +188,8 @@ class CurvesView(QWidget):
         self.speed_plot = self._make_plot("speedPlot", "Training speed", "target tokens / s")
         self.loss_plot.addLegend(offset=(-10, 10), labelTextColor="#303030", brush=pg.mkBrush(255, 255, 255, 200))
         self.bleu_plot.setYRange(-3, 103, padding=0)
+        for plot in (self.loss_plot, self.bleu_plot, self.lr_plot):  # the speed plot, below them, names the x axis
+            plot.getPlotItem().getAxis("bottom").showLabel(False)
         self._plots_by_name = {plot.objectName(): plot for plot in self._all_plots()}
         for plot in self._all_plots():
             self._follow[plot.objectName()] = True
@@ -198,9 +204,8 @@ class CurvesView(QWidget):
         grid.addWidget(self.bleu_plot, 1, 0)
         grid.addWidget(self.lr_plot, 1, 1)
         grid.addWidget(self.speed_plot, 2, 0, 1, 2)
-        grid.setRowStretch(0, 3)
-        grid.setRowStretch(1, 2)
-        grid.setRowStretch(2, 1)
+        for row, stretch in enumerate(ROW_STRETCH):
+            grid.setRowStretch(row, stretch)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(bar)
@@ -211,7 +216,7 @@ class CurvesView(QWidget):
         plot = pg.PlotWidget(axisItems={"bottom": axis})
         plot.setObjectName(name)
         style_plot(plot, title, left)
-        plot.setMinimumHeight(110)
+        plot.setMinimumHeight(PLOT_MIN_HEIGHT)
         return plot
 
     def _refollow(self, name: str) -> None:
@@ -378,6 +383,9 @@ class CurvesView(QWidget):
             axis = plot.getPlotItem().getAxis("bottom")
             axis.time_mode = self.x_mode == "elapsed"
             plot.setLabel("bottom", label)
+            # The plots share their x axis: only the bottom one names it (the others' rows keep the
+            # height of a label line for their data).
+            axis.showLabel(plot is self.speed_plot)
             axis.picture = None
             axis.update()
         self._follow[self.loss_plot.objectName()] = True

@@ -27,7 +27,7 @@ def main() -> int:
     app.setOrganizationName("AttentionStudioWindowFrames")
     from gui.app import ErrorReporter
     from gui.compare.enlarged import EnlargedMap
-    from gui.compare.model import PanelSlot
+    from gui.compare.model import PanelSlot, plan_slots
     from gui.compare.panel import ScorerPanel
     from gui.length_study.dialog import LengthStudyDialog
     from gui.main_window import MainWindow
@@ -40,6 +40,9 @@ def main() -> int:
         frames[name] = {"frame": _rect(window.frameGeometry()), **{k: _global(w) for k, w in parts.items()}}
 
     window = MainWindow(None, "", defer_training=False)  # every tab built, none started
+    compare = window.compare_tab
+    compare.controller.slots = plan_slots([], "zh-en", {})  # the Compare grid with every scorer's panel
+    compare.controller.slotsChanged.emit(compare.controller.slots)
     window.show()
     for index in range(window.tabs.count()):
         window.tabs.setCurrentIndex(index)
