@@ -142,9 +142,7 @@ def window(qtbot):
     root.mkdir(parents=True, exist_ok=True)
     for name in PAIR:
         shutil.copytree(SHIPPED / name, root / name)
-    QSettings().setValue("translate/direction", "zh-en")
-    QSettings().setValue("translate/scorer", "additive")
-    window = open_window(qtbot)
+    window = open_window(qtbot, ["--model", str(root / "zh-en-additive")])  # zh→en first; en→zh listed too
     wait_for_model(qtbot, window, "additive")
     assert window.translate_tab.controller.entry.direction == "zh-en"
     return window
