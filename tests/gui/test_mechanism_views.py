@@ -45,9 +45,12 @@ def test_the_grid_of_the_five_classic_scorers_keeps_its_layout():
 
 
 def test_a_sixth_mechanism_gets_a_cell_of_its_own_and_the_difference_map_keeps_one():
-    plan = plan_grid(list(SCORER_NAMES))
-    assert len(SCORER_NAMES) == 6 and (plan.rows, plan.columns) == (2, 4)
+    plan = plan_grid(["additive", "bilinear", "dot", "scaled_dot", "none", "multihead"])
+    assert (plan.rows, plan.columns) == (2, 4)
     assert plan.cells["multihead"] == (1, 1) and plan.cells[DIFFERENCE] == (1, 2) and plan.difference_span == 2
+    registry = plan_grid(list(SCORER_NAMES))  # whatever the registry holds: a cell per mechanism, and the map's
+    assert (registry.rows, registry.columns) == grid_shape(len(SCORER_NAMES) + 1)
+    assert [name for name, cell in registry.cells.items() if cell == registry.cells[DIFFERENCE]] == [DIFFERENCE]
 
 
 @pytest.mark.parametrize("count", range(1, 13))
