@@ -20,10 +20,10 @@ from engine.averaging import write_averaged_model
 from engine.bundle import load_model_folder
 from engine.checkpoint import discard_checkpoint, resumable_from
 from engine.concat import long_test_set
-from engine.config import CELL_NAMES, LR_SCHEDULES, SCORER_NAMES, ModelShape, TrainConfig
+from engine.config import ModelShape, TrainConfig
 from engine.corpus_stream import DEFAULT_TOKENIZER_SAMPLE
 from engine.data import SPLIT_RULES
-from engine.device import DEVICE_CHOICES, PRECISION_CHOICES, check_precision, describe_device, resolve_device
+from engine.device import DEVICE_CHOICES, check_precision, describe_device, resolve_device
 from engine.errors import EngineError
 from engine.evaluate import evaluate
 from engine.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent, format_duration
@@ -35,6 +35,7 @@ from engine.resume_args import override, subparser
 from engine.run_lock import claim_run_folder, unless_training
 from engine.run_report import score_on_test
 from engine.search import NO_STEERING
+from engine.settings_meta import add_flags
 from engine.tasks import dates
 from engine.tensorboard_log import require_tensorboard
 from engine.trainer import train
@@ -69,73 +70,14 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--tokenizer-sample", type=int, default=DEFAULT_TOKENIZER_SAMPLE,
                     help=f"with --token-cache: training pairs the tokenizers learn from (default "
                     f"{DEFAULT_TOKENIZER_SAMPLE:,}, a seeded reservoir sample)")
-    tr.add_argument("--scorer", choices=SCORER_NAMES, required=True, help="attention scorer")
-    tr.add_argument("--cell", choices=CELL_NAMES, default=ModelShape.cell, help="recurrent cell (default gru)")
-    tr.add_argument("--epochs", type=int, default=TrainConfig.epochs, help="maximum epochs")
-    tr.add_argument("--max-minutes", type=float, default=TrainConfig.max_minutes, help="wall-clock budget in minutes (0 = none)")
+    add_flags(tr, ModelShape)  # one flag per field that has one, stored under its name (engine/settings_meta.py)
+    tr.add_argument("--hidden-size", type=int, default=ModelShape.decoder_hidden_size, help="encoder size per direction and decoder size")
+    tr.add_argument("--src-vocab", dest="source", type=int, default=VocabularySizes.source, help="source SentencePiece vocabulary size")
+    tr.add_argument("--tgt-vocab", dest="target", type=int, default=VocabularySizes.target, help="target SentencePiece vocabulary size")
+    add_flags(tr, TrainConfig)
     tr.add_argument("--tensorboard", action="store_true",
                     help="also write TensorBoard event files to OUT/tensorboard (optional extra: "
                     "pip install -e \".[tensorboard]\")")
-    tr.add_argument("--max-steps", type=int, default=TrainConfig.max_steps,
-                    help="stop after this many optimizer steps (0 = no limit); the model is validated and saved")
-    tr.add_argument("--max-target-tokens", type=int, default=TrainConfig.max_target_tokens,
-                    help="stop after this many target tokens seen (0 = no limit): a budget that any machine reaches "
-                    "alike; the model is validated and saved")
-    tr.add_argument("--long-validation", action="store_true",
-                    help="also validate on the valid pairs joined 1-8 at a time; the best model, the plateau "
-                    "schedule and early stopping then follow the mean of the two BLEUs")
-    tr.add_argument("--lr-patience", type=int, default=TrainConfig.lr_patience,
-                    help="plateau schedule: validations without improvement before the rate is decayed")
-    tr.add_argument("--early-stopping-patience", type=int, default=TrainConfig.early_stopping_patience,
-                    help="validations without improvement before the run stops (0 = never)")
-    tr.add_argument("--seed", type=int, default=TrainConfig.seed, help="random seed (same seed, same run)")
-    tr.add_argument("--batch-size", type=int, default=TrainConfig.batch_size, help="sentences per batch")
-    tr.add_argument("--learning-rate", type=float, default=TrainConfig.learning_rate, help="Adam learning rate")
-    tr.add_argument("--lr-schedule", choices=LR_SCHEDULES, default=TrainConfig.lr_schedule,
-                    help="plateau: halve the rate when valid BLEU stalls; budget: hold it, then decay it "
-                    "linearly to the minimum over the last part of --max-minutes")
-    tr.add_argument("--lr-decay-start", type=float, default=TrainConfig.lr_decay_start,
-                    help="with --lr-schedule budget: fraction of the budget after which the rate decays")
-    tr.add_argument("--temperature-warmup", type=float, default=TrainConfig.temperature_warmup,
-                    help="fraction of the training over which unscaled dot/bilinear scores start divided by "
-                    "√d (as scaled dot) and warm up to the plain formula; keeps them from locking onto one "
-                    "source position (0 = off)")
-    tr.add_argument("--concat-max", dest="concat_max_group", type=int, default=TrainConfig.concat_max_group,
-                    help="join up to K consecutive training pairs (k = 2..K, after a seeded shuffle) into one "
-                    "long example, so that the model learns inputs of several sentences (1 = off)")
-    tr.add_argument("--concat-share", type=float, default=TrainConfig.concat_share,
-                    help="share of each epoch's examples that are joined pairs, next to the single pairs "
-                    "(0 = off; needs --concat-max 2 or more)")
-    tr.add_argument("--concat-start", type=float, default=TrainConfig.concat_start,
-                    help="a length curriculum: train on single pairs only for this fraction of the training "
-                    "(of --max-minutes, else of the epochs), then add the joined examples (0 = from the start)")
-    tr.add_argument("--subword-alpha", type=float, default=TrainConfig.subword_alpha,
-                    help="subword regularization (Kudo 2018): each epoch, segment every training example afresh, "
-                    "sampled with smoothing α (0.1–0.5 typical; 0 = off, the single best segmentation)")
-    tr.add_argument("--keep-snapshots", type=int, default=TrainConfig.keep_snapshots,
-                    help="keep the weights of the last N validations in checkpoint/snapshots for checkpoint "
-                    "averaging (python -m engine average); 0 = none")
-    tr.add_argument("--embedding-size", type=int, default=ModelShape.embedding_size, help="token embedding size")
-    tr.add_argument("--hidden-size", type=int, default=ModelShape.decoder_hidden_size, help="encoder size per direction and decoder size")
-    tr.add_argument("--tie-embeddings", action="store_true",
-                    help="share the target embedding with the output layer (fewer parameters)")
-    tr.add_argument("--dropout", type=float, default=ModelShape.dropout, help="dropout rate")
-    tr.add_argument("--attention-dropout", type=float, default=ModelShape.attention_dropout,
-                    help="dropout on the attention weights that form each context in training, so that it "
-                    "cannot rest on one source position (0 = off; a no-op for the 'none' scorer)")
-    tr.add_argument("--src-vocab", dest="source", type=int, default=VocabularySizes.source, help="source SentencePiece vocabulary size")
-    tr.add_argument("--tgt-vocab", dest="target", type=int, default=VocabularySizes.target, help="target SentencePiece vocabulary size")
-    tr.add_argument("--validate-every", dest="validate_every_steps", type=int, default=TrainConfig.validate_every_steps, help="extra validation every N steps (0 = per epoch)")
-    tr.add_argument("--validate-from", type=float, default=TrainConfig.validate_from,
-                    help="skip the end-of-epoch validations before this fraction of the training (of "
-                    "--max-minutes, else of the epochs) and give their time to training; a run with a "
-                    "budget schedule improves to its end, so its best model is its last (0 = every epoch)")
-    tr.add_argument("--threads", dest="torch_threads", type=int, default=TrainConfig.torch_threads, help="torch CPU threads (0 = torch's default)")
-    tr.add_argument("--device", choices=DEVICE_CHOICES, default=TrainConfig.device,
-                    help="auto (default: CUDA, then Apple MPS, then the CPU), or one of them; the model folder "
-                    "is the same whatever trained it")
-    tr.add_argument("--precision", choices=PRECISION_CHOICES, default=TrainConfig.precision,
-                    help="fp32 (default), or bf16 / fp16 mixed precision (autocast; CUDA only)")
     tr.add_argument("--float16", action="store_true", help="store the weights as float16 (half the size)")
     tr.add_argument("--resume", action="store_true", help="continue from the checkpoint in --out")
     tr.add_argument("--overwrite", action="store_true",

@@ -1,17 +1,21 @@
 """Typed, frozen configuration of the model, of training and of decoding.
 
 Each dataclass validates itself in ``__post_init__`` and raises :class:`ConfigError` naming the
-valid choices, so a bad value is caught where it is written, not deep inside PyTorch.
+valid choices, so a bad value is caught where it is written, not deep inside PyTorch. Each field is
+described once, where it is declared (:func:`engine.settings_meta.setting`): its range or choices,
+help, ``train`` flag and Train form row; the checks, the model folder schema's model section, the
+flags and the form's rows follow from that description.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from engine.errors import ConfigError
 from engine.scorer_table import SCORER_NAMES, SCORER_TABLE  # SCORER_NAMES re-exported: the one list of names
+from engine.settings_meta import Row, check_settings, setting
 
 CELL_NAMES = ("gru", "lstm", "rnn")
 LR_SCHEDULES = ("plateau", "budget")  # decay on a valid-BLEU plateau, or linearly over the time budget
@@ -21,15 +25,8 @@ MAX_INPUT_CHARS = 1000
 # Hard cap on the source sub-word tokens fed to the encoder.
 MAX_SOURCE_TOKENS = 200
 
-
-def _check_choice(name: str, value: str, choices: tuple[str, ...]) -> None:
-    if value not in choices:
-        raise ConfigError(f"{name} must be one of {', '.join(choices)}; got {value!r}")
-
-
-def _check_range(name: str, value: float, low: float, high: float) -> None:
-    if not (low <= value <= high):
-        raise ConfigError(f"{name} must be between {low} and {high}; got {value!r}")
+_HIDDEN_ROW = Row(tip="Hidden size of the encoder (per direction), the decoder and the additive scorer's layer; "
+                  "larger learns more, slower", step=32, low=8, high=2048)  # one spin box sets all three sizes
 
 
 class _Serializable:
@@ -53,25 +50,40 @@ class ModelShape(_Serializable):
     the vocabulary sizes, which the tokenizers decide. The one source of these settings for the
     command line and the app alike."""
 
-    scorer: str = "additive"  # attention scorer F(s, h): one of SCORER_NAMES
-    cell: str = "gru"  # recurrent cell of encoder and decoder: gru (default), lstm, rnn
-    embedding_size: int = 128  # token embeddings, both sides
-    encoder_hidden_size: int = 256  # per direction; the memory is 2x this before projection
-    encoder_layers: int = 1  # stacked bidirectional layers
-    decoder_hidden_size: int = 256  # s_i; the memory h_j is projected to this size once
-    attention_size: int = 256  # hidden size of the additive scorer's tanh layer
-    dropout: float = 0.2  # on embeddings and the pre-output layer; off at inference
-    attention_dropout: float = 0.0  # on the weights α_ij that form c_i in training; off at inference
-    tie_embeddings: bool = False  # output layer shares the target embedding (pre-output of size E)
+    # Each field's Setting (engine/settings_meta.py) gives its range, help, train flag and form row; the
+    # range checks, the model folder schema, the flags and the form rows are derived from it.
+    scorer: str = setting("additive", choices=SCORER_NAMES, help="attention scorer",
+                          required=True)  # attention scorer F(s, h); the form's scorer combo also offers "all"
+    cell: str = setting("gru", choices=CELL_NAMES, help="recurrent cell (default gru)",
+                        row=Row(label="Cell", tip="Recurrent cell of encoder and decoder; GRU trains fastest and "
+                                "most reliably", choice_labels=("GRU", "LSTM", "Plain RNN (tanh)")))
+    embedding_size: int = setting(128, low=1, high=8192, help="token embedding size",
+                                  row=Row(tip="Size of the token embeddings (both sides)", step=16, low=8, high=1024))
+    encoder_hidden_size: int = setting(256, low=1, high=8192, flag=None, row=_HIDDEN_ROW,
+                                       help="encoder size per direction; the memory is 2x this before projection")
+    encoder_layers: int = setting(1, low=1, high=8, flag=None, help="stacked bidirectional encoder layers")
+    decoder_hidden_size: int = setting(256, low=1, high=8192, flag=None, row=_HIDDEN_ROW,
+                                       help="decoder state s_i; the memory h_j is projected to this size once")
+    attention_size: int = setting(256, low=1, high=8192, flag=None, row=_HIDDEN_ROW,
+                                  help="hidden size of the additive scorer's tanh layer")
+    dropout: float = setting(0.2, low=0.0, high=0.9, help="dropout rate",
+                             row=Row(label="Dropout", tip="Dropout on embeddings and the output layer during "
+                                     "training (off when translating)", step=0.05))  # embeddings and pre-output
+    attention_dropout: float = setting(
+        0.0, low=0.0, high=0.9,
+        help="dropout on the attention weights that form each context in training, so that it cannot rest on one "
+        "source position (0 = off; a no-op for the 'none' scorer)",
+        row=Row(label="Attention dropout", tip="Attention scorers only: during training, drop this share of the "
+                "attention weights when forming each context, so that it cannot rest on one source token; off "
+                "when translating, and the heatmap shows the weights as computed", step=0.05, special="off"))
+    tie_embeddings: bool = setting(
+        False, help="share the target embedding with the output layer (fewer parameters)",
+        row=Row(label="Tie output layer to the target embedding", tip="The output layer reuses the target "
+                "embedding matrix (Press & Wolf 2017): about a million fewer parameters and faster steps; the "
+                "shipped models use it"))  # pre-output of size E
 
     def __post_init__(self) -> None:
-        _check_choice("scorer", self.scorer, SCORER_NAMES)
-        _check_choice("cell", self.cell, CELL_NAMES)
-        for name in ("embedding_size", "encoder_hidden_size", "decoder_hidden_size", "attention_size"):
-            _check_range(name, getattr(self, name), 1, 8192)
-        _check_range("encoder_layers", self.encoder_layers, 1, 8)
-        _check_range("dropout", self.dropout, 0.0, 0.9)
-        _check_range("attention_dropout", self.attention_dropout, 0.0, 0.9)
+        check_settings(self)  # every described field, a ModelConfig's vocabulary sizes too
         heads = SCORER_TABLE[self.scorer].heads
         if self.decoder_hidden_size % heads:
             raise ConfigError(f"the {self.scorer} scorer splits the decoder size into {heads} heads: "
@@ -92,13 +104,10 @@ class ModelConfig(ModelShape):
     """Architecture of the encoder–decoder (engine/model.py): a :class:`ModelShape` and the
     vocabulary sizes of its tokenizers. Stored flat in a model folder's config.json."""
 
-    src_vocab_size: int = field(kw_only=True)  # SentencePiece vocabulary of the source language (ids 0..V-1)
-    tgt_vocab_size: int = field(kw_only=True)  # SentencePiece vocabulary of the target language
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        for name in ("src_vocab_size", "tgt_vocab_size"):
-            _check_range(name, getattr(self, name), 8, 1_000_000)
+    src_vocab_size: int = setting(low=8, high=1_000_000, flag=None, kw_only=True,  # ids 0..V-1
+                                  help="SentencePiece vocabulary of the source language")
+    tgt_vocab_size: int = setting(low=8, high=1_000_000, flag=None, kw_only=True,
+                                  help="SentencePiece vocabulary of the target language")
 
     @property
     def shape(self) -> ModelShape:
@@ -110,61 +119,106 @@ class ModelConfig(ModelShape):
 class TrainConfig(_Serializable):
     """How a model is trained. Defaults suit the Tatoeba zh→en model on a 2-core CPU."""
 
-    epochs: int = 30  # upper bound; early stopping or max_minutes may end sooner
-    max_minutes: float = 0.0  # wall-clock budget, 0 = none; ends cleanly with the best model saved
-    max_steps: int = 0  # optimizer steps at most, 0 = no limit; ends like the time budget
-    max_target_tokens: int = 0  # target tokens seen at most (a budget any machine reaches alike), 0 = none
-    batch_size: int = 64  # sentences per batch
-    learning_rate: float = 1e-3  # Adam
-    clip_norm: float = 1.0  # gradient clipping (global L2 norm)
-    label_smoothing: float = 0.1  # 0 disables
-    lr_decay_factor: float = 0.5  # multiply the learning rate on a plateau of valid BLEU
-    lr_patience: int = 1  # epochs without improvement before decaying
-    min_learning_rate: float = 1e-5
-    lr_schedule: str = "plateau"  # one of LR_SCHEDULES; "budget" needs max_minutes
-    lr_decay_start: float = 0.5  # "budget": fraction of max_minutes after which the rate decays linearly
-    temperature_warmup: float = 0.0  # fraction of training over which dot/bilinear scores warm up; 0 = off
-    concat_max_group: int = 1  # join up to this many training pairs into one long example; 1 = off
-    concat_share: float = 0.0  # share of each epoch's examples that are joined pairs (engine.concat)
-    concat_start: float = 0.0  # fraction of training on single pairs only before joined ones join in
-    keep_snapshots: int = 0  # weights of the last N validations kept for checkpoint averaging; 0 = none
-    subword_alpha: float = 0.0  # subword regularization: each epoch's segmentations sampled with this α; 0 = off
-    early_stopping_patience: int = 4  # epochs without a better valid BLEU before stopping; 0 = off
-    long_validation: bool = False  # also validate on the valid pairs joined 1–8 at a time; judge on both BLEUs' mean
-    max_consecutive_bad_steps: int = 5  # non-finite losses/gradients in a row before DivergedError
-    validate_every_steps: int = 0  # extra validations inside an epoch; 0 = once per epoch
-    validate_from: float = 0.0  # no end-of-epoch validation before this fraction of training; 0 = every epoch
-    sample_count: int = 3  # sample translations (with attention) reported per validation
-    seed: int = 1  # seeds torch and the batch order: same seed, same run
-    torch_threads: int = 0  # torch.set_num_threads; 0 leaves torch's default
-    device: str = "auto"  # engine.device: auto (CUDA, then MPS, then CPU), cpu, cuda or mps
-    precision: str = "fp32"  # fp32, or bf16 / fp16 autocast (CUDA only)
+    epochs: int = setting(30, low=1, high=10_000, help="maximum epochs",  # early stopping or max_minutes may end sooner
+                          row=Row(label="Epochs", tip="Maximum passes over the training pairs; early stopping or the "
+                                  "time budget may end sooner"))
+    max_minutes: float = setting(0.0, low=0.0, high=100_000.0, unit="minutes",
+                                 help="wall-clock budget in minutes (0 = none)",  # ends cleanly with the best model saved
+                                 row=Row(label="Time budget (min)", tip="Wall-clock budget in minutes (pauses "
+                                         "excluded); the run ends cleanly with its best model saved. 'none' = no budget",
+                                         decimals=1, special="none"))
+    max_steps: int = setting(0, low=0, high=100_000_000, unit="steps",
+                             help="stop after this many optimizer steps (0 = no limit); the model is validated and saved")
+    max_target_tokens: int = setting(0, low=0, high=10**12, unit="tokens",
+                                     help="stop after this many target tokens seen (0 = no limit): a budget that any "
+                                     "machine reaches alike; the model is validated and saved")
+    batch_size: int = setting(64, low=1, high=4096, help="sentences per batch",
+                              row=Row(label="Batch size", tip="Sentence pairs per optimizer step", step=16))
+    learning_rate: float = setting(1e-3, low=1e-7, high=1.0, help="Adam learning rate",
+                                   row=Row(label="Learning rate", tip="Adam's learning rate, changed during the run by "
+                                           "the schedule below", step=0.0005, decimals=5, low=0.00001))
+    clip_norm: float = setting(1.0, low=0.0, high=1000.0, flag=None, help="gradient clipping (global L2 norm)")
+    label_smoothing: float = setting(0.1, low=0.0, high=0.5, flag=None, help="label smoothing (0 disables)")
+    lr_decay_factor: float = setting(0.5, low=0.01, high=1.0, flag=None,
+                                     help="multiply the learning rate by this on a plateau of valid BLEU")
+    lr_patience: int = setting(1, low=0, high=1000,
+                               help="plateau schedule: validations without improvement before the rate is decayed")
+    min_learning_rate: float = setting(1e-5, flag=None, help="the lowest rate a schedule decays to")
+    lr_schedule: str = setting("plateau", choices=LR_SCHEDULES,  # "budget" needs max_minutes
+                               help="plateau: halve the rate when valid BLEU stalls; budget: hold it, then decay it "
+                               "linearly to the minimum over the last part of --max-minutes",
+                               row=Row(label="Schedule", tip="Plateau: halve the rate whenever validation BLEU stops "
+                                       "improving. Budget (needs a time budget): keep the rate for the first half of "
+                                       "the budget, then lower it steadily to the minimum, so the run ends well "
+                                       "annealed", choice_labels=("Halve on a BLEU plateau",
+                                                                  "Hold, then decay over the budget")))
+    lr_decay_start: float = setting(0.5, low=0.0, high=1.0,
+                                    help="with --lr-schedule budget: fraction of the budget after which the rate decays")
+    temperature_warmup: float = setting(
+        0.0, low=0.0, high=1.0,
+        help="fraction of the training over which unscaled dot/bilinear scores start divided by √d (as scaled dot) "
+        "and warm up to the plain formula; keeps them from locking onto one source position (0 = off)",
+        row=Row(label="Score warm-up", tip="Dot and bilinear only: for this fraction of the run their scores start "
+                "divided by √d (as scaled dot) and warm up to the plain formula, which keeps their attention from "
+                "locking onto one source token; 'off' trains the plain formula throughout", step=0.05, special="off"))
+    concat_max_group: int = setting(
+        1, low=1, high=16, flag="--concat-max",
+        help="join up to K consecutive training pairs (k = 2..K, after a seeded shuffle) into one long example, so "
+        "that the model learns inputs of several sentences (1 = off)",
+        row=Row(tip="Long examples: each epoch, join 2 to K consecutive training pairs (after a seeded shuffle) into "
+                "one example, so that the model learns inputs of several sentences; valid and test pairs are never "
+                "joined. 'off' trains on single pairs only", special="off"))
+    concat_share: float = setting(0.0, low=0.0, high=0.9,  # engine.concat
+                                  help="share of each epoch's examples that are joined pairs, next to the single pairs "
+                                  "(0 = off; needs --concat-max 2 or more)",
+                                  row=Row(tip="Share of each epoch's examples that are joined pairs, next to every "
+                                          "single pair", step=0.05, special="none"))
+    concat_start: float = setting(
+        0.0, low=0.0, high=0.95,
+        help="a length curriculum: train on single pairs only for this fraction of the training (of --max-minutes, "
+        "else of the epochs), then add the joined examples (0 = from the start)",
+        row=Row(tip="A length curriculum: the fraction of the run trained on single pairs only before the joined "
+                "examples join in; 'at once' mixes them in from the start", step=0.05, special="at once"))
+    keep_snapshots: int = setting(0, low=0, high=100,
+                                  help="keep the weights of the last N validations in checkpoint/snapshots for "
+                                  "checkpoint averaging (python -m engine average); 0 = none")
+    subword_alpha: float = setting(0.0, low=0.0, high=1.0,
+                                   help="subword regularization (Kudo 2018): each epoch, segment every training "
+                                   "example afresh, sampled with smoothing α (0.1–0.5 typical; 0 = off, the single "
+                                   "best segmentation)")
+    early_stopping_patience: int = setting(4, low=0, high=1000,
+                                           help="validations without improvement before the run stops (0 = never)",
+                                           row=Row(label="Early stopping", tip="Stop after this many epochs without a "
+                                                   "better validation BLEU; 'off' never stops early", special="off"))
+    long_validation: bool = setting(False, help="also validate on the valid pairs joined 1-8 at a time; the best "
+                                    "model, the plateau schedule and early stopping then follow the mean of the two "
+                                    "BLEUs")
+    max_consecutive_bad_steps: int = setting(5, low=1, high=1000, flag=None,
+                                             help="non-finite losses/gradients in a row before DivergedError")
+    validate_every_steps: int = setting(0, flag="--validate-every",
+                                        help="extra validation every N steps (0 = per epoch)",
+                                        row=Row(label="Validate", tip="Validate (and snapshot the attention) every N "
+                                                "steps as well as after each epoch; 'each epoch' = only after each "
+                                                "epoch", step=100, special="each epoch", low=0, high=1_000_000))
+    validate_from: float = setting(0.0, low=0.0, high=0.95,
+                                   help="skip the end-of-epoch validations before this fraction of the training (of "
+                                   "--max-minutes, else of the epochs) and give their time to training; a run with a "
+                                   "budget schedule improves to its end, so its best model is its last (0 = every "
+                                   "epoch)")
+    sample_count: int = setting(3, flag=None, help="sample translations (with attention) reported per validation")
+    seed: int = setting(1, help="random seed (same seed, same run)",  # seeds torch and the batch order
+                        row=Row(label="Seed", tip="Random seed: same seed and settings, same run", low=0,
+                                high=2**31 - 1))
+    torch_threads: int = setting(0, low=0, high=256, flag="--threads",  # torch.set_num_threads
+                                 help="torch CPU threads (0 = torch's default)")
+    device: str = setting("auto", choices=("auto", "cpu", "cuda", "mps"),  # engine.device.DEVICE_CHOICES
+                          help="auto (default: CUDA, then Apple MPS, then the CPU), or one of them; the model folder "
+                          "is the same whatever trained it")
+    precision: str = setting("fp32", choices=("fp32", "bf16", "fp16"),  # engine.device.PRECISION_CHOICES
+                             help="fp32 (default), or bf16 / fp16 mixed precision (autocast; CUDA only)")
 
     def __post_init__(self) -> None:
-        _check_range("epochs", self.epochs, 1, 10_000)
-        _check_range("max_minutes", self.max_minutes, 0.0, 100_000.0)
-        _check_range("max_steps", self.max_steps, 0, 100_000_000)
-        _check_range("max_target_tokens", self.max_target_tokens, 0, 10**12)
-        _check_range("lr_patience", self.lr_patience, 0, 1000)
-        _check_range("early_stopping_patience", self.early_stopping_patience, 0, 1000)
-        _check_range("batch_size", self.batch_size, 1, 4096)
-        _check_range("learning_rate", self.learning_rate, 1e-7, 1.0)
-        _check_range("clip_norm", self.clip_norm, 0.0, 1000.0)
-        _check_range("label_smoothing", self.label_smoothing, 0.0, 0.5)
-        _check_range("lr_decay_factor", self.lr_decay_factor, 0.01, 1.0)
-        _check_range("max_consecutive_bad_steps", self.max_consecutive_bad_steps, 1, 1000)
-        _check_range("torch_threads", self.torch_threads, 0, 256)
-        _check_choice("lr_schedule", self.lr_schedule, LR_SCHEDULES)
-        _check_range("lr_decay_start", self.lr_decay_start, 0.0, 1.0)
-        _check_range("temperature_warmup", self.temperature_warmup, 0.0, 1.0)
-        _check_range("concat_max_group", self.concat_max_group, 1, 16)
-        _check_range("concat_share", self.concat_share, 0.0, 0.9)
-        _check_range("concat_start", self.concat_start, 0.0, 0.95)
-        _check_range("keep_snapshots", self.keep_snapshots, 0, 100)
-        _check_range("subword_alpha", self.subword_alpha, 0.0, 1.0)
-        _check_range("validate_from", self.validate_from, 0.0, 0.95)
-        _check_choice("device", self.device, ("auto", "cpu", "cuda", "mps"))
-        _check_choice("precision", self.precision, ("fp32", "bf16", "fp16"))
+        check_settings(self)
         if self.concat_share > 0 and self.concat_max_group < 2:
             raise ConfigError("concat_share joins pairs into long examples: set concat_max_group to 2 or more "
                               "(up to 16), or concat_share to 0")
@@ -201,25 +255,23 @@ class TrainConfig(_Serializable):
 class DecodeConfig(_Serializable):
     """How a sentence is decoded."""
 
-    beam_size: int = 1  # 1 = greedy search
-    length_penalty: float = 1.0  # beam: α of GNMT's lp = ((5+len)/6)^α; score = log p / lp; 0 = raw log p
-    max_length_ratio: float = 2.0  # output capped at ratio * source tokens + max_length_extra
-    max_length_extra: int = 10
-    top_k: int = 5  # alternatives reported per step
-    coverage_penalty: float = 0.0  # beam: β of GNMT's cp = β·Σ_j log min(Σ_i α_ij, 1) beside log p / lp; 0 = off
-    no_repeat_ngram: int = 0  # no n-gram of output tokens produced twice (beam and greedy); 0 = off
+    beam_size: int = setting(1, low=1, high=10, help="beam size (1 = greedy search)")
+    length_penalty: float = setting(1.0, low=0.0, high=5.0,  # score = log p / lp
+                                    help="beam: α of GNMT's lp = ((5+len)/6)^α (0 = raw log p)")
+    max_length_ratio: float = setting(2.0, low=0.1, high=10.0,
+                                      help="output capped at ratio * source tokens + max_length_extra")
+    max_length_extra: int = setting(10, low=0, high=1000, help="output tokens allowed beyond the ratio")
+    top_k: int = setting(5, low=1, high=50, help="alternatives reported per step")
+    coverage_penalty: float = setting(0.0, low=0.0, high=5.0,  # beside log p / lp
+                                      help="beam: β of GNMT's cp = β·Σ_j log min(Σ_i α_ij, 1) (0 = off)")
+    no_repeat_ngram: int = setting(0, low=0, high=20,
+                                   help="no n-gram of output tokens produced twice, beam and greedy (0 = off)")
 
     def __post_init__(self) -> None:
-        _check_range("beam_size", self.beam_size, 1, 10)
-        _check_range("length_penalty", self.length_penalty, 0.0, 5.0)
-        _check_range("max_length_ratio", self.max_length_ratio, 0.1, 10.0)
-        _check_range("max_length_extra", self.max_length_extra, 0, 1000)
-        _check_range("top_k", self.top_k, 1, 50)
-        _check_range("coverage_penalty", self.coverage_penalty, 0.0, 5.0)
         if isinstance(self.no_repeat_ngram, bool) or not isinstance(self.no_repeat_ngram, int):
             raise ConfigError(f"no_repeat_ngram must be a whole number between 0 and 20; "
                               f"got {self.no_repeat_ngram!r}")
-        _check_range("no_repeat_ngram", self.no_repeat_ngram, 0, 20)
+        check_settings(self)
 
     def max_output_length(self, source_length: int) -> int:
         """Output tokens allowed (EOS included) for a source of ``source_length`` tokens."""

@@ -4,8 +4,9 @@ Every value the loader acts on — the architecture's sizes, the file names, the
 type, the decoding settings — is checked for type, range and allowed keys by a JSON Schema
 (Draft 2020-12, validated by the ``jsonschema`` library); the descriptive sections (data, training,
 metrics, command) must be objects or strings but are otherwise free, since the app only shows them.
-The document's nesting depth is bounded before validation, so a crafted file cannot exhaust the
-stack. The first violation is reported with its place in the document and the valid choices.
+The model section is derived from :class:`ModelConfig`'s field descriptions (engine/settings_meta.py),
+so it cannot disagree with the dataclass. The document's nesting depth is bounded before
+validation, so a crafted file cannot exhaust the stack. The first violation is reported with its place in the document and the valid choices.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from engine.config import CELL_NAMES, SCORER_NAMES
+from engine.config import ModelConfig
+from engine.settings_meta import schema_of
 
 MAX_DEPTH = 64  # config.json nests 5 deep; metrics a few more
 SHA256 = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
@@ -45,25 +47,7 @@ MODEL_CONFIG_SCHEMA: dict[str, Any] = {
         "task": {"type": ["string", "null"]},
         "command": {"type": "string"},
         "parameter_count": _size(0, 10**10),
-        "model": {
-            "type": "object",
-            "properties": {
-                "src_vocab_size": _size(8, 1_000_000),
-                "tgt_vocab_size": _size(8, 1_000_000),
-                "scorer": {"enum": list(SCORER_NAMES)},
-                "cell": {"enum": list(CELL_NAMES)},
-                "embedding_size": _size(1, 8192),
-                "encoder_hidden_size": _size(1, 8192),
-                "encoder_layers": _size(1, 8),
-                "decoder_hidden_size": _size(1, 8192),
-                "attention_size": _size(1, 8192),
-                "dropout": {"type": "number", "minimum": 0, "maximum": 0.9},
-                "attention_dropout": {"type": "number", "minimum": 0, "maximum": 0.9},
-                "tie_embeddings": {"type": "boolean"},
-            },
-            "required": ["src_vocab_size", "tgt_vocab_size"],
-            "additionalProperties": False,
-        },
+        "model": schema_of(ModelConfig),  # types, ranges and choices from the fields (engine/settings_meta.py)
         "weights": {
             "type": "object",
             "properties": {

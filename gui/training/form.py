@@ -6,10 +6,11 @@ model in minutes; a real corpus needs a bigger one); switching between the two k
 that kind's preset.
 
 Each settings row is *bound* to the field of the engine's dataclass it sets (:meth:`_bind`): the
-form reads and writes every bound row the same way, so a new setting is its dataclass field, one
-row here and its command-line flag (docs/architecture.md, "What a change touches"). A disabled row
-(a setting the chosen scorer or schedule does not use) asks for nothing: the field keeps the
-engine's default.
+form reads and writes every bound row the same way. A row's widget, range, step, tooltip and label
+come from its field's description (engine/settings_meta.py; the widgets: gui/training/rows.py); a
+described field the form shows but does not place by hand gets a row of its own at the end of its
+box, so a new setting is its dataclass field (docs/architecture.md, "What a change touches"). A disabled row (a setting the
+chosen scorer or schedule does not use) asks for nothing: the field keeps the engine's default.
 """
 
 from __future__ import annotations
@@ -22,30 +23,28 @@ from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
     QLineEdit,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
-from engine.config import CELL_NAMES, SCORER_NAMES, ModelShape, TrainConfig
+from engine.config import SCORER_NAMES, ModelShape, TrainConfig
 from engine.jobs import CorpusChoice, VocabularySizes
 from engine.scorer_table import SCORER_TABLE
+from engine.settings_meta import described
 from engine.tasks import dates
 from gui.training.corpus import CorpusEntry, builtin_entries
 from gui.training.corpus_view import CorpusPreview
+from gui.training.rows import read_value, row_widget, spin, write_value
 from gui.training.settings import CORPUS_PRESET, TASK_PRESET, Preset, RunSettings
 
 ALL_SCORERS = "*"  # the scorer combo's "one run per scorer" choice
-CELL_LABELS = {"gru": "GRU", "lstm": "LSTM", "rnn": "Plain RNN (tanh)"}
 FILE_DIRECTIONS = (("Chinese → English", ("zh", "en")), ("English → Chinese", ("en", "zh")))
-LR_SCHEDULE_LABELS = (("Halve on a BLEU plateau", "plateau"), ("Hold, then decay over the budget", "budget"))
 TASK_DIRECTIONS = (("Human date → ISO 8601", (dates.SOURCE_LANGUAGE, dates.TARGET_LANGUAGE)),)
 RECENT_KEY = "training/recentCorpora"
 MAX_RECENT = 5
@@ -59,48 +58,6 @@ class _Binding:
     widget: QWidget
     section: str  # a key of SECTIONS
     fields: tuple[str, ...]
-
-
-def _read(widget: QWidget) -> Any:
-    if isinstance(widget, QCheckBox):
-        return widget.isChecked()
-    if isinstance(widget, QComboBox):
-        return widget.currentData()
-    if isinstance(widget, QDoubleSpinBox):
-        return round(widget.value(), widget.decimals())
-    return widget.value()
-
-
-def _write(widget: QWidget, value: Any) -> None:
-    if isinstance(widget, QCheckBox):
-        widget.setChecked(bool(value))
-    elif isinstance(widget, QComboBox):
-        widget.setCurrentIndex(max(widget.findData(value), 0))
-    else:
-        widget.setValue(value)
-
-
-def _configured(box: QSpinBox | QDoubleSpinBox, low: float, high: float, value: float, step: float, tip: str,
-                special: str) -> QSpinBox | QDoubleSpinBox:
-    """Range, step, value and tooltip of a spin box; ``special`` names its lowest value."""
-    box.setRange(low, high)
-    box.setSingleStep(step)
-    box.setValue(value)
-    box.setToolTip(tip)
-    if special:
-        box.setSpecialValueText(special)
-    return box
-
-
-def _spin(low: int, high: int, value: int, tip: str, step: int = 1, special: str = "") -> QSpinBox:
-    return _configured(QSpinBox(), low, high, value, step, tip, special)
-
-
-def _double(low: float, high: float, value: float, decimals: int, step: float, tip: str,
-            special: str = "") -> QDoubleSpinBox:
-    box = QDoubleSpinBox()
-    box.setDecimals(decimals)  # before the value, which it rounds
-    return _configured(box, low, high, value, step, tip, special)
 
 
 class TrainingForm(QWidget):
@@ -154,31 +111,19 @@ class TrainingForm(QWidget):
         self.scorer_combo.setToolTip("How the decoder scores each source position, e_ij = F(s_{i-1}, h_j) (each "
                                      f"choice shows its formula); '{every}' queues one run per scorer with the "
                                      "same settings, to compare their curves")
-        self.cell_combo = QComboBox()
+        self.cell_combo = row_widget(ModelShape, "cell", task_model.cell)
         self.cell_combo.setObjectName("trainCellCombo")
-        for name in CELL_NAMES:
-            self.cell_combo.addItem(CELL_LABELS.get(name, name), name)
-        self.cell_combo.setToolTip("Recurrent cell of encoder and decoder; GRU trains fastest and most reliably")
-        self.embedding = _spin(8, 1024, task_model.embedding_size, "Size of the token embeddings (both sides)", 16)
-        self.hidden = _spin(8, 2048, task_model.decoder_hidden_size, "Hidden size of the encoder (per direction), the "
-                            "decoder and the additive scorer's layer; larger learns more, slower", 32)
-        self.dropout = _double(0.0, 0.9, task_model.dropout, 2, 0.05, "Dropout on embeddings and the output "
-                               "layer during training (off when translating)")
-        self.attention_dropout = _double(0.0, 0.9, task_model.attention_dropout, 2, 0.05, "Attention scorers "
-                                         "only: during training, drop this share of the attention weights "
-                                         "when forming each context, so that it cannot rest on one source "
-                                         "token; off when translating, and the heatmap shows the weights as "
-                                         "computed", "off")
+        self.embedding = row_widget(ModelShape, "embedding_size", task_model.embedding_size)
+        self.hidden = row_widget(ModelShape, "decoder_hidden_size", task_model.decoder_hidden_size)
+        self.dropout = row_widget(ModelShape, "dropout", task_model.dropout)
+        self.attention_dropout = row_widget(ModelShape, "attention_dropout", task_model.attention_dropout)
         self.attention_dropout.setObjectName("trainAttentionDropoutSpin")
-        self.source_vocab = _spin(0, 64000, 0, "Source SentencePiece vocabulary; 'default' uses the engine's size "
+        self.source_vocab = spin(0, 64000, 0, "Source SentencePiece vocabulary; 'default' uses the engine's size "
                                   "for the language (shrinks by itself on small corpora)", 500, "default")
-        self.target_vocab = _spin(0, 64000, 0, "Target SentencePiece vocabulary; 'default' uses the engine's size "
+        self.target_vocab = spin(0, 64000, 0, "Target SentencePiece vocabulary; 'default' uses the engine's size "
                                   "for the language", 500, "default")
-        self.tie_embeddings = QCheckBox("Tie output layer to the target embedding")
+        self.tie_embeddings = row_widget(ModelShape, "tie_embeddings", task_model.tie_embeddings)
         self.tie_embeddings.setObjectName("trainTieCheck")
-        self.tie_embeddings.setToolTip("The output layer reuses the target embedding matrix (Press & Wolf 2017): "
-                                       "about a million fewer parameters and faster steps; the shipped models "
-                                       "use it")
         self._bind(self.cell_combo, "model", "cell")
         self._bind(self.embedding, "model", "embedding_size")
         self._bind(self.hidden, "model", "encoder_hidden_size", "decoder_hidden_size", "attention_size")
@@ -191,60 +136,41 @@ class TrainingForm(QWidget):
         model_form = QFormLayout(model_box)
         model_form.addRow("Direction", self.direction_combo)
         model_form.addRow("Attention", self.scorer_combo)
-        model_form.addRow("Cell", self.cell_combo)
+        model_form.addRow(self._label("model", "cell"), self.cell_combo)
         sizes = QHBoxLayout()
         sizes.addWidget(self.embedding)
         sizes.addWidget(self.hidden)
         model_form.addRow("Embedding / hidden", sizes)
-        model_form.addRow("Dropout", self.dropout)
-        model_form.addRow("Attention dropout", self.attention_dropout)
+        model_form.addRow(self._label("model", "dropout"), self.dropout)
+        model_form.addRow(self._label("model", "attention_dropout"), self.attention_dropout)
         vocab = QHBoxLayout()
         vocab.addWidget(self.source_vocab)
         vocab.addWidget(self.target_vocab)
         model_form.addRow("Vocab src / tgt", vocab)
         model_form.addRow("", self.tie_embeddings)
+        self._add_remaining_rows(model_form, "model")
         # -- training ------------------------------------------------------------------------
-        self.epochs = _spin(1, 10000, task_train.epochs, "Maximum passes over the training pairs; early "
-                            "stopping or the time budget may end sooner")
-        self.minutes = _double(0.0, 100000.0, 0.0, 1, 1.0, "Wall-clock budget in minutes (pauses excluded); the run "
-                               "ends cleanly with its best model saved. 'none' = no budget", "none")
-        self.batch_size = _spin(1, 4096, TrainConfig.batch_size, "Sentence pairs per optimizer step", 16)
-        self.learning_rate = _double(0.00001, 1.0, TrainConfig.learning_rate, 5, 0.0005, "Adam's learning rate, "
-                                     "changed during the run by the schedule below")
-        self.lr_schedule = QComboBox()
+        self.epochs = row_widget(TrainConfig, "epochs", task_train.epochs)
+        self.minutes = row_widget(TrainConfig, "max_minutes", 0.0)
+        self.batch_size = row_widget(TrainConfig, "batch_size", TrainConfig.batch_size)
+        self.learning_rate = row_widget(TrainConfig, "learning_rate", TrainConfig.learning_rate)
+        self.lr_schedule = row_widget(TrainConfig, "lr_schedule", TrainConfig.lr_schedule)
         self.lr_schedule.setObjectName("trainScheduleCombo")
-        for label, name in LR_SCHEDULE_LABELS:
-            self.lr_schedule.addItem(label, name)
-        self.lr_schedule.setToolTip("Plateau: halve the rate whenever validation BLEU stops improving. Budget "
-                                    "(needs a time budget): keep the rate for the first half of the budget, then "
-                                    "lower it steadily to the minimum, so the run ends well annealed")
         self.minutes.valueChanged.connect(self._budget_changed)
-        self.temperature_warmup = _double(0.0, 1.0, task_train.temperature_warmup, 2, 0.05, "Dot and bilinear "
-                                          "only: for this fraction of the run their scores start divided by √d "
-                                          "(as scaled dot) and warm up to the plain formula, which keeps their "
-                                          "attention from locking onto one source token; 'off' trains the "
-                                          "plain formula throughout", "off")
+        self.temperature_warmup = row_widget(TrainConfig, "temperature_warmup", task_train.temperature_warmup)
         self.temperature_warmup.setObjectName("trainWarmupSpin")
-        self.concat_max = _spin(1, 16, task_train.concat_max_group, "Long examples: each epoch, join 2 to K "
-                                "consecutive training pairs (after a seeded shuffle) into one example, so that the "
-                                "model learns inputs of several sentences; valid and test pairs are never joined. "
-                                "'off' trains on single pairs only", 1, "off")
+        self.concat_max = row_widget(TrainConfig, "concat_max_group", task_train.concat_max_group)
         self.concat_max.setObjectName("trainConcatMaxSpin")
-        self.concat_share = _double(0.0, 0.9, task_train.concat_share, 2, 0.05, "Share of each epoch's examples "
-                                    "that are joined pairs, next to every single pair", "none")
+        self.concat_share = row_widget(TrainConfig, "concat_share", task_train.concat_share)
         self.concat_share.setObjectName("trainConcatShareSpin")
-        self.concat_start = _double(0.0, 0.95, task_train.concat_start, 2, 0.05, "A length curriculum: the "
-                                    "fraction of the run trained on single pairs only before the joined examples "
-                                    "join in; 'at once' mixes them in from the start", "at once")
+        self.concat_start = row_widget(TrainConfig, "concat_start", task_train.concat_start)
         self.concat_start.setObjectName("trainConcatStartSpin")
         self.concat_max.valueChanged.connect(self._concat_changed)
         self.token_cache.toggled.connect(self._concat_changed)
         self.scorer_combo.currentIndexChanged.connect(self._scorer_changed)
-        self.validate_every = _spin(0, 1000000, 0, "Validate (and snapshot the attention) every N steps as well as "
-                                    "after each epoch; 'each epoch' = only after each epoch", 100, "each epoch")
-        self.patience = _spin(0, 1000, TrainConfig.early_stopping_patience, "Stop after this many epochs without "
-                              "a better validation BLEU; 'off' never stops early", 1, "off")
-        self.seed = _spin(0, 2**31 - 1, TrainConfig.seed, "Random seed: same seed and settings, same run")
+        self.validate_every = row_widget(TrainConfig, "validate_every_steps", 0)
+        self.patience = row_widget(TrainConfig, "early_stopping_patience", TrainConfig.early_stopping_patience)
+        self.seed = row_widget(TrainConfig, "seed", TrainConfig.seed)
         self.run_name = QLineEdit()
         self.run_name.setObjectName("trainRunNameEdit")
         self.run_name.setPlaceholderText("automatic, e.g. dates-additive-20261129-1830")
@@ -259,20 +185,19 @@ class TrainingForm(QWidget):
             self._bind(widget, "train", name)
         train_box = QGroupBox("Training")
         train_form = QFormLayout(train_box)
-        train_form.addRow("Epochs", self.epochs)
-        train_form.addRow("Time budget (min)", self.minutes)
-        train_form.addRow("Batch size", self.batch_size)
-        train_form.addRow("Learning rate", self.learning_rate)
-        train_form.addRow("Schedule", self.lr_schedule)
-        train_form.addRow("Score warm-up", self.temperature_warmup)
+        for widget, name in ((self.epochs, "epochs"), (self.minutes, "max_minutes"), (self.batch_size, "batch_size"),
+                             (self.learning_rate, "learning_rate"), (self.lr_schedule, "lr_schedule"),
+                             (self.temperature_warmup, "temperature_warmup")):
+            train_form.addRow(self._label("train", name), widget)
         long_examples = QHBoxLayout()
         long_examples.addWidget(self.concat_max)
         long_examples.addWidget(self.concat_share)
         long_examples.addWidget(self.concat_start)
         train_form.addRow("Long examples (K / share / from)", long_examples)
-        train_form.addRow("Validate", self.validate_every)
-        train_form.addRow("Early stopping", self.patience)
-        train_form.addRow("Seed", self.seed)
+        for widget, name in ((self.validate_every, "validate_every_steps"), (self.patience, "early_stopping_patience"),
+                             (self.seed, "seed")):
+            train_form.addRow(self._label("train", name), widget)
+        self._add_remaining_rows(train_form, "train")
         train_form.addRow("Run name", self.run_name)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -345,7 +270,7 @@ class TrainingForm(QWidget):
         for binding in self._bindings:
             part = getattr(preset, binding.section, None)
             if part is not None:
-                _write(binding.widget, getattr(part, binding.fields[0]))
+                write_value(binding.widget, getattr(part, binding.fields[0]))
 
     def _budget_changed(self) -> None:
         """The budget schedule decays over the time budget: offered only when there is one."""
@@ -375,13 +300,34 @@ class TrainingForm(QWidget):
         """Make ``widget`` the form row of the ``section`` dataclass's fields ``names``."""
         self._bindings.append(_Binding(widget, section, names))
 
+    @staticmethod
+    def _label(section: str, name: str) -> str:
+        """The row's label, else the field's name and its unit."""
+        described_field = described(SECTIONS[section])[name]
+        if described_field.row is not None and described_field.row.label:
+            return described_field.row.label
+        unit = f" ({described_field.unit})" if described_field.unit else ""
+        return name.replace("_", " ").capitalize() + unit
+
+    def _add_remaining_rows(self, layout: QFormLayout, section: str) -> None:
+        """A row of its own, at the end of the box, for every field the form shows but no row binds yet
+        (a new setting appears without a line here)."""
+        bound = {name for binding in self._bindings if binding.section == section for name in binding.fields}
+        defaults = SECTIONS[section]()
+        for name, described_field in described(SECTIONS[section]).items():
+            if described_field.shown and name not in bound:
+                widget = row_widget(SECTIONS[section], name, getattr(defaults, name))
+                widget.setObjectName(f"train_{section}_{name}")
+                self._bind(widget, section, name)
+                layout.addRow("" if isinstance(widget, QCheckBox) else self._label(section, name), widget)
+
     def _section(self, section: str, **chosen: Any):
         """The ``section`` dataclass from its enabled rows (the others keep the engine's defaults);
         raises ConfigError naming a bad combination."""
         values = dict(chosen)
         for binding in self._bindings:
             if binding.section == section and binding.widget.isEnabledTo(self):
-                values.update(dict.fromkeys(binding.fields, _read(binding.widget)))
+                values.update(dict.fromkeys(binding.fields, read_value(binding.widget)))
         return SECTIONS[section](**values)
 
     def settings(self) -> list[RunSettings]:

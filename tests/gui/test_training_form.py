@@ -3,7 +3,7 @@ fill the rows, and a new setting cannot be added to one layer and forgotten in a
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import dataclass, fields, replace
 
 import pytest
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QSpinBox
@@ -12,24 +12,20 @@ from engine.__main__ import build_parser
 from engine.config import SCORER_NAMES, ModelShape, TrainConfig
 from engine.errors import ConfigError
 from engine.jobs import VocabularySizes
+from engine.settings_meta import Row, described, flag_name, setting
+from gui.training import form as form_module
 from gui.training.form import ALL_SCORERS, SECTIONS, TrainingForm
 from gui.training.settings import CORPUS_PRESET, TASK_PRESET
 
-# Fields that keep the engine's value in the app (a run in the app has no say over them). Each must
-# be a deliberate choice: adding a field to a settings dataclass without a form row fails below
-# until it is either given a row or listed here.
-NOT_IN_FORM = {
-    "model": {"scorer",  # the scorer combo, which also offers "all five" (handled by settings())
-              "encoder_layers"},
-    "train": {"max_steps", "clip_norm", "label_smoothing", "lr_decay_factor", "lr_patience", "min_learning_rate",
-              "lr_decay_start", "keep_snapshots", "subword_alpha", "max_consecutive_bad_steps", "validate_from",
-              "sample_count", "torch_threads", "device", "precision"},
-    "vocabularies": set(),
-}
-# Fields the command line does not offer as flags of their own (README, "Command line").
-NOT_ON_COMMAND_LINE = {"encoder_hidden_size", "decoder_hidden_size", "attention_size",  # one --hidden-size
-                       "encoder_layers", "clip_norm", "label_smoothing", "lr_decay_factor", "lr_patience",
-                       "min_learning_rate", "early_stopping_patience", "max_consecutive_bad_steps", "sample_count"}
+# Fields that keep the engine's value in the app (a run in the app has no say over them): for the
+# described dataclasses, the fields whose setting has no form row (engine/settings_meta.py); the
+# scorer has its own combo, which also offers "all" (handled by settings()).
+NOT_IN_FORM = {section: {name for name, s in described(SECTIONS[section]).items() if not s.shown}
+               for section in SECTIONS}
+# Fields the command line does not offer as flags of their own (README, "Command line"): the three
+# hidden sizes share one --hidden-size.
+NOT_ON_COMMAND_LINE = {name for settings_class in (ModelShape, TrainConfig)
+                       for name, s in described(settings_class).items() if s.flag is None}
 
 
 @pytest.fixture
@@ -57,6 +53,51 @@ def test_every_setting_has_a_command_line_flag_that_stores_under_its_name():
     for settings_class in (ModelShape, TrainConfig, VocabularySizes):
         missing = {f.name for f in fields(settings_class)} - destinations - NOT_ON_COMMAND_LINE
         assert not missing, f"{settings_class.__name__} fields without a train flag: {sorted(missing)}"
+    assert NOT_ON_COMMAND_LINE.isdisjoint(destinations)  # a field said to have no flag has none
+    flags = {action.dest: action for action in parser._actions}
+    for settings_class in (ModelShape, TrainConfig):
+        for name, described_field in described(settings_class).items():
+            if described_field.flag is not None:
+                assert flag_name(name, described_field) in flags[name].option_strings
+                assert flags[name].required or flags[name].default == getattr(settings_class, name)
+
+
+def test_rows_take_their_range_tooltip_and_label_from_the_fields_description(form):
+    for binding in form._bindings:
+        if binding.section == "vocabularies":
+            continue  # not described (engine/jobs.py)
+        described_field = described(SECTIONS[binding.section])[binding.fields[0]]
+        assert described_field.shown, binding.fields
+        assert binding.widget.toolTip() == (described_field.row.tip or described_field.help)
+        if isinstance(binding.widget, (QSpinBox, QDoubleSpinBox)):
+            low, high = described_field.form_range()
+            assert (binding.widget.minimum(), binding.widget.maximum()) == pytest.approx((low, high))
+            assert (described_field.low is None  # the form offers no value the engine refuses
+                    or described_field.low <= binding.widget.minimum() <= binding.widget.maximum()
+                    <= described_field.high)
+    assert form.epochs.toolTip().startswith("Maximum passes") and form.dropout.maximum() == 0.9
+
+
+@dataclass(frozen=True)
+class _TrainWithANewSetting(TrainConfig):
+    warmup_steps: int = setting(0, low=0, high=10_000, unit="steps", row=Row(step=100, special="off"),
+                                help="linear learning-rate warm-up over N steps (0 = off)")
+
+
+def test_a_new_described_setting_gets_a_form_row_of_its_own(qtbot, monkeypatch):
+    monkeypatch.setitem(SECTIONS, "train", _TrainWithANewSetting)
+    for name in ("TASK_PRESET", "CORPUS_PRESET"):
+        preset = getattr(form_module, name)
+        monkeypatch.setattr(form_module, name, replace(preset, train=_TrainWithANewSetting(**preset.train.to_dict())))
+    widget = TrainingForm()
+    qtbot.addWidget(widget)
+    [binding] = [b for b in widget._bindings if b.fields == ("warmup_steps",)]
+    assert (binding.widget.maximum(), binding.widget.specialValueText()) == (10_000, "off")
+    assert binding.widget.toolTip().startswith("linear learning-rate warm-up")
+    assert binding.widget.parentWidget().layout().labelForField(binding.widget).text() == "Warmup steps (steps)"
+    binding.widget.setValue(300)
+    [settings] = widget.settings()
+    assert settings.train.warmup_steps == 300
 
 
 def _changed(widget, value):
