@@ -156,8 +156,9 @@ def test_fixed_context_scorer_has_no_scores_and_attends_to_the_summary():
 
 
 def test_unknown_scorer_names_the_valid_ones():
-    with pytest.raises(ConfigError, match="additive, bilinear, dot, scaled_dot, none, multihead"):
-        build_scorer("cosine", 16, 8)
+    with pytest.raises(ConfigError, match="unknown scorer 'no-such-scorer'; valid: additive, bilinear, dot, "
+                                          "scaled_dot, none, multihead"):
+        build_scorer("no-such-scorer", 16, 8)
 
 
 @pytest.mark.parametrize("name", ATTENDING)
