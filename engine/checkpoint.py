@@ -39,6 +39,8 @@ STATE_FILE = "state.json"
 LEGACY_TENSORS_FILE = "state.safetensors"  # the tensors of a checkpoint written before version 2
 MAX_STATE_BYTES = 64 * 1024 * 1024
 MAX_TENSOR_BYTES = 16 * 1024**3
+MAX_TOKENIZER_BYTES = 64 * 1024**2
+TOKENIZER_FILES = ("src.model", "tgt.model")  # the run's own tokenizers, written when it starts
 _OPTIMIZER_TENSOR = re.compile(r"optimizer\.([0-9]{1,7})\.(\w+)")
 
 
@@ -48,6 +50,7 @@ class Checkpoint:
     optimizer_state: dict[str, Any]
     rng_state: torch.Tensor
     progress: dict[str, Any]  # step, epoch, batch_in_epoch, scheduler, counters, history
+    tokenizer_sha256: tuple[str, str] | None = None  # of the run's own tokenizers beside it (src.model, tgt.model)
 
 
 def _flatten_optimizer(state: dict[str, Any]) -> tuple[dict[str, torch.Tensor], dict[str, Any]]:
@@ -79,6 +82,8 @@ def save_checkpoint(run_folder: Path, checkpoint: Checkpoint) -> None:
     state = {"format": CHECKPOINT_FORMAT, "format_version": CHECKPOINT_VERSION,
              "tensors": {"file": name, "sha256": sha256}, "optimizer": optimizer_plain,
              "progress": checkpoint.progress}
+    if checkpoint.tokenizer_sha256 is not None:
+        state["tokenizers"] = list(checkpoint.tokenizer_sha256)
     write_json_atomic(folder / STATE_FILE, with_digest(state))  # the commit point
     _remove_unnamed(folder, name)
 
@@ -129,6 +134,25 @@ def checkpoint_progress(run_folder: Path) -> dict[str, Any] | None:
         return _read_state(Path(run_folder) / CHECKPOINT_FOLDER)["progress"]
     except StoredFileError:
         return None
+
+
+def checkpoint_tokenizers(run_folder: Path) -> tuple[bytes, bytes] | None:
+    """The run's own tokenizers kept beside its checkpoint (``src.model``, ``tgt.model``), as bytes;
+    None when there are none. A checkpoint that records their sha256 (version 2) must name these."""
+    folder = Path(run_folder) / CHECKPOINT_FOLDER
+    paths = [folder / name for name in TOKENIZER_FILES]
+    if not all(path.is_file() for path in paths):
+        return None
+    data = (read_bytes(paths[0], MAX_TOKENIZER_BYTES), read_bytes(paths[1], MAX_TOKENIZER_BYTES))
+    try:
+        recorded = _read_state(folder).get("tokenizers")
+    except StoredFileError:
+        recorded = None  # the checkpoint itself is judged when it is loaded
+    for path, content, expected in zip(paths, data, recorded or (None, None), strict=True):
+        if expected is not None and bytes_sha256(content) != expected:
+            raise StoredFileError(f"{path} is not the tokenizer the checkpoint in {folder} was trained with "
+                                  "(its sha256 differs)")
+    return data
 
 
 def checkpoint_time(run_folder: Path) -> float:

@@ -69,7 +69,7 @@ OPTIMIZER = Obj({
 STATE_V2 = Obj({
     "format": Choice((CHECKPOINT_FORMAT,)), "format_version": Choice((CHECKPOINT_VERSION,)),
     "tensors": Obj({"file": Str(pattern=TENSORS_PATTERN), "sha256": SHA256}, frozenset({"file", "sha256"})),
-    "optimizer": OPTIMIZER, "progress": PROGRESS, "digest": SHA256,
+    "optimizer": OPTIMIZER, "progress": PROGRESS, "tokenizers": ListOf(SHA256, 2, 2), "digest": SHA256,
 }, required=frozenset({"format", "format_version", "tensors", "optimizer", "progress"}))
 
 STATE_LEGACY = Obj({"sha256": SHA256, "optimizer": OPTIMIZER, "progress": PROGRESS, "digest": SHA256},

@@ -18,7 +18,7 @@ import torch
 
 from engine.atomic import write_bytes_atomic
 from engine.bundle import read_config
-from engine.checkpoint import CHECKPOINT_FOLDER, checkpoint_progress, has_checkpoint
+from engine.checkpoint import CHECKPOINT_FOLDER, checkpoint_progress, checkpoint_tokenizers, has_checkpoint
 from engine.config import ModelConfig, ModelShape, TrainConfig
 from engine.corpus_stream import DEFAULT_TOKENIZER_SAMPLE, HELD_OUT_CAPS
 from engine.data import SPLIT_RULE_TEXT, CorpusReport, Split, check_split_rule, read_tsv, split_pairs
@@ -310,10 +310,7 @@ def _cached_corpus(choice: CorpusChoice, run_folder: Path, settings: tuple[Token
                           "the token cache set concat_share and subword_alpha to 0 (--concat-share 0 "
                           "--subword-alpha 0)")
     tokenizer_folder = run_folder / CHECKPOINT_FOLDER
-    own = None
-    if resume and has_checkpoint(run_folder) and (tokenizer_folder / "src.model").is_file():
-        own = (Tokenizer((tokenizer_folder / "src.model").read_bytes()),
-               Tokenizer((tokenizer_folder / "tgt.model").read_bytes()))
+    own = _own_tokenizers(run_folder) if resume else None
     cached = None
     if distributed.is_main:
         cached = prepare_cached(Path(choice.corpus), choice.source_language, choice.target_language,
@@ -344,15 +341,23 @@ def _cached_corpus(choice: CorpusChoice, run_folder: Path, settings: tuple[Token
     return LoadedCorpus(split, report, summary), cached.train_pairs, (cached.source_tokenizer, cached.target_tokenizer)
 
 
+def _own_tokenizers(run_folder: Path) -> tuple[Tokenizer, Tokenizer] | None:
+    """A resumed run's own tokenizers (checked against its checkpoint: engine.checkpoint), or None."""
+    if not has_checkpoint(run_folder):
+        return None
+    stored = checkpoint_tokenizers(run_folder)
+    return None if stored is None else (Tokenizer(stored[0]), Tokenizer(stored[1]))
+
+
 def _run_tokenizers(loaded: LoadedCorpus, run_folder: Path, src_settings: TokenizerSettings,
                     tgt_settings: TokenizerSettings, resume: bool,
                     on_status: Callable[[str], None]) -> tuple[Tokenizer, Tokenizer]:
     """A resumed run's own tokenizers, or new ones trained on the training split and written to
     the run folder."""
     tokenizer_folder = run_folder / CHECKPOINT_FOLDER
-    if resume and has_checkpoint(run_folder) and (tokenizer_folder / "src.model").is_file():
-        return (Tokenizer((tokenizer_folder / "src.model").read_bytes()),
-                Tokenizer((tokenizer_folder / "tgt.model").read_bytes()))
+    own = _own_tokenizers(run_folder) if resume else None
+    if own is not None:
+        return own
     on_status("training the tokenizers")
     source_tokenizer = train_tokenizer((p.source for p in loaded.split.train), src_settings)
     target_tokenizer = train_tokenizer((p.target for p in loaded.split.train), tgt_settings)

@@ -266,12 +266,27 @@ def _event(record: dict[str, Any]) -> TrainEvent:
 def last_finish_reason(run_folder: Path) -> FinishReason | None:
     """How the run in ``run_folder`` last ended, when its log's last valid line is a finished event
     (a run still going, killed or never started: None). Reads the log backwards from its end, so a
-    log of any size costs about its last line."""
+    log of any size costs about its last line. A finished line needs only a known reason here: one
+    written by another version, with other figures beside it, still says how its run ended."""
     for line in _lines_from_end(Path(run_folder) / METRICS_FILE):
         record, _ = _parse(line)
         if record is not None:
             return FinishReason(record["reason"]) if record["kind"] == "finished" else None
+        reason = _finish_reason(line)
+        if reason is not None:
+            return reason
     return None
+
+
+def _finish_reason(line: bytes) -> FinishReason | None:
+    """The reason of a finished line that is JSON with a known reason, whatever else it holds."""
+    try:
+        record = json.loads(line) if line else None
+    except (ValueError, RecursionError):
+        return None
+    if type(record) is not dict or record.get("kind") != "finished" or type(record.get("reason")) is not str:
+        return None
+    return FinishReason(record["reason"]) if record["reason"] in FinishReason._value2member_map_ else None
 
 
 def _lines_from_end(path: Path, block_size: int = 1 << 16) -> Iterator[bytes]:

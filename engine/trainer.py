@@ -224,7 +224,8 @@ class _Run:
         progress = dict(self.progress, elapsed_seconds=self.elapsed(), scheduler=self.scheduler.state_dict())
         save_checkpoint(
             self.job.run_folder,
-            Checkpoint(self.model.state_dict(), self.optimizer.state_dict(), torch.get_rng_state(), progress),
+            Checkpoint(self.model.state_dict(), self.optimizer.state_dict(), torch.get_rng_state(), progress,
+                       (self.job.source_tokenizer.sha256, self.job.target_tokenizer.sha256)),
         )
 
     @property

@@ -11,6 +11,7 @@ no decoding); this module is imported once the engine is loaded (it needs ``engi
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -181,7 +182,8 @@ def stored_attention_stats(info: dict) -> dict | None:
     if not isinstance(stats, dict):
         return None
     return {key: float(stats[key]) for key, _ in ATTENTION_COLUMNS
-            if isinstance(stats.get(key), int | float) and not isinstance(stats.get(key), bool)}
+            if isinstance(stats.get(key), int | float) and not isinstance(stats.get(key), bool)
+            and math.isfinite(stats[key])}  # an Infinity or NaN in the file is no figure
 
 
 def attention_table(data: LengthStudyData) -> list[tuple[str, list[str]]]:

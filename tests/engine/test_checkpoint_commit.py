@@ -235,3 +235,16 @@ def test_a_torn_pair_of_the_format_before_is_refused_with_the_reason(tmp_path):
     (tmp_path / CHECKPOINT_FOLDER / LEGACY_TENSORS_FILE).write_bytes(save_safetensors({"rng": torch.zeros(3)}))
     with pytest.raises(StoredFileError, match="sha256 differs"):
         load_checkpoint(tmp_path)
+
+
+@pytest.mark.slow
+def test_a_tokenizer_swapped_beside_the_checkpoint_is_refused_on_resume(tmp_path, trained_run, small_dates, capsys):
+    run = tmp_path / "run"
+    shutil.copytree(trained_run, run)
+    folder = run / CHECKPOINT_FOLDER
+    assert json.loads((folder / STATE_FILE).read_text())["tokenizers"] == [
+        hashlib.sha256((folder / name).read_bytes()).hexdigest() for name in ("src.model", "tgt.model")]
+    (folder / "src.model").write_bytes((folder / "tgt.model").read_bytes())
+    capsys.readouterr()
+    assert main(["train", "--resume", "--epochs", "2", "--out", str(run)]) == 2
+    assert "src.model is not the tokenizer the checkpoint" in capsys.readouterr().err
