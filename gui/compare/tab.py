@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QSplitter,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -126,11 +127,17 @@ class CompareTab(QWidget):
         # The fixed-context panel has no map: it shares its grid cell with the step inspector.
         self.inspector_cell = QSplitter(Qt.Orientation.Vertical)
         self.inspector_cell.setChildrenCollapsible(False)
-        self.inspector_cell.addWidget(self.inspector)
-        self.inspector_cell.setStretchFactor(0, 1)
+        # The step inspector and the aligner's map take turns in one place (stacked, the two needed more
+        # height than a 1280×800 screen leaves the grid): the aligner's map comes forward when it is
+        # drawn, the inspector when a step is hovered.
         self.aligner = AlignerPanel()  # the word aligner's links on the shared target, beside the maps
-        self.inspector_cell.addWidget(self.aligner)
-        self.inspector_cell.setStretchFactor(1, 1)
+        self.inspector_tabs = QTabWidget()
+        self.inspector_tabs.setObjectName("compareInspectorTabs")
+        self.inspector_tabs.setDocumentMode(True)
+        self.inspector_tabs.addTab(self.inspector, "Step inspector")
+        self.inspector_tabs.addTab(self.aligner, "Aligner")
+        self.inspector_cell.addWidget(self.inspector_tabs)
+        self.inspector_cell.setStretchFactor(0, 1)
         self._inspected: tuple[str, int] = ("", -1)  # (scorer, step) the inspector shows
         self._input_notice = ""  # what was cut from a long input (engine.translator.PreparedSource.notice)
         self.enlarged: dict[str, EnlargedMap] = {}  # the maps open in windows of their own, by scorer
@@ -154,7 +161,7 @@ class CompareTab(QWidget):
         c.runFinished.connect(self._on_run_finished)
         c.runStarted.connect(lambda _run: self.aligner.show_waiting())
         c.alignerStarted.connect(self.aligner.show_waiting)
-        c.alignerReady.connect(self.aligner.show_map)
+        c.alignerReady.connect(self._on_aligner_ready)
         self.input.returnPressed.connect(self.compare)
         self.compare_button.clicked.connect(self.compare)
         self.reference.editingFinished.connect(self._on_reference_changed)
@@ -380,6 +387,12 @@ class CompareTab(QWidget):
         else:
             panel.show_problem(message)
 
+    def _on_aligner_ready(self, found) -> None:
+        """The aligner's map of the shared target (None: no shared target) — brought forward when drawn."""
+        self.aligner.show_map(found)
+        if found is not None:
+            self.inspector_tabs.setCurrentWidget(self.aligner)
+
     # -- hover ------------------------------------------------------------------------------
     def _inspect(self, scorer: str, index: int) -> None:
         """Show step ``index`` of ``scorer``'s panel in the step inspector (it stays until another)."""
@@ -387,6 +400,7 @@ class CompareTab(QWidget):
         detail = panel.step_detail(index) if panel is not None else None
         if detail is None:
             return
+        self.inspector_tabs.setCurrentWidget(self.inspector)
         self._inspected = (scorer, index)
         heading = panel.slot.label
         units = panel.heatmap.units if panel.heatmap is not None else None
