@@ -174,7 +174,7 @@ def _complete_lines(path: Path, offset: int, stop: list[int] | None = None) -> I
                     break
                 line = b""
             where = offset
-            offset = handle.tell()
+            offset = offset + len(line) if line else handle.tell()
             if stop is not None:
                 stop[0] = offset
             yield where, line

@@ -262,21 +262,9 @@ class Obj(Spec):
 
     @cached_property
     def accepts(self) -> Callable[[Any], bool]:
-        tests = {key: spec.accepts for key, spec in self.fields.items()}
-        extra = None if self.extra is None else self.extra.accepts
-        required, nullable = self.required, self.nullable
+        from engine.schema_compile import compile_object
 
-        def accepts(value: Any) -> bool:
-            if type(value) is not dict:
-                return nullable and value is None
-            if not required <= value.keys():
-                return False
-            for key, item in value.items():
-                test = tests.get(key, extra)
-                if test is None or not test(item):
-                    return False
-            return True
-        return accepts
+        return compile_object(self)
 
 
 @dataclass(frozen=True)
