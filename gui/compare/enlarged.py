@@ -22,12 +22,11 @@ from PySide6.QtWidgets import QDialog, QLabel, QVBoxLayout, QWidget
 
 from gui.attention.piece_map import PieceMap
 from gui.compare.panel import ScorerPanel
-from gui.screen_fit import fit_to_screen
+from gui.screen_fit import FRAME_ALLOWANCE, available_geometry, fit_to_screen
 
 ENLARGED_SIZE = (1200, 720)  # a two-clause input's 25 sub-words get a label each
 HINT = "Wheel to zoom, drag to pan; hover a cell to see its step in the Compare tab's step inspector."
 GAP = 6  # pixels between the window's frame and the inspector
-FRAME_ALLOWANCE = QMargins(8, 40, 8, 8)  # left, top (title bar), right, bottom: a window manager's frame
 
 
 def beside(avoid: QRect, available: QRect, wanted: QSize, frame: QMargins = FRAME_ALLOWANCE) -> QRect:
@@ -106,7 +105,6 @@ class EnlargedMap(QDialog):
     def place_beside(self, inspector: QWidget) -> None:
         """Open beside ``inspector`` (the tab's step inspector), never over it."""
         avoid = QRect(inspector.mapToGlobal(QPoint(0, 0)), inspector.size())
-        screen = self.screen() or inspector.screen()
-        place = beside(avoid, screen.availableGeometry(), QSize(*ENLARGED_SIZE))
+        place = beside(avoid, available_geometry(self), QSize(*ENLARGED_SIZE))
         if place.isValid():
             self.setGeometry(place)
