@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QApplication
 
 from engine.bundle import load_model_folder
 from engine.config import DecodeConfig
+from engine.scorer_table import SCORER_NAMES
 from tests.gui.test_translate_support import (
     RUN_MS,
     install_models,
@@ -101,7 +102,7 @@ def test_none_scorer_explains_the_fixed_context(qtbot, window):
 
 def test_scorers_without_a_model_are_disabled_with_the_reason(window):
     combo = window.translate_tab.view.choice_bar.scorer_combo
-    assert combo.count() == 5
+    assert combo.count() == len(SCORER_NAMES)  # every mechanism of the registry, with a model or not
     labels = [combo.itemText(i) for i in range(combo.count())]
     assert labels[0] == "Additive (Bahdanau)" and "Bilinear" in labels[1]
     model = combo.model()
