@@ -50,6 +50,22 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
+def _add_decoding_flags(parser: argparse.ArgumentParser) -> None:
+    """The search's flags, the same for ``translate`` and ``evaluate``."""
+    parser.add_argument("--beam", type=int, default=1, help="beam size (1 = greedy)")
+    parser.add_argument("--length-penalty", type=float, default=None,
+                        help="beam search: α of GNMT's length penalty ((5+len)/6)^α (0 = raw log-probability); "
+                        "default: the model's own, chosen on its validation pairs")
+    parser.add_argument("--coverage-penalty", type=float, default=None, metavar="B",
+                        help="beam search: β of GNMT's coverage penalty β·Σ_j log(min(Σ_i α_ij, 1)), added to "
+                        "log p when the beam is pruned and to log p / lp when finished outputs are ranked (0 = off; "
+                        "a model without attention has none); "
+                        "default: the model's own if one was chosen on its validation pairs, else 0")
+    parser.add_argument("--no-repeat-ngram", type=int, default=0, metavar="N",
+                        help="greedy and beam search: no output repeats an n-gram of N sub-word tokens (0 = off, "
+                        "the default)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m engine", description="Attention Studio's translation engine.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -87,18 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     tl = commands.add_parser("translate", help="translate TEXT arguments, or stdin lines if none")
     tl.add_argument("--model", type=Path, required=True, help="model folder")
-    tl.add_argument("--beam", type=int, default=1, help="beam size (1 = greedy)")
-    tl.add_argument("--length-penalty", type=float, default=None,
-                    help="beam search: α of GNMT's length penalty ((5+len)/6)^α (0 = raw log-probability); "
-                    "default: the model's own, chosen on its validation pairs")
-    tl.add_argument("--coverage-penalty", type=float, default=None, metavar="B",
-                    help="beam search: β of GNMT's coverage penalty β·Σ_j log(min(Σ_i α_ij, 1)), added to "
-                    "log p when the beam is pruned and to log p / lp when finished outputs are ranked (0 = off; a "
-                    "model without attention has none); "
-                    "default: the model's own if one was chosen on its validation pairs, else 0")
-    tl.add_argument("--no-repeat-ngram", type=int, default=0, metavar="N",
-                    help="greedy and beam search: no output repeats an n-gram of N sub-word tokens (0 = off, the "
-                    "default)")
+    _add_decoding_flags(tl)
     tl.add_argument("--json", action="store_true",
                     help="one JSON object per input line; its 'warning' is null, or says that the input is not in "
                     "the model's source language (wrong_language) or mostly characters unknown to it "
@@ -122,18 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--split", choices=("auto", "test", "valid", "all"), default="auto",
                     help="with --test: the file's held-out test or valid part, or all of it; auto (default) "
                     "uses the test part when the file is the model's own training corpus, else all of it")
-    ev.add_argument("--beam", type=int, default=1, help="beam size (1 = greedy)")
-    ev.add_argument("--length-penalty", type=float, default=None,
-                    help="beam search: α of GNMT's length penalty ((5+len)/6)^α (0 = raw log-probability); "
-                    "default: the model's own, chosen on its validation pairs")
-    ev.add_argument("--coverage-penalty", type=float, default=None, metavar="B",
-                    help="beam search: β of GNMT's coverage penalty β·Σ_j log(min(Σ_i α_ij, 1)), added to "
-                    "log p when the beam is pruned and to log p / lp when finished outputs are ranked (0 = off; a "
-                    "model without attention has none); "
-                    "default: the model's own if one was chosen on its validation pairs, else 0")
-    ev.add_argument("--no-repeat-ngram", type=int, default=0, metavar="N",
-                    help="greedy and beam search: no output repeats an n-gram of N sub-word tokens (0 = off, the "
-                    "default)")
+    _add_decoding_flags(ev)
     ev.add_argument("--long-set", action="store_true",
                     help="evaluate on the long test set instead: the chosen pairs joined 1-8 at a time "
                     "(deterministic), with BLEU and chrF per source-length bucket 1-10 ... 61+")

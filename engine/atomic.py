@@ -17,19 +17,8 @@ from typing import IO, Any
 def write_bytes_atomic(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` atomically; the folder must exist."""
     path = Path(path)
-    handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        if hasattr(os, "fchmod"):  # mkstemp makes 0600; a written file gets the mode any new file gets
-            os.fchmod(handle, 0o666 & ~_current_umask())
-        with os.fdopen(handle, "wb") as temp:
-            temp.write(data)
-            temp.flush()
-            os.fsync(temp.fileno())
-        os.replace(temp_name, path)
-    except BaseException:
-        Path(temp_name).unlink(missing_ok=True)
-        raise
-    _fsync_folder(path.parent)
+    with atomic_writer(path) as temp:
+        temp.write(data)
 
 
 @contextlib.contextmanager
@@ -39,7 +28,7 @@ def atomic_writer(path: Path) -> Iterator[IO[bytes]]:
     path = Path(path)
     handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        if hasattr(os, "fchmod"):
+        if hasattr(os, "fchmod"):  # mkstemp makes 0600; a written file gets the mode any new file gets
             os.fchmod(handle, 0o666 & ~_current_umask())
         with os.fdopen(handle, "wb") as temp:
             yield temp
