@@ -123,6 +123,20 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def weights_misfit(expected: dict[str, torch.Tensor], tensors: dict[str, torch.Tensor]) -> str | None:
+    """Why stored ``tensors`` do not fit a model whose state is ``expected`` (missing or unexpected
+    names, a shape that differs), or None when they fit; a tied matrix may be stored once."""
+    missing = sorted(set(expected) - set(tied_aliases(expected)) - set(tensors))
+    extra = sorted(set(tensors) - set(expected))
+    if missing or extra:
+        return f"does not fit the architecture (missing: {missing[:3]}, unexpected: {extra[:3]})"
+    for name, tensor in tensors.items():
+        if tuple(tensor.shape) != tuple(expected[name].shape):
+            return f"does not fit the architecture: {name} has shape {tuple(tensor.shape)}, expected " \
+                   f"{tuple(expected[name].shape)}"
+    return None
+
+
 def tied_aliases(state: dict[str, torch.Tensor]) -> dict[str, str]:
     """{alias: name} for state-dict entries that are the same tensor as an earlier entry (a tied
     weight appears under both names)."""
@@ -338,13 +352,10 @@ def _load_weights(data: bytes, info: dict[str, Any], model: Seq2Seq) -> None:
     storage = STORAGE_DTYPES.get(entry.get("dtype", "float32"))
     expected = model.state_dict()
     aliases = tied_aliases(expected)
-    missing = sorted(set(expected) - set(aliases) - set(tensors))
-    extra = sorted(set(tensors) - set(expected))
-    if missing or extra:
-        raise ModelFileError(f"{WEIGHTS_FILE} does not fit the architecture (missing: {missing[:3]}, unexpected: {extra[:3]})")
+    misfit = weights_misfit(expected, tensors)
+    if misfit:
+        raise ModelFileError(f"{WEIGHTS_FILE} {misfit}")
     for name, tensor in tensors.items():
-        if tuple(tensor.shape) != tuple(expected[name].shape):
-            raise ModelFileError(f"{WEIGHTS_FILE}: {name} has shape {tuple(tensor.shape)}, expected {tuple(expected[name].shape)}")
         if tensor.dtype != storage:
             raise ModelFileError(f"{WEIGHTS_FILE}: {name} is {tensor.dtype}, config.json says {entry.get('dtype')}")
         if tensor.is_floating_point() and not bool(torch.isfinite(tensor).all()):

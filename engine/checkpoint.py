@@ -66,16 +66,22 @@ def _flatten_optimizer(state: dict[str, Any]) -> tuple[dict[str, torch.Tensor], 
     return tensors, {"param_groups": state["param_groups"], "plain": plain_state}
 
 
+def checkpoint_tensors(checkpoint: Checkpoint) -> tuple[bytes, dict[str, Any]]:
+    """The checkpoint's tensors (model, optimizer, random state) as one safetensors file's bytes, and
+    the optimizer's plain (non-tensor) state."""
+    optimizer_tensors, optimizer_plain = _flatten_optimizer(checkpoint.optimizer_state)
+    tensors = {f"model.{k}": v.detach().cpu().clone().contiguous() for k, v in checkpoint.model_state.items()}
+    tensors.update(optimizer_tensors)
+    tensors["rng"] = checkpoint.rng_state.clone()
+    return save_safetensors(tensors), optimizer_plain
+
+
 def save_checkpoint(run_folder: Path, checkpoint: Checkpoint) -> None:
     """Write ``checkpoint`` as the run's checkpoint; the previous one stays whole until ``state.json``
     is replaced (the commit point), and is removed after it."""
     folder = Path(run_folder) / CHECKPOINT_FOLDER
     folder.mkdir(parents=True, exist_ok=True)
-    optimizer_tensors, optimizer_plain = _flatten_optimizer(checkpoint.optimizer_state)
-    tensors = {f"model.{k}": v.detach().cpu().clone().contiguous() for k, v in checkpoint.model_state.items()}
-    tensors.update(optimizer_tensors)
-    tensors["rng"] = checkpoint.rng_state.clone()
-    data = save_safetensors(tensors)
+    data, optimizer_plain = checkpoint_tensors(checkpoint)
     sha256 = bytes_sha256(data)
     name = f"tensors-{sha256[:16]}.safetensors"
     write_bytes_atomic(folder / name, data)

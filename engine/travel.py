@@ -22,7 +22,7 @@ from pathlib import Path
 
 import torch
 
-from engine.bundle import ModelBundle, load_model_folder, read_config, tied_aliases
+from engine.bundle import ModelBundle, load_model_folder, read_config, tied_aliases, weights_misfit
 from engine.errors import ModelFileError, StoredFileError
 from engine.snapshots import list_snapshots, read_snapshot
 
@@ -97,14 +97,10 @@ def _apply(bundle: ModelBundle, tensors: dict[str, torch.Tensor], name: str) -> 
     model = bundle.translator.model
     expected = model.state_dict()
     aliases = tied_aliases(expected)
-    missing = sorted(set(expected) - set(aliases) - set(tensors))
-    extra = sorted(set(tensors) - set(expected))
-    if missing or extra:
-        raise SnapshotError(f"the snapshot {name} is not this model's (missing: {missing[:3]}, unexpected: {extra[:3]})")
+    misfit = weights_misfit(expected, tensors)
+    if misfit:
+        raise SnapshotError(f"the snapshot {name} is not this model's: it {misfit}")
     for key, tensor in tensors.items():
-        if tuple(tensor.shape) != tuple(expected[key].shape):
-            raise SnapshotError(f"the snapshot {name}: {key} has shape {tuple(tensor.shape)}, the model "
-                                f"{tuple(expected[key].shape)}")
         if tensor.dtype not in STORED_DTYPES:
             raise SnapshotError(f"the snapshot {name}: {key} is {tensor.dtype}; snapshots hold float32 or float16")
         if not bool(torch.isfinite(tensor).all()):

@@ -25,8 +25,8 @@ from engine.checkpoint import (
     LEGACY_TENSORS_FILE,
     STATE_FILE,
     Checkpoint,
-    _flatten_optimizer,
     checkpoint_step,
+    checkpoint_tensors,
     load_checkpoint,
     restore_training_state,
     save_checkpoint,
@@ -46,11 +46,7 @@ def save_legacy_checkpoint(run_folder: Path, checkpoint: Checkpoint) -> None:
     sha256 and a digest of itself) — the format of runs that may still be resumed."""
     folder = Path(run_folder) / CHECKPOINT_FOLDER
     folder.mkdir(parents=True, exist_ok=True)
-    optimizer_tensors, optimizer_plain = _flatten_optimizer(checkpoint.optimizer_state)
-    tensors = {f"model.{k}": v.detach().cpu().clone().contiguous() for k, v in checkpoint.model_state.items()}
-    tensors.update(optimizer_tensors)
-    tensors["rng"] = checkpoint.rng_state.clone()
-    data = save_safetensors(tensors)
+    data, optimizer_plain = checkpoint_tensors(checkpoint)
     write_bytes_atomic(folder / LEGACY_TENSORS_FILE, data)
     state = {"sha256": hashlib.sha256(data).hexdigest(), "optimizer": optimizer_plain, "progress": checkpoint.progress}
     digest = hashlib.sha256(json.dumps(state, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
