@@ -98,21 +98,39 @@ def piece_word_map(pieces: tuple[str, ...] | list[str], text: str, words: tuple[
     positions = [i for i, ch in enumerate(text) if not ch.isspace()]
     if not spelled or not positions or not words:
         return mapping
-    word_at = np.full(len(text), -1, dtype=np.int64)
-    for w, word in enumerate(words):
-        word_at[word.start:word.end] = w
-    scale = len(positions) / len(spelled)
+    for p, found in _overlaps(spelled, _matched_positions(positions, len(spelled)), _word_at(len(text), words)).items():
+        for w in found:
+            mapping[p, w] = 1.0 / len(found)
+    return mapping
+
+
+def _overlaps(spelled: list[tuple[str, tuple[int, ...]]], matched: list[int], word_at: np.ndarray
+              ) -> dict[int, set[int]]:
+    """piece → the words it overlaps: each spelled character's pieces overlap the word of its matched position."""
     overlaps: dict[int, set[int]] = {}
-    for k, (_character, owners) in enumerate(spelled):
-        position = positions[k] if len(spelled) == len(positions) else positions[min(int(k * scale), len(positions) - 1)]
+    for (_character, owners), position in zip(spelled, matched, strict=True):
         w = int(word_at[position])
         if w >= 0:
             for p in owners:
                 overlaps.setdefault(p, set()).add(w)
-    for p, found in overlaps.items():
-        for w in found:
-            mapping[p, w] = 1.0 / len(found)
-    return mapping
+    return overlaps
+
+
+def _word_at(length: int, words: tuple[Word, ...]) -> np.ndarray:
+    """(length,): the word each character of the text belongs to, -1 for none (a space)."""
+    word_at = np.full(length, -1, dtype=np.int64)
+    for w, word in enumerate(words):
+        word_at[word.start:word.end] = w
+    return word_at
+
+
+def _matched_positions(positions: list[int], count: int) -> list[int]:
+    """The text position matched to each of ``count`` piece characters: the same one in order when there
+    are as many non-space characters ``positions``, else the one at the same relative position."""
+    if count == len(positions):
+        return positions
+    scale = len(positions) / count
+    return [positions[min(int(k * scale), len(positions) - 1)] for k in range(count)]
 
 
 def word_attention(attention: np.ndarray, source_map: np.ndarray, target_map: np.ndarray) -> np.ndarray:

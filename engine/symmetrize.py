@@ -30,39 +30,62 @@ SYMMETRIZATIONS = ("grow-diag-final", "grow-diag-final-and", "intersection", "un
 def grow_diag_final(forward: Iterable[Link], reverse: Iterable[Link], final_and: bool = True) -> frozenset[Link]:
     """The symmetrized links of ``forward`` and ``reverse``; ``final_and`` for grow-diag-final-and."""
     forward_set, reverse_set = frozenset(forward), frozenset(reverse)
-    union = forward_set | reverse_set
-    kept = set(forward_set & reverse_set)
-    source_aligned = {s for s, _ in kept}
-    target_aligned = {t for _, t in kept}
+    growing = _Growing(forward_set & reverse_set)
+    growing.grow_diag(forward_set | reverse_set)
+    for direction in (forward_set, reverse_set):
+        growing.add_final(direction, final_and)
+    return frozenset(growing.kept)
 
-    def add(link: Link) -> None:
-        kept.add(link)
-        source_aligned.add(link[0])
-        target_aligned.add(link[1])
 
-    sources = range(max((s for s, _ in union), default=-1) + 1)
-    targets = range(max((t for _, t in union), default=-1) + 1)
-    grown = True
-    while grown:
+class _Growing:
+    """The links kept so far, and which source and target words they align."""
+
+    def __init__(self, start: frozenset[Link]) -> None:
+        self.kept = set(start)
+        self.source_aligned = {s for s, _ in start}
+        self.target_aligned = {t for _, t in start}
+
+    def add(self, link: Link) -> None:
+        self.kept.add(link)
+        self.source_aligned.add(link[0])
+        self.target_aligned.add(link[1])
+
+    def grow_diag(self, union: frozenset[Link]) -> None:
+        """Step 2: passes over the grid, each kept link adding its neighbours in ``union``, until one adds nothing."""
+        sources = range(max((s for s, _ in union), default=-1) + 1)
+        targets = range(max((t for _, t in union), default=-1) + 1)
+        while self._grow_pass(union, sources, targets):
+            pass
+
+    def _grow_pass(self, union: frozenset[Link], sources: range, targets: range) -> bool:
+        """One pass in grid order; True when it added a link."""
         grown = False
         for s in sources:
             for t in targets:
-                if (s, t) not in kept:
-                    continue
-                for ds, dt in NEIGHBOURS:
-                    neighbour = (s + ds, t + dt)
-                    if neighbour in union and neighbour not in kept and (
-                            neighbour[0] not in source_aligned or neighbour[1] not in target_aligned):
-                        add(neighbour)
-                        grown = True
-    for direction in (forward_set, reverse_set):
+                if (s, t) in self.kept:
+                    grown = self._grow_around((s, t), union) or grown
+        return grown
+
+    def _grow_around(self, link: Link, union: frozenset[Link]) -> bool:
+        """Add each neighbour of ``link`` that is in ``union`` and aligns a word still unaligned; True when one was."""
+        added = False
+        for ds, dt in NEIGHBOURS:
+            neighbour = (link[0] + ds, link[1] + dt)
+            if neighbour in union and neighbour not in self.kept and (
+                    neighbour[0] not in self.source_aligned or neighbour[1] not in self.target_aligned):
+                self.add(neighbour)
+                added = True
+        return added
+
+    def add_final(self, direction: frozenset[Link], final_and: bool) -> None:
+        """Step 3 for one direction: its links, in order, whose source word and (``final_and``) or (else)
+        target word is still unaligned."""
         for s, t in sorted(direction):
-            if (s, t) in kept:
+            if (s, t) in self.kept:
                 continue
-            free_source, free_target = s not in source_aligned, t not in target_aligned
+            free_source, free_target = s not in self.source_aligned, t not in self.target_aligned
             if (free_source and free_target) if final_and else (free_source or free_target):
-                add((s, t))
-    return frozenset(kept)
+                self.add((s, t))
 
 
 def symmetrize(forward: Iterable[Link], reverse: Iterable[Link], method: str = "grow-diag-final-and") -> frozenset[Link]:

@@ -44,6 +44,7 @@ SPECIAL_PIECES = frozenset({"</s>", "<s>", "<unk>", "<pad>"})
 MERGE_RULE = ("source pieces: α summed over a word's pieces; output pieces: rows averaged over a word's pieces "
               "(every row still sums to 1); scores: log Σ exp over a word's pieces")
 _BYTE_PIECE = re.compile(r"^<0x([0-9A-Fa-f]{2})>$")
+_HAN_RUN = re.compile(r"[\u4e00-\u9fff\u3400-\u4dbf\uf900-\ufaff\u3007\U00020000-\U0002ffff]{2,}")
 _APOSTROPHES = frozenset("'\u2019")
 _DECIMAL_MARKS = frozenset(".,")
 
@@ -178,34 +179,55 @@ def split_words(pieces: Sequence[str], segmenter: Callable[[str], list[str]] = s
     pieces = tuple(pieces)
     if not pieces:
         return WordSplit((), (), ())
-    texts, glued = _piece_texts(pieces)
-    offsets, text = [], ""  # the sentence with its spaces, and where each piece's text starts in it
-    for piece, piece_text in zip(pieces, texts, strict=True):
-        if piece.startswith(WORD_START) and piece_text:
-            text += " "
-        offsets.append(len(text))
-        text += piece_text
-    han_starts: set[int] = set()
-    for run in re.finditer(r"[\u4e00-\u9fff\u3400-\u4dbf\uf900-\ufaff\u3007\U00020000-\U0002ffff]{2,}", text):
-        han_starts.update(run.start() + offset for offset in _han_boundaries(run.group(), segmenter))
-    starts = [0]
-    for k in range(1, len(pieces)):
-        previous, piece = pieces[k - 1], pieces[k]
-        if glued[k]:
-            continue
+    spelled = _Spelled.of(pieces, segmenter)
+    starts = [0] + [k for k in range(1, len(pieces)) if spelled.starts_word(k)]
+    return WordSplit(pieces, tuple(_word_text(pieces, spelled.texts, starts, w) for w in range(len(starts))),
+                     tuple(starts))
+
+
+@dataclass(frozen=True)
+class _Spelled:
+    """The sentence that pieces spell, and what decides where its words start."""
+
+    pieces: tuple[str, ...]
+    texts: list[str]  # per piece, its text (_piece_texts)
+    glued: list[bool]  # per piece, whether it is a later byte of the character before
+    text: str  # the sentence, a space before each word-start mark
+    offsets: list[int]  # per piece, where its text starts in ``text``
+    han_starts: set[int]  # offsets in ``text`` where the segmenter starts a word inside a run of Chinese characters
+
+    @classmethod
+    def of(cls, pieces: tuple[str, ...], segmenter: Callable[[str], list[str]]) -> _Spelled:
+        texts, glued = _piece_texts(pieces)
+        offsets, text = [], ""
+        for piece, piece_text in zip(pieces, texts, strict=True):
+            if piece.startswith(WORD_START) and piece_text:
+                text += " "
+            offsets.append(len(text))
+            text += piece_text
+        han_starts: set[int] = set()
+        for run in _HAN_RUN.finditer(text):
+            han_starts.update(run.start() + offset for offset in _han_boundaries(run.group(), segmenter))
+        return cls(pieces, texts, glued, text, offsets, han_starts)
+
+    def starts_word(self, k: int) -> bool:
+        """Whether piece ``k`` (≥ 1) starts a word."""
+        previous, piece = self.pieces[k - 1], self.pieces[k]
+        if self.glued[k]:
+            return False
         if previous == WORD_START and piece not in SPECIAL_PIECES:
-            continue  # a lone word-start mark belongs to the word after it
-        marked = previous in SPECIAL_PIECES or piece in SPECIAL_PIECES or piece.startswith(WORD_START)
-        if marked or (texts[k] and offsets[k] > 0 and _boundary(text, offsets[k], han_starts)):
-            starts.append(k)
-    words = []
-    for index, start in enumerate(starts):
-        end = starts[index + 1] if index + 1 < len(starts) else len(pieces)
-        shown = "".join(texts[start:end])
-        if not shown:
-            shown = next((p for p in pieces[start:end] if p in SPECIAL_PIECES), WORD_START)
-        words.append(shown)
-    return WordSplit(pieces, tuple(words), tuple(starts))
+            return False  # a lone word-start mark belongs to the word after it
+        if previous in SPECIAL_PIECES or piece in SPECIAL_PIECES or piece.startswith(WORD_START):
+            return True
+        return bool(self.texts[k]) and self.offsets[k] > 0 and _boundary(self.text, self.offsets[k], self.han_starts)
+
+
+def _word_text(pieces: tuple[str, ...], texts: list[str], starts: list[int], word: int) -> str:
+    """What word ``word`` shows: its pieces' texts; a word without text shows its special piece, or ``▁``."""
+    start = starts[word]
+    end = starts[word + 1] if word + 1 < len(starts) else len(pieces)
+    shown = "".join(texts[start:end])
+    return shown or next((p for p in pieces[start:end] if p in SPECIAL_PIECES), WORD_START)
 
 
 def merge_columns(matrix: np.ndarray, split: WordSplit) -> np.ndarray:
