@@ -30,7 +30,6 @@ SAVED = "saved"  # the run folder's own model (the best validation's weights)
 SNAPSHOT = "snapshot"  # a validation's weights kept for going back
 _STEP = re.compile(r"step-(\d+)\.safetensors")
 MAX_SNAPSHOT_BYTES = 2 * 1024**3
-STORED_DTYPES = (torch.float32, torch.float16)
 
 
 class SnapshotError(ModelFileError):
@@ -93,18 +92,14 @@ def _read_tensors(path: Path) -> dict[str, torch.Tensor]:
 
 
 def _apply(bundle: ModelBundle, tensors: dict[str, torch.Tensor], name: str) -> None:
-    """Check ``tensors`` against the bundle's model and load them into it."""
+    """Check ``tensors`` against the bundle's model and load them into it. Their dtypes (float32 or
+    float16) and finite values were checked as they were read (engine.snapshots.read_snapshot)."""
     model = bundle.translator.model
     expected = model.state_dict()
     aliases = tied_aliases(expected)
     misfit = weights_misfit(expected, tensors)
     if misfit:
         raise SnapshotError(f"the snapshot {name} is not this model's: it {misfit}")
-    for key, tensor in tensors.items():
-        if tensor.dtype not in STORED_DTYPES:
-            raise SnapshotError(f"the snapshot {name}: {key} is {tensor.dtype}; snapshots hold float32 or float16")
-        if not bool(torch.isfinite(tensor).all()):
-            raise SnapshotError(f"the snapshot {name}: {key} holds NaN or infinite values")
     for alias, source in aliases.items():
         tensors.setdefault(alias, tensors[source])
     model.load_state_dict({key: tensor.to(expected[key].dtype) for key, tensor in tensors.items()})
