@@ -1,11 +1,19 @@
-"""The main window: the "Translate", "Train" and "Compare" tabs, the status bar, and the close protocol.
+"""The main window: its tabs (Translate, Train, Compare), the status bar, and the close protocol.
 
-At start-up from ``main.py`` the Training tab is built once PyTorch has been imported in the
-background, so that the window appears at once; :func:`gui.app.create_window` builds it at once.
+The window keeps its tabs in one list, ``studio_tabs``, each implementing ``StudioTab``
+(gui/common/tab_protocol.py), and loops over it: at start-up (``start``), when a tab is chosen
+(``shown``), when it saves its settings and when it closes. A tab added with ``add_tab`` needs no
+other line here; what this module wires by hand is only what one tab asks of another (the Translate
+tab's "Compare" button, a training curve clicked to translate with that run's weights).
 
-Closing: if a model is being trained, ask whether to stop it (``confirm_stop_training`` decides
-without a dialog when set, e.g. in tests); then stop the decoding and loading jobs and the
-training run with bounded waits. Threads are always asked to stop, never terminated.
+At start-up from ``main.py`` the Train tab's view is built once PyTorch has been imported in the
+background and the tab is chosen, so that the window appears at once; :func:`gui.app.create_window`
+builds it at once.
+
+Closing: if a tab asks first (a model is being trained), ask (``confirm_stop_training`` answers
+without a dialog when set, e.g. in tests); then save the settings and shut every tab down with its
+bounded wait, quickest first (the decoding and loading jobs, then the training run). Threads are
+always asked to stop, never terminated.
 """
 
 from __future__ import annotations
@@ -15,22 +23,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
+from PySide6.QtCore import QByteArray, QSettings, Signal
 from PySide6.QtGui import QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QTabWidget, QWidget
 
+from gui.common.tab_protocol import CloseQuestion, StudioTab
 from gui.compare.tab import CompareTab
 from gui.fonts import NO_CJK_WARNING
 from gui.screen_fit import fit_to_screen
+from gui.training.tab import TrainTab
 from gui.translate.tab import TranslateTab
 
 if TYPE_CHECKING:
     from gui.training.panel import TrainingPanel
 
-TRAIN_TAB = 1  # index of the "Train" tab
-COMPARE_TAB = 2  # index of the "Compare" tab (its models load the first time it is shown)
-DECODE_STOP_MS = 3000  # a decoding step is milliseconds; a model load cannot be interrupted
-TRAINING_STOP_MS = 10000
 log = logging.getLogger("attention_studio")
 
 
@@ -43,22 +49,17 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self.setWindowTitle("Attention Studio")
         fit_to_screen(self, 1280, 860)  # or less: the status bar stays on a 1280×800 or 1280×720 screen
-        self._pinned_folder = pinned_folder
         # None: ask with a dialog; True/False or a callable returning it: the answer (tests, scripts).
         self.confirm_stop_training: bool | Callable[[], bool] | None = None
         self._closing = False
         self.tabs = QTabWidget()
         self.tabs.setObjectName("mainTabs")
-        self.translate_tab = TranslateTab()
-        self.training_panel: TrainingPanel | None = None
-        self.tabs.addTab(self.translate_tab, "Translate")
-        placeholder = QLabel("Loading the training tools…")
-        placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.tabs.addTab(placeholder, "Train")
-        self.compare_tab = CompareTab()
-        self.tabs.addTab(self.compare_tab, "Compare")
-        self._compare_started = False
-        self._engine_ready = not defer_training
+        self.studio_tabs: list[StudioTab] = []
+        self.translate_tab = TranslateTab(pinned_folder=pinned_folder)
+        self.train_tab = TrainTab(defer=defer_training)
+        self.compare_tab = CompareTab(direction=self._translate_direction)
+        for tab in (self.translate_tab, self.train_tab, self.compare_tab):
+            self.add_tab(tab)
         self.tabs.currentChanged.connect(self._on_tab_changed)
         self.setCentralWidget(self.tabs)
         # A normal widget, not a permanent one: a temporary message (a model saved, a sentence copied)
@@ -70,42 +71,29 @@ class MainWindow(QMainWindow):
             warning.setToolTip(NO_CJK_WARNING)
             self.statusBar().addPermanentWidget(warning)
             log.warning(NO_CJK_WARNING)
-        self.translate_tab.trainRequested.connect(lambda: self.tabs.setCurrentIndex(TRAIN_TAB))
+        self._connect_tabs(defer_training)
+        self._add_shortcuts()
+
+    def add_tab(self, tab: StudioTab) -> None:
+        """Show ``tab`` (a QWidget) under its title, and start, save and shut it down with the others."""
+        self.studio_tabs.append(tab)
+        self.tabs.addTab(tab, tab.title)  # type: ignore[arg-type]
+
+    def _connect_tabs(self, defer_training: bool) -> None:
+        """What one tab asks of another."""
+        self.translate_tab.trainRequested.connect(lambda: self.tabs.setCurrentWidget(self.train_tab))
         self.translate_tab.compareRequested.connect(self._compare_from_translate)
         self.translate_tab.errorReported.connect(self.errorReported)
         self.translate_tab.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 6000))
-        self._add_shortcuts()
+        self.train_tab.modelSaved.connect(self._on_model_saved)
+        self.train_tab.pointChosen.connect(self._travel)
         if defer_training:
-            self.translate_tab.controller.engineReady.connect(self._on_engine_ready)
-        else:
-            self.build_training_panel()
+            self.translate_tab.controller.engineReady.connect(self.train_tab.engine_ready)
 
-    def _on_engine_ready(self) -> None:
-        """The engine is imported: the Training tab can be built — now if it is the tab on screen,
-        else when it is first chosen (building it takes about half a second of the window's
-        thread, which the first translation should not wait for)."""
-        self._engine_ready = True
-        if self.tabs.currentIndex() == TRAIN_TAB:
-            self.build_training_panel()
-
-    def build_training_panel(self) -> TrainingPanel | None:
-        """Put the Training tab in place (deferred at start-up until PyTorch has been imported in
-        the background and the tab is first chosen, so that the window appears at once and the
-        first model loads without waiting for it)."""
-        if self.training_panel is None and not self._closing:
-            from gui.training.panel import TrainingPanel
-
-            current = self.tabs.currentIndex()
-            panel = TrainingPanel()
-            panel.modelSaved.connect(self._on_model_saved)
-            panel.pointChosen.connect(self._travel)
-            self.training_panel = panel  # before the tabs change: changing them calls this again
-            placeholder = self.tabs.widget(TRAIN_TAB)
-            self.tabs.removeTab(TRAIN_TAB)
-            self.tabs.insertTab(TRAIN_TAB, panel, "Train")
-            self.tabs.setCurrentIndex(current)
-            placeholder.deleteLater()
-        return self.training_panel
+    @property
+    def training_panel(self) -> TrainingPanel | None:
+        """The Train tab's view, once built."""
+        return self.train_tab.panel
 
     def _add_shortcuts(self) -> None:
         quit_action = self.addAction("Quit")
@@ -113,39 +101,35 @@ class MainWindow(QMainWindow):
         quit_action.triggered.connect(self.close)
 
     def start(self) -> None:
-        """Look for models and load the first one (in the background)."""
-        self.translate_tab.start(self._pinned_folder)
+        """Start every tab (the Translate tab looks for models and loads the first one in the background)."""
+        for tab in self.studio_tabs:
+            tab.start()
 
     def _on_tab_changed(self, index: int) -> None:
-        if index == COMPARE_TAB:
-            self.start_compare()
-        elif index == TRAIN_TAB and self._engine_ready:
-            self.build_training_panel()
+        if 0 <= index < len(self.studio_tabs) and not self._closing:
+            self.studio_tabs[index].shown()
 
-    def start_compare(self) -> None:
-        """Load the Compare tab's models (once), for the direction the Translate tab shows."""
-        if self._compare_started or self._closing:
-            return
-        self._compare_started = True
+    # -- between tabs -----------------------------------------------------------------------
+    def _translate_direction(self) -> str | None:
+        """The direction of the Translate tab's model (the Compare tab starts with it)."""
         entry = self.translate_tab.controller.entry
-        self.compare_tab.start(entry.direction if entry is not None else "zh-en")
+        return entry.direction if entry is not None else None
 
     def _compare_from_translate(self, text: str) -> None:
-        entry = self.translate_tab.controller.entry
-        if entry is not None and self._compare_started:
-            self.compare_tab.controller.set_direction(entry.direction)
+        direction = self._translate_direction()
+        if direction is not None and self.compare_tab.started:
+            self.compare_tab.controller.set_direction(direction)
         if text.strip():
             self.compare_sentence(text, self.translate_tab.reference_for(text))
         else:
-            self.tabs.setCurrentIndex(COMPARE_TAB)
+            self.tabs.setCurrentWidget(self.compare_tab)
 
     def compare_sentence(self, text: str, reference: str = "") -> None:
         """Show the Compare tab with ``text`` decoded by every scorer."""
-        self.tabs.setCurrentIndex(COMPARE_TAB)
-        self.start_compare()
+        self.tabs.setCurrentWidget(self.compare_tab)
+        self.compare_tab.load_models()
         self.compare_tab.set_sentence(text, reference)
 
-    # -- models -----------------------------------------------------------------------------
     def _travel(self, folder: str, step: float) -> None:
         """A training curve was clicked: translate with that run's weights nearest ``step``."""
         self.translate_tab.controller.load_past(Path(folder), step)
@@ -170,36 +154,32 @@ class MainWindow(QMainWindow):
         settings = QSettings()
         settings.setValue("window/geometry", self.saveGeometry())
         settings.setValue("window/state", self.saveState())
-        self.translate_tab.save_settings()
+        for tab in self.studio_tabs:
+            tab.save_settings()
         settings.sync()
 
     # -- closing ----------------------------------------------------------------------------
-    def _stop_training_confirmed(self) -> bool:
+    def _confirmed(self, question: CloseQuestion) -> bool:
         answer = self.confirm_stop_training
         if callable(answer):
             return bool(answer())
         if answer is not None:
             return bool(answer)
-        reply = QMessageBox.question(
-            self, "Training in progress",
-            "A model is being trained. Stop the training and quit?\n\n"
-            "The run is stopped cleanly and can be resumed from its checkpoint later.",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No,
-        )
+        reply = QMessageBox.question(self, question.title, question.text,
+                                     QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                                     QMessageBox.StandardButton.No)
         return reply == QMessageBox.StandardButton.Yes
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        training = self.training_panel
-        if training is not None and training.is_training() and not self._stop_training_confirmed():
-            event.ignore()
-            return
+        for tab in self.studio_tabs:
+            question = tab.close_question()
+            if question is not None and not self._confirmed(question):
+                event.ignore()
+                return
         self._closing = True
         self.save_settings()
-        if not self.translate_tab.shutdown(DECODE_STOP_MS):
-            log.warning("a decoding or loading job did not stop within %d ms", DECODE_STOP_MS)
-        if not self.compare_tab.shutdown(DECODE_STOP_MS):
-            log.warning("a comparison job did not stop within %d ms", DECODE_STOP_MS)
-        if training is not None and not training.stop_and_wait(TRAINING_STOP_MS):
-            log.warning("the training run did not stop within %d ms", TRAINING_STOP_MS)
+        for tab in sorted(self.studio_tabs, key=lambda tab: tab.shutdown_ms):  # quickest first
+            if not tab.shutdown(tab.shutdown_ms):
+                log.warning("the %s tab's jobs did not stop within %d ms", tab.title, tab.shutdown_ms)
         event.accept()
         super().closeEvent(event)

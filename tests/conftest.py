@@ -18,7 +18,7 @@ import pytest  # noqa: E402
 # development (README, "Development"); CI runs both.
 SLOW_FIXTURES = {"dates_models", "compare", "window", "bundle", "translator", "entries_with_models"}
 SLOW_TEST_MODULES = {"test_cli", "test_concat", "test_run_folder_safety", "test_snapshots", "test_trainer",
-                     "test_app", "test_tune_decoding", "test_layers", "test_main_window", "test_training_panel",
+                     "test_app", "test_tune_decoding", "test_layers_runtime", "test_main_window", "test_training_panel",
                      "test_translate_decode", "test_translate_input", "test_translate_models", "test_compare",
                      "test_whatif", "test_fuzz", "test_subword_sampling", "test_run_watch", "test_metrics_log",
                      "test_beam_tree", "test_forced"}

@@ -19,7 +19,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
-from gui.training.plotstyle import BACKGROUND, FOREGROUND
+from gui.common.plotstyle import BACKGROUND, FOREGROUND
 
 if TYPE_CHECKING:
     from engine.aligner import AlignerMap

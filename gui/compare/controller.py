@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
+from gui.common.catalog_jobs import LoadFailure, catalog_items, load_items
 from gui.compare.model import OWN_OUTPUTS, PanelSlot, forced_target, plan_slots
-from gui.translate.catalog_jobs import LoadFailure, catalog_items, load_items
 from gui.workers import JobSet, JobStarter
 
 if TYPE_CHECKING:

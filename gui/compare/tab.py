@@ -18,6 +18,7 @@ gui/compare/enlarged.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,9 @@ from gui.attention.export import ExportError
 from gui.attention.inspector import StepInspector
 from gui.attention.piece_map import word_document
 from gui.attention.view_bar import MapViewBar
+from gui.common.examples import fill_examples_menu, load_examples
+from gui.common.menu_button import menu_button
+from gui.common.tab_protocol import DECODE_STOP_MS, CloseQuestion
 from gui.compare.aligner_map import AlignerPanel
 from gui.compare.controller import CompareController, CompareRun
 from gui.compare.difference import DifferencePanel
@@ -57,8 +61,6 @@ from gui.compare.model import (
     target_choices,
 )
 from gui.compare.panel import PanelScheduler, ScorerPanel
-from gui.translate.examples import fill_examples_menu, load_examples
-from gui.translate.view import menu_button
 
 INSPECTOR_HINT = ("Step inspector: hover a map row or an output token of any scorer to see that step's "
                   "scores e_ij and weights α_ij.")
@@ -67,11 +69,19 @@ INSPECTOR_HINT = ("Step inspector: hover a map row or an output token of any sco
 class CompareTab(QWidget):
     """The Compare tab (objectName ``compareTab``)."""
 
+    title = "Compare"
+    shutdown_ms = DECODE_STOP_MS
     statusChanged = Signal(str)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None,
+                 direction: Callable[[], str | None] = lambda: None) -> None:
+        """``direction`` gives the direction to start with when the tab is first shown (the
+        Translate tab's; "zh-en" when it gives None)."""
         super().__init__(parent)
         self.setObjectName("compareTab")
+        self._first_direction = direction
+        self.started = False  # the models load the first time the tab is shown
+        self._closed = False
         self.controller = CompareController(self)
         self.panels: dict[str, ScorerPanel] = {}
         self.scheduler = PanelScheduler(self)  # the maps redraw one panel at a time
@@ -173,10 +183,28 @@ class CompareTab(QWidget):
         self.difference.heatmap.cellHovered.connect(lambda _row, column: self._highlight_column(column))
         self.difference.shareRequested.connect(self._share_target)
 
-    def start(self, direction: str = "zh-en") -> None:
-        self.controller.start(direction)
+    # -- the tab protocol (gui/common/tab_protocol.py) ---------------------------------------
+    def start(self) -> None:
+        """Nothing at start-up: the models load the first time the tab is shown."""
 
-    def shutdown(self, timeout_ms: int = 3000) -> bool:
+    def shown(self) -> None:
+        self.load_models()
+
+    def load_models(self, direction: str | None = None) -> None:
+        """Load the models of ``direction`` (else the one the tab was given), once."""
+        if self.started or self._closed:
+            return
+        self.started = True
+        self.controller.start(direction or self._first_direction() or "zh-en")
+
+    def save_settings(self) -> None:
+        """Nothing is remembered between sessions."""
+
+    def close_question(self) -> CloseQuestion | None:
+        return None
+
+    def shutdown(self, timeout_ms: int = DECODE_STOP_MS) -> bool:
+        self._closed = True
         self._close_enlarged()
         return self.controller.shutdown(timeout_ms)
 

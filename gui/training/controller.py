@@ -39,8 +39,8 @@ from engine.events import (
     ValidationEvent,
     format_duration,
 )
+from gui.common.plotstyle import run_colour
 from gui.training.corpus import CorpusEntry, CorpusInspection, inspect_corpus
-from gui.training.plotstyle import run_colour
 from gui.training.records import RunRecord
 from gui.training.runner import (
     ResumableRun,

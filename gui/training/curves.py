@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui.training.plotstyle import DIVERGED_COLOUR, faded, style_plot
+from gui.common.plotstyle import DIVERGED_COLOUR, faded, style_plot
 from gui.training.ranges import nice_bounds, nice_ceil
 from gui.training.records import DEFAULT_SMOOTHING, RunRecord
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal, Slot
 
 from engine.errors import EngineError  # torch-free
-from gui.translate.catalog_jobs import CatalogSnapshot, LoadFailure, catalog_items, load_items, scan_catalog
+from gui.common.catalog_jobs import CatalogSnapshot, LoadFailure, catalog_items, load_items, scan_catalog
 from gui.translate.choices import ModelChoices
 from gui.translate.past import PastModel, past_items
 from gui.translate.whatif_state import WhatIf

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gui.translate.catalog_jobs import LoadFailure
+from gui.common.catalog_jobs import LoadFailure
 
 if TYPE_CHECKING:
     from engine.bundle import ModelBundle

@@ -15,10 +15,12 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QToolTip, QVBoxLayout, Q
 from gui.attention.export import EXPORT_KINDS, ExportError
 from gui.attention.labels import quoted
 from gui.attention.throttle import FrameThrottle
+from gui.common.examples import fill_examples_menu, load_examples
+from gui.common.tab_protocol import DECODE_STOP_MS, CloseQuestion
 from gui.stored_settings import stored_int, stored_text
 from gui.translate.controller import STOPPED, TranslateController
 from gui.translate.controls import SPEED_STEPS, delay_for
-from gui.translate.examples import History, fill_examples_menu, fill_history_menu, load_examples
+from gui.translate.history import History, fill_history_menu
 from gui.translate.input_state import LOADING_HINT, input_state
 from gui.translate.language_gate import LanguageGate
 from gui.translate.status import ModelStatus, describe_model
@@ -30,10 +32,10 @@ if TYPE_CHECKING:
     from engine.catalog import ModelEntry
     from engine.search import DecodeStep
     from engine.translator import Translation
-    from gui.length_study.dialog import LengthStudyDialog
     from gui.translate.beam_dialog import BeamTreeDialog
     from gui.translate.choices import ModelChoices
     from gui.translate.controller import RunInfo
+    from gui.translate.length_study.dialog import LengthStudyDialog
 
 TREE_FRAME_SECONDS = 0.1  # the beam tree's redraws while a search runs: at most ten a second
 
@@ -46,8 +48,13 @@ class TranslateTab(QWidget):
     errorReported = Signal(str, str, str)  # title, message, details
     statusMessage = Signal(str)  # a passing message for the status bar
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    title = "Translate"
+    shutdown_ms = DECODE_STOP_MS
+
+    def __init__(self, parent: QWidget | None = None, pinned_folder: Path | None = None) -> None:
+        """``pinned_folder``: the model folder named on the command line (opened first), if any."""
         super().__init__(parent)
+        self.pinned_folder = pinned_folder
         self.view = TranslateView()
         self.controller = TranslateController(self)
         self.language = LanguageGate(self.controller, self.view.language_notice, self)  # input in another language
@@ -126,8 +133,8 @@ class TranslateTab(QWidget):
         self.language.anywayRequested.connect(self.translate_anyway)
         self._fill_examples("")
 
-    # -- start and settings -----------------------------------------------------------------
-    def start(self, pinned_folder: Path | None = None) -> None:
+    # -- the tab protocol (gui/common/tab_protocol.py) ---------------------------------------
+    def start(self) -> None:
         """Restore the remembered choices and look for models (in the background)."""
         settings = QSettings()
         beam_spin = self.view.choice_bar.beam_spin
@@ -135,7 +142,7 @@ class TranslateTab(QWidget):
         self.view.choice_bar.speed_slider.setValue(stored_int(settings, "translate/speed", 0, 0, SPEED_STEPS))
         self.controller.set_beam_size(self.view.choice_bar.beam_spin.value())
         self.controller.set_delay(delay_for(self.view.choice_bar.speed_slider.value()))
-        self.controller.start(pinned_folder, stored_text(settings, "translate/direction"),
+        self.controller.start(self.pinned_folder, stored_text(settings, "translate/direction"),
                               stored_text(settings, "translate/scorer"))
         self.update_input_state()  # the boxes say "Loading models…" until the first model is in use
 
@@ -149,7 +156,13 @@ class TranslateTab(QWidget):
         settings.setValue("translate/speed", self.view.choice_bar.speed_slider.value())
         self.language.save(settings)
 
-    def shutdown(self, timeout_ms: int = 3000) -> bool:
+    def shown(self) -> None:
+        """Nothing to do: the tab is ready from the start."""
+
+    def close_question(self) -> CloseQuestion | None:
+        return None  # a decode is stopped without asking
+
+    def shutdown(self, timeout_ms: int = DECODE_STOP_MS) -> bool:
         return self.controller.shutdown(timeout_ms)
 
     # -- input ------------------------------------------------------------------------------
@@ -227,7 +240,7 @@ class TranslateTab(QWidget):
     # -- length study -----------------------------------------------------------------------
     def open_length_study(self) -> LengthStudyDialog:
         """Show the length study of the current direction beside the main window (non-modal)."""
-        from gui.length_study.dialog import LengthStudyDialog
+        from gui.translate.length_study.dialog import LengthStudyDialog
 
         if self.length_study_dialog is None:
             self.length_study_dialog = LengthStudyDialog(self)
@@ -242,7 +255,9 @@ class TranslateTab(QWidget):
     def _on_study_row(self, source: str) -> None:
         """A row of the length study: translate it here as the study's table did (greedy: the beam is
         set to 1, and the hint says so when it was not) and bring the main window to the front."""
-        from gui.length_study.dialog import STUDY_BEAM  # the beam of the study's outputs (imported with the dialog)
+        from gui.translate.length_study.dialog import (
+            STUDY_BEAM,  # the beam of the study's outputs (imported with the dialog)
+        )
 
         reference = self.length_study_dialog.view.table.reference_for(source) if self.length_study_dialog else ""
         if reference:

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QMenu,
     QPushButton,
     QStackedWidget,
     QToolButton,
@@ -26,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from gui.attention.export import EXPORT_KINDS
 from gui.attention.panel import AttentionPanel
+from gui.common.menu_button import menu_button
 from gui.translate.controls import ChoiceBar, TransportBar
 from gui.translate.language_notice import LanguageNotice
 from gui.translate.tokens import TokenStrip
@@ -41,18 +41,6 @@ EMPTY_STATE_TEXT = (
     "(“29 Nov 2026”, “二〇二六年十一月二十九日”) into ISO 8601 (“2026-11-29”). It trains in a few "
     "minutes on a CPU and shows crisp, readable attention.</p>"
 )
-
-
-def menu_button(text: str, tooltip: str, name: str) -> tuple[QToolButton, QMenu]:
-    """A tool button that opens its menu on a click (Examples, History, Export)."""
-    button = QToolButton()
-    button.setObjectName(name)
-    button.setText(text)
-    button.setToolTip(tooltip)
-    button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-    menu = QMenu(button)
-    button.setMenu(menu)
-    return button, menu
 
 
 class TranslateView(QWidget):

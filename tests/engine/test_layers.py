@@ -1,43 +1,98 @@
-"""The layers: the engine never imports Qt, and the window starts without PyTorch (docs/architecture.md)."""
+"""The layers, read from the source (``ast``, nothing imported: fast tier): the engine never imports
+Qt or the app, no tab package imports another tab's modules, scripts take no view's modules, and the
+app reads run folders only through the engine (docs/architecture.md). What can only be seen by
+importing (the window starting without PyTorch) is in test_layers_runtime.py, the slow tier."""
+
+from __future__ import annotations
 
 import ast
-import subprocess
-import sys
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 FORBIDDEN = ("PySide6", "PyQt5", "PyQt6", "pyqtgraph", "superqt", "gui")
+# Packages of gui/ every tab may import: the shared attention views and what the tabs share.
+SHARED_PACKAGES = ("attention", "common")
+# The top of the app: it imports the tabs, and no tab imports it.
+WINDOW_MODULES = ("gui.app", "gui.main_window")
+
+
+@cache
+def imported_modules(path: Path) -> tuple[str, ...]:
+    """Every module ``path`` imports, at its top, in a function or under TYPE_CHECKING (absolute names)."""
+    names: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names += [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+    return tuple(names)
+
+
+def gui_package_of(module: str) -> str | None:
+    """The package of gui/ a module (or a name imported from one) belongs to: "translate" for
+    gui.translate.tab; None for the modules at gui/'s top (gui.workers, gui.heap.freeze_new_objects)
+    and outside the app."""
+    parts = module.split(".")
+    if parts[0] != "gui" or len(parts) < 2:
+        return None
+    return parts[1] if (ROOT / "gui" / parts[1] / "__init__.py").exists() else None
+
+
+def tab_packages() -> list[str]:
+    return sorted(p.name for p in (ROOT / "gui").iterdir()
+                  if (p / "__init__.py").exists() and p.name not in SHARED_PACKAGES)
 
 
 def test_no_engine_source_file_imports_qt_or_the_gui():
     for path in (ROOT / "engine").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module:
-                names = [node.module]
-            for name in names:
-                assert name.split(".")[0] not in FORBIDDEN, f"{path.name} imports {name}"
+        for name in imported_modules(path):
+            assert name.split(".")[0] not in FORBIDDEN, f"{path.name} imports {name}"
 
 
-def test_importing_every_engine_module_loads_no_qt():
-    modules = [f"engine.{p.stem}" for p in (ROOT / "engine").glob("*.py") if p.stem != "__init__"]
-    code = (f"import importlib, sys\nfor m in {modules!r}: importlib.import_module(m)\n"
-            "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph')]\n"
-            "print(bad); sys.exit(1 if bad else 0)")
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0, result.stdout + result.stderr
+def test_the_tab_packages_are_the_three_tabs():
+    assert tab_packages() == ["compare", "training", "translate"]
 
 
-def test_importing_the_main_window_does_not_import_torch():
-    """The window appears before PyTorch has loaded: start-up speed depends on it."""
-    code = ("import sys\nimport gui.main_window, gui.app\n"
-            "bad = [m for m in ('torch', 'sentencepiece', 'sacrebleu') if m in sys.modules]\n"
-            "print(bad); sys.exit(1 if bad else 0)")
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                            env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
-    assert result.returncode == 0, result.stdout + result.stderr
+def test_no_tab_package_imports_another_tab_package():
+    """A tab imports its own package, gui/attention/, gui/common/ and the modules at gui/'s top
+    (gui/workers.py, gui/screen_fit.py, …); what two tabs share moves to gui/common/."""
+    for package in tab_packages():
+        for path in (ROOT / "gui" / package).rglob("*.py"):
+            for name in imported_modules(path):
+                other = gui_package_of(name)
+                assert other in (None, package, *SHARED_PACKAGES), (
+                    f"{path.relative_to(ROOT)} imports {name}: move what the tabs share to gui/common/")
+                assert not name.startswith(WINDOW_MODULES), f"{path.relative_to(ROOT)} imports {name}"
+
+
+def test_the_shared_packages_import_no_tab():
+    for package in SHARED_PACKAGES:
+        for path in (ROOT / "gui" / package).rglob("*.py"):
+            for name in imported_modules(path):
+                assert gui_package_of(name) in (None, *SHARED_PACKAGES), f"{path.relative_to(ROOT)} imports {name}"
+                assert not name.startswith(WINDOW_MODULES), f"{path.relative_to(ROOT)} imports {name}"
+
+
+def test_scripts_take_no_view_module():
+    """A script drives the whole app (gui.app) or none of it: colours come from the engine's scorer
+    table or gui/common/, never from a view."""
+    for path in (ROOT / "scripts").rglob("*.py"):
+        for name in imported_modules(path):
+            if name.split(".")[0] == "gui":
+                assert name.startswith(("gui.app", "gui.common")), f"{path.relative_to(ROOT)} imports {name}"
+
+
+def test_the_import_map_sees_each_kind_of_import(tmp_path):
+    source = tmp_path / "sample.py"
+    source.write_text("import gui.compare.tab\nfrom gui.translate import view\nif TYPE_CHECKING:\n"
+                      "    from gui.training.panel import TrainingPanel\ndef f():\n    from . import near\n",
+                      encoding="utf-8")
+    names = imported_modules(source)
+    assert {"gui.compare.tab", "gui.translate.view", "gui.training.panel.TrainingPanel"} <= set(names)
+    assert [gui_package_of(n) for n in ("gui.workers", "gui.heap.freeze_new_objects", "gui.translate",
+                                        "gui.translate.length_study.view", "engine.model")] == [
+        None, None, "translate", "translate", None]
 
 
 # The files the engine keeps in a run folder; the GUI reaches them only through engine functions

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from engine.catalog import ModelEntry
 from engine.events import FinishedEvent, FinishReason, StepEvent
+from gui.common.catalog_jobs import LoadFailure
 from gui.training.controller import TrainingController
 from gui.training.runner import RunFailed
 from gui.training.settings import RunSettings
-from gui.translate.catalog_jobs import LoadFailure
 from gui.translate.controller import FAILED, FINISHED, IDLE, PAUSED, STOPPED, TranslateController
 from tests.inline_jobs import InlineJobs
 

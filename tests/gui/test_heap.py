@@ -7,7 +7,7 @@ import gc
 
 def test_the_model_catalogs_worker_freezes_the_heap_once_pytorch_is_loaded(monkeypatch):
     from gui import heap
-    from gui.translate.catalog_jobs import catalog_items
+    from gui.common.catalog_jobs import catalog_items
 
     calls = []
     monkeypatch.setattr(gc, "get_freeze_count", lambda: 0)  # as in a fresh app

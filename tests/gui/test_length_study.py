@@ -14,8 +14,9 @@ from PySide6.QtWidgets import QComboBox, QTableWidget, QToolButton
 from engine.attention import SCORERS
 from engine.catalog import read_entry, user_models_folder
 from engine.length_study import BucketScore, LengthStudy, StudyRow, read_length_study, record_length_study
-from gui.length_study.dialog import LengthStudyDialog
-from gui.length_study.model import (
+from gui.translate.choices import ModelChoices
+from gui.translate.length_study.dialog import LengthStudyDialog
+from gui.translate.length_study.model import (
     BUCKET_LABELS,
     MISSING_OUTPUT,
     NO_MODEL,
@@ -24,8 +25,7 @@ from gui.length_study.model import (
     gather,
     read_studies,
 )
-from gui.length_study.view import HIGHLIGHT_COLOUR, LengthStudyView
-from gui.translate.choices import ModelChoices
+from gui.translate.length_study.view import HIGHLIGHT_COLOUR, LengthStudyView
 from gui.translate.tab import TranslateTab
 from tests.gui.test_translate_support import (
     LOAD_MS,

@@ -1,5 +1,5 @@
 """The Length study's "How they attend" table with each scorer's AER against the word aligner, and the
-reading of it in words (gui/length_study/alignment.py)."""
+reading of it in words (gui/translate/length_study/alignment.py)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import json
 
 from engine.alignment_scores import AlignmentStudy, LinkScores
 from engine.catalog import read_entry
-from gui.length_study.alignment import alignment_cells, alignment_text, table_rows
-from gui.length_study.model import ATTENTION_COLUMNS, ScorerStudy, attention_table, gather, read_studies
-from gui.length_study.view import LengthStudyView
 from gui.translate.choices import ScorerOption
+from gui.translate.length_study.alignment import alignment_cells, alignment_text, table_rows
+from gui.translate.length_study.model import ATTENTION_COLUMNS, ScorerStudy, attention_table, gather, read_studies
+from gui.translate.length_study.view import LengthStudyView
 from tests.gui.test_length_study import make_study, write_model
 
 STATS = {"mean_entropy": 0.8, "mean_max_weight": 0.61, "monotonic_share": 0.7, "coverage_deviation": 0.3}

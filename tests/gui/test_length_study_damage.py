@@ -8,8 +8,8 @@ import json
 import shutil
 
 from engine.catalog import read_entry
-from gui.length_study.model import NO_STUDY, attention_table, gather, read_studies
 from gui.translate.choices import ScorerOption
+from gui.translate.length_study.model import NO_STUDY, attention_table, gather, read_studies
 
 
 def test_a_study_and_statistics_with_infinity_are_left_out_and_the_rest_is_read(tmp_path, dates_models):

@@ -1,10 +1,10 @@
-"""The plain-language reading of the scorers' attention statistics (gui/length_study/reading.py)."""
+"""The plain-language reading of the scorers' attention statistics (gui/translate/length_study/reading.py)."""
 
 from __future__ import annotations
 
-from gui.length_study.model import ScorerStudy, gather
-from gui.length_study.reading import attention_reading
-from gui.length_study.view import LengthStudyView
+from gui.translate.length_study.model import ScorerStudy, gather
+from gui.translate.length_study.reading import attention_reading
+from gui.translate.length_study.view import LengthStudyView
 from tests.gui.test_length_study import make_study
 
 

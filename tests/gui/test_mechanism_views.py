@@ -140,8 +140,8 @@ def test_a_multi_head_compare_panel_draws_the_chosen_head_and_keeps_the_mean_as_
 
 
 def test_every_mechanism_has_its_own_colour_and_the_length_study_draws_it():
-    from gui.length_study.model import Series
-    from gui.length_study.view import HIGHLIGHT_COLOUR, series_pen
+    from gui.translate.length_study.model import Series
+    from gui.translate.length_study.view import HIGHLIGHT_COLOUR, series_pen
 
     colours = [info.colour for info in SCORER_TABLE.values()]
     assert len(set(colours)) == len(colours)

@@ -75,7 +75,7 @@ def test_no_model_offers_to_train_the_dates_task(qtbot):
     assert view.empty_state.isVisibleTo(window)
     assert "dates" in view.train_dates_button.text()
     view.train_dates_button.click()
-    assert window.tabs.currentWidget() is window.training_panel
+    assert window.tabs.currentWidget() is window.train_tab
 
 
 def test_a_saved_model_appears_at_once(qtbot, dates_models):

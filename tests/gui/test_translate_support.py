@@ -63,7 +63,7 @@ def wait_run_end(qtbot, window: MainWindow) -> None:
 def test_the_examples_menu_offers_inputs_of_several_sentences_in_their_own_section(qtbot):
     from PySide6.QtWidgets import QMenu
 
-    from gui.translate.examples import fill_examples_menu, load_examples
+    from gui.common.examples import fill_examples_menu, load_examples
 
     examples = load_examples()
     for language in ("zh", "en"):

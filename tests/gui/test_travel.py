@@ -14,10 +14,10 @@ from PySide6.QtTest import QTest
 
 from engine.events import StepEvent
 from engine.travel import SNAPSHOT, WeightPoint, weight_points
+from gui.common.catalog_jobs import LoadFailure
 from gui.training.panel import TrainingPanel
 from gui.training.records import RunRecord
 from gui.training.travel import step_at
-from gui.translate.catalog_jobs import LoadFailure
 from gui.translate.controller import TranslateController
 from gui.translate.past import PastModel, past_items
 from gui.translate.status import ModelStatus

@@ -29,9 +29,9 @@ def main() -> int:
     from gui.compare.enlarged import EnlargedMap
     from gui.compare.model import PanelSlot, plan_slots
     from gui.compare.panel import ScorerPanel
-    from gui.length_study.dialog import LengthStudyDialog
     from gui.main_window import MainWindow
     from gui.translate.beam_dialog import BeamTreeDialog
+    from gui.translate.length_study.dialog import LengthStudyDialog
 
     frames: dict[str, dict[str, list[int]]] = {}
 

@@ -1,5 +1,5 @@
-"""Example sentences (``resources/examples.json``) and this session's translation history, both
-offered as menus of the Translate view."""
+"""Example sentences (``resources/examples.json``), offered as a menu by the Translate and Compare
+tabs."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from pathlib import Path
 from PySide6.QtWidgets import QMenu
 
 EXAMPLES_FILE = Path(__file__).resolve().parents[2] / "resources" / "examples.json"
-HISTORY_LIMIT = 30
 MENU_TEXT_LIMIT = 70  # characters of a sentence shown in a menu entry
 # Menu sections, in order: (the examples' "length", section title).
 EXAMPLE_GROUPS = (("short", "Short sentences"), ("long", "Long sentences"),
@@ -43,27 +42,8 @@ def load_examples(path: Path = EXAMPLES_FILE) -> dict[str, list[Example]]:
         return {}
 
 
-class History:
-    """Sentences translated this session, newest first, without repeats."""
-
-    def __init__(self, limit: int = HISTORY_LIMIT) -> None:
-        self._items: list[str] = []
-        self._limit = limit
-
-    def add(self, text: str) -> None:
-        text = text.strip()
-        if not text:
-            return
-        if text in self._items:
-            self._items.remove(text)
-        self._items.insert(0, text)
-        del self._items[self._limit :]
-
-    def items(self) -> list[str]:
-        return list(self._items)
-
-
-def _menu_text(text: str) -> str:
+def menu_text(text: str) -> str:
+    """``text`` on one line, cut to MENU_TEXT_LIMIT characters, as a menu entry shows it."""
     one_line = " ".join(text.split())
     shown = one_line if len(one_line) <= MENU_TEXT_LIMIT else one_line[: MENU_TEXT_LIMIT - 1] + "…"
     return shown.replace("&", "&&")  # a lone & would become a keyboard accelerator
@@ -82,17 +62,6 @@ def fill_examples_menu(menu: QMenu, examples: list[Example], pick: Callable[[str
         if group:
             menu.addSection(title)
         for example in group:
-            action = menu.addAction(_menu_text(example.text))
+            action = menu.addAction(menu_text(example.text))
             action.setToolTip(example.text)
             action.triggered.connect(lambda _checked=False, text=example.text: pick(text))
-
-
-def fill_history_menu(menu: QMenu, history: History, pick: Callable[[str], None]) -> None:
-    menu.clear()
-    items = history.items()
-    if not items:
-        menu.addAction("Nothing translated yet").setEnabled(False)
-        return
-    for text in items:
-        action = menu.addAction(_menu_text(text))
-        action.triggered.connect(lambda _checked=False, text=text: pick(text))

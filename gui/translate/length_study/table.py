@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QToolButton, QWidget
 
-from gui.length_study.model import MISSING_OUTPUT, TableRow
+from gui.translate.length_study.model import MISSING_OUTPUT, TableRow
 
 BUTTON_TEXT = "Translate ▸"
 BUTTON_TIP = "Load this input into the Translate view and watch it decode greedily (beam 1), as the outputs here were"

@@ -20,7 +20,7 @@ from engine.errors import EngineError
 from engine.scorer_table import ATTENTION_SCORER_NAMES
 
 if TYPE_CHECKING:
-    from gui.length_study.model import LengthStudyData, ScorerStudy
+    from gui.translate.length_study.model import LengthStudyData, ScorerStudy
 
 ALIGNMENT_COLUMNS = (("aer", "AER vs aligner"), ("precision_recall", "precision / recall"))
 LONG_INPUTS = "41+"  # the length study's aggregate of the longest inputs (else its longest shared bucket)
@@ -48,7 +48,7 @@ def alignment_cells(scorer: ScorerStudy) -> list[str]:
 def table_rows(data: LengthStudyData, rows: list[tuple[str, list[str]]], width: int
                ) -> list[tuple[str, list[str]]]:
     """The "How they attend" rows (``rows``: label → ``width`` statistics, as
-    gui.length_study.model.attention_table makes them) with each scorer's alignment cells after its
+    gui.translate.length_study.model.attention_table makes them) with each scorer's alignment cells after its
     statistics; a scorer with an alignment study but no statistics gets a row of dashes and its cells."""
     by_label = dict(rows)
     table = []

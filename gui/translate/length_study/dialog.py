@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
 
-from gui.length_study.model import gather, read_studies
-from gui.length_study.view import LengthStudyView
 from gui.screen_fit import fit_to_screen
+from gui.translate.length_study.model import gather, read_studies
+from gui.translate.length_study.view import LengthStudyView
 
 if TYPE_CHECKING:
     from gui.translate.choices import ModelChoices

@@ -17,8 +17,9 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QVBoxLa
 
 from engine.length_lesson import length_lesson
 from engine.scorer_table import FIXED_CONTEXT, SCORER_TABLE
-from gui.length_study.alignment import ALIGNMENT_COLUMNS, alignment_text, table_rows
-from gui.length_study.model import (
+from gui.common.plotstyle import FOREGROUND, style_plot
+from gui.translate.length_study.alignment import ALIGNMENT_COLUMNS, alignment_text, table_rows
+from gui.translate.length_study.model import (
     ATTENTION_COLUMNS,
     BUCKET_LABELS,
     LengthStudyData,
@@ -26,9 +27,8 @@ from gui.length_study.model import (
     attention_table,
     bucket_summary,
 )
-from gui.length_study.reading import attention_reading
-from gui.length_study.table import StudyTable
-from gui.training.plotstyle import FOREGROUND, style_plot
+from gui.translate.length_study.reading import attention_reading
+from gui.translate.length_study.table import StudyTable
 
 CAPTION_THEORY = (
     "<b>BLEU against source length</b> (after Bahdanau et al. 2014, Fig. 2). Without attention the "

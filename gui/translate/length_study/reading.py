@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.scorer_table import FIXED_CONTEXT
-from gui.length_study.model import LengthStudyData
+from gui.translate.length_study.model import LengthStudyData
 
 NEEDED = ("mean_entropy", "mean_max_weight", "monotonic_share", "coverage_deviation")
 

@@ -152,7 +152,7 @@ def read_studies(options: Sequence[ScorerOption], beam: int = 1) -> list[ScorerS
     from engine.bundle import read_config
     from engine.errors import EngineError
     from engine.length_study import read_length_study
-    from gui.length_study.alignment import stored_alignment
+    from gui.translate.length_study.alignment import stored_alignment
 
     studies = []
     for option in options:
