@@ -226,26 +226,52 @@ def _prior_fields(row: list, shape: tuple[type, ...]) -> bool:
 def alignment_from_json(data: Any) -> CorpusAlignment:
     """The alignment a parsed file holds, checked field by field (AlignmentFileError names the first fault)."""
     _require(isinstance(data, dict), "the top level must be an object")
+    _check_versions(data)
+    languages = _languages(data.get("languages"))
+    _require(data.get("symmetrization") in SYMMETRIZATIONS,
+             f"symmetrization must be one of {', '.join(SYMMETRIZATIONS)}; got {data.get('symmetrization')!r}")
+    _require(isinstance(data.get("aligner"), str) and data["aligner"], "the aligner must be named")
+    corpus = _corpus(data.get("corpus"))
+    seconds = _seconds(data.get("seconds"))
+    rows = data.get("pairs")
+    _require(isinstance(rows, list), "pairs must be a list")
+    pairs = _pairs(rows)
+    _require(_count(corpus.get("pairs"), "corpus.pairs") == len(rows),
+             f"corpus.pairs says {corpus.get('pairs')} but {len(rows)} are stored")
+    return CorpusAlignment((languages[0], languages[1]), data["aligner"], data["symmetrization"], corpus["name"],
+                           corpus["sha256"], float(seconds), pairs, _priors(data.get("priors")))
+
+
+def _check_versions(data: dict[str, Any]) -> None:
+    """The file's format, its version and the word rule its counts were made by: the ones this version reads."""
     _require(data.get("format") == ALIGNMENT_FORMAT, f"not an alignment file (format is {data.get('format')!r})")
     _require(data.get("format_version") == ALIGNMENT_FORMAT_VERSION,
              f"format version {data.get('format_version')!r}; this version reads {ALIGNMENT_FORMAT_VERSION}")
     _require(data.get("word_rule_version") == WORD_RULE_VERSION,
              f"words were split by rule version {data.get('word_rule_version')!r}; this version splits by "
              f"{WORD_RULE_VERSION}")
-    languages = data.get("languages")
+
+
+def _languages(languages: Any) -> list[str]:
     _require(isinstance(languages, list) and len(languages) == 2 and all(isinstance(x, str) for x in languages)
              and languages[0] != languages[1], "languages must be two different language codes")
-    _require(data.get("symmetrization") in SYMMETRIZATIONS,
-             f"symmetrization must be one of {', '.join(SYMMETRIZATIONS)}; got {data.get('symmetrization')!r}")
-    _require(isinstance(data.get("aligner"), str) and data["aligner"], "the aligner must be named")
-    corpus = data.get("corpus")
+    return languages
+
+
+def _corpus(corpus: Any) -> dict[str, Any]:
     _require(isinstance(corpus, dict) and isinstance(corpus.get("name"), str)
              and isinstance(corpus.get("sha256"), str), "corpus must name the corpus and its sha256")
-    seconds = data.get("seconds")
+    return corpus
+
+
+def _seconds(seconds: Any) -> float:
     _require(isinstance(seconds, int | float) and not isinstance(seconds, bool) and math.isfinite(seconds)
              and seconds >= 0, f"seconds must be a finite number ≥ 0; got {seconds!r}")
-    rows = data.get("pairs")
-    _require(isinstance(rows, list), "pairs must be a list")
+    return seconds
+
+
+def _pairs(rows: list) -> dict[str, AlignedPair]:
+    """The stored pairs by key, each row checked for form (pairs are numbered from 1 in messages)."""
     pairs: dict[str, AlignedPair] = {}
     for number, row in enumerate(rows, start=1):
         where = f"pair {number}"
@@ -254,7 +280,4 @@ def alignment_from_json(data: Any) -> CorpusAlignment:
         _require(isinstance(key, str) and _KEY.fullmatch(key) is not None, f"{where}: the key must be 16 hex digits")
         source_words, target_words = _count(source_words, f"{where}: words"), _count(target_words, f"{where}: words")
         pairs[key] = AlignedPair(source_words, target_words, _links_text(forward, where), _links_text(reverse, where))
-    _require(_count(corpus.get("pairs"), "corpus.pairs") == len(rows),
-             f"corpus.pairs says {corpus.get('pairs')} but {len(rows)} are stored")
-    return CorpusAlignment((languages[0], languages[1]), data["aligner"], data["symmetrization"], corpus["name"],
-                           corpus["sha256"], float(seconds), pairs, _priors(data.get("priors")))
+    return pairs
