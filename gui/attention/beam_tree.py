@@ -316,25 +316,35 @@ class BeamTreeView(QGraphicsView):
         super().mouseDoubleClickEvent(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        item = self.current
-        key = event.key()
+        """Arrows walk the tree (left: the parent, right: the first child, up and down: the level);
+        Enter picks the chosen node; before a choice, right, down or Enter choose the first node."""
+        key, item = event.key(), self.current
         if item is None:
             if self.levels and self.levels[0] and key in (Qt.Key.Key_Right, Qt.Key.Key_Down, Qt.Key.Key_Return):
                 self.choose(self.levels[0][0])
                 return
-            super().keyPressEvent(event)
-            return
-        ids = tuple(item.node.ids)
-        if key == Qt.Key.Key_Left:
-            self.choose(self.items_by_ids.get(ids[:-1]))
-        elif key == Qt.Key.Key_Right and item.depth + 1 < len(self.levels):
-            children = [c for c in self.levels[item.depth + 1] if tuple(c.node.ids[:-1]) == ids]
-            self.choose(children[0] if children else None)
-        elif key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
-            level = self.levels[item.depth]
-            row = item.row + (-1 if key == Qt.Key.Key_Up else 1)
-            self.choose(level[row] if 0 <= row < len(level) else None)
         elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
             self.choose(item, pick=True)
-        else:
-            super().keyPressEvent(event)
+            return
+        elif self._moves(item, key):
+            self.choose(self._neighbour(item, key))
+            return
+        super().keyPressEvent(event)
+
+    def _moves(self, item: TreeNode, key: int) -> bool:
+        """Whether arrow ``key`` walks the tree from ``item`` (right only where a next level exists)."""
+        if key == Qt.Key.Key_Right:
+            return item.depth + 1 < len(self.levels)
+        return key in (Qt.Key.Key_Left, Qt.Key.Key_Up, Qt.Key.Key_Down)
+
+    def _neighbour(self, item: TreeNode, key: int) -> TreeNode | None:
+        """The node arrow ``key`` leads to from ``item`` (None: none that way)."""
+        ids = tuple(item.node.ids)
+        if key == Qt.Key.Key_Left:
+            return self.items_by_ids.get(ids[:-1])
+        if key == Qt.Key.Key_Right:
+            children = [c for c in self.levels[item.depth + 1] if tuple(c.node.ids[:-1]) == ids]
+            return children[0] if children else None
+        level = self.levels[item.depth]
+        row = item.row + (-1 if key == Qt.Key.Key_Up else 1)
+        return level[row] if 0 <= row < len(level) else None

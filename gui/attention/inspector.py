@@ -184,34 +184,46 @@ class StepInspector(QWidget):
         own = step.model_attention if step is not None and step.overridden else None
         source_tokens, weights, scores, own = _in_units(source_tokens, weights, scores, own, source_split, words)
         self.weights.setHeaderData(1, Qt.Orientation.Horizontal, "source word" if words else "source token")
-        shown_p = f" with p = {probability:.3f}" if probability is not None else ""
+        self.title.setText(self._title(index, token, probability, heading, note))
+        self.formula.setText(self._formulas(formula, uses_attention))
+        self.alternatives.setText(self._alternatives(step, own, source_tokens))
+        self.alternatives.setVisible(bool(self.alternatives.text()))  # no empty line above the table
+        self._show_weights(index, source_tokens, weights, scores, uses_attention)
+
+    def _title(self, index: int, token: str, probability: float | None, heading: str, note: str) -> str:
+        """The step's line: the model (``heading``), i, the output token and its p, then ``note``."""
         prefix = f"<b>{html.escape(heading)}</b> · " if heading else ""
         if self.compact:
             shown_p = f", p = {probability:.3f}" if probability is not None else ""
-            self.title.setText(f"{prefix}<b>i = {index}</b>: {html.escape(quoted(token))}{shown_p}")
+            title = f"{prefix}<b>i = {index}</b>: {html.escape(quoted(token))}{shown_p}"
         else:
-            self.title.setText(f"{prefix}<b>Step i = {index}</b>: output {html.escape(quoted(token))}{shown_p}")
-        if note:
-            self.title.setText(self.title.text() + f" — {html.escape(note)}")
-        self.formula.setText(self._formulas(formula, uses_attention))
+            shown_p = f" with p = {probability:.3f}" if probability is not None else ""
+            title = f"{prefix}<b>Step i = {index}</b>: output {html.escape(quoted(token))}{shown_p}"
+        return title + (f" — {html.escape(note)}" if note else "")
+
+    def _alternatives(self, step: DecodeStep | None, own: np.ndarray | None, source_tokens: Sequence[str]) -> str:
+        """The top candidates (links to pick one, when ``choosable``) and, for a step whose α was set
+        by hand, the model's own α ("" when neither)."""
+        text = ""
         if step is not None and step.alternatives:
             forced = " (this token was given: a forced prefix)" if step.forced else ""
             if self.choosable:
                 choices = " · ".join(
                     f'<a href="alt:{a.token_id}">{html.escape(quoted(a.token))}</a> {a.probability:.3f}'
                     for a in step.alternatives)
-                self.alternatives.setText(f"Top-{len(step.alternatives)} candidates{forced} — click one to make "
-                                          f"the model continue from it: {choices}")
+                text = (f"Top-{len(step.alternatives)} candidates{forced} — click one to make "
+                        f"the model continue from it: {choices}")
             else:
                 choices = " · ".join(f"{html.escape(quoted(a.token))} {a.probability:.3f}" for a in step.alternatives)
-                self.alternatives.setText(f"Top-{len(step.alternatives)} candidates{forced}: {choices}")
-        else:
-            self.alternatives.setText("")
+                text = f"Top-{len(step.alternatives)} candidates{forced}: {choices}"
         if own is not None:
             listed = ", ".join(f"{quoted(tok)} {alpha:.2f}" for tok, alpha in dominant_sources(own, source_tokens))
-            self.alternatives.setText(self.alternatives.text() + f"<br><b>α set by hand at this step.</b> The "
-                                      f"model's own α: {html.escape(listed)}")
-        self.alternatives.setVisible(bool(self.alternatives.text()))  # no empty line above the table
+            text += f"<br><b>α set by hand at this step.</b> The model's own α: {html.escape(listed)}"
+        return text
+
+    def _show_weights(self, index: int, source_tokens: Sequence[str], weights: np.ndarray | None,
+                      scores: np.ndarray | None, uses_attention: bool) -> None:
+        """The context line and the table of e_ij and α_ij (the fixed context's line without one)."""
         if not uses_attention or weights is None:
             self.context.setText("c_i = C: the same fixed context vector at every step (no weights to inspect).")
             self.weights.set_rows([], None, np.zeros(0))

@@ -106,3 +106,27 @@ class UnitsCache:
         if self._target.pieces != target_tokens:
             self._target = split_words(target_tokens)
         return MapUnits(words, self._source, self._target)
+
+
+def steering_mark(steps: list) -> str:
+    """A map row's mark for its steps (``DecodeStep``s, None where missing): ✎ when what-if decoding
+    gave any of them (a forced token), ◉ when it set any one's attention by hand, else ""."""
+    present = [step for step in steps if step is not None]
+    if any(step.forced for step in present):
+        return "✎"
+    return "◉" if any(step.overridden for step in present) else ""
+
+
+def cell_text(units: MapUnits, row: int, column: int, weight: float, target: str) -> str:
+    """What the hover line says of map cell (``row``, ``column``) in ``units`` (``target``: the row's
+    label): its weight, and in the word view the pieces it averages or sums."""
+    text = f"α(‘{target}’ ← ‘{units.column_labels[column]}’) = {weight:.4f}"
+    if not units.words:
+        return text + f"   (output step {row}, source position {column})"
+    rows, columns = units.row_pieces(row), units.column_pieces(column)
+    return text + (f"   (output word {row}: {_span('step', rows)}{', averaged' if len(rows) > 1 else ''}; "
+                   f"source word {column}: {_span('position', columns)}{', summed' if len(columns) > 1 else ''})")
+
+
+def _span(name: str, pieces: range) -> str:
+    return f"{name} {pieces.start}" if len(pieces) == 1 else f"{name}s {pieces.start}–{pieces.stop - 1}"

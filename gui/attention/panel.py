@@ -40,7 +40,7 @@ from gui.attention.head_rows import MEAN, shown_rows, stacked_heads
 from gui.attention.heads import HeadChooser
 from gui.attention.heatmap import HeatmapView
 from gui.attention.inspector import StepInspector
-from gui.attention.map_units import MapUnits, UnitsCache
+from gui.attention.map_units import MapUnits, UnitsCache, cell_text, steering_mark
 from gui.attention.record import RunRecord
 from gui.attention.throttle import FrameThrottle
 from gui.attention.view_bar import MapViewBar
@@ -313,13 +313,8 @@ class AttentionPanel(QWidget):
         attention was set by hand (in the word view: any of its pieces)."""
         units = self._units if units is None else units
         rows = int(self.record.matrix.shape[0]) if rows is None else rows
-        labels = []
-        for row, label in enumerate(units.row_labels(rows)):
-            steps = [self.record.step(k) for k in units.row_pieces(row) if k < rows]
-            mark = "✎" if any(s is not None and s.forced for s in steps) else \
-                "◉" if any(s is not None and s.overridden for s in steps) else ""
-            labels.append(mark + label)
-        return labels
+        return [steering_mark([self.record.step(k) for k in units.row_pieces(row) if k < rows]) + label
+                for row, label in enumerate(units.row_labels(rows))]
 
     def _inspected_index(self) -> int:
         for index in (self._preview, self._pinned):
@@ -379,23 +374,11 @@ class AttentionPanel(QWidget):
             self.hover_label.setToolTip(HOVER_HINT)
             self.cellHovered.emit(-1, -1)
             return
-        weight = self.heatmap.weight(row, column)
-        rows, columns = units.row_pieces(row), units.column_pieces(column)
-        target, source = self.heatmap._row_labels[row], units.column_labels[column]
-        text = f"α(‘{target}’ ← ‘{source}’) = {weight:.4f}"
-        if units.words:
-            text += (f"   (output word {row}: {_span('step', rows)}{', averaged' if len(rows) > 1 else ''}; "
-                     f"source word {column}: {_span('position', columns)}{', summed' if len(columns) > 1 else ''})")
-        else:
-            text += f"   (output step {row}, source position {column})"
+        text = cell_text(units, row, column, self.heatmap.weight(row, column), self.heatmap._row_labels[row])
         self.hover_label.setText(text)
         self.hover_label.setToolTip(text)
-        self.cellHovered.emit(rows.start, columns.start)
+        self.cellHovered.emit(units.row_pieces(row).start, units.column_pieces(column).start)
 
     def _on_cell_clicked(self, row: int, column: int, shift: bool) -> None:
         units = self._units
         self.cellClicked.emit(units.first_row_piece(row), units.first_column_piece(column), shift)
-
-
-def _span(name: str, pieces: range) -> str:
-    return f"{name} {pieces.start}" if len(pieces) == 1 else f"{name}s {pieces.start}–{pieces.stop - 1}"

@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gui.attention.heatmap import HeatmapView, label_stride
+from gui.attention.heatmap import HeatmapView
 from gui.attention.inspector import StepInspector
+from gui.attention.map_axes import label_stride
 from tests.gui.conftest import shown
 
 LONG_PIECES = ("▁international", "的", "<0xF0>", "▁the", "化", "ing", "▁Nov", "2", "▁organisation", "。")

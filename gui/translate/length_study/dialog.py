@@ -50,15 +50,18 @@ class LengthStudyDialog(QDialog):
     def show_direction(self, choices: ModelChoices | None, direction: str | None, force: bool = False) -> bool:
         """Draw the studies of ``direction``'s models; unchanged models are not read again unless
         ``force``. Returns whether the view was redrawn."""
-        options = choices.options(direction) if choices is not None and direction else []
-        folders = tuple(str(o.entry.folder) if o.entry is not None else "" for o in options)
-        key = (direction, folders)
+        known = choices is not None and bool(direction)
+        options = choices.options(direction) if known else []
+        key = (direction, tuple(str(o.entry.folder) if o.entry is not None else "" for o in options))
         if key == self._key and not force:
             return False
         self._key = key
         self.direction = direction
-        label = choices.direction_label(direction) if choices is not None and direction else ""
-        self.setWindowTitle(f"Length study — {label}" if label else "Length study")
-        self.heading.setText(f"<h3>{label}: quality against source length</h3>" if label else NO_DIRECTION)
+        self._show_heading(choices.direction_label(direction) if known else "")
         self.view.set_data(gather(read_studies(options, STUDY_BEAM)))
         return True
+
+    def _show_heading(self, label: str) -> None:
+        """The window's title and heading name the direction (``label``; "" when there is none)."""
+        self.setWindowTitle(f"Length study — {label}" if label else "Length study")
+        self.heading.setText(f"<h3>{label}: quality against source length</h3>" if label else NO_DIRECTION)

@@ -130,20 +130,24 @@ def _scorer_rank(name: str) -> int:
 
 def gather(items: Iterable[ScorerStudy | tuple[str, str, LengthStudy | None]]) -> LengthStudyData:
     """The plot series and the scorer list, in the engine's scorer order (unknown names last)."""
-    scorers = [item if isinstance(item, ScorerStudy)
-               else ScorerStudy(item[0], item[1], item[2], "" if item[2] is not None else NO_STUDY)
-               for item in items]
-    scorers.sort(key=lambda s: _scorer_rank(s.name))
-    series = []
-    for scorer in scorers:
-        if scorer.study is None:
-            continue
-        present = [(BUCKET_LABELS.index(b.label), b) for b in scorer.study.buckets if b.label in BUCKET_LABELS]
-        present.sort(key=lambda pair: pair[0])
-        series.append(Series(scorer.name, scorer.label, tuple(x for x, _ in present),
-                             tuple(b.bleu for _, b in present), tuple(b.chrf for _, b in present),
-                             tuple(b.n for _, b in present)))
-    return LengthStudyData(tuple(scorers), tuple(series))
+    scorers = sorted((_scorer_study(item) for item in items), key=lambda s: _scorer_rank(s.name))
+    return LengthStudyData(tuple(scorers), tuple(_series(s) for s in scorers if s.study is not None))
+
+
+def _scorer_study(item: ScorerStudy | tuple[str, str, LengthStudy | None]) -> ScorerStudy:
+    """``item`` as a ScorerStudy (a (name, label, study) triple without a study: NO_STUDY)."""
+    if isinstance(item, ScorerStudy):
+        return item
+    name, label, study = item
+    return ScorerStudy(name, label, study, "" if study is not None else NO_STUDY)
+
+
+def _series(scorer: ScorerStudy) -> Series:
+    """The plot series of ``scorer``'s study: its buckets of BUCKET_LABELS, in that order."""
+    present = sorted(((BUCKET_LABELS.index(b.label), b) for b in scorer.study.buckets if b.label in BUCKET_LABELS),
+                     key=lambda pair: pair[0])
+    return Series(scorer.name, scorer.label, tuple(x for x, _ in present), tuple(b.bleu for _, b in present),
+                  tuple(b.chrf for _, b in present), tuple(b.n for _, b in present))
 
 
 def read_studies(options: Sequence[ScorerOption], beam: int = 1) -> list[ScorerStudy]:

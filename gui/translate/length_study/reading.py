@@ -59,36 +59,50 @@ def attention_reading(data: LengthStudyData) -> str:
     scorers = _with_statistics(data)
     if len(scorers) < 2:
         return ""
-    soft = max(scorers, key=lambda s: s.entropy)
-    sharp = min(scorers, key=lambda s: s.entropy)
-    sentences = [
-        f"{soft.label} spreads its attention the most (row entropy {soft.entropy:.2f} nats, "
-        f"{soft.max_weight:.0%} of a step on its favourite source token), {sharp.label} the least "
-        f"({sharp.entropy:.2f} nats, {sharp.max_weight:.0%})."
-    ]
     even = min(scorers, key=lambda s: s.coverage_deviation)
     uneven = max(scorers, key=lambda s: s.coverage_deviation)
+    sentences = [_spread_sentence(scorers)]
     if even is not uneven:
         sentences.append(
             f"{even.label} covers the source most evenly (coverage deviation {even.coverage_deviation:.2f}: "
             f"each source token attended about once in all), {uneven.label} least "
             f"({uneven.coverage_deviation:.2f}: some tokens skipped, others attended twice).")
+    sentences.append(_monotonic_sentence(scorers))
+    if even is not uneven and (longest := _longest_bucket_bleu(data, (even.name, uneven.name))) is not None:
+        sentences.append(_longest_inputs_sentence(data, even, uneven, *longest))
+    return " ".join(sentences)
+
+
+def _spread_sentence(scorers: list[_Scorer]) -> str:
+    """Which scorer spreads its attention the most (highest row entropy) and which the least."""
+    soft = max(scorers, key=lambda s: s.entropy)
+    sharp = min(scorers, key=lambda s: s.entropy)
+    return (f"{soft.label} spreads its attention the most (row entropy {soft.entropy:.2f} nats, "
+            f"{soft.max_weight:.0%} of a step on its favourite source token), {sharp.label} the least "
+            f"({sharp.entropy:.2f} nats, {sharp.max_weight:.0%}).")
+
+
+def _monotonic_sentence(scorers: list[_Scorer]) -> str:
+    """How often the most-attended source token moves forward (one share, or the scorers' range)."""
     low = min(s.monotonic for s in scorers)
     high = max(s.monotonic for s in scorers)
     spread = f"{low:.0%}" if f"{low:.0%}" == f"{high:.0%}" else f"{low:.0%}–{high:.0%}"
-    sentences.append(f"Their most-attended source token moves forward, never back, at {spread} of the steps.")
-    if even is not uneven and (longest := _longest_bucket_bleu(data, (even.name, uneven.name))) is not None:
-        label, bleu = longest
-        if bleu[even.name] > bleu[uneven.name]:
-            verdict = (f"the even one translates better (BLEU {bleu[even.name]:.1f} against "
-                       f"{bleu[uneven.name]:.1f}): a source token that gets no attention is a word the output drops")
-        elif bleu[even.name] < bleu[uneven.name]:
-            verdict = (f"the uneven one translates better here (BLEU {bleu[uneven.name]:.1f} against "
-                       f"{bleu[even.name]:.1f}): even coverage alone does not make a better translation")
-        else:
-            verdict = f"both score BLEU {bleu[even.name]:.1f}"
-        fixed = _longest_bucket_bleu(data, (FIXED_CONTEXT,))
-        if fixed is not None and fixed[0] == label:
-            verdict += f"; the fixed C, without attention, scores {fixed[1][FIXED_CONTEXT]:.1f}"
-        sentences.append(f"On the longest inputs ({label} source tokens) {verdict}.")
-    return " ".join(sentences)
+    return f"Their most-attended source token moves forward, never back, at {spread} of the steps."
+
+
+def _longest_inputs_sentence(data: LengthStudyData, even: _Scorer, uneven: _Scorer, label: str,
+                             bleu: dict[str, float]) -> str:
+    """Whether the evenly covering scorer translates the longest inputs (bucket ``label``) better than
+    the unevenly covering one, and the fixed C's score there when it has one."""
+    if bleu[even.name] > bleu[uneven.name]:
+        verdict = (f"the even one translates better (BLEU {bleu[even.name]:.1f} against "
+                   f"{bleu[uneven.name]:.1f}): a source token that gets no attention is a word the output drops")
+    elif bleu[even.name] < bleu[uneven.name]:
+        verdict = (f"the uneven one translates better here (BLEU {bleu[uneven.name]:.1f} against "
+                   f"{bleu[even.name]:.1f}): even coverage alone does not make a better translation")
+    else:
+        verdict = f"both score BLEU {bleu[even.name]:.1f}"
+    fixed = _longest_bucket_bleu(data, (FIXED_CONTEXT,))
+    if fixed is not None and fixed[0] == label:
+        verdict += f"; the fixed C, without attention, scores {fixed[1][FIXED_CONTEXT]:.1f}"
+    return f"On the longest inputs ({label} source tokens) {verdict}."
