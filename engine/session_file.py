@@ -177,15 +177,23 @@ def _array(value: Any, shape: tuple[int | None, ...], where: str, weights: bool 
         array = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
         raise SessionFileError(f"{where} must hold numbers only, in rows of equal length") from None
-    _require(array.ndim == len(shape) and all(want is None or got == want for got, want in zip(array.shape, shape,
-                                                                                                strict=True)),
+    _require(_has_shape(array, shape),
              f"{where} has shape {array.shape}; expected {tuple('any' if s is None else s for s in shape)}")
     _require(bool(np.isfinite(array).all()), f"{where} holds a value that is not a finite number")
     if weights and array.size:
-        _require(bool((array >= -1e-6).all() and (array <= 1 + 1e-6).all())
-                 and bool(np.allclose(array.sum(axis=-1), 1.0, atol=ROW_SUM_TOLERANCE)),
-                 f"{where} is not attention: each row must lie in 0–1 and sum to 1")
+        _require(_is_attention(array), f"{where} is not attention: each row must lie in 0–1 and sum to 1")
     return array
+
+
+def _has_shape(array: np.ndarray, shape: tuple[int | None, ...]) -> bool:
+    return array.ndim == len(shape) and all(want is None or got == want
+                                            for got, want in zip(array.shape, shape, strict=True))
+
+
+def _is_attention(array: np.ndarray) -> bool:
+    """Every row (the last axis) lies in 0–1 and sums to 1, within the tolerances."""
+    return bool((array >= -1e-6).all() and (array <= 1 + 1e-6).all()) and bool(
+        np.allclose(array.sum(axis=-1), 1.0, atol=ROW_SUM_TOLERANCE))
 
 
 def _optional(value: Any, shape: tuple[int | None, ...], where: str, weights: bool = False) -> np.ndarray | None:
@@ -197,40 +205,20 @@ def _step(data: Any, number: int, built: list[DecodeStep], width: int) -> Decode
     _require(isinstance(data, dict), f"{where} must be an object")
     index = data.get("index")
     _require(_is_int(index) and 0 <= index < MAX_STEPS, f"{where}: index must be a whole number 0–{MAX_STEPS - 1}")
-    previous = data.get("previous")
-    _require(isinstance(previous, list) and len(previous) == index
-             and all(_is_int(p) and 0 <= p < len(built) for p in previous),
-             f"{where}: previous must name the {index} earlier steps of its hypothesis, each saved before it")
-    _require(all(built[p].index == k for k, p in enumerate(previous)),
-             f"{where}: its earlier steps are not the hypothesis' positions 0–{index - 1}")
-    tokens = data.get("hypothesis_tokens")
-    _require(isinstance(tokens, list) and len(tokens) == index + 1 and all(isinstance(t, str) and len(t) <= 256
-                                                                         for t in tokens),
-             f"{where}: hypothesis_tokens must be its {index + 1} tokens")
-    token = _text(data.get("token"), f"{where}: token", 256)
-    _require(tokens[-1] == token, f"{where}: the hypothesis does not end with its token")
-    alternatives = data.get("alternatives")
-    _require(isinstance(alternatives, list) and len(alternatives) <= 100, f"{where}: alternatives must be a list")
-    choices = []
-    for alternative in alternatives:
-        _require(isinstance(alternative, list) and len(alternative) == 3 and _is_int(alternative[0])
-                 and isinstance(alternative[1], str) and len(alternative[1]) <= 256,
-                 f"{where}: an alternative must be [token id, token, probability]")
-        choices.append(Alternative(alternative[0], alternative[1], _number(alternative[2], f"{where}: a probability")))
+    previous = _previous(data.get("previous"), index, built, where)
+    tokens = _hypothesis_tokens(data, index, where)
+    alternatives = _alternatives(data.get("alternatives"), where)
     flags = {name: data.get(name) for name in ("is_eos", "forced", "overridden")}
     _require(all(isinstance(value, bool) for value in flags.values()), f"{where}: is_eos, forced and overridden "
                                                                          "must be true or false")
     _require(_is_int(data.get("token_id")) and data["token_id"] >= 0, f"{where}: token_id must be a whole number")
-    heads = data.get("head_attention")
-    _require(heads is None or STEP_HAS_HEADS, f"{where}: recorded each head's attention, which this version lacks")
-    extra = {"head_attention": None if heads is None else _array(heads, (None, width), f"{where}: head_attention",
-                                                                 True)} if STEP_HAS_HEADS else {}
+    extra = _head_attention(data.get("head_attention"), width, where)
     return DecodeStep(
-        index=index, token_id=data["token_id"], token=token,
+        index=index, token_id=data["token_id"], token=tokens[-1],
         probability=_number(data.get("probability"), f"{where}: probability"),
         attention=_optional(data.get("attention"), (width,), f"{where}: attention", weights=True),
         scores=_optional(data.get("scores"), (width,), f"{where}: scores"),
-        alternatives=tuple(choices), hypothesis_tokens=tuple(tokens),
+        alternatives=alternatives, hypothesis_tokens=tuple(tokens),
         hypothesis_attention=_optional(data.get("hypothesis_attention"), (index + 1, width),
                                        f"{where}: hypothesis_attention", weights=True),
         log_probability=_number(data.get("log_probability"), f"{where}: log_probability"),
@@ -241,8 +229,64 @@ def _step(data: Any, number: int, built: list[DecodeStep], width: int) -> Decode
     )
 
 
+def _previous(previous: Any, index: int, built: list[DecodeStep], where: str) -> list[int]:
+    """A step's earlier steps: the numbers of its hypothesis' positions 0…index−1, each saved before it."""
+    _require(isinstance(previous, list) and len(previous) == index
+             and all(_is_int(p) and 0 <= p < len(built) for p in previous),
+             f"{where}: previous must name the {index} earlier steps of its hypothesis, each saved before it")
+    _require(all(built[p].index == k for k, p in enumerate(previous)),
+             f"{where}: its earlier steps are not the hypothesis' positions 0–{index - 1}")
+    return previous
+
+
+def _hypothesis_tokens(data: dict[str, Any], index: int, where: str) -> list[str]:
+    """A step's hypothesis: its index + 1 tokens, ending with the step's own token."""
+    tokens = data.get("hypothesis_tokens")
+    _require(isinstance(tokens, list) and len(tokens) == index + 1 and all(isinstance(t, str) and len(t) <= 256
+                                                                         for t in tokens),
+             f"{where}: hypothesis_tokens must be its {index + 1} tokens")
+    token = _text(data.get("token"), f"{where}: token", 256)
+    _require(tokens[-1] == token, f"{where}: the hypothesis does not end with its token")
+    return tokens
+
+
+def _alternatives(alternatives: Any, where: str) -> tuple[Alternative, ...]:
+    _require(isinstance(alternatives, list) and len(alternatives) <= 100, f"{where}: alternatives must be a list")
+    choices = []
+    for alternative in alternatives:
+        _require(isinstance(alternative, list) and len(alternative) == 3 and _is_int(alternative[0])
+                 and isinstance(alternative[1], str) and len(alternative[1]) <= 256,
+                 f"{where}: an alternative must be [token id, token, probability]")
+        choices.append(Alternative(alternative[0], alternative[1], _number(alternative[2], f"{where}: a probability")))
+    return tuple(choices)
+
+
+def _head_attention(heads: Any, width: int, where: str) -> dict[str, np.ndarray | None]:
+    """The ``head_attention`` keyword of the step (none where this engine's steps lack the field)."""
+    _require(heads is None or STEP_HAS_HEADS, f"{where}: recorded each head's attention, which this version lacks")
+    if not STEP_HAS_HEADS:
+        return {}
+    return {"head_attention": None if heads is None else _array(heads, (None, width), f"{where}: head_attention", True)}
+
+
 def session_from_json(document: Any) -> Session:
     """The session a parsed document holds, checked field by field (SessionFileError names the first fault)."""
+    _check_format(document)
+    model = _model(document.get("model"))
+    source = _source_tokens(document.get("source_tokens"))
+    settings = _settings(document.get("settings"))
+    built = _steps(document.get("steps"), len(source))
+    shown = document.get("shown")
+    _require(isinstance(shown, list) and 0 < len(shown) <= MAX_STEPS
+             and all(_is_int(k) and 0 <= k < len(built) for k in shown), "shown must list steps by their number")
+    if not model["uses_attention"]:
+        _require(all(step.attention is None for step in built), "a model without attention recorded attention rows")
+    return Session(dict(model), _text(document.get("input"), "input"), tuple(source), dict(settings),
+                   tuple(built[k] for k in shown))
+
+
+def _check_format(document: Any) -> None:
+    """A session document of this version, unchanged since it was saved (its digest)."""
     _require(isinstance(document, dict), "not a session file (the top level is not an object)")
     _require(document.get("format") == SESSION_FORMAT, f"not a session file (format is {document.get('format')!r})")
     _require(document.get("format_version") == SESSION_VERSION,
@@ -253,34 +297,41 @@ def session_from_json(document: Any) -> Session:
         raise SessionFileError("it holds a value that is not a finite number") from None
     _require(isinstance(document.get("digest"), str) and document["digest"] == digest,
              "the file was changed after it was saved (its digest differs)")
-    model = document.get("model")
+
+
+def _model(model: Any) -> dict[str, Any]:
     _require(isinstance(model, dict) and set(model) == set(MODEL_KEYS), f"model must hold {', '.join(MODEL_KEYS)}")
     for key in MODEL_KEYS:
         if key == "uses_attention":
             _require(isinstance(model[key], bool), "model.uses_attention must be true or false")
         else:
             _text(model[key], f"model.{key}", 1_000)
-    source = document.get("source_tokens")
+    return model
+
+
+def _source_tokens(source: Any) -> list[str]:
     _require(isinstance(source, list) and 0 < len(source) <= MAX_SOURCE_TOKENS
              and all(isinstance(t, str) and len(t) <= 256 for t in source),
              f"source_tokens must be 1–{MAX_SOURCE_TOKENS} tokens")
-    settings = document.get("settings")
+    return source
+
+
+def _steps(rows: Any, width: int) -> list[DecodeStep]:
+    """Every step event in the order saved, each checked (``width``: the source's length)."""
+    _require(isinstance(rows, list) and 0 < len(rows) <= MAX_STEPS, f"steps must be 1–{MAX_STEPS} step events")
+    built: list[DecodeStep] = []
+    for number, row in enumerate(rows):
+        built.append(_step(row, number, built, width))
+    return built
+
+
+def _settings(settings: Any) -> dict[str, Any]:
     _require(isinstance(settings, dict) and set(settings) == {"beam_size", "seconds_per_step"},
              "settings must hold beam_size and seconds_per_step")
     _require(_is_int(settings["beam_size"]) and 1 <= settings["beam_size"] <= 64, "settings.beam_size must be 1–64")
     _require(0 <= _number(settings["seconds_per_step"], "settings.seconds_per_step") <= 60,
              "settings.seconds_per_step must be 0–60")
-    rows, shown = document.get("steps"), document.get("shown")
-    _require(isinstance(rows, list) and 0 < len(rows) <= MAX_STEPS, f"steps must be 1–{MAX_STEPS} step events")
-    built: list[DecodeStep] = []
-    for number, row in enumerate(rows):
-        built.append(_step(row, number, built, len(source)))
-    _require(isinstance(shown, list) and 0 < len(shown) <= MAX_STEPS
-             and all(_is_int(k) and 0 <= k < len(built) for k in shown), "shown must list steps by their number")
-    if not model["uses_attention"]:
-        _require(all(step.attention is None for step in built), "a model without attention recorded attention rows")
-    return Session(dict(model), _text(document.get("input"), "input"), tuple(source), dict(settings),
-                   tuple(built[k] for k in shown))
+    return settings
 
 
 def load_session(path: Path) -> Session:
