@@ -154,18 +154,21 @@ def check_language(text: str, pieces: Sequence[str] | None, expected: str) -> La
     share = counts.share(expected) if checks_script and counts.weighted_total else 1.0
     unknown, units = unknown_character_count(pieces) if pieces is not None else (0, 0)
     byte_share = unknown / units if units else 0.0
-
-    def verdict(kind: Verdict, message: str = "") -> LanguageCheck:
-        return LanguageCheck(kind, expected, detected, share, unknown, byte_share, message)
-
+    verdict, message = Verdict.OK, ""
     if checks_script and detected is not None and detected != expected:
-        return verdict(Verdict.WRONG_LANGUAGE,
-                       f"the input looks like {language_name(detected)} ({1 - share:.0%} of its letters), but the "
-                       f"model translates from {language_name(expected)}")
-    if units and byte_share > BYTE_SHARE_LIMIT:
-        vocabulary = f"{SCRIPT_LANGUAGES[expected]} vocabulary" if checks_script else "vocabulary"
-        share_text = "every input token is a character" if unknown == units else (
-            f"{unknown} of {units} input tokens are characters")
-        return verdict(Verdict.UNKNOWN_PIECES, f"{share_text} the model's {vocabulary} does not have (read as "
-                       "byte pieces such as <0xF0>)")
-    return verdict(Verdict.OK)
+        verdict, message = Verdict.WRONG_LANGUAGE, _wrong_language_message(detected, expected, share)
+    elif units and byte_share > BYTE_SHARE_LIMIT:
+        verdict, message = Verdict.UNKNOWN_PIECES, _unknown_pieces_message(unknown, units, expected)
+    return LanguageCheck(verdict, expected, detected, share, unknown, byte_share, message)
+
+
+def _wrong_language_message(detected: str, expected: str, share: float) -> str:
+    return (f"the input looks like {language_name(detected)} ({1 - share:.0%} of its letters), but the "
+            f"model translates from {language_name(expected)}")
+
+
+def _unknown_pieces_message(unknown: int, units: int, expected: str) -> str:
+    vocabulary = f"{SCRIPT_LANGUAGES[expected]} vocabulary" if expected in SCRIPT_LANGUAGES else "vocabulary"
+    share_text = "every input token is a character" if unknown == units else (
+        f"{unknown} of {units} input tokens are characters")
+    return f"{share_text} the model's {vocabulary} does not have (read as byte pieces such as <0xF0>)"
