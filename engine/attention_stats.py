@@ -94,11 +94,16 @@ def corpus_attention_stats(matrices: Sequence[np.ndarray | None]) -> CorpusAtten
     stats = [attention_stats(m) for m in matrices if m is not None and m.size]
     if not stats:
         return None
-    monotonic = [s.monotonic_share for s in stats if not np.isnan(s.monotonic_share)]
     return CorpusAttentionStats(
         sentences=len(stats),
         mean_entropy=float(np.mean([s.mean_entropy for s in stats])),
         mean_max_weight=float(np.mean([s.mean_max_weight for s in stats])),
-        monotonic_share=float(np.mean(monotonic)) if monotonic else float("nan"),
+        monotonic_share=_mean_of_defined([s.monotonic_share for s in stats]),
         coverage_deviation=float(np.mean([s.coverage_deviation for s in stats])),
     )
+
+
+def _mean_of_defined(values: list[float]) -> float:
+    """The mean of the values that are not NaN (a sentence of one step has no monotonic share); NaN if none is."""
+    defined = [v for v in values if not np.isnan(v)]
+    return float(np.mean(defined)) if defined else float("nan")

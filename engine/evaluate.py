@@ -90,10 +90,17 @@ def evaluate(
     references = [p.target for p in pairs]
     scores = corpus_scores(hypotheses, references, target_language)
     exact = sum(h.strip() == r.strip() for h, r in zip(hypotheses, references, strict=False)) / max(len(pairs), 1)
+    buckets = _length_buckets([len(t.source_tokens) for t in translations], hypotheses, references, target_language)
+    return Evaluation(scores, len(pairs), seconds, exact, buckets, tuple(translations))
+
+
+def _length_buckets(source_lengths: Sequence[int], hypotheses: Sequence[str], references: Sequence[str],
+                    target_language: str) -> tuple[tuple[str, int, float], ...]:
+    """(label, sentences, BLEU) of each of LENGTH_BUCKETS that holds a sentence (by its source sub-word tokens)."""
     buckets = []
     for low, high in LENGTH_BUCKETS:
-        members = [i for i, t in enumerate(translations) if low <= len(t.source_tokens) <= high]
+        members = [i for i, length in enumerate(source_lengths) if low <= length <= high]
         if members:
             bucket = corpus_scores([hypotheses[i] for i in members], [references[i] for i in members], target_language)
             buckets.append((bucket_label(low, high), len(members), bucket.bleu))
-    return Evaluation(scores, len(pairs), seconds, exact, tuple(buckets), tuple(translations))
+    return tuple(buckets)
