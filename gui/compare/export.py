@@ -1,12 +1,13 @@
 """Exports of the Compare view: the whole grid as one PNG or SVG, every matrix with its tokens as
-one JSON document."""
+one JSON document (``grid_document``)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+import numpy as np
 from PySide6.QtCore import QPoint, QRect
 from PySide6.QtGui import QPainter
 from PySide6.QtSvg import QSvgGenerator
@@ -14,6 +15,12 @@ from PySide6.QtWidgets import QWidget
 
 from engine.atomic import write_bytes_atomic
 from gui.attention.export import ExportError
+from gui.attention.piece_map import word_document
+
+if TYPE_CHECKING:
+    from gui.attention.view_bar import MapViewBar
+    from gui.compare.difference import DifferencePanel
+    from gui.compare.panel import ScorerPanel
 
 
 def export_grid_png(grid: QWidget, path: Path) -> Path:
@@ -49,3 +56,26 @@ def export_grid_json(document: dict[str, Any], path: Path) -> Path:
     except OSError as error:
         raise ExportError(f"cannot write {path}: {error.strerror or error}") from None
     return path
+
+
+def grid_document(panels: dict[str, ScorerPanel], difference: DifferencePanel, view_bar: MapViewBar,
+                  sentence: str, reference: str, target: str) -> dict[str, Any]:
+    """Every panel's matrix with its tokens and numbers, and the difference map, as one JSON document."""
+    shown = []
+    for scorer, panel in panels.items():
+        shown.append({
+            "scorer": scorer, "label": panel.slot.label, "formula": panel.slot.formula,
+            "model": str(panel.slot.entry.folder) if panel.slot.entry else None, "forced": panel.forced,
+            "source_tokens": list(panel.source_tokens), "tokens": list(panel.target_tokens),
+            "output": panel.output_text, "numbers": panel.numbers.text(),
+            "attention": None if panel.matrix is None else np.round(panel.matrix.astype(float), 6).tolist(),
+            **word_document(panel.heatmap, panel.matrix),
+        })
+    matrix = difference.matrix
+    return {
+        "view": "words" if view_bar.word_view() else "pieces", "colour_scale": view_bar.scale_name(),
+        "sentence": sentence, "reference": reference, "target": target, "panels": shown,
+        "difference": None if matrix is None else {
+            "a": difference.first.currentData(), "b": difference.second.currentData(),
+            "matrix": np.round(matrix, 6).tolist()},
+    }

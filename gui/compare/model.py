@@ -203,6 +203,22 @@ class PanelRows:
         return StepDetail(index, self.tokens[index], probability, weights, scores, step)
 
 
+def panel_numbers(tokens, attention: np.ndarray | None, log_probability: float, text: str, reference: str,
+                  target_language: str, forced: bool = False) -> PanelNumbers:
+    """A panel's numbers for its rows (``tokens``, ``attention`` T×S, their ``log_probability``);
+    BLEU and chrF always score the scorer's own output ``text`` against ``reference`` (none without
+    one), also while the map shows a forced target (``forced``: then labelled as such)."""
+    from engine.attention_stats import attention_stats
+    from engine.evaluate import sentence_scores
+
+    stats = attention_stats(attention) if attention is not None and attention.size else None
+    bleu = chrf = None
+    if reference:
+        bleu, chrf = sentence_scores(text, reference, target_language)
+    return PanelNumbers(log_probability, len(tokens), stats.mean_entropy if stats else None,
+                        stats.mean_max_weight if stats else None, bleu, chrf, forced)
+
+
 def output_shading(attention: np.ndarray | None, column: int) -> list[float]:
     """Per output token, how much of its attention went to source ``column`` (α_i,column), for
     tinting the output text while that source token is hovered; [] when there is nothing to tint."""

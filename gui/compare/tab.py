@@ -6,7 +6,9 @@ grid sized by their number (gui.compare.layout) — plus a difference map α_A �
 scorers (a diverging scale centred on 0) once one target is forced on every model. Hovering a
 source token in any map outlines its column in every map and tints every output's tokens by the
 attention each gave it; hovering a map row or an output token shows that step of that scorer in the
-step inspector (under the fixed-context panel, which has no map). The grid exports as one PNG / SVG, the matrices as one JSON.
+step inspector (under the fixed-context panel, which has no map). The grid exports as one PNG / SVG,
+the matrices as one JSON (gui/compare/export.py). The widgets and their places are
+gui/compare/tab_widgets.py; this module wires them to the controller.
 
 Widget names (tests and scripted checks use them): ``compareDirectionCombo``, ``compareInput``,
 ``compareButton``, ``compareReferenceInput``, ``compareTargetCombo``, ``compareGrid``,
@@ -22,35 +24,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (
-    QComboBox,
-    QFileDialog,
-    QGridLayout,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QPushButton,
-    QSplitter,
-    QTabWidget,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QFileDialog, QWidget
 
 from gui.attention.export import ExportError
-from gui.attention.inspector import StepInspector
-from gui.attention.piece_map import word_document
-from gui.attention.view_bar import MapViewBar
 from gui.common.examples import fill_examples_menu, load_examples
-from gui.common.menu_button import menu_button
 from gui.common.tab_protocol import DECODE_STOP_MS, CloseQuestion
-from gui.compare.aligner_map import AlignerPanel
 from gui.compare.controller import CompareController, CompareRun
-from gui.compare.difference import DifferencePanel
 from gui.compare.enlarged import EnlargedMap
-from gui.compare.export import export_grid_json, export_grid_png, export_grid_svg
-from gui.compare.layout import DIFFERENCE, INSPECTOR, plan_grid
+from gui.compare.export import export_grid_json, export_grid_png, export_grid_svg, grid_document
+from gui.compare.layout import plan_grid
 from gui.compare.model import (
     ATTENTION_SCORERS,
     OUTPUT_PREFIX,
@@ -58,15 +41,14 @@ from gui.compare.model import (
     REFERENCE,
     PanelNumbers,
     PanelRows,
+    panel_numbers,
     target_choices,
 )
 from gui.compare.panel import PanelScheduler, ScorerPanel
-
-INSPECTOR_HINT = ("Step inspector: hover a map row or an output token of any scorer to see that step's "
-                  "scores e_ij and weights α_ij.")
+from gui.compare.tab_widgets import CompareWidgets
 
 
-class CompareTab(QWidget):
+class CompareTab(CompareWidgets):
     """The Compare tab (objectName ``compareTab``)."""
 
     title = "Compare"
@@ -77,87 +59,26 @@ class CompareTab(QWidget):
                  direction: Callable[[], str | None] = lambda: None) -> None:
         """``direction`` gives the direction to start with when the tab is first shown (the
         Translate tab's; "zh-en" when it gives None)."""
-        super().__init__(parent)
-        self.setObjectName("compareTab")
+        super().__init__(parent)  # the widgets (gui/compare/tab_widgets.py)
         self._first_direction = direction
         self.started = False  # the models load the first time the tab is shown
         self._closed = False
         self.controller = CompareController(self)
         self.panels: dict[str, ScorerPanel] = {}
         self.scheduler = PanelScheduler(self)  # the maps redraw one panel at a time
-        layout = QVBoxLayout(self)
-        top = QHBoxLayout()
-        self.direction_combo = QComboBox()
-        self.direction_combo.setObjectName("compareDirectionCombo")
-        top.addWidget(self.direction_combo)
-        self.input = QLineEdit()
-        self.input.setObjectName("compareInput")
-        self.input.setPlaceholderText("A sentence to translate with every scorer at once — press Enter")
-        top.addWidget(self.input, 1)
-        self.compare_button = QPushButton("Compare")
-        self.compare_button.setObjectName("compareButton")
-        top.addWidget(self.compare_button)
-        self.examples_button, self.examples_menu = menu_button(
-            "Examples", "Example sentences with their reference translations", "compareExamplesButton")
-        top.addWidget(self.examples_button)
         self.examples = load_examples()
-        layout.addLayout(top)
-        second = QHBoxLayout()
-        self.reference = QLineEdit()
-        self.reference.setObjectName("compareReferenceInput")
-        self.reference.setPlaceholderText("Reference translation (optional): sentence BLEU and chrF per scorer, "
-                                          "and a target every model can be scored on")
-        second.addWidget(self.reference, 1)
-        second.addWidget(QLabel("Maps show:"))
-        self.target_combo = QComboBox()
-        self.target_combo.setObjectName("compareTargetCombo")
-        # Sized by its items whenever they change: first shown while the models load, it was empty
-        # then, and kept the width of an empty box ("The refe").
-        self.target_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        second.addWidget(self.target_combo)
-        self.view_bar = MapViewBar("compare")  # words or pieces, and the colour scale, for every map
-        self.view_bar.wordViewChanged.connect(self._apply_view)
-        self.view_bar.colorScaleChanged.connect(self._apply_view)
-        second.addWidget(self.view_bar)
-        self.export_button, menu = menu_button("Export", "Save the grid as one image, or every matrix as JSON",
-                                               "compareExportButton")
-        menu.addAction("Grid as PNG…", lambda: self._export("png"))
-        menu.addAction("Grid as SVG…", lambda: self._export("svg"))
-        menu.addAction("Matrices as JSON…", lambda: self._export("json"))
-        second.addWidget(self.export_button)
-        layout.addLayout(second)
-        self.grid = QWidget()
-        self.grid.setObjectName("compareGrid")
-        self.grid_layout = QGridLayout(self.grid)
-        self.grid_layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.grid, 1)
-        self.difference = DifferencePanel()
-        self.inspector = StepInspector(choosable=False, compact=True, hint=INSPECTOR_HINT)
-        self.inspector.setObjectName("compareInspector")
-        # The fixed-context panel has no map: it shares its grid cell with the step inspector.
-        self.inspector_cell = QSplitter(Qt.Orientation.Vertical)
-        self.inspector_cell.setChildrenCollapsible(False)
-        # The step inspector and the aligner's map take turns in one place (stacked, the two needed more
-        # height than a 1280×800 screen leaves the grid): the aligner's map comes forward when it is
-        # drawn, the inspector when a step is hovered.
-        self.aligner = AlignerPanel()  # the word aligner's links on the shared target, beside the maps
-        self.inspector_tabs = QTabWidget()
-        self.inspector_tabs.setObjectName("compareInspectorTabs")
-        self.inspector_tabs.setDocumentMode(True)
-        self.inspector_tabs.addTab(self.inspector, "Step inspector")
-        self.inspector_tabs.addTab(self.aligner, "Aligner")
-        self.inspector_cell.addWidget(self.inspector_tabs)
-        self.inspector_cell.setStretchFactor(0, 1)
         self._inspected: tuple[str, int] = ("", -1)  # (scorer, step) the inspector shows
         self._input_notice = ""  # what was cut from a long input (engine.translator.PreparedSource.notice)
         self.enlarged: dict[str, EnlargedMap] = {}  # the maps open in windows of their own, by scorer
-        self.status = QLabel("Looking for models…")
-        self.status.setObjectName("compareStatus")
-        layout.addWidget(self.status)
         self._wire()
 
     # -- wiring -----------------------------------------------------------------------------
     def _wire(self) -> None:
+        self.view_bar.wordViewChanged.connect(self._apply_view)
+        self.view_bar.colorScaleChanged.connect(self._apply_view)
+        self.export_menu.addAction("Grid as PNG…", lambda: self._export("png"))
+        self.export_menu.addAction("Grid as SVG…", lambda: self._export("svg"))
+        self.export_menu.addAction("Matrices as JSON…", lambda: self._export("json"))
         c = self.controller
         c.slotsChanged.connect(self._on_slots)
         c.modelsLoaded.connect(lambda: self._set_status("Ready: type a sentence and press Enter."))
@@ -216,8 +137,18 @@ class CompareTab(QWidget):
 
     # -- models -----------------------------------------------------------------------------
     def _on_slots(self, slots) -> None:
-        while self.grid_layout.count():
-            self.grid_layout.takeAt(0)  # the difference and the inspector's cell stay; panels go below
+        """The direction's panels (one per scorer), replacing the previous ones."""
+        self._drop_panels()
+        self.panels = {slot.scorer: self._new_panel(slot) for slot in slots}
+        self.place_panels(self.panels, plan_grid([slot.scorer for slot in slots]))  # sized by the count
+        self.difference.set_scorers([(s.scorer, s.label) for s in slots if s.usable and s.scorer in ATTENTION_SCORERS])
+        self.show_directions(self.controller.directions() or [self.controller.direction], self.controller.direction)
+        self._fill_targets()
+        self._fill_examples(slots)
+        self._set_status("Loading the models…" if self.controller.loading else "No model for this direction.")
+
+    def _drop_panels(self) -> None:
+        """Take the panels out (at once) and close the maps open large with them; clear the inspector."""
         self._close_enlarged()  # they follow panels that are about to go
         for panel in self.panels.values():
             panel.setParent(None)  # out of the grid (or of the inspector's cell) at once
@@ -225,34 +156,14 @@ class CompareTab(QWidget):
         self.panels = {}
         self._inspected = ("", -1)
         self.inspector.clear()
-        plan = plan_grid([slot.scorer for slot in slots])  # sized by the count; the difference map keeps its cell
-        for slot in slots:
-            panel = ScorerPanel(slot, scheduler=self.scheduler)
-            panel.columnHovered.connect(self._highlight_column)
-            panel.stepHovered.connect(self._inspect)
-            panel.enlargeRequested.connect(self.enlarge)
-            self._view_map(panel.heatmap)
-            self.panels[slot.scorer] = panel
-            if slot.scorer != plan.shared:
-                self.grid_layout.addWidget(panel, *plan.cells[slot.scorer])
-            else:  # the fixed-context panel has no map: it shares its cell with the step inspector
-                self.inspector_cell.insertWidget(0, panel)
-                self.inspector_cell.setStretchFactor(0, 0)
-                self.inspector_cell.setStretchFactor(1, 1)
-        self.grid_layout.addWidget(self.inspector_cell, *plan.cells[INSPECTOR])
-        self.grid_layout.addWidget(self.difference, *plan.cells[DIFFERENCE], 1, plan.difference_span)
-        usable = [(s.scorer, s.label) for s in slots if s.usable and s.scorer in ATTENTION_SCORERS]
-        self.difference.set_scorers(usable)
-        directions = self.controller.directions() or [self.controller.direction]
-        self.direction_combo.blockSignals(True)
-        self.direction_combo.clear()
-        for direction in directions:
-            self.direction_combo.addItem(direction.replace("-", " → "), direction)
-        self.direction_combo.setCurrentIndex(max(0, self.direction_combo.findData(self.controller.direction)))
-        self.direction_combo.blockSignals(False)
-        self._fill_targets()
-        self._fill_examples(slots)
-        self._set_status("Loading the models…" if self.controller.loading else "No model for this direction.")
+
+    def _new_panel(self, slot) -> ScorerPanel:
+        panel = ScorerPanel(slot, scheduler=self.scheduler)
+        panel.columnHovered.connect(self._highlight_column)
+        panel.stepHovered.connect(self._inspect)
+        panel.enlargeRequested.connect(self.enlarge)
+        self._view_map(panel.heatmap)
+        return panel
 
     def _fill_examples(self, slots) -> None:
         language = next((s.entry.source_language for s in slots if s.entry is not None), "")
@@ -318,18 +229,9 @@ class CompareTab(QWidget):
 
     def _numbers(self, scorer: str, tokens, attention, log_probability: float, text: str,
                  forced: bool = False) -> PanelNumbers:
-        """A panel's numbers; BLEU and chrF always score the scorer's own output (``text``) against the
-        reference, also while the map shows a forced target (``forced``: then labelled as such)."""
-        from engine.attention_stats import attention_stats
-        from engine.evaluate import sentence_scores
-
-        stats = attention_stats(attention) if attention is not None and attention.size else None
-        reference = self.reference.text().strip()
-        bleu = chrf = None
-        if reference:
-            bleu, chrf = sentence_scores(text, reference, self.controller.bundles[scorer].target_language)
-        return PanelNumbers(log_probability, len(tokens), stats.mean_entropy if stats else None,
-                            stats.mean_max_weight if stats else None, bleu, chrf, forced)
+        """A panel's numbers, BLEU and chrF scoring the scorer's own output ``text`` (gui/compare/model.py)."""
+        return panel_numbers(tokens, attention, log_probability, text, self.reference.text().strip(),
+                             self.controller.bundles[scorer].target_language, forced)
 
     def _on_decoded(self, scorer: str, translation) -> None:
         numbers = self._numbers(scorer, translation.tokens, translation.attention, translation.score,
@@ -467,25 +369,8 @@ class CompareTab(QWidget):
     def document(self) -> dict[str, Any]:
         """Every panel's matrix with its tokens, the numbers, and the difference map, as JSON."""
         run = self.controller.run
-        panels = []
-        for scorer, panel in self.panels.items():
-            panels.append({
-                "scorer": scorer, "label": panel.slot.label, "formula": panel.slot.formula,
-                "model": str(panel.slot.entry.folder) if panel.slot.entry else None, "forced": panel.forced,
-                "source_tokens": list(panel.source_tokens), "tokens": list(panel.target_tokens),
-                "output": panel.output_text, "numbers": panel.numbers.text(),
-                "attention": None if panel.matrix is None else np.round(panel.matrix.astype(float), 6).tolist(),
-                **word_document(panel.heatmap, panel.matrix),
-            })
-        difference = self.difference.matrix
-        return {
-            "view": "words" if self.view_bar.word_view() else "pieces", "colour_scale": self.view_bar.scale_name(),
-            "sentence": run.text if run else self.input.text(), "reference": self.reference.text(),
-            "target": self.target_choice(), "panels": panels,
-            "difference": None if difference is None else {
-                "a": self.difference.first.currentData(), "b": self.difference.second.currentData(),
-                "matrix": np.round(difference, 6).tolist()},
-        }
+        return grid_document(self.panels, self.difference, self.view_bar, run.text if run else self.input.text(),
+                             self.reference.text(), self.target_choice())
 
     def export_to(self, kind: str, path: Path) -> Path:
         self.scheduler.flush()  # every map drawn before the grid is grabbed

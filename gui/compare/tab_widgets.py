@@ -1,0 +1,130 @@
+"""The Compare tab's widgets and their places (render only: gui/compare/tab.py wires them).
+
+Top: direction, the sentence, Compare, examples; then the reference, the target the maps share, the
+map view (words or pieces, colour scale) and Export. Middle: the grid of panels (one per mechanism,
+placed by gui/compare/layout.plan_grid), the difference map, and the cell the fixed-context panel
+shares with the step inspector and the aligner's map. Bottom: the status line. Every objectName
+listed in gui/compare/tab.py is set here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gui.attention.inspector import StepInspector
+from gui.attention.view_bar import MapViewBar
+from gui.common.menu_button import menu_button
+from gui.compare.aligner_map import AlignerPanel
+from gui.compare.difference import DifferencePanel
+from gui.compare.layout import DIFFERENCE, INSPECTOR, GridPlan
+from gui.compare.panel import ScorerPanel
+
+INSPECTOR_HINT = ("Step inspector: hover a map row or an output token of any scorer to see that step's "
+                  "scores e_ij and weights α_ij.")
+
+
+class CompareWidgets(QWidget):
+    """Every widget of the Compare tab but the panels, which come and go with the direction."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("compareTab")
+        layout = QVBoxLayout(self)
+        top = QHBoxLayout()
+        self.direction_combo = QComboBox()
+        self.direction_combo.setObjectName("compareDirectionCombo")
+        top.addWidget(self.direction_combo)
+        self.input = QLineEdit()
+        self.input.setObjectName("compareInput")
+        self.input.setPlaceholderText("A sentence to translate with every scorer at once — press Enter")
+        top.addWidget(self.input, 1)
+        self.compare_button = QPushButton("Compare")
+        self.compare_button.setObjectName("compareButton")
+        top.addWidget(self.compare_button)
+        self.examples_button, self.examples_menu = menu_button(
+            "Examples", "Example sentences with their reference translations", "compareExamplesButton")
+        top.addWidget(self.examples_button)
+        layout.addLayout(top)
+        second = QHBoxLayout()
+        self.reference = QLineEdit()
+        self.reference.setObjectName("compareReferenceInput")
+        self.reference.setPlaceholderText("Reference translation (optional): sentence BLEU and chrF per scorer, "
+                                          "and a target every model can be scored on")
+        second.addWidget(self.reference, 1)
+        second.addWidget(QLabel("Maps show:"))
+        self.target_combo = QComboBox()
+        self.target_combo.setObjectName("compareTargetCombo")
+        # Sized by its items whenever they change: first shown while the models load, it was empty
+        # then, and kept the width of an empty box ("The refe").
+        self.target_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        second.addWidget(self.target_combo)
+        self.view_bar = MapViewBar("compare")  # words or pieces, and the colour scale, for every map
+        second.addWidget(self.view_bar)
+        self.export_button, self.export_menu = menu_button(
+            "Export", "Save the grid as one image, or every matrix as JSON", "compareExportButton")
+        second.addWidget(self.export_button)
+        layout.addLayout(second)
+        self.grid = QWidget()
+        self.grid.setObjectName("compareGrid")
+        self.grid_layout = QGridLayout(self.grid)
+        self.grid_layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.grid, 1)
+        self.difference = DifferencePanel()
+        self.inspector = StepInspector(choosable=False, compact=True, hint=INSPECTOR_HINT)
+        self.inspector.setObjectName("compareInspector")
+        # The fixed-context panel has no map: it shares its grid cell with the step inspector.
+        self.inspector_cell = QSplitter(Qt.Orientation.Vertical)
+        self.inspector_cell.setChildrenCollapsible(False)
+        # The step inspector and the aligner's map take turns in one place (stacked, the two needed more
+        # height than a 1280×800 screen leaves the grid): the aligner's map comes forward when it is
+        # drawn, the inspector when a step is hovered.
+        self.aligner = AlignerPanel()  # the word aligner's links on the shared target, beside the maps
+        self.inspector_tabs = QTabWidget()
+        self.inspector_tabs.setObjectName("compareInspectorTabs")
+        self.inspector_tabs.setDocumentMode(True)
+        self.inspector_tabs.addTab(self.inspector, "Step inspector")
+        self.inspector_tabs.addTab(self.aligner, "Aligner")
+        self.inspector_cell.addWidget(self.inspector_tabs)
+        self.inspector_cell.setStretchFactor(0, 1)
+        self.status = QLabel("Looking for models…")
+        self.status.setObjectName("compareStatus")
+        layout.addWidget(self.status)
+
+    def place_panels(self, panels: dict[str, ScorerPanel], plan: GridPlan) -> None:
+        """Put ``panels`` in the grid as ``plan`` says (the one without a map shares the inspector's
+        cell), then the inspector's cell and the difference map."""
+        while self.grid_layout.count():
+            self.grid_layout.takeAt(0)  # the difference and the inspector's cell stay; panels go below
+        for scorer, panel in panels.items():
+            if scorer != plan.shared:
+                self.grid_layout.addWidget(panel, *plan.cells[scorer])
+            else:  # the fixed-context panel has no map: it shares its cell with the step inspector
+                self.inspector_cell.insertWidget(0, panel)
+                self.inspector_cell.setStretchFactor(0, 0)
+                self.inspector_cell.setStretchFactor(1, 1)
+        self.grid_layout.addWidget(self.inspector_cell, *plan.cells[INSPECTOR])
+        self.grid_layout.addWidget(self.difference, *plan.cells[DIFFERENCE], 1, plan.difference_span)
+
+    def show_directions(self, directions: Sequence[str], current: str) -> None:
+        """The direction box's choices (``"zh-en"`` shown as ``zh → en``), ``current`` chosen, without
+        a signal."""
+        self.direction_combo.blockSignals(True)
+        self.direction_combo.clear()
+        for direction in directions:
+            self.direction_combo.addItem(direction.replace("-", " → "), direction)
+        self.direction_combo.setCurrentIndex(max(0, self.direction_combo.findData(current)))
+        self.direction_combo.blockSignals(False)
