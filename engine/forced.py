@@ -94,9 +94,7 @@ def force_decode_ids(translator: Translator, source: str, ids: list[int] | tuple
     prepared = translator.prepare(source)
     if prepared.empty:
         raise ForcedTargetError("the source is empty: nothing to translate")
-    ids = [int(i) for i in ids if int(i) != EOS_ID]
-    if len(ids) > MAX_TARGET_TOKENS:
-        raise ForcedTargetError(f"the target has {len(ids)} sub-word tokens; at most {MAX_TARGET_TOKENS} are scored")
+    ids = _without_eos(ids)
     target = target or translator.target_tokenizer.decode(ids)
     given = ids + [EOS_ID]
     model = translator.model
@@ -104,13 +102,23 @@ def force_decode_ids(translator: Translator, source: str, ids: list[int] | tuple
     run = teacher_force(model, encoded, given, batched_output=batched_output)
     per_token = run.token_log_probs().tolist()
     total = sum(per_token)  # left to right, as the free decode adds its log-probabilities
-    attention = run.weights.cpu().numpy() if run.weights is not None else None  # T×S
-    scores = run.scores.cpu().numpy() if run.scores is not None else None  # T×S
     notices = "; ".join(n for n in (prepared.notice, notice) if n)
     return ForcedDecode(
         source=source, source_tokens=prepared.tokens, target=target,
         tokens=tuple(translator.target_tokenizer.pieces(given)),
-        attention=attention, scores=scores,
+        attention=_numpy(run.weights), scores=_numpy(run.scores),  # T×S
         probabilities=np.exp(np.array(per_token, dtype=np.float64)), log_probability=total, notice=notices,
-        head_attention=run.head_weights.cpu().numpy() if run.head_weights is not None else None,
+        head_attention=_numpy(run.head_weights),  # T×H×S
     )
+
+
+def _without_eos(ids: list[int] | tuple[int, ...]) -> list[int]:
+    """The target ids as ints, any EOS left out; ForcedTargetError when more than MAX_TARGET_TOKENS remain."""
+    ids = [int(i) for i in ids if int(i) != EOS_ID]
+    if len(ids) > MAX_TARGET_TOKENS:
+        raise ForcedTargetError(f"the target has {len(ids)} sub-word tokens; at most {MAX_TARGET_TOKENS} are scored")
+    return ids
+
+
+def _numpy(values: torch.Tensor | None) -> np.ndarray | None:
+    return None if values is None else values.cpu().numpy()

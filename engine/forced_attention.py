@@ -47,15 +47,20 @@ def _batch_attention(translator: Translator, sources: Sequence[Sequence[int]], t
     return [weights[b, :len(given), :len(ids)] for b, (ids, given) in enumerate(zip(sources, targets, strict=True))]
 
 
+def _check_pairs(sources: Sequence[Sequence[int]], targets: Sequence[Sequence[int]]) -> None:
+    """One non-empty target per non-empty source (ValueError says which rule is broken)."""
+    if len(sources) != len(targets):
+        raise ValueError(f"{len(sources)} sources and {len(targets)} targets: one target per source")
+    if any(not ids for ids in sources) or any(not ids for ids in targets):
+        raise ValueError("every source and target needs at least one sub-word")
+
+
 def forced_attention(translator: Translator, sources: Sequence[Sequence[int]], targets: Sequence[Sequence[int]],
                      batch_size: int = BATCH_SIZE) -> list[np.ndarray | None]:
     """For each pair of sub-word id lists (no BOS/EOS; both non-empty), the len(target)×len(source)
     attention of the model fed that target; None for every pair when the model has no attention.
     Pairs are batched by length (sorted), and returned in the order given."""
-    if len(sources) != len(targets):
-        raise ValueError(f"{len(sources)} sources and {len(targets)} targets: one target per source")
-    if any(not ids for ids in sources) or any(not ids for ids in targets):
-        raise ValueError("every source and target needs at least one sub-word")
+    _check_pairs(sources, targets)
     if not translator.uses_attention:
         return [None] * len(sources)
     order = sorted(range(len(sources)), key=lambda k: (len(sources[k]), len(targets[k])))

@@ -80,8 +80,11 @@ def teacher_force(model: Seq2Seq, encoded: Encoded, tokens: Sequence[int],
         log_prob_rows = [torch.log_softmax(decoder.logits(torch.cat(hiddens), torch.cat(contexts), embedded), dim=-1)]
     return ForcedRun(
         tokens=tuple(int(t) for t in tokens), log_probs=torch.cat(log_prob_rows),  # T×V
-        weights=torch.cat(weight_rows) if weight_rows else None,
-        scores=torch.cat(score_rows) if score_rows else None,
-        model_weights=tuple(model_rows), states=tuple(states),
-        head_weights=torch.cat(head_rows) if head_rows else None,
+        weights=_joined(weight_rows), scores=_joined(score_rows),
+        model_weights=tuple(model_rows), states=tuple(states), head_weights=_joined(head_rows),
     )
+
+
+def _joined(rows: list[Tensor]) -> Tensor | None:
+    """T rows of 1×… → T×…; None when no step had one (the fixed-context scorer, a single head)."""
+    return torch.cat(rows) if rows else None
