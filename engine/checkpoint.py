@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -209,6 +210,25 @@ def _assemble(tensors: dict[str, torch.Tensor], state: dict[str, Any], where: Pa
     def refuse(problem: str) -> StoredFileError:
         return StoredFileError(f"{where}: {problem}")
 
+    model_state, moments = _sorted_tensors(tensors, refuse)
+    rng, expected_rng = tensors.get("rng"), torch.get_rng_state()
+    if rng is None or rng.dtype != torch.uint8 or rng.shape != expected_rng.shape:
+        raise refuse(f"rng must be {expected_rng.numel():,} bytes of random-generator state")
+    if not model_state:
+        raise refuse("it holds no model weights")
+    optimizer = state["optimizer"]
+    _check_optimizer_parts(optimizer, moments, refuse)
+    optimizer_state = {int(index): dict(plain) for index, plain in optimizer["plain"].items()}
+    for index, values in moments.items():
+        optimizer_state.setdefault(index, {}).update(values)
+    return Checkpoint(model_state, {"state": optimizer_state, "param_groups": optimizer["param_groups"]}, rng,
+                      state["progress"])
+
+
+def _sorted_tensors(tensors: dict[str, torch.Tensor], refuse: Callable[[str], StoredFileError],
+                    ) -> tuple[dict[str, torch.Tensor], dict[int, dict[str, torch.Tensor]]]:
+    """The model's weights by name and the optimizer's moments by parameter index; any other
+    tensor but ``rng`` is refused."""
     model_state: dict[str, torch.Tensor] = {}
     moments: dict[int, dict[str, torch.Tensor]] = {}
     for key, value in tensors.items():
@@ -220,29 +240,30 @@ def _assemble(tensors: dict[str, torch.Tensor], state: dict[str, Any], where: Pa
         elif key != "rng":
             raise refuse(f"unexpected tensor {key[:60]!r} (expected model.*, optimizer.<index>."
                          f"<{'|'.join(ADAM_STATE)}> and rng)")
-    rng, expected_rng = tensors.get("rng"), torch.get_rng_state()
-    if rng is None or rng.dtype != torch.uint8 or rng.shape != expected_rng.shape:
-        raise refuse(f"rng must be {expected_rng.numel():,} bytes of random-generator state")
-    if not model_state:
-        raise refuse("it holds no model weights")
-    optimizer = state["optimizer"]
+    return model_state, moments
+
+
+def _check_optimizer_parts(optimizer: dict[str, Any], moments: dict[int, dict[str, torch.Tensor]],
+                           refuse: Callable[[str], StoredFileError]) -> None:
+    """The optimizer's groups list each parameter once, every state belongs to a listed parameter,
+    and each parameter's moments have one shape (its step one number)."""
     params = [index for group in optimizer["param_groups"] for index in group["params"]]
     if len(set(params)) != len(params):
         raise refuse("optimizer.param_groups lists a parameter twice")
     stray = (set(moments) | {int(index) for index in optimizer["plain"]}) - set(params)
     if stray:
         raise refuse(f"optimizer state for parameter {min(stray)}, which no parameter group lists")
+    _check_moments(moments, refuse)
+
+
+def _check_moments(moments: dict[int, dict[str, torch.Tensor]], refuse: Callable[[str], StoredFileError]) -> None:
+    """Each parameter's moments have one shape, and its step is one number."""
     for index, values in moments.items():
         shapes = {tuple(t.shape) for name, t in values.items() if name != "step"}
         if len(shapes) > 1:
             raise refuse(f"the optimizer moments of parameter {index} have different shapes {sorted(shapes)}")
         if "step" in values and values["step"].numel() != 1:
             raise refuse(f"optimizer.{index}.step must be one number")
-    optimizer_state = {int(index): dict(plain) for index, plain in optimizer["plain"].items()}
-    for index, values in moments.items():
-        optimizer_state.setdefault(index, {}).update(values)
-    return Checkpoint(model_state, {"state": optimizer_state, "param_groups": optimizer["param_groups"]}, rng,
-                      state["progress"])
 
 
 def restore_training_state(checkpoint: Checkpoint, model: torch.nn.Module, optimizer: torch.optim.Optimizer,
@@ -252,22 +273,9 @@ def restore_training_state(checkpoint: Checkpoint, model: torch.nn.Module, optim
     def refuse(problem: str) -> StoredFileError:
         return StoredFileError(f"the checkpoint in {where} does not fit this run's model: {problem}")
 
-    expected = model.state_dict()
-    missing, extra = sorted(set(expected) - set(checkpoint.model_state)), sorted(set(checkpoint.model_state) - set(expected))
-    if missing or extra:
-        raise refuse(f"missing {missing[:3]}, unexpected {extra[:3]}")
-    for name, tensor in expected.items():
-        if tuple(checkpoint.model_state[name].shape) != tuple(tensor.shape):
-            raise refuse(f"{name} has shape {tuple(checkpoint.model_state[name].shape)}, the model {tuple(tensor.shape)}")
-    parameters = [p for group in optimizer.param_groups for p in group["params"]]
-    indices = sorted(i for group in checkpoint.optimizer_state["param_groups"] for i in group["params"])
-    if indices != list(range(len(parameters))):
-        raise refuse(f"its optimizer state covers {len(indices)} parameters, the model has {len(parameters)}")
-    for index, values in checkpoint.optimizer_state["state"].items():
-        for name, value in values.items():
-            if name != "step" and tuple(value.shape) != tuple(parameters[index].shape):
-                raise refuse(f"optimizer.{index}.{name} has shape {tuple(value.shape)}, its parameter "
-                             f"{tuple(parameters[index].shape)}")
+    _check_model_fits(checkpoint.model_state, model.state_dict(), refuse)
+    _check_optimizer_fits(checkpoint.optimizer_state, [p for group in optimizer.param_groups for p in group["params"]],
+                          refuse)
     progress = dict(checkpoint.progress)
     scheduler_state = progress.pop("scheduler")
     try:
@@ -278,3 +286,27 @@ def restore_training_state(checkpoint: Checkpoint, model: torch.nn.Module, optim
     except (RuntimeError, ValueError, KeyError, TypeError) as error:
         raise refuse(" ".join(str(error).split())[:200]) from None
     return progress
+
+
+def _check_model_fits(stored: dict[str, torch.Tensor], expected: dict[str, torch.Tensor],
+                      refuse: Callable[[str], StoredFileError]) -> None:
+    """The stored weights have the model's names and shapes."""
+    missing, extra = sorted(set(expected) - set(stored)), sorted(set(stored) - set(expected))
+    if missing or extra:
+        raise refuse(f"missing {missing[:3]}, unexpected {extra[:3]}")
+    for name, tensor in expected.items():
+        if tuple(stored[name].shape) != tuple(tensor.shape):
+            raise refuse(f"{name} has shape {tuple(stored[name].shape)}, the model {tuple(tensor.shape)}")
+
+
+def _check_optimizer_fits(stored: dict[str, Any], parameters: list[torch.Tensor],
+                          refuse: Callable[[str], StoredFileError]) -> None:
+    """The stored optimizer state covers exactly the model's parameters, each moment of its parameter's shape."""
+    indices = sorted(i for group in stored["param_groups"] for i in group["params"])
+    if indices != list(range(len(parameters))):
+        raise refuse(f"its optimizer state covers {len(indices)} parameters, the model has {len(parameters)}")
+    for index, values in stored["state"].items():
+        for name, value in values.items():
+            if name != "step" and tuple(value.shape) != tuple(parameters[index].shape):
+                raise refuse(f"optimizer.{index}.{name} has shape {tuple(value.shape)}, its parameter "
+                             f"{tuple(parameters[index].shape)}")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import platform
-import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -118,14 +117,20 @@ def load_corpus(choice: CorpusChoice, seed: int = 1, for_training: bool = True) 
             f"{choice.corpus}: too little data to train ({len(split.train)} training and {len(split.valid)} "
             "validation pairs; at least 50 and 1 needed)"
         )
-    summary = {
-        "corpus": Path(choice.corpus).name, "lines_read": report.lines_read, "pairs": report.pairs_kept,
-        "duplicates_removed": report.duplicates_removed, "lines_skipped": report.skipped_count,
-        "split": split.sizes(), "split_rule": SPLIT_RULE_TEXT[choice.split_rule],
-        "attribution": TATOEBA_ATTRIBUTION if "cmn-eng" in Path(choice.corpus).name else
-        "see the corpus file's attribution column",
-    }
+    summary = {**_corpus_summary(choice, report), "split": split.sizes(),
+               "split_rule": SPLIT_RULE_TEXT[choice.split_rule], "attribution": _attribution(choice)}
     return LoadedCorpus(split, report, summary)
+
+
+def _corpus_summary(choice: CorpusChoice, report: CorpusReport) -> dict[str, Any]:
+    """What config.json records of a corpus file as it was read."""
+    return {"corpus": Path(choice.corpus).name, "lines_read": report.lines_read, "pairs": report.pairs_kept,
+            "duplicates_removed": report.duplicates_removed, "lines_skipped": report.skipped_count}
+
+
+def _attribution(choice: CorpusChoice) -> str:
+    return (TATOEBA_ATTRIBUTION if "cmn-eng" in Path(choice.corpus).name else
+            "see the corpus file's attribution column")
 
 
 def run_request(model_config: ModelConfig, choice: CorpusChoice,
@@ -152,6 +157,9 @@ def corpus_identity(choice: CorpusChoice) -> dict[str, Any]:
     return {"corpus_sha256": digest, "corpus_bytes": size}
 
 
+CONTENT_KEYS = ("corpus_sha256", "corpus_bytes")  # the corpus file's content, compared as one difference
+
+
 def check_resume_request(run_folder: Path, request: dict[str, Any]) -> None:
     """Refuse a --resume whose options contradict the run it continues, naming each difference.
 
@@ -160,25 +168,33 @@ def check_resume_request(run_folder: Path, request: dict[str, Any]) -> None:
     stored = stored_run_request(run_folder)
     if stored is None:
         return
-    differences = []
-    for key, value in request.items():
-        if key == "model":
-            for name, wanted in value.items():
-                had = (stored.get("model") or {}).get(name, wanted)
-                if had != wanted:
-                    differences.append(f"{name} {had} (asked: {wanted})")
-        elif key in ("corpus_sha256", "corpus_bytes"):
-            continue  # below, as one difference
-        elif key in stored and stored[key] != value:
-            differences.append(f"{key} {stored[key]} (asked: {value})")
-    content = [(stored.get(key), request.get(key)) for key in ("corpus_sha256", "corpus_bytes")]
-    if all(had is not None and asked is not None for had, asked in content) and any(a != b for a, b in content):
-        (had_sha, asked_sha), (had_size, asked_size) = content
-        differences.append(f"another corpus under the name {request.get('corpus')} ({had_size:,} bytes, sha256 "
-                           f"{had_sha[:12]}…; asked: {asked_size:,} bytes, sha256 {asked_sha[:12]}…)")
+    differences = [*_setting_differences(stored, request), *_corpus_content_difference(stored, request)]
     if differences:
         raise ConfigError(f"--resume continues the run in {run_folder}, which was started with "
                           f"{'; '.join(differences)}: give the run's own options, or start a new run elsewhere")
+
+
+def _setting_differences(stored: dict[str, Any], request: dict[str, Any]) -> list[str]:
+    """The architecture's and the data's settings that differ, as 'name had (asked: wanted)'."""
+    differences = []
+    for key, value in request.items():
+        if key == "model":
+            had_model = stored.get("model") or {}
+            differences += [f"{name} {had_model[name]} (asked: {wanted})" for name, wanted in value.items()
+                            if had_model.get(name, wanted) != wanted]
+        elif key not in CONTENT_KEYS and key in stored and stored[key] != value:
+            differences.append(f"{key} {stored[key]} (asked: {value})")
+    return differences
+
+
+def _corpus_content_difference(stored: dict[str, Any], request: dict[str, Any]) -> list[str]:
+    """Another file under the corpus's name: its content differs (when both runs recorded it)."""
+    content = [(stored.get(key), request.get(key)) for key in CONTENT_KEYS]
+    if any(had is None or asked is None for had, asked in content) or all(had == asked for had, asked in content):
+        return []
+    (had_sha, asked_sha), (had_size, asked_size) = content
+    return [f"another corpus under the name {request.get('corpus')} ({had_size:,} bytes, sha256 "
+            f"{had_sha[:12]}…; asked: {asked_size:,} bytes, sha256 {asked_sha[:12]}…)"]
 
 
 def stored_run_request(run_folder: Path) -> dict[str, Any] | None:
@@ -191,30 +207,6 @@ def stored_run_request(run_folder: Path) -> dict[str, Any] | None:
         return None
     return {"model": info.get("model") or {}, "source_language": info.get("source_language"),
             "target_language": info.get("target_language")}
-
-
-def stored_train_arguments(run_folder: Path) -> list[str] | None:
-    """The ``train`` arguments a command-line run was started with (from its metrics log, else its
-    model's config.json), so that ``train --resume --out DIR`` needs no other flag; None when the run
-    was not started from the command line or records no command."""
-    from engine.metrics_log import METRICS_FILE, read_description
-
-    description = read_description(run_folder) or {}  # the first line only: the log may be huge
-    command, source = description.get("command"), Path(run_folder) / METRICS_FILE
-    if not command:
-        try:
-            command, source = read_config(run_folder).get("command"), Path(run_folder) / "config.json"
-        except ModelFileError:
-            command = None
-    prefix = "python -m engine train "
-    if not isinstance(command, str) or not command.startswith(prefix):
-        return None
-    try:
-        arguments = shlex.split(command[len(prefix):])
-    except ValueError as error:
-        raise StoredFileError(f"{source}: the command the run was started with cannot be read ({error}); give "
-                              "the run's options with --resume") from None
-    return [a for a in arguments if a not in ("--resume", "--overwrite")]
 
 
 def _samples(split: Split) -> tuple[tuple[str, str], ...]:
@@ -249,31 +241,35 @@ def prepare_job(
     ranks receive them, so every rank cuts the text into the same ids."""
     run_folder = Path(run_folder)
     source_size, target_size = vocabularies.resolved(choice)
-    src_settings = TokenizerSettings.for_language(choice.source_language, source_size)
-    tgt_settings = TokenizerSettings.for_language(choice.target_language, target_size)
-    train_pairs = None
+    settings = (TokenizerSettings.for_language(choice.source_language, source_size),
+                TokenizerSettings.for_language(choice.target_language, target_size))
     if choice.token_cache:
-        loaded, train_pairs, (source_tokenizer, target_tokenizer) = _cached_corpus(
-            choice, run_folder, (src_settings, tgt_settings), train_config, resume, on_status, distributed)
+        loaded, train_pairs, tokenizers = _cached_corpus(choice, run_folder, settings, train_config, resume,
+                                                         on_status, distributed)
     else:
         on_status("reading the corpus")
-        loaded = load_corpus(choice, seed=train_config.seed)
-        if distributed.is_main:
-            source_tokenizer, target_tokenizer = _run_tokenizers(
-                loaded, run_folder, src_settings, tgt_settings, resume, on_status)
-            model_bytes = (source_tokenizer.model_bytes, target_tokenizer.model_bytes)
-        else:
-            model_bytes = None
-        if distributed.active:
-            model_bytes = broadcast(distributed, model_bytes)
-            if not distributed.is_main:
-                source_tokenizer, target_tokenizer = Tokenizer(model_bytes[0]), Tokenizer(model_bytes[1])
-    model_config = model_shape.with_vocabularies(source_tokenizer.vocab_size, target_tokenizer.vocab_size)
+        loaded, train_pairs = load_corpus(choice, seed=train_config.seed), None
+        tokenizers = _shared_tokenizers(loaded, run_folder, settings, resume, on_status, distributed)
+    model_config = model_shape.with_vocabularies(tokenizers[0].vocab_size, tokenizers[1].vocab_size)
     request = run_request(model_config, choice, corpus_identity(choice) if distributed.is_main else None)
     if resume and distributed.is_main and has_checkpoint(run_folder):
         check_resume_request(run_folder, request)
-    model = build_model(model_config, seed=train_config.seed)
-    metadata = {
+    job = TrainingJob(
+        model=build_model(model_config, seed=train_config.seed), source_tokenizer=tokenizers[0],
+        target_tokenizer=tokenizers[1], split=loaded.split, source_language=choice.source_language,
+        target_language=choice.target_language, train_config=train_config, run_folder=run_folder,
+        metadata=_metadata(choice, command, loaded, settings, tokenizers, train_config, distributed),
+        samples=_samples(loaded.split), storage_dtype=storage_dtype, request=request, distributed=distributed,
+        corpus_path=Path(choice.corpus).resolve() if choice.corpus else None, train_pairs=train_pairs,
+    )
+    return job, loaded
+
+
+def _metadata(choice: CorpusChoice, command: str, loaded: LoadedCorpus,
+              settings: tuple[TokenizerSettings, TokenizerSettings], tokenizers: tuple[Tokenizer, Tokenizer],
+              train_config: TrainConfig, distributed: Distributed) -> dict[str, Any]:
+    """What the model folder's config.json records about the run besides the model."""
+    return {
         "source_language": choice.source_language,
         "target_language": choice.target_language,
         "simplify_chinese": True,
@@ -281,21 +277,28 @@ def prepare_job(
         "command": command,
         "data": loaded.summary,
         "tokenizer_settings": {
-            "source": {**src_settings.__dict__, "vocab_size_trained": source_tokenizer.vocab_size},
-            "target": {**tgt_settings.__dict__, "vocab_size_trained": target_tokenizer.vocab_size},
+            "source": {**settings[0].__dict__, "vocab_size_trained": tokenizers[0].vocab_size},
+            "target": {**settings[1].__dict__, "vocab_size_trained": tokenizers[1].vocab_size},
         },
         "training": {"hardware": hardware_summary(), "device": describe_device(resolve_device(train_config.device)),
                      "processes": distributed.world_size,
                      "torch_threads": train_config.torch_threads or torch.get_num_threads()},
     }
-    job = TrainingJob(
-        model=model, source_tokenizer=source_tokenizer, target_tokenizer=target_tokenizer, split=loaded.split,
-        source_language=choice.source_language, target_language=choice.target_language,
-        train_config=train_config, run_folder=run_folder, metadata=metadata, samples=_samples(loaded.split),
-        storage_dtype=storage_dtype, request=request, distributed=distributed,
-        corpus_path=Path(choice.corpus).resolve() if choice.corpus else None, train_pairs=train_pairs,
-    )
-    return job, loaded
+
+
+def _shared_tokenizers(loaded: LoadedCorpus, run_folder: Path, settings: tuple[TokenizerSettings, TokenizerSettings],
+                       resume: bool, on_status: Callable[[str], None],
+                       distributed: Distributed) -> tuple[Tokenizer, Tokenizer]:
+    """The run's tokenizers (:func:`_run_tokenizers`) on rank 0; under torchrun the other ranks
+    receive them from it."""
+    model_bytes = None
+    if distributed.is_main:
+        tokenizers = _run_tokenizers(loaded, run_folder, settings, resume, on_status)
+        model_bytes = (tokenizers[0].model_bytes, tokenizers[1].model_bytes)
+    if not distributed.active:
+        return tokenizers
+    model_bytes = broadcast(distributed, model_bytes)
+    return tokenizers if distributed.is_main else (Tokenizer(model_bytes[0]), Tokenizer(model_bytes[1]))
 
 
 def _cached_corpus(choice: CorpusChoice, run_folder: Path, settings: tuple[TokenizerSettings, TokenizerSettings],
@@ -309,36 +312,29 @@ def _cached_corpus(choice: CorpusChoice, run_folder: Path, settings: tuple[Token
         raise ConfigError("long examples and subword regularization re-read the training text each epoch; with "
                           "the token cache set concat_share and subword_alpha to 0 (--concat-share 0 "
                           "--subword-alpha 0)")
-    tokenizer_folder = run_folder / CHECKPOINT_FOLDER
     own = _own_tokenizers(run_folder) if resume else None
-    cached = None
-    if distributed.is_main:
-        cached = prepare_cached(Path(choice.corpus), choice.source_language, choice.target_language,
-                                choice.split_rule, settings, choice.tokenizer_sample, own, on_status=on_status)
+
+    def prepare(report: Callable[[str], None] = lambda message: None):
+        return prepare_cached(Path(choice.corpus), choice.source_language, choice.target_language,
+                              choice.split_rule, settings, choice.tokenizer_sample, own, on_status=report)
+
+    cached = prepare(on_status) if distributed.is_main else None
     if distributed.active:
         broadcast(distributed, True)  # the others wait until rank 0's cache is complete
         if not distributed.is_main:
-            cached = prepare_cached(Path(choice.corpus), choice.source_language, choice.target_language,
-                                    choice.split_rule, settings, choice.tokenizer_sample, own)
+            cached = prepare()
+    tokenizers = (cached.source_tokenizer, cached.target_tokenizer)
     if distributed.is_main and own is None:
-        try:
-            tokenizer_folder.mkdir(parents=True, exist_ok=True)
-            write_bytes_atomic(tokenizer_folder / "src.model", cached.source_tokenizer.model_bytes)
-            write_bytes_atomic(tokenizer_folder / "tgt.model", cached.target_tokenizer.model_bytes)
-        except OSError as error:
-            raise DataError(f"cannot write to the run folder {run_folder}: {error.strerror or error}") from None
+        _write_tokenizers(run_folder, tokenizers)
     report, split = cached.report, cached.split
-    sizes = {**split.sizes(), "train": len(cached.train_pairs)}
     summary = {
-        "corpus": Path(choice.corpus).name, "lines_read": report.lines_read, "pairs": report.pairs_kept,
-        "duplicates_removed": report.duplicates_removed, "lines_skipped": report.skipped_count, "split": sizes,
+        **_corpus_summary(choice, report), "split": {**split.sizes(), "train": len(cached.train_pairs)},
         "split_rule": SPLIT_RULE_TEXT[choice.split_rule], "token_cache": cached.folder.name,
         "tokenizer_sample": choice.tokenizer_sample, "held_out_caps": HELD_OUT_CAPS,
-        "attribution": TATOEBA_ATTRIBUTION if "cmn-eng" in Path(choice.corpus).name else
-        "see the corpus file's attribution column",
+        "attribution": _attribution(choice),
     }
     on_status(f"token cache {'reused' if cached.reused else 'built'}: {len(cached.train_pairs):,} training pairs")
-    return LoadedCorpus(split, report, summary), cached.train_pairs, (cached.source_tokenizer, cached.target_tokenizer)
+    return LoadedCorpus(split, report, summary), cached.train_pairs, tokenizers
 
 
 def _own_tokenizers(run_folder: Path) -> tuple[Tokenizer, Tokenizer] | None:
@@ -349,22 +345,26 @@ def _own_tokenizers(run_folder: Path) -> tuple[Tokenizer, Tokenizer] | None:
     return None if stored is None else (Tokenizer(stored[0]), Tokenizer(stored[1]))
 
 
-def _run_tokenizers(loaded: LoadedCorpus, run_folder: Path, src_settings: TokenizerSettings,
-                    tgt_settings: TokenizerSettings, resume: bool,
-                    on_status: Callable[[str], None]) -> tuple[Tokenizer, Tokenizer]:
+def _run_tokenizers(loaded: LoadedCorpus, run_folder: Path, settings: tuple[TokenizerSettings, TokenizerSettings],
+                    resume: bool, on_status: Callable[[str], None]) -> tuple[Tokenizer, Tokenizer]:
     """A resumed run's own tokenizers, or new ones trained on the training split and written to
     the run folder."""
-    tokenizer_folder = run_folder / CHECKPOINT_FOLDER
     own = _own_tokenizers(run_folder) if resume else None
     if own is not None:
         return own
     on_status("training the tokenizers")
-    source_tokenizer = train_tokenizer((p.source for p in loaded.split.train), src_settings)
-    target_tokenizer = train_tokenizer((p.target for p in loaded.split.train), tgt_settings)
+    tokenizers = (train_tokenizer((p.source for p in loaded.split.train), settings[0]),
+                  train_tokenizer((p.target for p in loaded.split.train), settings[1]))
+    _write_tokenizers(run_folder, tokenizers)
+    return tokenizers
+
+
+def _write_tokenizers(run_folder: Path, tokenizers: tuple[Tokenizer, Tokenizer]) -> None:
+    """The run's own tokenizers, kept beside its checkpoint (a resume reads them back)."""
+    tokenizer_folder = run_folder / CHECKPOINT_FOLDER
     try:
         tokenizer_folder.mkdir(parents=True, exist_ok=True)
-        write_bytes_atomic(tokenizer_folder / "src.model", source_tokenizer.model_bytes)
-        write_bytes_atomic(tokenizer_folder / "tgt.model", target_tokenizer.model_bytes)
+        for name, tokenizer in zip(("src.model", "tgt.model"), tokenizers, strict=True):
+            write_bytes_atomic(tokenizer_folder / name, tokenizer.model_bytes)
     except OSError as error:
         raise DataError(f"cannot write to the run folder {run_folder}: {error.strerror or error}") from None
-    return source_tokenizer, target_tokenizer

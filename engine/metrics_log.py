@@ -23,7 +23,7 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
@@ -297,26 +297,40 @@ def _lines_from_end(path: Path, block_size: int = 1 << 16) -> Iterator[bytes]:
     except FileNotFoundError:
         return
     with handle:
-        position = handle.seek(0, os.SEEK_END)
         state, pending = "tail", b""  # what ``pending`` ends: the torn tail, a known line end, an overlong line
-        while position > 0:
-            size = min(block_size, position)
-            position -= size
-            handle.seek(position)
-            block = handle.read(size)
+        for block in _blocks_from_end(handle, block_size):
             if b"\n" not in block:
                 if state == "line":
-                    pending = block + pending
-                    state, pending = ("overlong", b"") if len(pending) > MAX_LINE_BYTES else (state, pending)
+                    state, pending = _line_start(block + pending)
                 continue
             parts = block.split(b"\n")
             if state != "tail":
-                yield _bounded(parts[-1] + pending) if state == "line" else b""
+                yield _ended(state, parts[-1] + pending)
             for line in reversed(parts[1:-1]):
                 yield _bounded(line)
-            state, pending = ("overlong", b"") if len(parts[0]) > MAX_LINE_BYTES else ("line", parts[0])
+            state, pending = _line_start(parts[0])
         if state != "tail":
-            yield _bounded(pending) if state == "line" else b""
+            yield _ended(state, pending)
+
+
+def _blocks_from_end(handle: BinaryIO, block_size: int) -> Iterator[bytes]:
+    """The file's bytes in blocks of ``block_size``, the last block first."""
+    position = handle.seek(0, os.SEEK_END)
+    while position > 0:
+        size = min(block_size, position)
+        position -= size
+        handle.seek(position)
+        yield handle.read(size)
+
+
+def _line_start(pending: bytes) -> tuple[str, bytes]:
+    """The end of a line read so far: ("line", it), or ("overlong", b"") once no line may be that long."""
+    return ("overlong", b"") if len(pending) > MAX_LINE_BYTES else ("line", pending)
+
+
+def _ended(state: str, pending: bytes) -> bytes:
+    """A line whose start has been reached: itself with its newline, b"" when overlong."""
+    return _bounded(pending) if state == "line" else b""
 
 
 def _bounded(line: bytes) -> bytes:

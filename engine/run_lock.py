@@ -109,6 +109,21 @@ def claim_run_folder(folder: Path, resume: bool = False, overwrite: bool = False
     return lock
 
 
+def lock_holder(folder: Path) -> str | None:
+    """The process id a run holding ``folder``'s lock now recorded; None when no run holds it. Only
+    reads: a folder without a lock file gets none."""
+    try:
+        handle = open(Path(folder) / LOCK_FILE, encoding="utf-8")  # noqa: SIM115 (closed below)
+    except OSError:
+        return None
+    with handle:
+        if _try_lock(handle):
+            _unlock(handle)
+            return None
+        handle.seek(0)
+        return handle.read().strip() or "unknown"
+
+
 @contextlib.contextmanager
 def unless_training(folder: Path) -> Iterator[None]:
     """Hold ``folder``'s run lock for the block when it is a run's folder (it has a lock file), so

@@ -28,28 +28,18 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from engine.bundle import CONFIG_FILE
 from engine.catalog import user_models_folder
-from engine.events import (
-    ENDED_ON_ITS_OWN,
-    FinishedEvent,
-    FinishReason,
-    StepEvent,
-    TrainControl,
-    ValidationEvent,
-    format_duration,
-)
+from engine.events import FinishedEvent, FinishReason, StepEvent, TrainControl, ValidationEvent, format_duration
+from engine.runs import ResumableRun, RunFolder, RunPhase, resumable_runs
 from gui.common.plotstyle import run_colour
 from gui.training.corpus import CorpusEntry, CorpusInspection, inspect_corpus
 from gui.training.records import RunRecord
 from gui.training.runner import (
-    ResumableRun,
     RunFailed,
     RunPrepared,
     RunRequest,
     StatusMessage,
     TestScored,
-    resumable_runs,
     run_training,
     warm_up_training,
 )
@@ -106,6 +96,7 @@ class TrainingController(QObject):
         return user_models_folder()
 
     def resumable(self) -> list[ResumableRun]:
+        """The runs of the models folder that can continue, newest first (engine.runs)."""
         return resumable_runs(self.models_folder())
 
     # -- runs --------------------------------------------------------------------------------
@@ -121,14 +112,14 @@ class TrainingController(QObject):
         if self.is_training():
             return
         self._queue = []
-        self._launch(run.settings, run)
+        self._launch(RunSettings.of_request(run.request, run.run.name), run)
 
     def _launch(self, settings: RunSettings, resumed: ResumableRun | None) -> None:
         folder = resumed.folder if resumed is not None else self.models_folder() / settings.name
         record = RunRecord(folder.name, settings, folder, run_colour(len(self.records)))
         if resumed is not None:
-            record.add_history(resumed.history)
-        record.status = "preparing"
+            record.add_history(resumed.progress.history)
+        record.enter(RunPhase.PREPARING)
         self.records.append(record)
         self.current = record
         self._control = TrainControl()
@@ -155,13 +146,13 @@ class TrainingController(QObject):
     def pause(self) -> None:
         if self._job is not None and self.is_training():
             self._job.worker.pause()
-            self._set_status("paused")
+            self._set_phase(RunPhase.PAUSED)
             self.stateChanged.emit()
 
     def resume(self) -> None:
         if self._job is not None and self.is_training():
             self._job.worker.resume()
-            self._set_status("training")
+            self._set_phase(RunPhase.TRAINING)
             self.stateChanged.emit()
 
     def stop(self) -> None:
@@ -169,7 +160,7 @@ class TrainingController(QObject):
         self._queue = []
         if self._control is not None and self.is_training():
             self._control.request_stop()
-            self._set_status("stopping")
+            self._set_phase(RunPhase.STOPPING)
             self.stateChanged.emit()
 
     def stop_and_wait(self, timeout_ms: int = 5000) -> bool:
@@ -207,51 +198,61 @@ class TrainingController(QObject):
             return
         if isinstance(item, StepEvent):
             self._buffer.append(item)
-            if record.status == "preparing":
-                record.status = "training"
+            if record.phase is RunPhase.PREPARING:
+                record.enter(RunPhase.TRAINING)
             return
         self.flush()
-        if isinstance(item, StatusMessage):
-            finished = record.finished
-            record.status = item.text if finished is None else f"{finished.reason}; {item.text}"
-        elif isinstance(item, RunPrepared):
-            record.parameters = item.parameters
-            record.status = "training"
-            resumed = f"; resumed at step {item.resumed_at_step:,}" if item.resumed_at_step else ""
-            self.message.emit("info", f"{record.name}: {item.report_summary}; {item.split['train']:,} training pairs, "
-                              f"{item.parameters:,} parameters, on {item.device}, {item.torch_threads} torch thread(s){resumed}")
-        elif isinstance(item, ValidationEvent):
-            record.add_validation(item)
-            self.validated.emit(record)
-            if item.is_best:
-                self.modelSaved.emit(str(record.folder))
-        elif isinstance(item, FinishedEvent):
-            record.finished = item
-            record.status = item.reason
-            self.message.emit("info", self._finished_text(record, item))
-        elif isinstance(item, TestScored):
-            record.test_bleu = item.bleu
-            if record.finished is not None:
-                record.status = record.finished.reason
-        elif isinstance(item, RunFailed):
-            self._failed(record, item)
+        handler = self._ITEM_HANDLERS.get(type(item))
+        if handler is not None:
+            handler(self, record, item)
         self.runChanged.emit(record)
+
+    def _on_status(self, record: RunRecord, item: StatusMessage) -> None:
+        record.activity = item.text
+
+    def _on_prepared(self, record: RunRecord, item: RunPrepared) -> None:
+        record.parameters = item.parameters
+        record.enter(RunPhase.TRAINING)
+        resumed = f"; resumed at step {item.resumed_at_step:,}" if item.resumed_at_step else ""
+        self.message.emit("info", f"{record.name}: {item.report_summary}; {item.split['train']:,} training pairs, "
+                          f"{item.parameters:,} parameters, on {item.device}, {item.torch_threads} torch thread(s)"
+                          f"{resumed}")
+
+    def _on_validation(self, record: RunRecord, item: ValidationEvent) -> None:
+        record.add_validation(item)
+        self.validated.emit(record)
+        if item.is_best:
+            self.modelSaved.emit(str(record.folder))
+
+    def _on_run_finished(self, record: RunRecord, item: FinishedEvent) -> None:
+        record.finished = item
+        record.enter(RunPhase.of_finish(item.reason))
+        self.message.emit("info", self._finished_text(record, item))
+
+    def _on_test_scored(self, record: RunRecord, item: TestScored) -> None:
+        record.test_bleu = item.bleu
+        if record.finished is not None:
+            record.enter(RunPhase.of_finish(record.finished.reason))
 
     def _failed(self, record: RunRecord, failure: RunFailed) -> None:
         record.error = failure.message
         self._queue = []
         if failure.kind == "diverged":
-            record.status = "diverged"
+            record.enter(RunPhase.DIVERGED)
             elapsed = record.last_step.elapsed_seconds if record.last_step is not None else math.nan
             record.diverged_at = (failure.step, elapsed)
             self.diverged.emit(record)
             self.message.emit("error", f"{record.name}: {failure.message}")
         elif failure.kind == "data":
-            record.status = "not started"
+            record.enter(RunPhase.NOT_STARTED)
             self.message.emit("error", f"Cannot start training: {failure.message}")
         else:
-            record.status = "failed"
+            record.enter(RunPhase.FAILED)
             self.message.emit("error", f"{record.name}: {failure.message}")
+
+    # What each item of a run's worker does to its record (a step is buffered: see _on_item).
+    _ITEM_HANDLERS = {StatusMessage: _on_status, RunPrepared: _on_prepared, ValidationEvent: _on_validation,
+                      FinishedEvent: _on_run_finished, TestScored: _on_test_scored, RunFailed: _failed}
 
     @Slot(str, str)
     def _on_failed(self, message: str, details: str) -> None:
@@ -269,22 +270,22 @@ class TrainingController(QObject):
         self.flush()
         self._flush.stop()
         self._job, self._control, self.current = None, None, None
-        if record.status in ("preparing", "training", "stopping", "paused"):
-            record.status = "ended"
-        if (record.folder / CONFIG_FILE).is_file():
+        if record.phase.live:  # its thread ended without saying how
+            record.enter(RunPhase.ENDED)
+        if record.run.has_model():
             self.modelSaved.emit(str(record.folder))
         self.runChanged.emit(record)
         self.runEnded.emit(record)
         self.stateChanged.emit()
-        if self._queue and record.status in ENDED_ON_ITS_OWN:
+        if self._queue and record.phase is RunPhase.FINISHED:
             following = self._queue.pop(0)
             self._launch(following.with_unique_name(self.models_folder()), None)
         else:
             self._queue = []
 
-    def _set_status(self, status: str) -> None:
+    def _set_phase(self, phase: RunPhase) -> None:
         if self.current is not None:
-            self.current.status = status
+            self.current.enter(phase)
             self.runChanged.emit(self.current)
 
     @staticmethod
@@ -301,7 +302,7 @@ class TrainingController(QObject):
         """Follow the run in ``folder`` (any run folder with a metrics log: the command line's, a
         torchrun's, a synced one) read only; None, with a message, when it cannot be watched."""
         folder = Path(folder)
-        problem = RunWatcher.can_watch(folder)
+        problem = RunFolder(folder).why_not_followable()
         if problem:
             self.message.emit("error", f"Cannot open the run: {problem}")
             return None
@@ -309,7 +310,8 @@ class TrainingController(QObject):
             if record.folder == folder:
                 return record
         record = RunRecord(folder.name, RunSettings(name=folder.name), folder, run_colour(len(self.records)))
-        record.status = "watching"
+        record.enter(RunPhase.WATCHING)
+        record.watched = True
         self.records.append(record)
         watcher = RunWatcher(folder, record, self.jobs, self, window_busy=lambda: self.window_busy())
         watcher.changed.connect(self.runChanged)

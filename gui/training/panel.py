@@ -343,7 +343,7 @@ class TrainingPanel(QWidget):
     def _update_progress(self, record: RunRecord) -> None:
         """Progress bar and status line from the newest step of ``record``."""
         event = record.last_step
-        progress = run_progress(record.settings.train, event, record.finished, record.status)
+        progress = run_progress(record.settings.train, event, record.finished, record.phase, record.status)
         self.progress.setValue(round(progress.fraction * 1000))
         self.progress.setFormat(progress.text)
         if event is None:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.config import TrainConfig
-from engine.events import ENDED_ON_ITS_OWN, FinishedEvent, StepEvent, format_duration
+from engine.events import FinishedEvent, StepEvent, format_duration
+from engine.runs import RunPhase
 
 
 @dataclass(frozen=True)
@@ -16,16 +17,17 @@ class Progress:
 
 
 def run_progress(train: TrainConfig, step: StepEvent | None, finished: FinishedEvent | None,
-                 status: str) -> Progress:
+                 phase: RunPhase, status: str = "") -> Progress:
     """The larger of the epochs' and the time budget's share done; a run that ended on its own
-    (every epoch, early stopping, the budget, the step limit) is complete."""
+    (every epoch, early stopping, the budget, the step limit) is complete. Before its first step
+    the bar shows ``status`` (the phase's label unless given)."""
     if step is None:
-        return Progress(0.0, status)
+        return Progress(0.0, status or phase.label)
     total = max(train.epochs * step.batches_per_epoch, 1)
     fraction = ((step.epoch - 1) * step.batches_per_epoch + step.batch) / total
     if train.max_minutes > 0:
         fraction = max(fraction, step.elapsed_seconds / (60 * train.max_minutes))
-    if finished is not None and status in ENDED_ON_ITS_OWN:
+    if finished is not None and phase is RunPhase.FINISHED:
         fraction = 1.0
     eta = "" if finished is not None else f" · ETA {format_duration(step.eta_seconds)}"
     text = f"Epoch {step.epoch}/{train.epochs} · batch {step.batch}/{step.batches_per_epoch} · step {step.step:,}{eta}"

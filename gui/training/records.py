@@ -3,6 +3,10 @@
 Plain Python and numpy, no Qt: the curves and the table render a :class:`RunRecord`; the CSV
 export writes it. Step data lives in growing numpy buffers so that redrawing a curve 30 times a
 second never copies a Python list.
+
+A :class:`RunRecord` is the run *as shown* — its plot series, held in memory for this session. The
+run's stored record (its request, checkpoint, log, phase) has one owner, :class:`engine.runs.RunFolder`,
+which a record holds as :attr:`RunRecord.run`.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.events import FinishedEvent, SampleTranslation, StepEvent, ValidationEvent
+from engine.runs import RunFolder, RunPhase
 from gui.training.settings import RunSettings
 
 DEFAULT_SMOOTHING = 0.9  # weight of the past in the smoothed training loss (TensorBoard's convention)
@@ -104,19 +109,22 @@ class Snapshot:
 
 
 class RunRecord:
-    """One run's history as the window shows it."""
+    """One run's plot series and state as the window shows it, in memory; its folder is :attr:`run`."""
 
     STEP_COLUMNS = ("step", "epoch", "elapsed", "loss", "learning_rate", "tokens_per_second")
 
     def __init__(self, name: str, settings: RunSettings, folder: Path, colour: str) -> None:
-        self.name, self.settings, self.folder, self.colour = name, settings, folder, colour
+        self.name, self.settings, self.colour = name, settings, colour
+        self.run = RunFolder(folder)
         self.columns = {column: GrowingArray() for column in self.STEP_COLUMNS}
         self.smoothing = DEFAULT_SMOOTHING
         self._smoothed = GrowingArray()
         self._smooth_state: tuple[float, int] = (0.0, 0)
         self.validations: list[ValidationPoint] = []
         self.snapshots: list[Snapshot] = []
-        self.status = "waiting"  # preparing, training, paused, stopping, finished reason, failed, diverged
+        self.phase = RunPhase.WAITING
+        self.activity = ""  # what the run says it is doing, in words (reading the corpus, scoring the model)
+        self.watched = False  # followed from its folder (a run started elsewhere)
         self.last_step: StepEvent | None = None
         self.finished: FinishedEvent | None = None
         self.test_bleu: float | None = None
@@ -127,6 +135,26 @@ class RunRecord:
         # A watched log not yet read to its end: about how many more steps it holds (so the plots
         # can take the run's whole extent at once instead of re-ranging as the backlog comes in).
         self.steps_ahead = 0
+
+    @property
+    def folder(self) -> Path:
+        return self.run.path
+
+    def enter(self, phase: RunPhase) -> None:
+        """The run is now in ``phase`` (what it said it was doing no longer holds)."""
+        self.phase, self.activity = phase, ""
+
+    @property
+    def status(self) -> str:
+        """The run's phase in words, as the table and the status line show it: a run that ended
+        shows how ("completed", "stopped"), what it is doing follows ("completed; scoring …"), and
+        a watched run says so ("training (watched)")."""
+        text = self.phase.label
+        if self.finished is not None and self.phase in (RunPhase.FINISHED, RunPhase.STOPPED):
+            text = str(self.finished.reason)
+        if self.activity:
+            text = self.activity if self.finished is None else f"{text}; {self.activity}"
+        return f"{text} (watched)" if self.watched and self.phase is not RunPhase.WATCHING else text
 
     def clear_history(self) -> None:
         """Forget the steps, validations and snapshots (a watched log was rewritten: read it again)."""

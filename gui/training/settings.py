@@ -1,22 +1,21 @@
 """What one training run is asked to do: the engine's own settings, composed.
 
-:class:`RunSettings` knows no Qt and restates no field: it holds the engine's
-:class:`~engine.jobs.CorpusChoice`, :class:`~engine.config.ModelShape`,
-:class:`~engine.config.TrainConfig` and :class:`~engine.jobs.VocabularySizes` as they are, and names
-its run folder. A run's settings are never written by the app: the engine records what a run was
-asked for in the first line of its metrics log, and :meth:`RunSettings.describing` reads them back
-from there (to resume a run, or to show one started elsewhere).
+:class:`RunSettings` knows no Qt and restates no field: it is the engine's request of a run
+(:class:`engine.runs.RunSpec`: a :class:`~engine.jobs.CorpusChoice`, a :class:`~engine.config.ModelShape`,
+a :class:`~engine.config.TrainConfig` and :class:`~engine.jobs.VocabularySizes`, as they are) with
+the form's presets as defaults, and it names its run folder. A run's settings are never written by
+the app: the engine records what a run was asked for, and :meth:`RunSettings.of_request` takes what
+:meth:`engine.runs.RunFolder.request` reads back (to resume a run, or to show one started elsewhere).
 """
 
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import Any
 
 from engine.config import ModelShape, TrainConfig
-from engine.jobs import CorpusChoice, VocabularySizes
+from engine.runs import RunSpec
 from engine.tasks import dates
 
 LANGUAGE_LABELS = {"zh": "Chinese", "en": "English", dates.SOURCE_LANGUAGE: "dates", dates.TARGET_LANGUAGE: "ISO"}
@@ -46,13 +45,12 @@ CORPUS_PRESET = Preset(
 
 
 @dataclass(frozen=True)
-class RunSettings:
-    """Everything the form asks for one run: the engine's settings objects and a folder name."""
+class RunSettings(RunSpec):
+    """Everything the form asks for one run: the engine's request of a run (corpus, model, train,
+    vocabularies; the model and training from the task preset unless given) and a folder name."""
 
-    corpus: CorpusChoice = field(default_factory=CorpusChoice.dates_task)
     model: ModelShape = TASK_PRESET.model
     train: TrainConfig = TASK_PRESET.train
-    vocabularies: VocabularySizes = VocabularySizes()
     name: str = ""  # run folder name; empty = made from corpus, scorer and time
 
     @property
@@ -92,25 +90,9 @@ class RunSettings:
         return replace(self, name=name)
 
     @classmethod
-    def describing(cls, description: dict[str, Any], name: str) -> RunSettings:
-        """The settings a run's own description implies (the start line of its metrics log, see
-        engine.metrics_log), to show a run started elsewhere; what it does not say keeps the default."""
-        task = description.get("task")
-        data = description.get("data") or {}
-        languages = {key: description[key] for key in ("source_language", "target_language") if description.get(key)}
-        if task:
-            corpus = CorpusChoice(task=task, **languages)
-        else:  # the path; older logs give only the file's name
-            corpus = CorpusChoice(corpus=Path(description.get("corpus_path") or data.get("corpus") or "?"),
-                                  token_cache=bool(data.get("token_cache")), **languages)
-        return cls(corpus=corpus, model=_known(ModelShape, description.get("model")),
-                   train=_known(TrainConfig, description.get("train_config")), name=name)
-
-
-def _known(settings_class: type, values: Any):
-    """``settings_class`` from the fields ``values`` gives (others, and missing values, keep the default)."""
-    values = values if isinstance(values, dict) else {}
-    return settings_class(**{f.name: values[f.name] for f in fields(settings_class) if values.get(f.name) is not None})
+    def of_request(cls, request: RunSpec, name: str) -> RunSettings:
+        """The settings of a run that asked for ``request`` (engine.runs.RunFolder.request), in the folder ``name``."""
+        return cls(**{f.name: getattr(request, f.name) for f in fields(RunSpec)}, name=name)
 
 
 def _safe_name(name: str) -> str:

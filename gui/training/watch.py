@@ -1,23 +1,22 @@
 """Watching a run started elsewhere — from the command line, under torchrun, on a share or a folder
-synced from a GPU server — from its folder alone: its metrics log (engine.metrics_log), read in a
-worker every half second, feeds a :class:`RunRecord`, so its curves and attention snapshots grow in
-the Train tab like the app's own runs (read only; a torn last line waits for the next read).
+synced from a GPU server — from its folder alone: its metrics log, followed through
+:meth:`engine.runs.RunFolder.follow` in a worker every half second, feeds a :class:`RunRecord`, so
+its curves and attention snapshots grow in the Train tab like the app's own runs (read only; a torn
+last line waits for the next read).
 """
 
 from __future__ import annotations
 
-import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from engine.errors import ConfigError
 from engine.events import FinishedEvent, StepEvent, ValidationEvent
-from engine.metrics_log import METRICS_FILE, LogRead, events_from_records, read_log, run_description
+from engine.runs import LogLines, LogRead, RunFolder, RunPhase, RunSpec
 from gui.training.records import RunRecord, StepBlock
 from gui.training.settings import RunSettings
 from gui.workers import JobStarter
@@ -37,7 +36,8 @@ class LogChunk:
 
     steps: StepBlock
     events: tuple  # validations and the finish, in the log's order
-    description: dict | None  # the run's description, if these lines hold it
+    described: bool  # these lines hold the run's description (its start line)
+    request: RunSpec | None  # what it asks for, when this version reads it
     offset: int  # where the next read starts
     identity: int  # the log file's inode
     restarted: bool  # read from the start again (the log was replaced)
@@ -45,11 +45,12 @@ class LogChunk:
     damaged: LogRead = LogRead([], 0)  # damaged lines skipped among these (engine.metrics_log), records left out
 
 
-def _chunk(events: list, description: dict | None, offset: int, identity: int, restarted: bool,
+def _chunk(events: list, described: bool, request: RunSpec | None, offset: int, identity: int, restarted: bool,
            damaged: LogRead = LogRead([], 0)) -> LogChunk:
     steps = [event for event in events if isinstance(event, StepEvent)]
     others = tuple(event for event in events if not isinstance(event, StepEvent))
-    return LogChunk(StepBlock.from_events(steps), others, description, offset, identity, restarted, 0, damaged)
+    return LogChunk(StepBlock.from_events(steps), others, described, request, offset, identity, restarted, 0,
+                    damaged)
 
 
 def _steps_ahead(steps: int, consumed_bytes: int, unread_bytes: int) -> int:
@@ -59,29 +60,42 @@ def _steps_ahead(steps: int, consumed_bytes: int, unread_bytes: int) -> int:
     return round(unread_bytes * steps / consumed_bytes)
 
 
-def _read_chunk(folder: Path, offset: int) -> tuple[list, dict | None, int, int, LogRead]:
-    """Up to READ_CHUNK lines from ``offset``: their events, the run's description if among them,
-    the next offset and how many lines were read. The interpreter lock is offered to the window
+@dataclass
+class _ChunkRead:
+    """The lines of one chunk, gathered a turn at a time."""
+
+    offset: int
+    events: list = field(default_factory=list)
+    described: bool = False
+    request: RunSpec | None = None
+    lines: int = 0
+    damage: LogRead = LogRead([], 0)
+
+    def take(self, lines: LogLines) -> None:
+        self.events += lines.events
+        if lines.described and not self.described:
+            self.described, self.request = True, lines.request
+        self.offset, self.lines = lines.offset, self.lines + lines.count
+        self.damage = LogRead([], lines.offset, self.damage.skipped + lines.damage.skipped,
+                              self.damage.problem or lines.damage.problem)
+
+
+def _read_chunk(run: RunFolder, offset: int) -> _ChunkRead:
+    """Up to READ_CHUNK lines from ``offset``: their events, the run's request if among them, the
+    next offset and how many lines were read. The interpreter lock is offered to the window
     every LINES_PER_TURN lines: a thread that runs Python without pause holds it for 5 ms at a
     time, and the window needs it several times for every event it handles (each call from Qt
     into Python), so a timer tick in the window would wait 20–35 ms beside a busy reader (measured;
     under 8 ms with these pauses, for a third more parsing time)."""
-    events: list = []
-    description = None
-    lines = skipped = 0
-    problem = ""
-    while lines < READ_CHUNK:
-        want = min(LINES_PER_TURN, READ_CHUNK - lines)
-        read = read_log(folder, offset, want)
-        records, offset = read.records, read.offset
-        skipped, problem = skipped + read.skipped, problem or read.problem
-        lines += len(records)
-        events += events_from_records(records)
-        description = description or run_description(records)
+    read = _ChunkRead(offset)
+    while read.lines < READ_CHUNK:
+        want = min(LINES_PER_TURN, READ_CHUNK - read.lines)
+        lines = run.follow(read.offset, want)
+        read.take(lines)
         time.sleep(0)  # the window's turn for the interpreter lock
-        if len(records) < want:
+        if lines.count < want:
             break
-    return events, description, offset, lines, LogRead([], offset, skipped, problem)
+    return read
 
 
 def read_more(folder: Path, offset: int, identity: int | None,
@@ -96,21 +110,22 @@ def read_more(folder: Path, offset: int, identity: int | None,
     curves (pyqtgraph), so the two running side by side make each wait for the other at every
     switch: the window would stall for hundreds of milliseconds at a time. Taking turns, the
     window redraws between chunks and the curves fill in as they come."""
-    try:
-        stat = (Path(folder) / METRICS_FILE).stat()
-    except OSError:
-        yield _chunk([], None, offset, identity or 0, False)
+    run = RunFolder(folder)
+    log = run.log_identity()
+    if log is None:
+        yield _chunk([], False, None, offset, identity or 0, False)
         return
-    restarted = identity is not None and (stat.st_ino != identity or stat.st_size < offset)
+    restarted = identity is not None and (log.inode != identity or log.size < offset)
     offset = 0 if restarted else offset
     while True:
         start = offset
-        events, description, offset, lines, damaged = _read_chunk(folder, offset)
-        chunk = _chunk(events, description, offset, stat.st_ino, restarted, damaged)
-        if lines == READ_CHUNK:  # more may follow: say about how much
-            chunk = replace(chunk, steps_ahead=_steps_ahead(len(chunk.steps), offset - start, stat.st_size - offset))
+        read = _read_chunk(run, offset)
+        offset = read.offset
+        chunk = _chunk(read.events, read.described, read.request, offset, log.inode, restarted, read.damage)
+        if read.lines == READ_CHUNK:  # more may follow: say about how much
+            chunk = replace(chunk, steps_ahead=_steps_ahead(len(chunk.steps), offset - start, log.size - offset))
         yield chunk
-        if lines < READ_CHUNK:
+        if read.lines < READ_CHUNK:
             return
         restarted = False
         if may_go_on is not None:  # the window's turn
@@ -156,15 +171,6 @@ class RunWatcher(QObject):
         self._unannounced = {"changed": False, "validated": False}
         self._last_announced = 0.0
         self.skipped = LogRead([], 0)  # the damaged lines skipped so far (their count, the first one's reason)
-
-    @staticmethod
-    def can_watch(folder: Path) -> str:
-        """Why ``folder`` cannot be watched ("" when it can)."""
-        if not Path(folder).is_dir():
-            return f"{folder} is not a folder"
-        if not (Path(folder) / METRICS_FILE).is_file():
-            return f"{folder} has no {METRICS_FILE}: not a training run's folder (or one from an older version)"
-        return ""
 
     def start(self) -> None:
         """Read the log (its first lines once the window has drawn the run's first appearance), and
@@ -250,45 +256,62 @@ class RunWatcher(QObject):
             self._apply_timer.start()
         if not pending:
             return
-        record = self.record
-        starts = [i for i, chunk in enumerate(pending) if chunk.restarted]
-        if starts:
-            pending = pending[starts[-1]:]
-            record.clear_history()
-            self.skipped = LogRead([], 0)
+        pending = self._since_restart(pending)
         self.offset, self.identity = pending[-1].offset, pending[-1].identity
-        record.steps_ahead = pending[-1].steps_ahead
-        description = next((chunk.description for chunk in pending if chunk.description is not None), None)
+        self.record.steps_ahead = pending[-1].steps_ahead
         self._count_damaged([chunk.damaged for chunk in pending])
-        if description is not None:
-            with contextlib.suppress(ConfigError):  # a description no run of this version wrote: keep what we had
-                record.settings = RunSettings.describing(description, record.name)
-            self._unannounced["changed"] = True
+        self._apply_request(pending)
         for chunk in pending:
-            if len(chunk.steps):
-                record.add_step_block(chunk.steps)
-                self._unannounced["changed"] = True
-                if record.status in ("watching", "waiting"):
-                    record.status = "training (watched)"
-            for event in chunk.events:
-                if isinstance(event, ValidationEvent):
-                    record.add_validation(event)
-                    self._unannounced["validated"] = self._unannounced["changed"] = True
+            self._apply_chunk(chunk)
         finished = [event for chunk in pending for event in chunk.events if isinstance(event, FinishedEvent)]
-        redraw_due = time.perf_counter() - self._last_announced >= CATCH_UP_REDRAW_MS / 1000
-        if finished:
-            record.finished = finished[-1]
-            record.status = f"{finished[-1].reason} (watched)"
-            self.stop()
-            self._announce(final=True)
-            self.ended.emit(record)
-            redrawn = True
-        elif not self.catching_up() or redraw_due:
-            redrawn = self._announce()
-        else:
-            redrawn = False
+        redrawn = self._end(finished[-1]) if finished else self._announce_in_time()
         if not self._pending:
             self._release_reader(redrawn)
+
+    def _since_restart(self, pending: list[LogChunk]) -> list[LogChunk]:
+        """The chunks from the last one read after the log was replaced (the record forgets what it had)."""
+        starts = [i for i, chunk in enumerate(pending) if chunk.restarted]
+        if not starts:
+            return pending
+        self.record.clear_history()
+        self.skipped = LogRead([], 0)
+        return pending[starts[-1]:]
+
+    def _apply_request(self, pending: list[LogChunk]) -> None:
+        """What the run asks for, from its description among these chunks (a description no run of
+        this version wrote keeps the settings the record had)."""
+        described = next((chunk for chunk in pending if chunk.described), None)
+        if described is None:
+            return
+        if described.request is not None:
+            self.record.settings = RunSettings.of_request(described.request, self.record.name)
+        self._unannounced["changed"] = True
+
+    def _apply_chunk(self, chunk: LogChunk) -> None:
+        record = self.record
+        if len(chunk.steps):
+            record.add_step_block(chunk.steps)
+            self._unannounced["changed"] = True
+            if record.phase in (RunPhase.WATCHING, RunPhase.WAITING):
+                record.enter(RunPhase.TRAINING)
+        for event in chunk.events:
+            if isinstance(event, ValidationEvent):
+                record.add_validation(event)
+                self._unannounced["validated"] = self._unannounced["changed"] = True
+
+    def _end(self, finished: FinishedEvent) -> bool:
+        """The log says the run ended: no more reads; the window hears of everything (True: a redraw)."""
+        self.record.finished = finished
+        self.record.enter(RunPhase.of_finish(finished.reason))
+        self.stop()
+        self._announce(final=True)
+        self.ended.emit(self.record)
+        return True
+
+    def _announce_in_time(self) -> bool:
+        """Tell the window, unless a backlog is coming in and it was told less than CATCH_UP_REDRAW_MS ago."""
+        redraw_due = time.perf_counter() - self._last_announced >= CATCH_UP_REDRAW_MS / 1000
+        return self._announce() if not self.catching_up() or redraw_due else False
 
     def _count_damaged(self, reads: list[LogRead]) -> None:
         """Damaged lines among those just applied: counted, and told with the total so far."""

@@ -95,9 +95,12 @@ def test_the_import_map_sees_each_kind_of_import(tmp_path):
         None, None, "translate", "translate", None]
 
 
-# The files the engine keeps in a run folder; the GUI reaches them only through engine functions
-# (engine.metrics_log, engine.checkpoint, engine.run_report), never by name.
+# The files the engine keeps in a run folder; the GUI reaches them only through their one owner,
+# engine.runs.RunFolder, never by name.
 ENGINE_RUN_FILES = ("metrics.jsonl", "state.json", "state.safetensors", "run.json")
+# The engine's readers and writers of those files: only engine.runs calls them for the GUI.
+RUN_FILE_MODULES = ("engine.checkpoint", "engine.metrics_log", "engine.run_report", "engine.run_lock",
+                    "engine.resume_args")
 
 
 def test_the_gui_never_names_a_run_folders_files():
@@ -106,3 +109,19 @@ def test_the_gui_never_names_a_run_folders_files():
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 named = [name for name in ENGINE_RUN_FILES if name in node.value]
                 assert not named, f"{path.relative_to(ROOT)} names {named[0]}: read it through the engine"
+
+
+def test_the_gui_reads_a_runs_state_only_through_its_one_owner():
+    """No module of gui/ imports the run folder's readers and writers: a run's request, progress,
+    phase, log and resumability come from engine.runs (RunFolder, RunPhase)."""
+    for path in (ROOT / "gui").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+            else:
+                continue
+            for name in names:
+                assert not name.startswith(RUN_FILE_MODULES), (
+                    f"{path.relative_to(ROOT)} imports {name}: ask engine.runs.RunFolder instead")

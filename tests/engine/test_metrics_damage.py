@@ -12,7 +12,7 @@ import pytest
 
 from engine.errors import StoredFileError
 from engine.events import FinishedEvent, FinishReason, SampleTranslation, StepEvent, ValidationEvent
-from engine.jobs import stored_train_arguments
+from engine.runs import stored_train_arguments
 from engine.metrics_log import (
     METRICS_FILE,
     MetricsLog,

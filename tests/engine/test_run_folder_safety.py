@@ -175,7 +175,7 @@ def test_an_interrupt_before_any_checkpoint_says_there_is_nothing_to_resume(tmp_
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("engine.__main__.prepare_job", interrupted)
+    monkeypatch.setattr("engine.cli_train.prepare_job", interrupted)
     assert main(["train", *TINY, "--out", str(tmp_path / "run")]) == 130
     assert "nothing to resume" in capsys.readouterr().err
 
@@ -281,4 +281,4 @@ def test_resume_needs_no_other_flag_and_a_given_one_overrides_the_stored_value(t
     stranger = tmp_path / "app-run"
     stranger.mkdir()
     assert main(["train", "--resume", "--out", str(stranger)]) == 2
-    assert "records no command-line run" in capsys.readouterr().err
+    assert "records no run to continue" in capsys.readouterr().err

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from engine.catalog import ModelEntry
 from engine.events import FinishedEvent, FinishReason, StepEvent
+from engine.runs import RunPhase
 from gui.common.catalog_jobs import LoadFailure
 from gui.training.controller import TrainingController
 from gui.training.runner import RunFailed
@@ -164,7 +165,8 @@ def test_queued_runs_follow_one_another_until_one_fails():
     assert controller.is_training() and [j.name for j in jobs.started] == ["training run-a"]
     jobs.run_all()
     assert [j.name for j in jobs.started] == ["training run-a", "training run-b"]  # the failure ends the queue
-    assert [r.status for r in controller.records] == ["completed", "failed"]
+    assert [r.phase for r in controller.records] == [RunPhase.FINISHED, RunPhase.FAILED]
+    assert [r.status for r in controller.records] == ["completed", "failed"]  # as the table shows them
     assert messages[-1] == ("error", "run-b: disk full") and not controller.is_training()
 
 
@@ -174,10 +176,11 @@ def test_stop_asks_the_trainer_and_drops_the_queue():
     controller.start([RunSettings(name="run-a"), RunSettings(name="run-b")])
     control = controller._control
     controller.stop()
-    assert control.stop_requested and controller.current.status == "stopping"
+    assert control.stop_requested and controller.current.phase is RunPhase.STOPPING
+    assert controller.current.status == "stopping"
     jobs.run_all()
     assert [j.name for j in jobs.started] == ["training run-a"] and not controller.is_training()
-    assert controller.records[0].status == "ended"
+    assert controller.records[0].phase is RunPhase.ENDED and controller.records[0].status == "ended"
 
 
 # -- decisions taken out of the views: plain functions ---------------------------------------------
@@ -213,12 +216,15 @@ def test_progress_is_the_larger_of_epochs_and_budget_and_a_run_that_ended_on_its
     from engine.config import TrainConfig
     from gui.training.progress import Progress, run_progress
 
-    assert run_progress(TrainConfig(epochs=4), None, None, "preparing") == Progress(0.0, "preparing")
-    halfway = run_progress(TrainConfig(epochs=4), _step(2, 10, 5.0), None, "training")
+    assert run_progress(TrainConfig(epochs=4), None, None, RunPhase.PREPARING) == Progress(0.0, "preparing")
+    assert run_progress(TrainConfig(epochs=4), None, None, RunPhase.PREPARING, "reading") == Progress(0.0, "reading")
+    halfway = run_progress(TrainConfig(epochs=4), _step(2, 10, 5.0), None, RunPhase.TRAINING)
     assert halfway.fraction == 0.5 and halfway.text == "Epoch 2/4 · batch 10/10 · step 20 · ETA 0:30"
     budget = TrainConfig(epochs=4, max_minutes=1.0)
-    assert run_progress(budget, _step(1, 1, 45.0), None, "training").fraction == 0.75  # time goes faster
+    assert run_progress(budget, _step(1, 1, 45.0), None, RunPhase.TRAINING).fraction == 0.75  # time goes faster
     ended = _finished(FinishReason.TIME_BUDGET)
-    assert run_progress(budget, _step(1, 2, 59.0), ended, ended.reason) == Progress(1.0, "Epoch 1/4 · batch 2/10 · step 2")
+    assert run_progress(budget, _step(1, 2, 59.0), ended, RunPhase.of_finish(ended.reason)) == Progress(
+        1.0, "Epoch 1/4 · batch 2/10 · step 2")
     stopped = _finished(FinishReason.STOPPED)
-    assert run_progress(TrainConfig(epochs=4), _step(1, 5, 5.0), stopped, stopped.reason).fraction == 0.125
+    assert run_progress(TrainConfig(epochs=4), _step(1, 5, 5.0), stopped,
+                        RunPhase.of_finish(stopped.reason)).fraction == 0.125

@@ -18,10 +18,11 @@ from engine.errors import ConfigError
 from engine.events import StepEvent, TrainControl, ValidationEvent
 from engine.jobs import CorpusChoice
 from engine.metrics_log import MetricsLog
+from engine.runs import RunSpec, resumable_runs
 from gui.training.corpus import CorpusEntry, inspect_corpus
 from gui.training.ranges import nice_bounds, nice_ceil
 from gui.training.records import RunRecord, smooth, write_metrics_csv
-from gui.training.runner import RunFailed, RunRequest, StatusMessage, resumable_runs, run_training, training_threads
+from gui.training.runner import RunFailed, RunRequest, StatusMessage, run_training, training_threads
 from gui.training.settings import RunSettings
 from tests.engine.test_checkpoint_commit import _parts
 
@@ -66,14 +67,15 @@ def _description(settings: RunSettings) -> dict:
                                   lr_schedule="budget", early_stopping_patience=0, subword_alpha=0.2), name="b"),
 ])
 def test_the_engines_record_of_a_run_gives_back_its_settings(settings):
-    assert RunSettings.describing(_description(settings), settings.name) == settings
+    assert RunSettings.of_request(RunSpec.from_description(_description(settings)), settings.name) == settings
 
 
 def test_a_description_no_run_wrote_is_refused_with_the_engines_reason():
     with pytest.raises(ConfigError, match="epochs"):
-        RunSettings.describing({"task": "dates", "train_config": {"epochs": 0}}, "x")
-    odd = RunSettings.describing({"task": "dates", "model": {"scorer": "dot", "future_field": 1}}, "y")
-    assert odd.model.scorer == "dot" and odd.train == TrainConfig()
+        RunSpec.from_description({"task": "dates", "train_config": {"epochs": 0}})
+    odd = RunSettings.of_request(RunSpec.from_description({"task": "dates", "model": {"scorer": "dot",
+                                                                                      "future_field": 1}}), "y")
+    assert odd.model.scorer == "dot" and odd.train == TrainConfig() and odd.name == "y"
 
 
 def test_smoothing_keeps_nan_as_gaps_and_continues_incrementally():
@@ -144,7 +146,7 @@ def test_only_interrupted_runs_are_offered_for_resuming(tmp_path):
     checkpoint = _parts(40)[3]
     save_checkpoint(run, replace(checkpoint, progress={**checkpoint.progress, "epoch": 2}))
     [found] = resumable_runs(tmp_path)
-    assert (found.epoch, found.step) == (2, 40) and "2/5 epochs" in found.label
+    assert (found.progress.epoch, found.progress.step) == (2, 40) and "2/5 epochs" in found.label
     digest = "0" * 64  # a model config as the engine writes it (only config.json is read here)
     config = {"format": "attention-studio-model", "format_version": 1, "source_language": "en",
               "target_language": "iso", "model": {"src_vocab_size": 400, "tgt_vocab_size": 300},
@@ -230,7 +232,7 @@ def test_a_long_log_is_read_in_chunks_and_applied_together(tmp_path, monkeypatch
     monkeypatch.setattr(watch, "READER_WAIT_SECONDS", 0.0)
     chunks = list(read_more(run, 0, None))
     assert [len(chunk.steps) for chunk in chunks] == [9, 10, 6]  # the start line is no event
-    assert chunks[0].description is not None and all(chunk.description is None for chunk in chunks[1:])
+    assert chunks[0].described and chunks[0].request is not None and not any(c.described for c in chunks[1:])
     assert list(chunks[1].steps.columns[0]) == list(range(10, 20))  # the step numbers, as a column
     jobs = InlineJobs()
     record = RunRecord("run", RunSettings(), run, "#1f77b4")
