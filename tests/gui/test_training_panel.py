@@ -153,7 +153,7 @@ def test_closing_during_training_stops_cleanly_and_the_run_can_be_resumed(panel,
     qtbot.waitUntil(lambda: panel.controller.current is None, timeout=5000)
     run = panel.resume_combo.currentData()
     assert run is not None and run.folder == record.folder
-    stopped_at = run.step
+    stopped_at = run.progress.step
     with qtbot.waitSignal(panel.runFinished, timeout=RUN_TIMEOUT_MS):
         panel.resume_button.click()
         resumed = _record(panel)
