@@ -117,7 +117,7 @@ translate(SENTENCE, "additive")
 bar = tab.view.whatif_bar
 bar.attend_button.setChecked(True)
 target = next((j for j, t in enumerate(panel.source_tokens()) if "花园" in t), 1)
-tab._on_cell_clicked(4, target, False)
+tab.steering.cell_clicked(4, target, False)
 pump(30, lambda: not tab.controller.running)
 panel.select_step(4)
 save(window, "whatif.png")

@@ -1,31 +1,36 @@
-"""The Translate tab: the view wired to the controller, plus history, examples, export and the
-choices remembered between sessions (QSettings: direction, scorer, beam, speed, and whether to ask
-before translating an input in another language than the model's)."""
+"""The Translate tab: the view wired to the controller, plus history, examples and the choices
+remembered between sessions (QSettings: direction, scorer, beam, speed, and whether to ask before
+translating an input in another language than the model's).
+
+Beside it, one module per concern: what-if steering (gui/translate/steering.py), the beam tree
+(gui/translate/beam_tree_follow.py), the Length study dialog (gui/translate/study_link.py), and
+exports and recorded sessions (gui/translate/run_export.py)."""
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, Qt, Signal, Slot
 from PySide6.QtGui import QCursor, QGuiApplication, QKeySequence, QShortcut
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QToolTip, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QToolTip, QVBoxLayout, QWidget
 
-from gui.attention.export import EXPORT_KINDS, ExportError
 from gui.attention.labels import quoted
 from gui.attention.throttle import FrameThrottle
 from gui.common.examples import fill_examples_menu, load_examples
 from gui.common.tab_protocol import DECODE_STOP_MS, CloseQuestion
 from gui.stored_settings import stored_int, stored_text
+from gui.translate.beam_tree_follow import BeamTreeFollower
 from gui.translate.controller import STOPPED, TranslateController
 from gui.translate.controls import SPEED_STEPS, delay_for
 from gui.translate.history import History, fill_history_menu
 from gui.translate.input_state import LOADING_HINT, input_state
 from gui.translate.language_gate import LanguageGate
+from gui.translate.run_export import RunExport
 from gui.translate.status import ModelStatus, describe_model
+from gui.translate.steering import WhatIfSteering
+from gui.translate.study_link import LengthStudyLink
 from gui.translate.view import TranslateView
-from gui.translate.whatif_state import WhatIf
 
 if TYPE_CHECKING:
     from engine.bundle import ModelBundle
@@ -36,9 +41,7 @@ if TYPE_CHECKING:
     from gui.translate.choices import ModelChoices
     from gui.translate.controller import RunInfo
     from gui.translate.length_study.dialog import LengthStudyDialog
-
-TREE_FRAME_SECONDS = 0.1  # the beam tree's redraws while a search runs: at most ten a second
-
+    from gui.translate.whatif_state import WhatIf
 
 class TranslateTab(QWidget):
     """Everything of the Translate tab; the main window only places it and its status widget."""
@@ -65,22 +68,29 @@ class TranslateTab(QWidget):
         self._references = {e.text.strip(): e.reference for group in self.examples.values() for e in group
                             if e.reference}
         self.last_translation: Translation | None = None
-        self.whatif = WhatIf()  # what the user changed in the current sentence's decode
-        self._run: RunInfo | None = None
-        self.length_study_dialog: LengthStudyDialog | None = None  # built on first use (needs the engine)
-        self.beam_tree_dialog: BeamTreeDialog | None = None  # built on first use
-        self.beam_levels: list[tuple[int, tuple]] = []  # the current run's beam search, step by step
-        self._tree_shown = 0  # how many of them the open beam tree holds
+        self.run: RunInfo | None = None  # the run shown
+        self.steering = WhatIfSteering(self)  # what the user changed in the current sentence's decode
+        self.beam_tree = BeamTreeFollower(self)  # the beam tree of the run shown
+        self.length_study = LengthStudyLink(self)
+        self.exports = RunExport(self)
         self._latest_tokens: tuple[str, ...] | None = None  # the output of the newest step, not yet drawn
         self._frame_throttle = FrameThrottle(self._draw_frame, self)
-        # The tree grows a column per step: ten redraws a second are enough to follow it, and the
-        # output line keeps its own ~30.
-        self._tree_throttle = FrameThrottle(self._draw_tree, self, frame_seconds=TREE_FRAME_SECONDS)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view)
         self._connect()
         self.update_input_state()
+
+    # -- state ------------------------------------------------------------------------------
+    @property
+    def whatif(self) -> WhatIf:
+        """What the user changed in the current sentence's decode (gui/translate/steering.py)."""
+        return self.steering.whatif
+
+    @property
+    def beam_levels(self) -> list[tuple[int, tuple]]:
+        """The current run's beam search, step by step (gui/translate/beam_tree_follow.py)."""
+        return self.beam_tree.levels
 
     # -- wiring -----------------------------------------------------------------------------
     def _connect(self) -> None:
@@ -89,7 +99,7 @@ class TranslateTab(QWidget):
         controller.modelLoading.connect(self._on_loading)
         controller.modelLoaded.connect(self._on_loaded)
         controller.modelFailed.connect(self._on_failed)
-        self.view.sessionOpenRequested.connect(self._open_session)
+        self.view.sessionOpenRequested.connect(self.exports.open_session)
         controller.pastLoaded.connect(self.status.show_past)
         self.status.back_button.clicked.connect(controller.back_to_final)
         controller.runStarted.connect(self._on_run_started)
@@ -112,7 +122,7 @@ class TranslateTab(QWidget):
         view.transport.stepRequested.connect(controller.step)
         view.transport.stopRequested.connect(controller.stop)
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=controller.stop)
-        view.exportRequested.connect(self._on_export_requested)
+        view.exportRequested.connect(self.exports.ask_and_export)
         view.trainRequested.connect(self.trainRequested)
         view.length_study_button.clicked.connect(self.open_length_study)
         view.compare_button.clicked.connect(lambda: self.compareRequested.emit(self.view.source_input.text()))
@@ -124,11 +134,7 @@ class TranslateTab(QWidget):
         view.target_output.tokenHovered.connect(self._on_output_hovered)
         view.target_output.tokenClicked.connect(panel.select_step)
         view.source_tokens.tokenHovered.connect(panel.highlight_column)
-        view.whatif_bar.prefixEntered.connect(self._on_prefix_entered)
-        view.whatif_bar.undoRequested.connect(self._on_undo_whatif)
-        panel.alternativeChosen.connect(self._on_alternative_chosen)
-        panel.cellClicked.connect(self._on_cell_clicked)
-        controller.whatIfRefused.connect(self._on_whatif_refused)
+        self.steering.connect()
         self.language.switchRequested.connect(self._on_direction_chosen)
         self.language.anywayRequested.connect(self.translate_anyway)
         self._fill_examples("")
@@ -171,7 +177,7 @@ class TranslateTab(QWidget):
         text = self.view.source_input.text()
         if not self.view.translate_button.isEnabled():
             return False
-        self._reset_whatif()  # a new sentence starts from the model's own decode
+        self.steering.reset()  # a new sentence starts from the model's own decode
         started = self.controller.translate(text)
         if started and self.controller.bundle is None:
             self.view.show_hint(LOADING_HINT)
@@ -233,49 +239,20 @@ class TranslateTab(QWidget):
         bar.set_scorers(choices.options(direction) if direction else [], scorer)
         self._fill_examples(choices.source_language(direction) if direction else "")
         self.view.length_study_button.setEnabled(bool(direction))
-        dialog = self.length_study_dialog
-        if dialog is not None and dialog.isVisible():
-            dialog.show_direction(choices, bar.current_direction())
+        self.length_study.follow(choices, bar.current_direction())
 
-    # -- length study -----------------------------------------------------------------------
+    # -- dialogs and references -------------------------------------------------------------
     def open_length_study(self) -> LengthStudyDialog:
         """Show the length study of the current direction beside the main window (non-modal)."""
-        from gui.translate.length_study.dialog import LengthStudyDialog
+        return self.length_study.open()
 
-        if self.length_study_dialog is None:
-            self.length_study_dialog = LengthStudyDialog(self)
-            self.length_study_dialog.rowChosen.connect(self._on_study_row)
-        dialog = self.length_study_dialog
-        dialog.show_direction(self.controller.choices, self.view.choice_bar.current_direction(), force=True)
-        dialog.show()
-        dialog.raise_()
-        dialog.activateWindow()
-        return dialog
+    def open_beam_tree(self) -> BeamTreeDialog:
+        """Show the beam tree of the current run beside the window (non-modal)."""
+        return self.beam_tree.open()
 
-    def _on_study_row(self, source: str) -> None:
-        """A row of the length study: translate it here as the study's table did (greedy: the beam is
-        set to 1, and the hint says so when it was not) and bring the main window to the front."""
-        from gui.translate.length_study.dialog import (
-            STUDY_BEAM,  # the beam of the study's outputs (imported with the dialog)
-        )
-
-        reference = self.length_study_dialog.view.table.reference_for(source) if self.length_study_dialog else ""
-        if reference:
-            self._references[source.strip()] = reference
-        spin = self.view.choice_bar.beam_spin
-        previous = spin.value()
-        if previous != STUDY_BEAM:
-            spin.blockSignals(True)  # no re-decode of the sentence on screen: the row's is next
-            spin.setValue(STUDY_BEAM)
-            spin.blockSignals(False)
-            self.controller.set_beam_size(STUDY_BEAM)
-        self.translate_text(source)
-        if previous != STUDY_BEAM:
-            self.view.show_hint(f"Beam set from {previous} to {STUDY_BEAM} (greedy search): the length study's "
-                                "outputs are greedy decodes, and this one is decoded the same way.", notice=True)
-        window = self.window()
-        window.raise_()
-        window.activateWindow()
+    def add_reference(self, source: str, reference: str) -> None:
+        """Remember ``reference`` as the translation of ``source`` (a length study row's)."""
+        self._references[source.strip()] = reference
 
     def reference_for(self, text: str) -> str:
         """The reference translation of ``text`` when it is an example or a length study row, else ""
@@ -287,9 +264,10 @@ class TranslateTab(QWidget):
 
     def translate_anyway(self, text: str) -> bool:
         """Decode ``text`` with the model in use although it is not in its source language."""
-        self._reset_whatif()
+        self.steering.reset()
         return self.controller.translate(text, check_language=False)
 
+    # -- choices ----------------------------------------------------------------------------
     def _on_direction_chosen(self, direction: str) -> None:
         """A direction chosen in its box or by the input's status line (an input refused for its
         language waits in the controller and is translated once that direction's model is in use)."""
@@ -302,40 +280,6 @@ class TranslateTab(QWidget):
         if scorer is not None:
             self.controller.select(direction, scorer)
 
-    # -- what-if ---------------------------------------------------------------------------
-    def _reset_whatif(self) -> None:
-        self.whatif = WhatIf()
-        self.view.whatif_bar.reset()
-
-    def _redecode(self, whatif: WhatIf) -> None:
-        """Decode the current sentence again under ``whatif`` (the change is kept only if it applies)."""
-        if self.controller.bundle is None or not self.controller.text.strip():
-            return
-        if self.controller.translate(self.controller.text, whatif):
-            self.whatif = whatif
-            prepared = self.controller.prepare(self.controller.text)
-            self.view.whatif_bar.show_state(whatif.describe(prepared.tokens if prepared is not None else ()))
-            self._update_tree_footer()
-
-    def _on_prefix_entered(self, text: str) -> None:
-        self._redecode(self.whatif.with_prefix_text(text))
-
-    def _on_alternative_chosen(self, step: int, token_id: int) -> None:
-        output = [s.token_id for s in self.view.attention_panel.record.steps]
-        self._redecode(self.whatif.with_alternative(output, step, token_id))
-
-    def _on_cell_clicked(self, row: int, column: int, shift: bool) -> None:
-        if self.view.whatif_bar.attend_button.isChecked():
-            self._redecode(self.whatif.with_attention(row, column, add=shift))
-
-    def _on_undo_whatif(self) -> None:
-        self.view.whatif_bar.reset()
-        self._redecode(WhatIf())
-
-    def _on_whatif_refused(self, message: str) -> None:
-        self.view.show_hint(f"What-if not applied: {message}.", notice=True)
-        self.statusMessage.emit(message)
-
     def _on_scorer_chosen(self, scorer: str) -> None:
         self.view.show_error("")
         direction = self.view.choice_bar.current_direction()
@@ -344,7 +288,7 @@ class TranslateTab(QWidget):
 
     def _on_beam_changed(self, size: int) -> None:
         self.controller.set_beam_size(size)
-        if self.controller.bundle is not None and self.controller.text and self._run is not None:
+        if self.controller.bundle is not None and self.controller.text and self.run is not None:
             self.controller.translate(self.controller.text, self.whatif)  # the same sentence, the new search
 
     @Slot(object)
@@ -363,7 +307,7 @@ class TranslateTab(QWidget):
         label = self.controller.scorers.get(bundle.scorer, (bundle.scorer, ""))[0]
         direction = choices.direction_label(entry.direction) if choices and entry else ""
         self.status.show_model(describe_model(bundle, label, direction), str(bundle.folder), bundle.attribution)
-        self._reset_whatif()  # another model: another vocabulary, another attention
+        self.steering.reset()  # another model: another vocabulary, another attention
         self.view.whatif_bar.set_attention_available(bundle.translator.uses_attention)
         self.update_input_state()
 
@@ -379,14 +323,10 @@ class TranslateTab(QWidget):
     # -- a run ------------------------------------------------------------------------------
     @Slot(object)
     def _on_run_started(self, info: RunInfo) -> None:
-        self._run = info
-        self.beam_levels = []
+        self.run = info
         self._frame_throttle.cancel()
-        self._tree_throttle.cancel()
-        self._tree_shown, self._latest_tokens = 0, None
-        if self.beam_tree_dialog is not None:
-            self.beam_tree_dialog.show_levels([])
-            self._update_tree_footer()
+        self._latest_tokens = None
+        self.beam_tree.run_started()
         self.last_translation = None
         prepared = info.prepared
         self.language.run_started(info)
@@ -401,10 +341,7 @@ class TranslateTab(QWidget):
         self._latest_tokens = step.hypothesis_tokens
         self.view.attention_panel.show_step(step)
         self._frame_throttle.request()  # the output line: at most ~30 times a second
-        if step.beam_level:
-            self.beam_levels.append((step.index, step.beam_level))
-            if self.beam_tree_dialog is not None and self.beam_tree_dialog.isVisible():
-                self._tree_throttle.request()
+        self.beam_tree.step(step)
 
     def _draw_frame(self) -> None:
         """The output so far."""
@@ -412,74 +349,18 @@ class TranslateTab(QWidget):
             self.view.target_output.set_pieces(self._latest_tokens)
             self._latest_tokens = None
 
-    def _draw_tree(self) -> None:
-        """The beam-tree levels that arrived since the tree was last drawn."""
-        dialog = self.beam_tree_dialog
-        if dialog is not None and dialog.isVisible() and self._tree_shown < len(self.beam_levels):
-            dialog.tree.add_levels(self.beam_levels[self._tree_shown :])
-            self._tree_shown = len(self.beam_levels)
-            self._update_tree_footer()
-
-    # -- beam tree --------------------------------------------------------------------------
-    def open_beam_tree(self) -> BeamTreeDialog:
-        """Show the beam tree of the current run beside the window (non-modal)."""
-        from gui.translate.beam_dialog import BeamTreeDialog
-
-        if self.beam_tree_dialog is None:
-            self.beam_tree_dialog = BeamTreeDialog(self)
-            self.beam_tree_dialog.tree.nodeChosen.connect(self._on_beam_node_chosen)
-            self.beam_tree_dialog.tree.nodePicked.connect(self._on_beam_node_picked)
-        self._tree_throttle.cancel()
-        self.beam_tree_dialog.show_levels(self.beam_levels)
-        self._tree_shown = len(self.beam_levels)
-        self._update_tree_footer()
-        self.beam_tree_dialog.show()
-        self.beam_tree_dialog.raise_()
-        return self.beam_tree_dialog
-
-    def _update_tree_footer(self) -> None:
-        """The beam tree's footer: the current run's beam (the Beam box's before any run), searching
-        or done, how far, and how many tokens a picked hypothesis fixed."""
-        dialog = self.beam_tree_dialog
-        if dialog is None:
-            return
-        from gui.translate.beam_dialog import tree_footer  # imported with the dialog, on first use
-
-        running = self.controller.running
-        beam = self._run.beam_size if self._run is not None else self.view.choice_bar.beam_spin.value()
-        finished = 0 if running else sum(node.status == "finished" for _, level in self.beam_levels for node in level)
-        dialog.status.setText(tree_footer(beam, running, len(self.beam_levels), finished, len(self.whatif.prefix_ids or ())))
-
-    def _on_beam_node_chosen(self, node) -> None:
-        dialog = self.beam_tree_dialog
-        if node.step is None:
-            dialog.status.setText(f"{quoted(node.token)} was pruned: the beam was full of better hypotheses "
-                                  f"(log p {node.log_probability:.3f}).")
-            return
-        self.view.target_output.set_pieces(node.step.hypothesis_tokens)
-        self.view.attention_panel.show_hypothesis(node.step)
-        dialog.status.setText(f"Hypothesis of {len(node.ids)} tokens, log p {node.log_probability:.3f}, "
-                              f"score {node.score:.3f} ({node.status}).")
-
-    def _on_beam_node_picked(self, node) -> None:
-        if node.status == "kept":  # continue the search from this live hypothesis
-            self._redecode(dataclasses.replace(self.whatif, prefix_text="", prefix_ids=tuple(node.ids)))
-
     @Slot(object)
     def _on_finished(self, translation: Translation) -> None:
         self.last_translation = translation
         self._frame_throttle.flush()
-        self._tree_throttle.flush()  # the tree's last steps, now rather than a frame later
-        if self.beam_tree_dialog is not None and self.beam_tree_dialog.isVisible():
-            self.beam_tree_dialog.tree.fit()
+        self.beam_tree.run_finished()
         self.view.target_output.set_pieces(translation.tokens)
         self.view.attention_panel.finish(translation)
 
     @Slot(str)
     def _on_ended(self, outcome: str) -> None:
         self._frame_throttle.flush()
-        self._tree_throttle.flush()
-        self._update_tree_footer()
+        self.beam_tree.run_ended()
         self.view.attention_panel.end()
         if outcome == STOPPED:
             rows = len(self.view.attention_panel.target_tokens())
@@ -505,53 +386,4 @@ class TranslateTab(QWidget):
     # -- export -----------------------------------------------------------------------------
     def export(self, kind: str, path: Path) -> Path:
         """Write the current heatmap or matrix (``kind``: png, svg, csv, json) to ``path``."""
-        metadata = {}
-        if self._run is not None:
-            metadata = {"source": self._run.prepared.text, "text": self.view.target_output.text(),
-                        "scorer": self._run.bundle.scorer, "model": self._run.bundle.folder.name,
-                        "direction": f"{self._run.bundle.source_language}-{self._run.bundle.target_language}",
-                        "source_language": self._run.bundle.source_language,
-                        "target_language": self._run.bundle.target_language,
-                        "model_sha256": (self._run.bundle.info.get("weights") or {}).get("sha256", ""),
-                        "beam_size": self._run.beam_size,
-                        "seconds_per_step": delay_for(self.view.choice_bar.speed_slider.value())}
-        return EXPORT_KINDS[kind].write(self.view.attention_panel, Path(path), metadata)
-
-    def _open_session(self) -> None:
-        """Replay a recorded decode from its session file (without decoding: engine.session_file)."""
-        from engine.session_file import SessionFileError, load_session
-        from gui.attention.replay import ReplayDialog
-
-        name, _ = QFileDialog.getOpenFileName(self, "Open a recorded session", str(Path.home()),
-                                              "Attention Studio session (*.session.json);;JSON (*.json)")
-        if not name:
-            return
-        try:
-            session = load_session(Path(name))
-        except SessionFileError as error:
-            QMessageBox.warning(self, "Open a recorded session", str(error))
-            return
-        bundle = self.controller.bundle
-        sha256 = (bundle.info.get("weights") or {}).get("sha256", "") if bundle is not None else ""
-        self.replay = ReplayDialog(session, session.note(sha256, bundle.folder.name if bundle is not None else ""),
-                                   self)
-        self.replay.show()
-        self.replay.play()
-
-    def _on_export_requested(self, kind: str) -> None:
-        spec = EXPORT_KINDS[kind]
-        settings = QSettings()
-        folder = Path(stored_text(settings, "export/folder") or str(Path.home()))
-        scorer = self._run.bundle.scorer if self._run else "attention"
-        name, _ = QFileDialog.getSaveFileName(self, spec.title.rstrip("…"), str(folder / f"attention-{scorer}{spec.suffix}"),
-                                              spec.file_filter)
-        if not name:
-            return
-        path = Path(name) if Path(name).suffix else Path(name + spec.suffix)
-        try:
-            self.export(kind, path)
-        except ExportError as error:
-            QMessageBox.warning(self, "Export", str(error))
-            return
-        settings.setValue("export/folder", str(path.parent))
-        self.statusMessage.emit(f"Saved {path}")
+        return self.exports.export(kind, path)

@@ -1,0 +1,111 @@
+"""The Translate tab's beam tree: the current run's levels of the search, the dialog that shows them
+(built on first use, non-modal), redrawn at most ten times a second while a search runs, its footer,
+and a node chosen (its hypothesis shown) or picked (the search continued from it)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING
+
+from gui.attention.labels import quoted
+from gui.attention.throttle import FrameThrottle
+
+if TYPE_CHECKING:
+    from engine.search import DecodeStep
+    from gui.translate.beam_dialog import BeamTreeDialog
+    from gui.translate.tab import TranslateTab
+
+TREE_FRAME_SECONDS = 0.1  # the beam tree's redraws while a search runs: at most ten a second
+
+
+class BeamTreeFollower:
+    """Keeps ``levels`` (the current run's beam search, step by step) and shows them in ``dialog``."""
+
+    def __init__(self, tab: TranslateTab) -> None:
+        self.tab = tab
+        self.dialog: BeamTreeDialog | None = None  # built on first use
+        self.levels: list[tuple[int, tuple]] = []
+        self._shown = 0  # how many of them the open tree holds
+        # The tree grows a column per step: ten redraws a second are enough to follow it, and the
+        # output line keeps its own ~30.
+        self._throttle = FrameThrottle(self._draw, tab, frame_seconds=TREE_FRAME_SECONDS)
+
+    def _visible(self) -> bool:
+        return self.dialog is not None and self.dialog.isVisible()
+
+    # -- the run ----------------------------------------------------------------------------
+    def run_started(self) -> None:
+        self.levels = []
+        self._throttle.cancel()
+        self._shown = 0
+        if self.dialog is not None:
+            self.dialog.show_levels([])
+            self.update_footer()
+
+    def step(self, step: DecodeStep) -> None:
+        if step.beam_level:
+            self.levels.append((step.index, step.beam_level))
+            if self._visible():
+                self._throttle.request()
+
+    def run_finished(self) -> None:
+        self._throttle.flush()  # the tree's last steps, now rather than a frame later
+        if self._visible():
+            self.dialog.tree.fit()
+
+    def run_ended(self) -> None:
+        self._throttle.flush()
+        self.update_footer()
+
+    def _draw(self) -> None:
+        """The levels that arrived since the tree was last drawn."""
+        if self._visible() and self._shown < len(self.levels):
+            self.dialog.tree.add_levels(self.levels[self._shown :])
+            self._shown = len(self.levels)
+            self.update_footer()
+
+    # -- the dialog -------------------------------------------------------------------------
+    def open(self) -> BeamTreeDialog:
+        """Show the beam tree of the current run beside the window (non-modal)."""
+        from gui.translate.beam_dialog import BeamTreeDialog
+
+        if self.dialog is None:
+            self.dialog = BeamTreeDialog(self.tab)
+            self.dialog.tree.nodeChosen.connect(self._on_node_chosen)
+            self.dialog.tree.nodePicked.connect(self._on_node_picked)
+        self._throttle.cancel()
+        self.dialog.show_levels(self.levels)
+        self._shown = len(self.levels)
+        self.update_footer()
+        self.dialog.show()
+        self.dialog.raise_()
+        return self.dialog
+
+    def update_footer(self) -> None:
+        """The footer: the current run's beam (the Beam box's before any run), searching or done, how
+        far, and how many tokens a picked hypothesis fixed."""
+        if self.dialog is None:
+            return
+        from gui.translate.beam_dialog import tree_footer  # imported with the dialog, on first use
+
+        tab = self.tab
+        running = tab.controller.running
+        beam = tab.run.beam_size if tab.run is not None else tab.view.choice_bar.beam_spin.value()
+        finished = 0 if running else sum(node.status == "finished" for _, level in self.levels for node in level)
+        self.dialog.status.setText(tree_footer(beam, running, len(self.levels), finished,
+                                               len(tab.whatif.prefix_ids or ())))
+
+    def _on_node_chosen(self, node) -> None:
+        if node.step is None:
+            self.dialog.status.setText(f"{quoted(node.token)} was pruned: the beam was full of better hypotheses "
+                                       f"(log p {node.log_probability:.3f}).")
+            return
+        self.tab.view.target_output.set_pieces(node.step.hypothesis_tokens)
+        self.tab.view.attention_panel.show_hypothesis(node.step)
+        self.dialog.status.setText(f"Hypothesis of {len(node.ids)} tokens, log p {node.log_probability:.3f}, "
+                                   f"score {node.score:.3f} ({node.status}).")
+
+    def _on_node_picked(self, node) -> None:
+        if node.status == "kept":  # continue the search from this live hypothesis
+            whatif = self.tab.whatif
+            self.tab.steering.redecode(dataclasses.replace(whatif, prefix_text="", prefix_ids=tuple(node.ids)))
