@@ -12,7 +12,6 @@ import pytest
 
 from engine.errors import StoredFileError
 from engine.events import FinishedEvent, FinishReason, SampleTranslation, StepEvent, ValidationEvent
-from engine.runs import stored_train_arguments
 from engine.metrics_log import (
     METRICS_FILE,
     MetricsLog,
@@ -21,6 +20,7 @@ from engine.metrics_log import (
     read_description,
     read_log,
 )
+from engine.runs import stored_train_arguments
 
 COMMAND = "python -m engine train --task dates --scorer additive --epochs 3 --out run"
 

@@ -11,8 +11,8 @@ import pytest
 import engine.jobs
 from engine.__main__ import main
 from engine.checkpoint import checkpoint_progress, checkpoint_step
-from engine.runs import stored_train_arguments
 from engine.metrics_log import METRICS_FILE, read_description
+from engine.runs import stored_train_arguments
 from engine.tasks import dates
 from tests.engine.test_metrics_damage import DAMAGED
 

@@ -22,10 +22,10 @@ from engine import metrics_log
 from engine.checkpoint import CHECKPOINT_FOLDER, STATE_FILE, load_checkpoint, restore_training_state, save_checkpoint
 from engine.errors import EngineError, StoredFileError
 from engine.events import FinishedEvent, FinishReason, StepEvent
-from engine.runs import stored_train_arguments
 from engine.length_study import LengthStudy, stored_length_study
 from engine.metrics_log import METRICS_FILE, events_from_records, last_finish_reason, read_description, read_log
 from engine.metrics_schema import RECORDS, check_record
+from engine.runs import stored_train_arguments
 from engine.schema import SchemaError
 from engine.snapshots import read_snapshot, save_snapshot
 from engine.stored import canonical_digest, file_sha256
