@@ -2,15 +2,17 @@
 
 Used under the Translate tab's heatmap and in the Compare tab, where one choice applies to every
 map. Object names are given by the owner (a tab may hold two bars): ``<prefix>WordView`` (the check
-box) and ``<prefix>ColorScale`` (the combo box).
+box) and ``<prefix>ColorScale`` (the combo box). Both choices are remembered between sessions under
+``<prefix>/wordView`` and ``<prefix>/colorScale`` (:meth:`MapViewBar.restore`, :meth:`MapViewBar.save`).
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QWidget
 
 from gui.attention.color_scale import COLOR_SCALES, DEFAULT_SCALE
+from gui.stored_settings import stored_flag, stored_text
 
 WORD_VIEW_TIP = ("Words: sub-word pieces merged into words — English by the ▁ word-start marks, Chinese by a "
                  "word segmenter (jieba); α summed over a word's source pieces and averaged over its output "
@@ -26,6 +28,7 @@ class MapViewBar(QWidget):
 
     def __init__(self, prefix: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.prefix = prefix
         self.words = QCheckBox("Words")
         self.words.setObjectName(f"{prefix}WordView")
         self.words.setChecked(True)
@@ -60,3 +63,14 @@ class MapViewBar(QWidget):
         if index < 0:
             raise ValueError(f"unknown colour scale {name!r}: choose one of {', '.join(COLOR_SCALES)}")
         self.scale.setCurrentIndex(index)
+
+    def restore(self, settings: QSettings) -> None:
+        """Take the choices remembered last time; a missing or unknown value keeps the default."""
+        self.set_word_view(stored_flag(settings, f"{self.prefix}/wordView", self.word_view()))
+        name = stored_text(settings, f"{self.prefix}/colorScale")
+        if name in COLOR_SCALES:
+            self.set_scale(name)
+
+    def save(self, settings: QSettings) -> None:
+        settings.setValue(f"{self.prefix}/wordView", self.word_view())
+        settings.setValue(f"{self.prefix}/colorScale", self.scale_name())

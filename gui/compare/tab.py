@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from gui.attention.export import ExportError
@@ -106,7 +106,8 @@ class CompareTab(CompareWidgets):
 
     # -- the tab protocol (gui/common/tab_protocol.py) ---------------------------------------
     def start(self) -> None:
-        """Nothing at start-up: the models load the first time the tab is shown."""
+        """The map view remembered last time; the models load the first time the tab is shown."""
+        self.view_bar.restore(QSettings())
 
     def shown(self) -> None:
         self.load_models()
@@ -119,7 +120,8 @@ class CompareTab(CompareWidgets):
         self.controller.start(direction or self._first_direction() or "zh-en")
 
     def save_settings(self) -> None:
-        """Nothing is remembered between sessions."""
+        """The map view (words or pieces, the colour scale); the rest starts afresh."""
+        self.view_bar.save(QSettings())
 
     def close_question(self) -> CloseQuestion | None:
         return None

@@ -148,6 +148,7 @@ class TranslateTab(QWidget):
         self.view.choice_bar.speed_slider.setValue(stored_int(settings, "translate/speed", 0, 0, SPEED_STEPS))
         self.controller.set_beam_size(self.view.choice_bar.beam_spin.value())
         self.controller.set_delay(delay_for(self.view.choice_bar.speed_slider.value()))
+        self.view.attention_panel.view_bar.restore(settings)
         self.controller.start(self.pinned_folder, stored_text(settings, "translate/direction"),
                               stored_text(settings, "translate/scorer"))
         self.update_input_state()  # the boxes say "Loading models…" until the first model is in use
@@ -160,6 +161,7 @@ class TranslateTab(QWidget):
             settings.setValue("translate/scorer", entry.scorer)
         settings.setValue("translate/beam", self.view.choice_bar.beam_spin.value())
         settings.setValue("translate/speed", self.view.choice_bar.speed_slider.value())
+        self.view.attention_panel.view_bar.save(settings)
         self.language.save(settings)
 
     def shown(self) -> None:

@@ -7,6 +7,7 @@ import shutil
 from PySide6.QtCore import QSettings
 
 from engine.catalog import user_models_folder
+from gui.attention.color_scale import COLOR_SCALES, DEFAULT_SCALE
 from tests.gui.test_translate_support import (
     LOAD_MS,
     install_models,
@@ -164,11 +165,30 @@ def test_bad_stored_settings_fall_back_to_their_defaults_instead_of_stopping_the
     install_models(dates_models, ("additive",))
     settings = QSettings()
     for key, value in (("translate/beam", "abc"), ("translate/speed", "99"), ("translate/scorer", ["x", "y"]),
-                       ("translate/direction", 7), ("window/geometry", "not bytes"), ("export/folder", ["a"])):
+                       ("translate/direction", 7), ("window/geometry", "not bytes"), ("export/folder", ["a"]),
+                       ("attention/wordView", "maybe"), ("attention/colorScale", "rainbow")):
         settings.setValue(key, value)
     settings.sync()
     window = open_window(qtbot)
     wait_for_model(qtbot, window)
     bar = window.translate_tab.view.choice_bar
     assert bar.beam_spin.value() == 1 and bar.speed_slider.value() == 0
+    panel = window.translate_tab.view.attention_panel
+    assert panel.view_bar.word_view() and panel.view_bar.scale_name() == DEFAULT_SCALE
     assert window.translate_tab.controller.bundle is not None
+
+
+def test_the_map_view_chosen_last_time_comes_back_in_the_translate_and_compare_tabs(qtbot, dates_models):
+    install_models(dates_models, ("additive",))
+    other_scale = next(name for name in COLOR_SCALES if name != DEFAULT_SCALE)
+    window = open_window(qtbot)
+    wait_for_model(qtbot, window)
+    window.translate_tab.view.attention_panel.view_bar.set_scale(other_scale)
+    window.compare_tab.view_bar.set_word_view(False)
+    window.close()
+    again = open_window(qtbot)
+    wait_for_model(qtbot, again)
+    translate_bar = again.translate_tab.view.attention_panel.view_bar
+    assert translate_bar.scale_name() == other_scale and translate_bar.word_view()
+    assert again.translate_tab.view.attention_panel.color_scale() == other_scale
+    assert not again.compare_tab.view_bar.word_view()
