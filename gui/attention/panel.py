@@ -41,7 +41,7 @@ from gui.attention.heads import HeadChooser
 from gui.attention.heatmap import HeatmapView
 from gui.attention.inspector import StepInspector
 from gui.attention.map_units import MapUnits, UnitsCache, cell_text, steering_mark
-from gui.attention.record import RunRecord
+from gui.attention.record import DecodeRecord
 from gui.attention.throttle import FrameThrottle
 from gui.attention.view_bar import MapViewBar
 
@@ -89,7 +89,7 @@ class AttentionPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("attentionPanel")
-        self.record = RunRecord()
+        self.record = DecodeRecord()
         self.heatmap = HeatmapView(self)
         self.heatmap.setObjectName("attentionHeatmap")
         self.hover_label = QLabel(HOVER_HINT)
@@ -226,7 +226,7 @@ class AttentionPanel(QWidget):
         """Start showing a new run: an empty grid over ``source_tokens``."""
         self._throttle.cancel()
         self._inspector_timer.stop()
-        self.record = RunRecord(tuple(source_tokens), uses_attention, formula, scorer_label)
+        self.record = DecodeRecord(tuple(source_tokens), uses_attention, formula, scorer_label)
         self._pinned = self._preview = -1
         self._emitted = 0
         self.stack.setCurrentIndex(0 if uses_attention else 1)

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 
 @dataclass
-class RunRecord:
+class DecodeRecord:
     """Source tokens, output tokens and the attention matrix of the run on screen."""
 
     source_tokens: tuple[str, ...] = ()

@@ -13,7 +13,7 @@ from engine.scorer_table import SCORER_TABLE
 from engine.search import Alternative, DecodeStep
 from gui.attention.heatmap import HeatmapView
 from gui.attention.labels import axis_label, join_pieces, quoted
-from gui.attention.record import RunRecord
+from gui.attention.record import DecodeRecord
 from gui.attention.throttle import FrameThrottle
 from gui.translate.choices import ModelChoices, direction_label
 from tests.gui.conftest import shown
@@ -36,7 +36,7 @@ def test_labels():
 
 def test_record_takes_the_whole_hypothesis_each_step():
     matrix = np.eye(3, dtype=np.float32)
-    record = RunRecord(("a", "b", "c"), True, "e = f(s, h)")
+    record = DecodeRecord(("a", "b", "c"), True, "e = f(s, h)")
     record.add(step(0, ["x", "y", "z"], matrix))
     record.add(step(1, ["x", "y", "z"], matrix))
     assert record.attention().shape == (2, 3) and record.target_tokens == ["x", "y"]
@@ -46,7 +46,7 @@ def test_record_takes_the_whole_hypothesis_each_step():
     assert record.target_tokens == ["p", "q", "r"]
     np.testing.assert_allclose(record.attention(), other)
     assert record.step(2).token == "r" and record.step(0).token == "p"  # the new hypothesis' own steps
-    empty = RunRecord(("a",), False, "")
+    empty = DecodeRecord(("a",), False, "")
     empty.add(DecodeStep(0, 3, "</s>", 1.0, None, None, (), ("</s>",), None, 0.0, True))
     assert empty.attention().shape == (0, 1) and empty.target_tokens == ["</s>"]
 

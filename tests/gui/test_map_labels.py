@@ -15,7 +15,7 @@ import pytest
 from PySide6.QtCore import QPointF
 from PySide6.QtWidgets import QMainWindow, QTabWidget
 
-from gui.attention.record import RunRecord
+from gui.attention.record import DecodeRecord
 from gui.translate.view import TranslateView
 from tests.gui.test_heatmap_labels import overlapping
 
@@ -57,7 +57,7 @@ def show_run(qtbot, panel, source: list[str], target: list[str]) -> None:
     rng = np.random.default_rng(len(source) * 100 + len(target))
     logits = rng.normal(0, 2, (len(target), len(source)))
     panel.begin(source, True, "e_ij = vᵀ tanh(W s_{i-1} + U h_j)")
-    panel.record = RunRecord(tuple(source), True, "e")
+    panel.record = DecodeRecord(tuple(source), True, "e")
     panel.record.target_tokens = list(target)
     panel.record.matrix = (np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)).astype(np.float32)
     panel.record.finished = True
