@@ -131,8 +131,9 @@ class MainWindow(QMainWindow):
         self.compare_tab.set_sentence(text, reference)
 
     def _travel(self, folder: str, step: float) -> None:
-        """A training curve was clicked: translate with that run's weights nearest ``step``."""
+        """A training curve was clicked: translate (and compare) with that run's weights nearest ``step``."""
         self.translate_tab.controller.load_past(Path(folder), step)
+        self.compare_tab.use_past(Path(folder), step)
         self.tabs.setCurrentWidget(self.translate_tab)
 
     def _on_model_saved(self, folder: str) -> None:

@@ -12,12 +12,14 @@ shows.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
 from gui.common.catalog_jobs import LoadFailure, catalog_items, load_items
+from gui.common.past import PastModel, past_items
 from gui.compare.model import OWN_OUTPUTS, PanelSlot, forced_target, plan_slots
 from gui.workers import JobSet, JobStarter
 
@@ -112,6 +114,8 @@ class CompareController(QObject):
     runFinished = Signal()  # every panel has its final content for the current run and target
     alignerStarted = Signal()  # the word aligner is about to link the source and the shared target
     alignerReady = Signal(object)  # its engine.aligner.AlignerMap; None: the maps share no target
+    pastChanged = Signal(str)  # a run's earlier weights back their scorer's panel: their label; "" when back
+    pastFailed = Signal(str)  # why a run's earlier weights cannot be used (the panels keep their models)
 
     def __init__(self, parent: QObject | None = None, jobs: JobStarter | None = None) -> None:
         """``jobs`` starts the background jobs (tests pass a fake that runs them inline)."""
@@ -133,11 +137,14 @@ class CompareController(QObject):
         self._run_jobs: list = []  # the decoding and forcing jobs of the current run
         self._planned = False  # the catalog has been scanned and the slots planned
         self._closed = False
+        self.past: PastModel | None = None  # a run's earlier weights backing their scorer's panel (read-only)
+        self._past_job = None
 
     # -- models -----------------------------------------------------------------------------
     def start(self, direction: str) -> None:
-        """Scan the catalog in the background, then load one model per scorer of ``direction``."""
-        self.direction = direction
+        """Scan the catalog in the background, then load one model per scorer of ``direction`` (the
+        run's direction instead when a run's earlier weights are in use)."""
+        self.direction = self.past.direction if self.past is not None else direction
         job = self.jobs.start(lambda: catalog_items(None), "compare catalog scan")
         job.yielded.connect(lambda _id, snapshot: self._apply_catalog(snapshot.entries, snapshot.scorers))
 
@@ -156,12 +163,14 @@ class CompareController(QObject):
 
     def _plan(self) -> None:
         self._planned = True
-        self.slots = plan_slots(self._entries, self.direction, self._scorers)
-        self.bundles = {}
-        self._loading = {s.scorer for s in self.slots if s.usable}
+        past_scorer = self._past_scorer()
+        self.slots = [replace(slot, past=self.past.label, reason="") if slot.scorer == past_scorer else slot
+                      for slot in plan_slots(self._entries, self.direction, self._scorers)]
+        self.bundles = {past_scorer: self.past.bundle} if past_scorer and self.past else {}
+        self._loading = {s.scorer for s in self.slots if s.usable and s.scorer != past_scorer}
         self.slotsChanged.emit(self.slots)
         for slot in self.slots:
-            if slot.usable:
+            if slot.scorer in self._loading and slot.entry is not None:
                 folder, scorer = slot.entry.folder, slot.scorer
                 job = self.jobs.start(lambda folder=folder: load_items(folder), f"compare load {scorer}")
                 job.yielded.connect(lambda _id, result, scorer=scorer, direction=self.direction:
@@ -172,6 +181,54 @@ class CompareController(QObject):
         if not self._loading:
             self._pending = None  # no model for this direction: nothing to compare with
             self.modelsLoaded.emit()
+
+    # -- back through training ----------------------------------------------------------------
+    def use_past(self, folder: Path, step: float) -> None:
+        """Decode with the run ``folder``'s weights nearest ``step`` (read-only, gui.common.past) in its
+        scorer's panel, in the run's direction; the other panels keep their models."""
+        if self._closed:
+            return
+        if self._past_job is not None:
+            self._past_job.cancel()
+        job = self.jobs.start(lambda: past_items(folder, step), f"compare load {folder.name} at step {step:,.0f}")
+        self._past_job = job
+        job.yielded.connect(self._on_past)
+        job.failed.connect(lambda job_id, message, _details: self._on_past(job_id, LoadFailure(folder, message)))
+
+    def back_to_final(self) -> None:
+        """Leave the earlier weights: every panel backed by its direction's model again."""
+        if self.past is not None:
+            self.past = None
+            self._replan(self.direction)
+            self.pastChanged.emit("")
+
+    def _past_scorer(self) -> str | None:
+        return self.past.bundle.scorer if self.past is not None and self.past.direction == self.direction else None
+
+    def _on_past(self, job_id: int, result: object) -> None:
+        if self._past_job is None or self._past_job.id != job_id:
+            return
+        self._past_job = None
+        if isinstance(result, LoadFailure):
+            self.pastFailed.emit(f"Cannot go back to that step of {result.folder.name}: {result.reason}")
+            return
+        self.past = result  # type: ignore[assignment]
+        self._replan(self.past.direction)  # type: ignore[union-attr]
+        self.pastChanged.emit(self.past.label)  # type: ignore[union-attr]
+
+    def _replan(self, direction: str) -> None:
+        """Plan the panels again for ``direction`` and decode the sentence on screen again once the
+        models are in (before the catalog is scanned, only the direction is kept: the scan plans)."""
+        self.direction = direction
+        if not self._planned:
+            return
+        again = (self.run.text, self.run.reference) if self.run is not None else self._pending
+        self.cancel()
+        self._plan()
+        if again is not None and self._loading:
+            self._pending = again
+        elif again is not None and self.bundles:
+            self.compare(*again)
 
     def _on_loaded(self, scorer: str, direction: str, result: object) -> None:
         if direction != self.direction or scorer not in self._loading:

@@ -4,6 +4,7 @@ one JSON document (``grid_document``)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +22,17 @@ if TYPE_CHECKING:
     from gui.attention.view_bar import MapViewBar
     from gui.compare.difference import DifferencePanel
     from gui.compare.panel import ScorerPanel
+
+
+def export_grid(kind: str, grid: QWidget, document: Callable[[], dict[str, Any]], path: Path) -> Path:
+    """Write the grid as ``kind`` ("png", "svg" or "json": then ``document()``'s matrices) to ``path``."""
+    if kind == "png":
+        return export_grid_png(grid, path)
+    if kind == "svg":
+        return export_grid_svg(grid, path)
+    if kind == "json":
+        return export_grid_json(document(), path)
+    raise ExportError(f"unknown export kind {kind!r}: choose png, svg or json")
 
 
 def export_grid_png(grid: QWidget, path: Path) -> Path:
@@ -65,7 +77,8 @@ def grid_document(panels: dict[str, ScorerPanel], difference: DifferencePanel, v
     for scorer, panel in panels.items():
         shown.append({
             "scorer": scorer, "label": panel.slot.label, "formula": panel.slot.formula,
-            "model": str(panel.slot.entry.folder) if panel.slot.entry else None, "forced": panel.forced,
+            "model": str(panel.slot.entry.folder) if panel.slot.entry else None,
+            "earlier_weights": panel.slot.past or None, "forced": panel.forced,
             "source_tokens": list(panel.source_tokens), "tokens": list(panel.target_tokens),
             "output": panel.output_text, "numbers": panel.numbers.text(),
             "attention": None if panel.matrix is None else np.round(panel.matrix.astype(float), 6).tolist(),

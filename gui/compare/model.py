@@ -45,10 +45,11 @@ class PanelSlot:
     formula: str
     entry: ModelEntry | None
     reason: str = ""  # why the panel is disabled ("" when a model backs it)
+    past: str = ""  # a run's earlier weights back it instead: 'model at step 2,000 of …' (gui.common.past)
 
     @property
     def usable(self) -> bool:
-        return self.entry is not None
+        return self.entry is not None or bool(self.past)
 
 
 def plan_slots(entries: Sequence[ModelEntry], direction: str, scorers: dict[str, tuple[str, str]]) -> list[PanelSlot]:

@@ -154,7 +154,8 @@ class ScorerPanel(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        self.title = QLabel(f"<b>{slot.label}</b><br><span>{slot.formula}</span>")
+        past = f" · <i>{html.escape(slot.past)} (read-only)</i>" if slot.past else ""
+        self.title = QLabel(f"<b>{slot.label}</b>{past}<br><span>{slot.formula}</span>")
         self.title.setTextFormat(Qt.TextFormat.RichText)
         self.title.setWordWrap(True)
         title_row = QHBoxLayout()

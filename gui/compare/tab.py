@@ -15,7 +15,8 @@ Widget names (tests and scripted checks use them): ``compareDirectionCombo``, ``
 ``comparePanel_<scorer>``, ``compareDiffA``, ``compareDiffB``, ``compareDiffMap``,
 ``compareDiffMessage``, ``compareDiffShareButton``, ``compareExportButton``, ``compareStatus``,
 ``compareInspector``, ``compareEnlarge_<scorer>`` (a panel's button that opens its map large:
-gui/compare/enlarged.py).
+gui/compare/enlarged.py), ``comparePastModel`` and ``compareBackToFinalButton`` (while a run's
+earlier weights back a panel: a click on a training curve, gui.common.past).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from gui.common.examples import fill_examples_menu, load_examples
 from gui.common.tab_protocol import DECODE_STOP_MS, CloseQuestion
 from gui.compare.controller import CompareController, CompareRun
 from gui.compare.enlarged import EnlargedMap
-from gui.compare.export import export_grid_json, export_grid_png, export_grid_svg, grid_document
+from gui.compare.export import export_grid, grid_document
 from gui.compare.layout import plan_grid
 from gui.compare.model import (
     ATTENTION_SCORERS,
@@ -61,6 +62,7 @@ class CompareTab(CompareWidgets):
         Translate tab's; "zh-en" when it gives None)."""
         super().__init__(parent)  # the widgets (gui/compare/tab_widgets.py)
         self._first_direction = direction
+        self._past_request: tuple[Path, float] | None = None  # a curve click before the tab was first shown
         self.started = False  # the models load the first time the tab is shown
         self._closed = False
         self.controller = CompareController(self)
@@ -92,7 +94,10 @@ class CompareTab(CompareWidgets):
         c.runFinished.connect(self._on_run_finished)
         c.runStarted.connect(lambda _run: self.aligner.show_waiting())
         c.alignerStarted.connect(self.aligner.show_waiting)
-        c.alignerReady.connect(self._on_aligner_ready)
+        c.alignerReady.connect(self.show_aligner_map)
+        c.pastChanged.connect(self.show_past)
+        c.pastFailed.connect(self._set_status)
+        self.back_button.clicked.connect(c.back_to_final)
         self.input.returnPressed.connect(self.compare)
         self.compare_button.clicked.connect(self.compare)
         self.reference.editingFinished.connect(self._on_reference_changed)
@@ -118,6 +123,17 @@ class CompareTab(CompareWidgets):
             return
         self.started = True
         self.controller.start(direction or self._first_direction() or "zh-en")
+        if self._past_request is not None:
+            self.controller.use_past(*self._past_request)
+            self._past_request = None
+
+    def use_past(self, folder: Path, step: float) -> None:
+        """Back the run's scorer's panel with its weights nearest ``step`` (a click on a training curve);
+        before the tab is first shown, only remembered (no model loads for a tab not looked at)."""
+        if self.started:
+            self.controller.use_past(folder, step)
+        else:
+            self._past_request = (folder, step)
 
     def save_settings(self) -> None:
         """The map view (words or pieces, the colour scale); the rest starts afresh."""
@@ -304,11 +320,8 @@ class CompareTab(CompareWidgets):
 
     def _share_target(self, key: str) -> None:
         """The difference panel's button: the same as choosing ``key`` under *Maps show*."""
-        index = self.target_combo.findData(key)
-        if index < 0:
-            return
-        self.target_combo.setCurrentIndex(index)
-        self.controller.set_target(key)
+        if self.select_target(key):
+            self.controller.set_target(key)
 
     def _panel_problem(self, scorer: str, message: str, disable: bool = False) -> None:
         panel = self.panels.get(scorer)
@@ -318,12 +331,6 @@ class CompareTab(CompareWidgets):
             panel.disable(message)
         else:
             panel.show_problem(message)
-
-    def _on_aligner_ready(self, found) -> None:
-        """The aligner's map of the shared target (None: no shared target) — brought forward when drawn."""
-        self.aligner.show_map(found)
-        if found is not None:
-            self.inspector_tabs.setCurrentWidget(self.aligner)
 
     # -- hover ------------------------------------------------------------------------------
     def _inspect(self, scorer: str, index: int) -> None:
@@ -376,11 +383,7 @@ class CompareTab(CompareWidgets):
 
     def export_to(self, kind: str, path: Path) -> Path:
         self.scheduler.flush()  # every map drawn before the grid is grabbed
-        if kind == "png":
-            return export_grid_png(self.grid, path)
-        if kind == "svg":
-            return export_grid_svg(self.grid, path)
-        return export_grid_json(self.document(), path)
+        return export_grid(kind, self.grid, self.document, path)
 
     def _export(self, kind: str) -> None:
         filters = {"png": "PNG image (*.png)", "svg": "SVG drawing (*.svg)", "json": "JSON (*.json)"}

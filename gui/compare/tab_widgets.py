@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTabWidget,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -102,7 +103,37 @@ class CompareWidgets(QWidget):
         self.inspector_cell.setStretchFactor(0, 1)
         self.status = QLabel("Looking for models…")
         self.status.setObjectName("compareStatus")
-        layout.addWidget(self.status)
+        self.past_label = QLabel()  # which panel a run's earlier weights back (read-only), while they do
+        self.past_label.setObjectName("comparePastModel")
+        self.back_button = QToolButton()
+        self.back_button.setObjectName("compareBackToFinalButton")
+        self.back_button.setText("Back to the final models")
+        self.back_button.setToolTip("Leave the earlier weights: every panel decodes with its direction's model")
+        status_row = QHBoxLayout()
+        status_row.addWidget(self.status, 1)
+        status_row.addWidget(self.past_label)
+        status_row.addWidget(self.back_button)
+        self.show_past("")
+        layout.addLayout(status_row)
+
+    def select_target(self, key: str) -> bool:
+        """Choose ``key`` under *Maps show* (without a signal); False when it is not offered."""
+        index = self.target_combo.findData(key)
+        if index >= 0:
+            self.target_combo.setCurrentIndex(index)
+        return index >= 0
+
+    def show_aligner_map(self, found) -> None:
+        """The aligner's map of the shared target (None: no shared target) — brought forward when drawn."""
+        self.aligner.show_map(found)
+        if found is not None:
+            self.inspector_tabs.setCurrentWidget(self.aligner)
+
+    def show_past(self, label: str) -> None:
+        """Say which earlier weights back a panel (``label``), with the way back; "" hides both."""
+        self.past_label.setText(f"{label} (read-only)" if label else "")
+        self.past_label.setVisible(bool(label))
+        self.back_button.setVisible(bool(label))
 
     def place_panels(self, panels: dict[str, ScorerPanel], plan: GridPlan) -> None:
         """Put ``panels`` in the grid as ``plan`` says (the one without a map shares the inspector's

@@ -1,5 +1,5 @@
 """Back through training from the curves: a click on any plot of the Train tab names a step of the run
-shown, and the Translate view loads that run's weights nearest the step (gui.translate.past).
+shown, and the Translate view loads that run's weights nearest the step (gui.common.past).
 
 The plots share their x axis: steps, or elapsed training seconds, which :func:`step_at` maps back to
 the step the run had reached then (through its recorded steps). A click is a left click inside a

@@ -1,6 +1,6 @@
 """Where the Translate tab's models come from: the catalog scanned in the background, a model loaded
 in the background (the one in use stays until the new one is ready; a failed load leaves it in
-place, or with none yet opens another), and a training run's earlier weights (gui/translate/past.py).
+place, or with none yet opens another), and a training run's earlier weights (gui/common/past.py).
 Each load has an id; a superseded load's result is dropped.
 
 ``ModelSource`` is the first half of the Translate controller (gui/translate/controller.py adds the
@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from gui.common.catalog_jobs import CatalogSnapshot, LoadFailure, catalog_items, load_items, scan_catalog
 from gui.translate.choices import ModelChoices
-from gui.translate.past import PastModel, past_items
+from gui.common.past import PastModel, past_items
 from gui.workers import Job, JobSet, JobStarter
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ class ModelSource(QObject):
         self._load_job: Job | None = None
         self._loading_entry: ModelEntry | None = None
         self._failed: set[Path] = set()  # folders that failed to load this session
-        self.past: PastModel | None = None  # a run's earlier weights in use (gui.translate.past), if any
+        self.past: PastModel | None = None  # a run's earlier weights in use (gui.common.past), if any
         self._before_past: ModelEntry | None = None  # the model in use before going back through training
         self._closed = False  # after shutdown no new job starts
         self._scanning = False  # the first catalog scan is running
@@ -142,7 +142,7 @@ class ModelSource(QObject):
         self.modelLoading.emit(entry)
 
     def load_past(self, folder: Path, step: float) -> None:
-        """Load the run ``folder``'s weights nearest ``step`` (read-only: gui.translate.past) and decode
+        """Load the run ``folder``'s weights nearest ``step`` (read-only: gui.common.past) and decode
         the current text with them; the model in use stays until they are ready."""
         if self._closed:
             return

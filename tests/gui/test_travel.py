@@ -1,6 +1,6 @@
 """Back through training from the Train tab's curves: the step under a click, the Translate controller
 decoding with the run's earlier weights and going back in one click, and a real click on a curve
-naming the snapshot nearest that step (gui/training/travel.py, gui/translate/past.py)."""
+naming the snapshot nearest that step (gui/training/travel.py, gui/common/past.py)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from gui.training.panel import TrainingPanel
 from gui.training.records import RunRecord
 from gui.training.travel import step_at
 from gui.translate.controller import TranslateController
-from gui.translate.past import PastModel, past_items
+from gui.common.past import PastModel, past_items
 from gui.translate.status import ModelStatus
 from tests.gui.test_controllers import FakeTranslator, _entry
 from tests.inline_jobs import InlineJobs

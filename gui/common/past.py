@@ -1,6 +1,6 @@
 """The job that loads a run's model as it was at an earlier step (engine.travel), for the Translate
-controller: a click on a training curve names a run folder and a step; this finds the run's weights
-nearest that step (a validation snapshot, or its saved model) and loads them read-only."""
+and Compare controllers: a click on a training curve names a run folder and a step; this finds the
+run's weights nearest that step (a validation snapshot, or its saved model) and loads them read-only."""
 
 from __future__ import annotations
 
@@ -23,6 +23,11 @@ class PastModel:
     bundle: ModelBundle
     point: WeightPoint
     run_name: str  # the run folder's name
+
+    @property
+    def direction(self) -> str:
+        """'zh-en': the run's direction, as the model catalog names directions."""
+        return f"{self.bundle.source_language}-{self.bundle.target_language}"
 
     @property
     def label(self) -> str:
