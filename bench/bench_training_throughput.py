@@ -26,11 +26,12 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from engine.batches import make_batches  # noqa: E402
 from engine.config import ModelShape, TrainConfig  # noqa: E402
 from engine.events import TrainControl  # noqa: E402
 from engine.jobs import CorpusChoice, prepare_job  # noqa: E402
 from engine.paths import TATOEBA_CORPUS  # noqa: E402
-from engine.trainer import _Run, make_batches  # noqa: E402
+from engine.train_run import TrainingRun  # noqa: E402
 
 
 def main() -> None:
@@ -52,7 +53,7 @@ def main() -> None:
         shape = ModelShape(scorer=args.scorer, tie_embeddings=args.tie_embeddings)
         config = TrainConfig(seed=1, batch_size=args.batch_size)
         job, _ = prepare_job(CorpusChoice(corpus=args.corpus), Path(folder), shape, config)
-        run = _Run(job, TrainControl())
+        run = TrainingRun(job, TrainControl())
         batches = make_batches(run.train_data, job.train_config.batch_size, seed=1)
         for indices in batches[: args.warmup]:
             run.train_step(indices)

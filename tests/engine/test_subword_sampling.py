@@ -6,7 +6,7 @@ from engine.config import TrainConfig
 from engine.errors import ConfigError
 from engine.events import TrainControl
 from engine.tokenizer import TokenizerSettings, seed_segmentation_sampling, train_tokenizer
-from engine.trainer import _Run
+from engine.train_run import TrainingRun
 from tests.model_factory import tiny_job
 
 SENTENCES = [f"The meeting on Tuesday number {i} was postponed until the afternoon." for i in range(300)]
@@ -36,7 +36,7 @@ def test_subword_alpha_is_checked_against_its_range():
 
 def test_each_epoch_is_segmented_afresh_deterministically_and_validation_is_not(tmp_path):
     def epoch_data(folder, epoch, **options):
-        run = _Run(tiny_job(folder, epochs=2, train_size=300, **options), TrainControl())
+        run = TrainingRun(tiny_job(folder, epochs=2, train_size=300, **options), TrainControl())
         valid = list(run.valid_data)
         run.prepare_epoch(epoch)
         return run.train_data, valid

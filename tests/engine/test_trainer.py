@@ -6,7 +6,7 @@ import math
 import pytest
 import torch
 
-import engine.trainer as trainer_module
+import engine.train_step as train_step_module
 from engine.bundle import load_model_folder
 from engine.config import TrainConfig
 from engine.errors import ConfigError, DivergedError
@@ -66,7 +66,7 @@ def test_resume_continues_the_same_run(tmp_path):
 
 
 def test_a_non_finite_step_is_skipped_and_counted(tmp_path, monkeypatch):
-    original = trainer_module.compute_loss
+    original = train_step_module.compute_loss
     calls = {"n": 0}
 
     def loss_with_one_nan(logits, target, smoothing):
@@ -76,7 +76,7 @@ def test_a_non_finite_step_is_skipped_and_counted(tmp_path, monkeypatch):
                 return original(logits, target, smoothing) * math.nan
         return original(logits, target, smoothing)
 
-    monkeypatch.setattr(trainer_module, "compute_loss", loss_with_one_nan)
+    monkeypatch.setattr(train_step_module, "compute_loss", loss_with_one_nan)
     job = tiny_job(tmp_path / "run", epochs=1, train_size=640)
     events = [e for e in train(job) if isinstance(e, StepEvent)]
     assert math.isnan(events[2].loss) and events[2].skipped_steps == 1
@@ -85,7 +85,7 @@ def test_a_non_finite_step_is_skipped_and_counted(tmp_path, monkeypatch):
 
 
 def test_repeated_non_finite_steps_raise_diverged_and_keep_the_last_good_model(tmp_path, monkeypatch):
-    original = trainer_module.compute_loss
+    original = train_step_module.compute_loss
     calls = {"n": 0}
 
     def diverging(logits, target, smoothing):
@@ -95,7 +95,7 @@ def test_repeated_non_finite_steps_raise_diverged_and_keep_the_last_good_model(t
                 return original(logits, target, smoothing) * math.inf
         return original(logits, target, smoothing)
 
-    monkeypatch.setattr(trainer_module, "compute_loss", diverging)
+    monkeypatch.setattr(train_step_module, "compute_loss", diverging)
     job = tiny_job(tmp_path / "run", epochs=3, train_size=640)
     saved_before = None
     with pytest.raises(DivergedError, match="5 non-finite"):
