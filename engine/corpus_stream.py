@@ -1,7 +1,7 @@
 """Reading a big corpus in one streaming pass, with bounded memory.
 
 The first half of the token cache (engine/token_cache.py). Each line is checked and normalized as
-:func:`engine.data.read_tsv` does, exact duplicates are dropped (by an 8-byte hash, not the text),
+:func:`engine.corpus_read.read_tsv` does, exact duplicates are dropped (by an 8-byte hash, not the text),
 and each pair goes to its part by the same hash rule (:func:`engine.data.split_bucket`). What is
 kept in memory is small whatever the corpus: the held-out pairs up to a cap per part, the hashes of
 every held-out source (so that, under the strict rule, no training pair shares a source with them),
@@ -15,22 +15,23 @@ import hashlib
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
-from engine.data import (
+from engine.corpus_read import (
     MAX_SENTENCE_CHARS,
-    MAX_UNDECODABLE_SHARE,
     CorpusReport,
     OverlongLine,
     Pair,
     SkippedLine,
-    _check_line,
-    _cut,
-    _raw_lines,
-    check_split_rule,
-    split_bucket,
+    check_line,
+    oriented,
+    raw_lines,
+    refuse_mostly_undecodable,
+    report_text,
 )
+from engine.data import check_split_rule, split_bucket
 from engine.errors import DataError
 from engine.events import format_duration
 
@@ -64,65 +65,112 @@ def stream_pairs(path: Path, src: str, tgt: str, split_rule: str, train_text: Pa
     valid part too (as :func:`engine.data.split_pairs`). Raises DataError for an unreadable or
     binary file, or when no line yields a pair."""
     check_split_rule(split_rule)
+    clock = ProgressClock()
     total_bytes = max(path.stat().st_size, 1) if path.is_file() else 1
-    started = last_report = time.monotonic()
-    rng = random.Random(seed)
+    tally = _Tally()
     seen: set[int] = set()
-    held_out: set[int] = set()
-    parts: dict[str, list[Pair]] = {"valid": [], "test": []}
-    sample: list[tuple[str, str]] = []
-    skipped: list[SkippedLine] = []
-    lines_read = duplicates = undecodable = skipped_count = written = bytes_read = 0
     with train_text.open("w", encoding="utf-8", newline="\n") as out:
-        for raw in _raw_lines(path):
-            lines_read += 1
-            line, problem = _decoded(raw)
-            bytes_read += (raw.length if isinstance(raw, OverlongLine) else len(raw)) + 1
-            if problem is None:
-                checked = _check_line(line, MAX_SENTENCE_CHARS, True) if line is not None else "undecodable"
-                if isinstance(checked, str):
-                    problem = checked
-            if problem is not None:
-                undecodable += problem.startswith("undecodable")
-                skipped_count += 1
-                if len(skipped) < MAX_REPORTED_SKIPS:
-                    skipped.append(SkippedLine(lines_read, problem, _cut(line or "")))
+        kept = _Kept(out, split_rule, sample_size, seed)
+        for raw in raw_lines(path):
+            checked = tally.take(raw)
+            if checked is None:
                 continue
-            english, other, attribution = checked
-            source, target = (other, english) if src == "zh" else (english, other)
+            line, (english, other, attribution) = checked
+            source, target = oriented(english, other, src)
             key = text_hash(f"{source}\t{target}")
             if key in seen:
-                duplicates += 1
+                tally.duplicates += 1
                 continue
             seen.add(key)
-            bucket = split_bucket(line.split("\t", 1)[0])
-            if bucket != "train":
-                held_out.add(text_hash(source))
-                if len(parts[bucket]) < HELD_OUT_CAPS[bucket]:
-                    parts[bucket].append(Pair(source, target, line.split("\t", 1)[0], attribution))
-                if not (bucket == "valid" and split_rule == "peer"):
-                    continue
-            out.write(f"{source}\t{target}\n")
-            written += 1
-            if len(sample) < sample_size:
-                sample.append((source, target))
-            elif (slot := rng.randrange(written)) < sample_size:
-                sample[slot] = (source, target)
-            now = time.monotonic()
-            if now - last_report >= PROGRESS_SECONDS:
-                last_report = now
-                on_progress(_progress_text("reading", lines_read, bytes_read / total_bytes, now - started))
-    if lines_read and undecodable / lines_read > MAX_UNDECODABLE_SHARE:
-        raise DataError(f"{path} does not look like a text corpus: {undecodable:,} of {lines_read:,} lines are "
-                        "not UTF-8; save it as UTF-8, one English<TAB>Chinese pair a line")
-    if written == 0 and not parts["valid"] and not parts["test"]:
+            trained = kept.add(source, target, line.split("\t", 1)[0], attribution)
+            if trained and (seconds := clock.due()) is not None:
+                on_progress(_progress_text("reading", tally.lines_read, tally.bytes_read / total_bytes, seconds))
+    refuse_mostly_undecodable(path, tally.undecodable, tally.lines_read)
+    if kept.written == 0 and not kept.parts["valid"] and not kept.parts["test"]:
         raise DataError(f"{path}: no line gave a sentence pair")
-    report = CorpusReport(path=str(path), lines_read=lines_read, pairs_kept=len(seen), duplicates_removed=duplicates,
-                          skipped=tuple(skipped), skipped_total=skipped_count)
-    if split_rule == "strict":  # the sample only ever holds pairs the model trains on
-        sample = [pair for pair in sample if text_hash(pair[0]) not in held_out]
-    return StreamedPass(tuple(parts["valid"]), tuple(parts["test"]), tuple(sample), frozenset(held_out), written,
-                        report)
+    report = CorpusReport(path=str(path), lines_read=tally.lines_read, pairs_kept=len(seen),
+                          duplicates_removed=tally.duplicates, skipped=tuple(tally.skipped),
+                          skipped_total=tally.skipped_count)
+    return kept.result(report)
+
+
+class ProgressClock:
+    """When a long pass tells its progress: at most every PROGRESS_SECONDS."""
+
+    def __init__(self) -> None:
+        self.started = self.last = time.monotonic()
+
+    def due(self) -> float | None:
+        """The seconds since the start when it is time to tell the progress again, else None."""
+        now = time.monotonic()
+        if now - self.last < PROGRESS_SECONDS:
+            return None
+        self.last = now
+        return now - self.started
+
+
+@dataclass
+class _Tally:
+    """The pass's counts, and the first skipped lines (all are counted)."""
+
+    lines_read: int = 0
+    bytes_read: int = 0
+    duplicates: int = 0
+    undecodable: int = 0
+    skipped_count: int = 0
+    skipped: list[SkippedLine] = field(default_factory=list)
+
+    def take(self, raw: bytes | OverlongLine) -> tuple[str, tuple[str, str, str]] | None:
+        """(line, (english, chinese, attribution)) of a line that checks out; None for a line
+        skipped (and counted, with its reason)."""
+        self.lines_read += 1
+        self.bytes_read += (raw.length if isinstance(raw, OverlongLine) else len(raw)) + 1
+        line, problem = _decoded(raw)
+        checked = problem if problem is not None else check_line(line, MAX_SENTENCE_CHARS, True)
+        if not isinstance(checked, str):
+            return line, checked
+        self.undecodable += checked.startswith("undecodable")
+        self.skipped_count += 1
+        if len(self.skipped) < MAX_REPORTED_SKIPS:
+            self.skipped.append(SkippedLine(self.lines_read, checked, report_text(line or "")))
+        return None
+
+
+class _Kept:
+    """Where the pass sends each new pair: the held-out parts (capped) and the hashes of their
+    sources, the training text file, and a seeded reservoir sample of training pairs for the tokenizers."""
+
+    def __init__(self, out: TextIO, split_rule: str, sample_size: int, seed: int) -> None:
+        self.out, self.split_rule, self.sample_size = out, split_rule, sample_size
+        self.rng = random.Random(seed)
+        self.parts: dict[str, list[Pair]] = {"valid": [], "test": []}
+        self.held_out: set[int] = set()
+        self.sample: list[tuple[str, str]] = []
+        self.written = 0
+
+    def add(self, source: str, target: str, english: str, attribution: str) -> bool:
+        """Send the pair to its part (by its raw English column); True when it is trained on."""
+        bucket = split_bucket(english)
+        if bucket != "train":
+            self.held_out.add(text_hash(source))
+            if len(self.parts[bucket]) < HELD_OUT_CAPS[bucket]:
+                self.parts[bucket].append(Pair(source, target, english, attribution))
+            if not (bucket == "valid" and self.split_rule == "peer"):
+                return False
+        self.out.write(f"{source}\t{target}\n")
+        self.written += 1
+        if len(self.sample) < self.sample_size:
+            self.sample.append((source, target))
+        elif (slot := self.rng.randrange(self.written)) < self.sample_size:
+            self.sample[slot] = (source, target)
+        return True
+
+    def result(self, report: CorpusReport) -> StreamedPass:
+        sample = self.sample
+        if self.split_rule == "strict":  # the sample only ever holds pairs the model trains on
+            sample = [pair for pair in sample if text_hash(pair[0]) not in self.held_out]
+        return StreamedPass(tuple(self.parts["valid"]), tuple(self.parts["test"]), tuple(sample),
+                            frozenset(self.held_out), self.written, report)
 
 
 def _decoded(raw: bytes | OverlongLine) -> tuple[str | None, str | None]:

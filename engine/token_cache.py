@@ -39,7 +39,7 @@ import numpy as np
 from engine.atomic import write_bytes_atomic
 from engine.cache_check import CACHE_FORMAT, DIGEST_MEMO, IDS_TOKENIZERS, SIDES, read_corpus_meta, read_ids_meta
 from engine.config import MAX_SOURCE_TOKENS  # the trainer's cap on a training pair's side
-from engine.corpus_stream import DEFAULT_TOKENIZER_SAMPLE, HELD_OUT_CAPS, stream_pairs, text_hash
+from engine.corpus_stream import DEFAULT_TOKENIZER_SAMPLE, HELD_OUT_CAPS, ProgressClock, stream_pairs, text_hash
 from engine.data import CorpusReport, Pair, SkippedLine, Split
 from engine.errors import DataError, StoredFileError
 from engine.events import format_duration
@@ -80,7 +80,7 @@ def corpus_digest(corpus: Path, cache_root: Path, on_status: Callable[[str], Non
 
 class TokenPairs(Sequence):
     """Training pairs as sub-word ids, read from the cache's memory-mapped arrays:
-    ``pairs[i]`` → (source ids, target ids) as lists, like :func:`engine.trainer.encode_pairs`."""
+    ``pairs[i]`` → (source ids, target ids) as lists, like :func:`engine.batches.encode_pairs`."""
 
     def __init__(self, folder: Path, tokenizer_sha256: list[str] | None = None) -> None:
         """The id arrays of ``folder``, checked (engine.cache_check; StoredFileError if damaged)."""
@@ -234,53 +234,81 @@ def _encode_training_pairs(folder: Path, meta: dict, ids_folder: Path, source_to
     largest = max(source_tokenizer.vocab_size, target_tokenizer.vocab_size)
     dtype = np.uint16 if largest <= np.iinfo(np.uint16).max + 1 else np.uint32
     partial = _partial(ids_folder)
-    total, kept, removed = meta["train_written"], 0, 0
-    lengths: dict[str, list[np.ndarray]] = {side: [] for side in _SIDES}
-    started = last = time.monotonic()
+    total, done, removed = meta["train_written"], 0, 0
+    clock = ProgressClock()
     try:
-        handles = {side: (partial / f"{side}.ids").open("wb") for side in _SIDES}
-        try:
-            done = 0
+        with _IdArrays(partial, dtype) as arrays:
             for chunk in _chunks(text):
-                if held_out:
-                    overlapping = [pair for pair in chunk if text_hash(pair[0]) in held_out]
-                    removed += len(overlapping)
-                    chunk = [pair for pair in chunk if text_hash(pair[0]) not in held_out] if overlapping else chunk
-                encoded = {"source": source_tokenizer.encode_many([p[0] for p in chunk]),
-                           "target": target_tokenizer.encode_many([p[1] for p in chunk])}
-                keep = [i for i, (s, t) in enumerate(zip(encoded["source"], encoded["target"], strict=True))
-                        if 0 < len(s) <= MAX_SOURCE_TOKENS and 0 < len(t) <= MAX_SOURCE_TOKENS]
-                for side in _SIDES:
-                    rows = [encoded[side][i] for i in keep]
-                    lengths[side].append(np.fromiter(map(len, rows), dtype=np.int64, count=len(rows)))
-                    flat = np.fromiter(chain.from_iterable(rows), dtype=dtype, count=int(lengths[side][-1].sum()))
-                    flat.tofile(handles[side])
-                kept += len(keep)
-                done += len(chunk) + (len(overlapping) if held_out else 0)
-                now = time.monotonic()
-                if now - last >= 2.0:
-                    last = now
-                    rate = done / (now - started)
-                    on_status(f"encoding: {done:,} of {total:,} training pairs ({done / max(total, 1):.0%}), "
-                              f"{rate:,.0f} pairs/s, ETA {format_duration((total - done) / max(rate, 1e-9))}")
-        finally:
-            for handle in handles.values():
-                handle.close()
-        for side in _SIDES:
-            offsets = np.zeros(kept + 1, dtype=np.int64)
-            if kept:
-                np.cumsum(np.concatenate(lengths[side]), out=offsets[1:])
-            np.save(partial / f"{side}.offsets.npy", offsets)
+                trainable = _without_held_out(chunk, held_out)
+                done += len(chunk)
+                removed += len(chunk) - len(trainable)
+                arrays.append(source_tokenizer.encode_many([p[0] for p in trainable]),
+                              target_tokenizer.encode_many([p[1] for p in trainable]))
+                if (seconds := clock.due()) is not None:
+                    on_status(_encoding_progress(done, total, seconds))
+        arrays.write_offsets()
         (partial / "ids.json").write_text(json.dumps(with_digest({
-            "dtype": np.dtype(dtype).name, "pairs": kept, "left_out_too_long": total - removed - kept,
-            "train_removed_overlap": removed, "seconds": round(time.monotonic() - started, 2),
+            "dtype": np.dtype(dtype).name, "pairs": arrays.kept, "left_out_too_long": total - removed - arrays.kept,
+            "train_removed_overlap": removed, "seconds": round(time.monotonic() - clock.started, 2),
             "tokenizer_sha256": [source_tokenizer.sha256, target_tokenizer.sha256],
             "files": {f"{side}.{kind}": file_sha256(partial / f"{side}.{kind}") for side in _SIDES
                       for kind in ("ids", "offsets.npy")}})), encoding="utf-8")
         _publish(partial, ids_folder)
     finally:
         shutil.rmtree(partial, ignore_errors=True)
-    on_status(f"encoded {kept:,} training pairs in {format_duration(time.monotonic() - started)}")
+    on_status(f"encoded {arrays.kept:,} training pairs in {format_duration(time.monotonic() - clock.started)}")
+
+
+def _without_held_out(chunk: list[tuple[str, str]], held_out: set[int]) -> list[tuple[str, str]]:
+    """The chunk's pairs whose source is not a held-out source (the strict split rule)."""
+    if not held_out:
+        return chunk
+    kept = [pair for pair in chunk if text_hash(pair[0]) not in held_out]
+    return kept if len(kept) < len(chunk) else chunk
+
+
+def _encoding_progress(done: int, total: int, seconds: float) -> str:
+    """E.g. "encoding: 1,200,000 of 2,000,000 training pairs (60 %), 95,000 pairs/s, ETA 0:08"."""
+    rate = done / seconds
+    return (f"encoding: {done:,} of {total:,} training pairs ({done / max(total, 1):.0%}), "
+            f"{rate:,.0f} pairs/s, ETA {format_duration((total - done) / max(rate, 1e-9))}")
+
+
+class _IdArrays:
+    """The id arrays being written into ``partial``: per side, one flat file of ids (``dtype``) and,
+    once every pair is in, the offsets of each pair's ids. A pair with a side of no sub-words or of
+    more than MAX_SOURCE_TOKENS is left out, as the trainer leaves it out."""
+
+    def __init__(self, partial: Path, dtype: type[np.unsignedinteger]) -> None:
+        self.partial, self.dtype = partial, dtype
+        self.lengths: dict[str, list[np.ndarray]] = {side: [] for side in _SIDES}
+        self.kept = 0  # pairs written
+        self.handles = {side: (partial / f"{side}.ids").open("wb") for side in _SIDES}
+
+    def __enter__(self) -> _IdArrays:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        for handle in self.handles.values():
+            handle.close()
+
+    def append(self, sources: list[list[int]], targets: list[list[int]]) -> None:
+        """Write the pairs (ids of each side) that fit."""
+        keep = [i for i, (s, t) in enumerate(zip(sources, targets, strict=True))
+                if 0 < len(s) <= MAX_SOURCE_TOKENS and 0 < len(t) <= MAX_SOURCE_TOKENS]
+        for side, encoded in zip(_SIDES, (sources, targets), strict=True):
+            rows = [encoded[i] for i in keep]
+            self.lengths[side].append(np.fromiter(map(len, rows), dtype=np.int64, count=len(rows)))
+            flat = np.fromiter(chain.from_iterable(rows), dtype=self.dtype, count=int(self.lengths[side][-1].sum()))
+            flat.tofile(self.handles[side])
+        self.kept += len(keep)
+
+    def write_offsets(self) -> None:
+        for side in _SIDES:
+            offsets = np.zeros(self.kept + 1, dtype=np.int64)
+            if self.kept:
+                np.cumsum(np.concatenate(self.lengths[side]), out=offsets[1:])
+            np.save(self.partial / f"{side}.offsets.npy", offsets)
 
 
 def _chunks(text: Path) -> Iterator[list[tuple[str, str]]]:
