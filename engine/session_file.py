@@ -18,7 +18,10 @@ A step holds what :class:`engine.search.DecodeStep` holds — token, id, probabi
 top candidates, the hypothesis so far (its tokens, attention rows, log-probability), the what-if
 marks (forced, overridden, the model's own α_i), each head's α_i — and its hypothesis' earlier
 steps as indices into ``steps`` (a beam search's best hypothesis may change between steps, so they
-are not simply the steps shown before). The beam tree's candidates (``beam_level``) are not kept.
+are not simply the steps shown before). A beam search's step also keeps every candidate it weighed
+(``beam_level``, what the beam tree draws): ``[ids, token, probability, log_probability, status,
+score, step]`` each, ``step`` the index of a kept or finished candidate's own step event (saved
+before it) or null. Files without ``beam_level`` (greedy decodes, earlier recordings) read as none.
 
 Reading checks everything before anything is used — the format and its version, the digest (a
 file edited after it was saved is refused; the digest is a check against damage and hand edits,
@@ -43,7 +46,7 @@ import numpy as np
 
 from engine.atomic import write_bytes_atomic
 from engine.errors import EngineError
-from engine.search import Alternative, DecodeStep
+from engine.search import Alternative, BeamNode, DecodeStep
 
 SESSION_FORMAT = "attention-studio-session"
 SESSION_VERSION = 1
@@ -52,6 +55,8 @@ MAX_SESSION_BYTES = 32 * 1024 * 1024
 MAX_STEPS = 4096
 MAX_SOURCE_TOKENS = 1024
 MAX_TEXT = 20_000
+MAX_BEAM_CANDIDATES = 2 * 64  # a beam of 64 weighs its 2K best candidates
+BEAM_STATUSES = ("kept", "finished", "pruned")
 ROW_SUM_TOLERANCE = 1e-3
 # Each head's α_i, where this engine's steps carry it (mechanisms of several heads).
 STEP_HAS_HEADS = "head_attention" in {field.name for field in dataclasses.fields(DecodeStep)}
@@ -99,7 +104,10 @@ def _step_json(step: DecodeStep, ids: dict[int, int]) -> dict[str, Any]:
             "log_probability": float(step.log_probability), "is_eos": step.is_eos,
             "previous": [ids[id(previous)] for previous in step.previous_steps], "forced": step.forced,
             "overridden": step.overridden, "model_attention": _matrix(step.model_attention),
-            "head_attention": _matrix(getattr(step, "head_attention", None))}
+            "head_attention": _matrix(getattr(step, "head_attention", None)),
+            "beam_level": [[list(node.ids), node.token, float(node.probability), float(node.log_probability),
+                            node.status, float(node.score), None if node.step is None else ids[id(node.step)]]
+                           for node in step.beam_level]}
 
 
 def _distinct(steps: Sequence[DecodeStep]) -> list[DecodeStep]:
@@ -112,6 +120,9 @@ def _distinct(steps: Sequence[DecodeStep]) -> list[DecodeStep]:
             return
         for previous in step.previous_steps:
             visit(previous)
+        for node in step.beam_level:
+            if node.step is not None:
+                visit(node.step)
         seen[id(step)] = step
 
     for step in steps:
@@ -137,11 +148,23 @@ def session_json(session: Session) -> dict[str, Any]:
     return document
 
 
+def _encoded(session: Session) -> bytes:
+    return json.dumps(session_json(session), ensure_ascii=False, indent=1, allow_nan=False).encode("utf-8")
+
+
 def save_session(path: Path, session: Session) -> Path:
-    """Write ``session`` to ``path`` atomically (UTF-8 JSON)."""
-    text = json.dumps(session_json(session), ensure_ascii=False, indent=1, allow_nan=False)
+    """Write ``session`` to ``path`` atomically (UTF-8 JSON). A beam decode whose candidates would make
+    the file larger than a session file may be (MAX_SESSION_BYTES) is saved without them (the heatmap's
+    decode is whole; the beam tree is not replayed); a decode too large even so is refused."""
+    data = _encoded(session)
+    if len(data) > MAX_SESSION_BYTES:
+        data = _encoded(dataclasses.replace(session, steps=tuple(
+            dataclasses.replace(step, beam_level=()) for step in session.steps)))
+    if len(data) > MAX_SESSION_BYTES:
+        raise SessionFileError(f"the decode is too large to record ({len(data) / 2**20:.0f} MB; a session file holds "
+                               f"at most {MAX_SESSION_BYTES // 2**20} MB)")
     try:
-        write_bytes_atomic(Path(path), text.encode("utf-8"))
+        write_bytes_atomic(Path(path), data)
     except OSError as error:
         raise SessionFileError(f"cannot write {path}: {error.strerror or error}") from None
     return Path(path)
@@ -225,8 +248,31 @@ def _step(data: Any, number: int, built: list[DecodeStep], width: int) -> Decode
         is_eos=flags["is_eos"], previous_steps=tuple(built[p] for p in previous), forced=flags["forced"],
         overridden=flags["overridden"],
         model_attention=_optional(data.get("model_attention"), (width,), f"{where}: model_attention", weights=True),
-        **extra,
+        beam_level=_beam_level(data.get("beam_level"), built, where), **extra,
     )
+
+
+def _beam_level(nodes: Any, built: list[DecodeStep], where: str) -> tuple[BeamNode, ...]:
+    """The candidates a beam search weighed at the step (none when absent: greedy, older files)."""
+    if nodes is None:
+        return ()
+    _require(isinstance(nodes, list) and len(nodes) <= MAX_BEAM_CANDIDATES,
+             f"{where}: beam_level must list at most {MAX_BEAM_CANDIDATES} candidates")
+    return tuple(_beam_node(node, built, f"{where}: a beam candidate") for node in nodes)
+
+
+def _beam_node(node: Any, built: list[DecodeStep], where: str) -> BeamNode:
+    _require(isinstance(node, list) and len(node) == 7,
+             f"{where} must be [ids, token, probability, log_probability, status, score, step]")
+    ids, token, probability, log_probability, status, score, step = node
+    _require(isinstance(ids, list) and 0 < len(ids) <= MAX_STEPS and all(_is_int(i) and i >= 0 for i in ids),
+             f"{where}: ids must be its hypothesis' token ids")
+    _require(status in BEAM_STATUSES, f"{where}: status must be one of {', '.join(BEAM_STATUSES)}")
+    _require(step is None or (_is_int(step) and 0 <= step < len(built)),
+             f"{where}: step must be null or the number of a step saved before it")
+    return BeamNode(tuple(ids), _text(token, f"{where}: token", 256), _number(probability, f"{where}: probability"),
+                    _number(log_probability, f"{where}: log_probability"), status, _number(score, f"{where}: score"),
+                    None if step is None else built[step])
 
 
 def _previous(previous: Any, index: int, built: list[DecodeStep], where: str) -> list[int]:
@@ -356,6 +402,9 @@ def load_session(path: Path) -> Session:
 
 
 def step_json(step: DecodeStep) -> dict[str, Any]:
-    """One step as plain data (its earlier steps by position): what a replay must reproduce."""
-    data = _step_json(step, {id(previous): previous.index for previous in step.previous_steps})
+    """One step as plain data (its earlier steps and its beam candidates' steps by position): what a
+    replay must reproduce."""
+    positions = {id(previous): previous.index for previous in step.previous_steps}
+    positions |= {id(node.step): node.step.index for node in step.beam_level if node.step is not None}
+    data = _step_json(step, positions)
     return data | {"previous": [previous.index for previous in step.previous_steps]}

@@ -3,16 +3,27 @@
 The dialog shows the session's input and a note on the model (the one in use, or another: the
 decode is replayed from the file either way, never decoded again), and plays the recorded step
 events into an attention panel at the recorded speed — the heatmap filling row by row, the step
-inspector following — with a button to play it again.
+inspector following, and for a beam decode its beam tree growing one step at a time beside them
+(a node chosen shows its hypothesis in the heatmap) — with a button to play it again.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
 
+from gui.attention.beam_tree import BeamTreeView
 from gui.attention.panel import AttentionPanel
 
 if TYPE_CHECKING:
@@ -50,7 +61,19 @@ class ReplayDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(heading)
         layout.addWidget(self.note)
-        layout.addWidget(self.panel, 1)
+        # A beam decode's tree beside the map (the candidates each step weighed, as recorded).
+        self.tree: BeamTreeView | None = None
+        if any(step.beam_level for step in session.steps):
+            self.tree = BeamTreeView()
+            self.tree.setObjectName("replayBeamTree")
+            self.tree.nodeChosen.connect(self._show_node)
+            beside = QSplitter(Qt.Orientation.Horizontal)
+            beside.addWidget(self.panel)
+            beside.addWidget(self.tree)
+            beside.setSizes([600, 300])
+            layout.addWidget(beside, 1)
+        else:
+            layout.addWidget(self.panel, 1)
         layout.addLayout(controls)
         layout.addWidget(buttons)
         self.timer = QTimer(self)
@@ -62,6 +85,8 @@ class ReplayDialog(QDialog):
         """Start from the first event."""
         model = self.session.model
         self.shown = []
+        if self.tree is not None:
+            self.tree.clear()
         self.panel.begin(self.session.source_tokens, bool(model["uses_attention"]), model["formula"],
                          model["scorer_label"])
         self.timer.start()
@@ -75,11 +100,22 @@ class ReplayDialog(QDialog):
         if self.complete:
             self.timer.stop()
             self.panel.end()
+            if self.tree is not None:
+                self.tree.fit()
             return
         step = self.session.steps[len(self.shown)]
         self.shown.append(step)
         self.panel.show_step(step)
+        if self.tree is not None and step.beam_level:
+            self.tree.add_level(step.index, step.beam_level)
         self.position.setText(f"step {len(self.shown)} of {len(self.session.steps)}")
         if self.complete:
             self.timer.stop()
             self.panel.end()
+            if self.tree is not None:
+                self.tree.fit()
+
+    def _show_node(self, node) -> None:
+        """A node of the tree chosen: its hypothesis in the heatmap (a pruned one has no step of its own)."""
+        if node.step is not None:
+            self.panel.show_hypothesis(node.step)

@@ -4,13 +4,14 @@ edited or foreign file is refused with the reason (engine/session_file.py)."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from engine.bundle import load_model_folder
 from engine.config import DecodeConfig
-from engine.search import Alternative, DecodeStep
+from engine.search import Alternative, BeamNode, DecodeStep
 from engine.session_file import (
     Session,
     SessionFileError,
@@ -42,7 +43,11 @@ def hand_made_steps() -> tuple[DecodeStep, ...]:
     other = step(0, "▁We", [0.6, 0.2, 0.1, 0.1], [], [[0.6, 0.2, 0.1, 0.1]])
     second = step(1, "'s", [0.1, 0.6, 0.2, 0.1], [first], [[0.7, 0.1, 0.1, 0.1], [0.1, 0.6, 0.2, 0.1]])
     third = step(1, "▁go", [0.1, 0.7, 0.1, 0.1], [other], [[0.6, 0.2, 0.1, 0.1], [0.1, 0.7, 0.1, 0.1]])
-    return first, second, third
+    # The third step as a beam search shows it: with the candidates it weighed (two kept, one pruned).
+    level = (BeamNode((14, 11), "▁go", 0.7, -0.6, "kept", -0.5, third),
+             BeamNode((10, 11), "'s", 0.6, -0.8, "kept", -0.7, second),
+             BeamNode((10, 12), "▁up", 0.1, -2.6, "pruned", -2.4))
+    return first, second, replace(third, beam_level=level)
 
 
 def session(steps=None) -> Session:
@@ -54,6 +59,9 @@ def test_a_saved_session_replays_every_recorded_event(tmp_path):
     loaded = load_session(path)
     assert [step_json(s) for s in loaded.steps] == [step_json(s) for s in session().steps]
     assert loaded.steps[2].previous_steps[0].token == "▁We"  # the hypothesis' own earlier step, not the one shown
+    level = loaded.steps[2].beam_level  # the beam tree's candidates, with the steps of those kept
+    assert [(n.token, n.status) for n in level] == [("▁go", "kept"), ("'s", "kept"), ("▁up", "pruned")]
+    assert level[1].step.hypothesis_tokens == ("▁Let", "'s") and level[2].step is None
     assert loaded.model == MODEL and loaded.source_tokens == SOURCE and loaded.settings["beam_size"] == 3
     assert loaded.same_model("ab" * 32) and not loaded.same_model("cd" * 32)
     assert loaded.note("cd" * 32, "zh-en-dot").startswith("Recorded with another model, zh-en-additive (weights ababab")
@@ -85,6 +93,9 @@ def resealed(change) -> dict:
     (resealed(lambda d: d["steps"][0].update(token="__import__('os')")), "does not end with its token"),
     (resealed(lambda d: d["settings"].update(beam_size=0)), "beam_size must be 1–64"),
     (resealed(lambda d: d.update(shown=[9])), "shown must list steps"),
+    (resealed(lambda d: d["steps"][-1]["beam_level"][0].__setitem__(4, "chosen")), "status must be one of kept"),
+    (resealed(lambda d: d["steps"][-1]["beam_level"][0].__setitem__(6, 99)), "step must be null or the number"),
+    (resealed(lambda d: d["steps"][-1]["beam_level"][0].__setitem__(0, [])), "ids must be"),
     (resealed(lambda d: d["model"].pop("sha256")), "model must hold"),
 ])
 def test_an_edited_damaged_or_foreign_session_is_refused_with_the_reason(document, reason):
@@ -120,3 +131,16 @@ def test_a_real_decode_round_trips(dates_models, tmp_path, beam):
                        prepared.tokens, {"beam_size": beam, "seconds_per_step": 0.0}, tuple(shown))
     loaded = load_session(save_session(tmp_path / "r.session.json", recorded))
     assert [step_json(s) for s in loaded.steps] == [step_json(s) for s in shown]
+    assert all(bool(s.beam_level) == (beam > 1) for s in loaded.steps)  # the beam tree replays too
+
+
+def test_a_session_too_large_with_its_beam_candidates_is_saved_without_them(tmp_path, monkeypatch):
+    import engine.session_file as session_file
+
+    whole = len(json.dumps(session_json(session()), ensure_ascii=False, indent=1).encode("utf-8"))
+    monkeypatch.setattr(session_file, "MAX_SESSION_BYTES", whole - 1)
+    loaded = session_from_json(json.loads((save_session(tmp_path / "s.session.json", session())).read_text("utf-8")))
+    assert [s.token for s in loaded.steps] == ["▁Let", "'s", "▁go"] and not loaded.steps[2].beam_level
+    monkeypatch.setattr(session_file, "MAX_SESSION_BYTES", 100)
+    with pytest.raises(SessionFileError, match="too large to record"):
+        save_session(tmp_path / "t.session.json", session())

@@ -86,3 +86,30 @@ def test_a_saved_session_replays_the_recorded_events_without_the_model(qtbot, pa
     assert np.allclose(dialog.panel.attention(), ROWS, atol=1e-6)
     assert dialog.panel.target_tokens() == list(TOKENS)
     assert "Recorded with another model" in dialog.note.text()
+    assert dialog.tree is None  # a greedy decode has no beam tree
+
+
+def test_a_beam_sessions_tree_grows_in_the_replay_and_a_node_shows_its_hypothesis(qtbot, panel, tmp_path):
+    from dataclasses import replace
+
+    from engine.search import BeamNode
+    from engine.session_file import Session, save_session
+
+    steps = greedy_steps()
+    levels = [(BeamNode(tuple(range(20, 21 + i)), TOKENS[i], 0.8, -0.2 * (i + 1), "kept", -0.2, steps[i]),
+               BeamNode((7,) * (i + 1), "▁x", 0.1, -3.0, "pruned", -3.0)) for i in range(len(steps))]
+    shown = tuple(replace(step, beam_level=level) for step, level in zip(steps, levels, strict=True))
+    model = {"name": "zh-en-additive", "sha256": "ab" * 32, "scorer": "additive", "scorer_label": "Additive (Bahdanau)",
+             "formula": "e", "uses_attention": True, "source_language": "zh", "target_language": "en"}
+    path = save_session(tmp_path / "beam.session.json",
+                        Session(model, "我们走吧。", SOURCE, {"beam_size": 2, "seconds_per_step": 0.0}, shown))
+    dialog = ReplayDialog(load_session(path), "")
+    qtbot.addWidget(dialog)
+    dialog.timer.setInterval(1)
+    dialog.play()
+    qtbot.waitUntil(lambda: dialog.complete, timeout=5000)
+    assert dialog.tree is not None and dialog.tree.objectName() == "replayBeamTree"
+    assert dialog.tree.node_count() == 2 * len(TOKENS)
+    kept = dialog.tree.levels[1][0]
+    dialog.tree.choose(kept)
+    assert dialog.panel.target_tokens() == list(TOKENS[:2])
