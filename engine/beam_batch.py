@@ -1,5 +1,5 @@
 """Beam search over a batch of sentences at once, for evaluation (the view's live search is
-:func:`engine.search.beam`, one sentence, one event per step).
+:func:`engine.beam_search.beam`, one sentence, one event per step).
 
 Every live hypothesis of every sentence is one row of a single decoder batch, so each step is one
 call to the network for the whole batch instead of one per sentence. The search rule is the
@@ -23,10 +23,11 @@ import numpy as np
 import torch
 from torch import Tensor
 
+from engine.beam_search import _expand, _Ranking
 from engine.coverage import Coverage
 from engine.model import Encoded, Seq2Seq
 from engine.ngram_block import block_repeats
-from engine.search import _expand, _Ranking, _step_logp
+from engine.search import _step_logp
 from engine.tokenizer import BOS_ID, EOS_ID
 
 
@@ -62,10 +63,19 @@ class _Sentence:
         return self.ranking.score(row.log_probability, len(row.ids), row.coverage)
 
     def advance(self, logp: Tensor, weights: np.ndarray | None, first_row: int) -> list[int]:
-        """logp: K×V for this sentence's K live rows (batch rows first_row…). Keeps the new live
-        hypotheses and returns, for each, the batch row its decoder state continues from."""
+        """logp: K×V for this sentence's K live rows (batch rows first_row…); weights: R×S, every
+        row's α (None without attention). Keeps the new live hypotheses and returns, for each, the
+        batch row its decoder state continues from (nothing once the sentence is done)."""
         if self.no_repeat_ngram:
             logp = block_repeats(logp, [r.ids for r in self.live], self.no_repeat_ngram)
+        live, parents = self._continue(logp, weights, first_row)
+        self.live = live
+        self.done = not live or self._search_is_over()
+        return parents if not self.done else []
+
+    def _continue(self, logp: Tensor, weights: np.ndarray | None, first_row: int) -> tuple[list[_Row], list[int]]:
+        """The 2K best continuations taken in order, those ending with EOS set aside as finished,
+        until K are live → the live ones and the batch row of each one's parent."""
         totals = torch.tensor([r.log_probability for r in self.live], device=logp.device).unsqueeze(1) + logp  # K×V
         vocab = logp.size(1)
         rows_of_live = None if weights is None else weights[first_row : first_row + len(self.live)]
@@ -86,11 +96,12 @@ class _Sentence:
                 parents.append(first_row + parent_index)
             if len(live) == self.beam_size:
                 break
-        self.live = live
-        over = len(self.finished) >= self.beam_size and max(map(self.score, self.finished)) >= max(
-            map(self.score, live), default=-np.inf)
-        self.done = not live or over
-        return parents if not self.done else []
+        return live, parents
+
+    def _search_is_over(self) -> bool:
+        """K have finished and the best of them scores at least as well as every live one would if it ended now."""
+        return len(self.finished) >= self.beam_size and max(map(self.score, self.finished)) >= max(
+            map(self.score, self.live), default=-np.inf)
 
     def answer(self, source_length: int) -> BatchHypothesis:
         pool = self.finished + (self.live if len(self.finished) < self.beam_size else [])
@@ -115,27 +126,38 @@ def beam_batch(model: Seq2Seq, source: Tensor, lengths: Tensor, max_lengths: lis
     for step in range(max(max_lengths)):
         rows = torch.tensor(owners, device=source.device)
         expanded = _expand(encoded, rows)
-        previous = torch.tensor([
-            row.ids[-1] if row.ids else BOS_ID for sentence in _active(sentences) for row in sentence.live],
-            device=source.device)
-        logp, state, weights, _ = _step_logp(model, previous, state, expanded)  # R×V
+        logp, state, weights, _ = _step_logp(model, _last_tokens(sentences, source.device), state, expanded)  # R×V
         weights_np = weights.cpu().numpy() if weights is not None else None
-        next_rows: list[int] = []
-        next_owners: list[int] = []
-        first = 0
-        for index, sentence in _indexed_active(sentences):
-            count = len(sentence.live)
-            parents = sentence.advance(logp[first : first + count], weights_np, first)
-            if step + 1 >= max_lengths[index]:  # its length cap: it ends with what it has
-                sentence.done, parents = True, []
-            next_rows += parents
-            next_owners += [index] * len(parents)
-            first += count
+        next_rows, owners = _advance(sentences, logp, weights_np, step + 1, max_lengths)
         if not next_rows:
             break
         state = tuple(t.index_select(0, torch.tensor(next_rows, device=source.device)) for t in state)
-        owners = next_owners
     return [sentence.answer(int(length)) for sentence, length in zip(sentences, lengths.tolist(), strict=True)]
+
+
+def _last_tokens(sentences: list[_Sentence], device: torch.device) -> Tensor:
+    """R: the last token of every live row of the sentences not done (BOS for an empty hypothesis)."""
+    return torch.tensor([row.ids[-1] if row.ids else BOS_ID for sentence in _active(sentences)
+                         for row in sentence.live], device=device)
+
+
+def _advance(sentences: list[_Sentence], logp: Tensor, weights: np.ndarray | None, produced: int,
+             max_lengths: list[int]) -> tuple[list[int], list[int]]:
+    """logp: R×V and weights: R×S (or None) of the live rows of the sentences not done, in order; ``produced``:
+    the tokens each hypothesis has after this step → the batch row each new live row continues from,
+    and its sentence. A sentence that has reached its length cap ends with what it has."""
+    next_rows: list[int] = []
+    next_owners: list[int] = []
+    first = 0
+    for index, sentence in _indexed_active(sentences):
+        count = len(sentence.live)
+        parents = sentence.advance(logp[first : first + count], weights, first)
+        if produced >= max_lengths[index]:  # its length cap: it ends with what it has
+            sentence.done, parents = True, []
+        next_rows += parents
+        next_owners += [index] * len(parents)
+        first += count
+    return next_rows, next_owners
 
 
 def _active(sentences: list[_Sentence]) -> list[_Sentence]:

@@ -8,7 +8,7 @@ at least once costs nothing; one the output never looked at costs β·log of its
 among finished hypotheses the search prefers the one that translated the whole input to one that
 stopped early, or went round in circles over one part of it. β = 0 turns it off.
 
-Beam search (engine.search.beam and engine.beam_batch) uses it at every step, as GNMT's beam does:
+Beam search (engine.beam_search.beam and engine.beam_batch) uses it at every step, as GNMT's beam does:
 the continuations kept are the best by log p + cp (the coverage after the step: it is the same for
 every token a hypothesis may add, as α_i comes from its state before the token; the length penalty is
 left out there), and finished hypotheses — the answer, the stopping rule, each node's shown score —

@@ -1,15 +1,16 @@
-"""Greedy and beam search as generators that yield one :class:`DecodeStep` per output token.
+"""Greedy search as a generator that yields one :class:`DecodeStep` per output token; the events of every search.
 
 Each step carries what the app shows live: the token, its attention row α_i over the source
 tokens, the raw scores e_ij before the softmax, the top-k alternatives with probabilities, and the
 whole hypothesis so far (tokens and attention matrix), so a viewer never has to rebuild state.
 The generator's return value (``StopIteration.value``) is the finished :class:`Hypothesis`.
 
-Beam search keeps attention per hypothesis; with ``beam_size == 1`` it gives exactly the greedy
-output. Batched greedy decoding for evaluation is :func:`greedy_batch`.
+This module holds the events' types, one step of the decoder (``_step``), steering (a forced prefix,
+attention set by hand), greedy search, and batched greedy decoding for evaluation (:func:`greedy_batch`).
+Beam search is engine.beam_search (one sentence, the same events) and engine.beam_batch (a batch).
 
-Two options against outputs that go round in circles, both off by default: GNMT's coverage penalty
-(beam only; engine.coverage) and the n-gram repetition constraint (every search; engine.ngram_block).
+Against outputs that go round in circles, greedy search takes the n-gram repetition constraint
+(engine.ngram_block), off by default; beam search takes it and GNMT's coverage penalty.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ import numpy as np
 import torch
 from torch import Tensor
 
-from engine.coverage import Coverage, covering
 from engine.model import Encoded, Seq2Seq, State
 from engine.ngram_block import block_repeats
 from engine.teacher_forcing import teacher_force
@@ -274,218 +274,6 @@ def greedy(
     return record.hypothesis()
 
 
-@dataclass(frozen=True)
-class _Beam:
-    """One live or finished hypothesis of beam search (per-hypothesis attention kept)."""
-
-    ids: tuple[int, ...]
-    log_probability: float
-    state_row: int  # row of the batched decoder state this hypothesis continues from
-    steps: tuple[DecodeStep, ...]
-    coverage: Coverage | None = None  # of its steps and its cp; kept only with a coverage penalty
-
-
-@dataclass(frozen=True)
-class _Ranking:
-    """How beam search scores a hypothesis that ends (or would end) now: log p / lp(length) + cp."""
-
-    length_penalty: float  # α of GNMT's lp
-    coverage_penalty: float = 0.0  # β of GNMT's cp (engine.coverage); 0 = off
-
-    def score(self, log_probability: float, length: int, coverage: Coverage | None) -> float:
-        normalized = _normalized(log_probability, length, self.length_penalty)
-        return normalized if coverage is None else normalized + coverage.penalty
-
-    def of(self, hypothesis: _Beam) -> float:
-        return self.score(hypothesis.log_probability, len(hypothesis.ids), hypothesis.coverage)
-
-    def children(self, coverages: list[Coverage | None], weights: Tensor | np.ndarray | None,
-                 source_length: int) -> list[Coverage | None]:
-        """coverages: the K live hypotheses'; weights: K×S, this step's α of each (None without
-        attention) → the coverage of every continuation of each: the same whatever its token, since
-        α_i comes from the hypothesis' state before the token. All None when β is 0."""
-        if self.coverage_penalty <= 0.0 or weights is None:
-            return [None] * len(coverages)
-        rows = weights.cpu().numpy() if isinstance(weights, Tensor) else weights
-        return [covering(c, rows[k, :source_length], self.coverage_penalty) for k, c in enumerate(coverages)]
-
-    @staticmethod
-    def best(totals: Tensor, coverages: list[Coverage | None], count: int) -> list[tuple[float, int]]:
-        """totals: K×V, log p of every continuation of the K live hypotheses; coverages: the K
-        children's (``children``) → the ``count`` best as (log p, flat position K·V), best first:
-        by log p, or by log p + cp of the coverage after the step when a coverage penalty is set
-        (GNMT's beam ranks partial hypotheses by it too; lp is left out there)."""
-        count = min(count, totals.numel())
-        if coverages[0] is None:
-            values, flat = totals.view(-1).topk(count)
-            return list(zip(values.tolist(), flat.tolist(), strict=True))
-        penalties = torch.tensor([c.penalty for c in coverages], dtype=totals.dtype, device=totals.device)  # K
-        _, flat = (totals + penalties.unsqueeze(1)).view(-1).topk(count)
-        return list(zip(totals.view(-1)[flat].tolist(), flat.tolist(), strict=True))
-
-
-def _expand(encoded: Encoded, rows: Tensor) -> Encoded:
-    """Select (and repeat) batch rows of the encoder output: rows is a K-vector of indices."""
-    return Encoded(
-        memory=encoded.memory.index_select(0, rows),
-        mask=encoded.mask.index_select(0, rows),
-        keys=encoded.keys.index_select(0, rows),
-        summary=encoded.summary.index_select(0, rows),
-        initial_state=tuple(t.index_select(0, rows) for t in encoded.initial_state),
-    )
-
-
-@torch.no_grad()
-def beam(
-    model: Seq2Seq,
-    encoded: Encoded,
-    max_length: int,
-    namer: Namer,
-    beam_size: int = 5,
-    length_penalty: float = 1.0,
-    top_k: int = 5,
-    steering: Steering = NO_STEERING,
-    coverage_penalty: float = 0.0,
-    no_repeat_ngram: int = 0,
-) -> Generator[DecodeStep, None, Hypothesis]:
-    """Beam search over one sentence (batch size 1), optionally steered: the forced prefix is one
-    hypothesis, the search branches after it; an override applies to every hypothesis at its step.
-
-    Yields, per output position, the step of the currently best-scoring hypothesis (its whole
-    prefix and attention included, as the best may switch between steps). Returns the best
-    finished hypothesis by ``log p / lp(length)`` (GNMT's penalty, α = ``length_penalty``), plus
-    GNMT's coverage penalty cp with β = ``coverage_penalty`` > 0 (engine.coverage: the beam is then
-    pruned by log p + cp, and finished hypotheses ranked by log p / lp + cp; a model without attention
-    has none). ``no_repeat_ngram`` = n > 0 bans the tokens that would repeat an n-gram a hypothesis
-    already produced (engine.ngram_block; forced prefix tokens are never banned).
-
-    The search ends when ``beam_size`` hypotheses have finished and none of the live ones scores
-    better than the best finished one at its current length (the usual stopping rule, as in
-    Hugging Face's ``early_stopping=False``): stopping at the first ``beam_size`` finished ones
-    would keep short hypotheses that ended early and cut long, multi-clause outputs short.
-    """
-    live = [_Beam((), 0.0, 0, ())]
-    finished: list[_Beam] = []
-    state = encoded.initial_state
-    device = encoded.memory.device
-    expanded = encoded
-    ranking = _Ranking(length_penalty, coverage_penalty)
-    source_length = int(encoded.mask[0].sum())
-    for index in range(max_length):
-        rows = torch.tensor([b.state_row for b in live], device=device)
-        state = tuple(t.index_select(0, rows) for t in state)
-        if expanded.memory.size(0) != len(live):
-            expanded = _expand(encoded, torch.zeros(len(live), dtype=torch.long, device=device))
-        previous = torch.tensor([b.ids[-1] if b.ids else BOS_ID for b in live], device=device)
-        logp, out = _step(model, previous, state, expanded, steering.override_at(index, len(live), device))  # K×V
-        state, weights, raw = out.state, out.weights, out.scores
-        coverages = ranking.children([b.coverage for b in live], weights, source_length)
-        if index < len(steering.prefix):  # a forced step: one hypothesis, the given token
-            token_id = steering.prefix[index]
-            total = live[0].log_probability + float(logp[0, token_id])
-            step = replace(_beam_step(live[0], 0, token_id, total, logp, weights, raw, index, top_k, namer,
-                                      out.model_weights, out.head_weights), forced=True)
-            candidate = _Beam(live[0].ids + (token_id,), total, 0, live[0].steps + (step,), coverages[0])
-            yield step
-            if token_id == EOS_ID:
-                finished.append(candidate)
-                live = []
-                break
-            live = [candidate]
-            continue
-        if no_repeat_ngram:
-            logp = block_repeats(logp, [b.ids for b in live], no_repeat_ngram)
-        totals = torch.tensor([b.log_probability for b in live], device=device).unsqueeze(1) + logp  # K×V
-        candidates = ranking.best(totals, coverages, 2 * beam_size)
-        vocab = logp.size(1)
-        new_live: list[_Beam] = []
-        best_step: DecodeStep | None = None
-        level: list[BeamNode] = []
-        if no_repeat_ngram:  # a banned continuation is no candidate (EOS never is: no live hypothesis holds it)
-            candidates = [(total, position) for total, position in candidates if total != -np.inf]
-        for rank, (total, position) in enumerate(candidates):
-            parent_row, token_id = divmod(position, vocab)
-            parent = live[parent_row]
-            step = _beam_step(parent, parent_row, token_id, total, logp, weights, raw, index, top_k, namer,
-                              out.model_weights, out.head_weights)
-            candidate = _Beam(parent.ids + (token_id,), total, parent_row, parent.steps + (step,),
-                              coverages[parent_row])
-            best_step = best_step or step
-            status = "finished" if token_id == EOS_ID else "kept"
-            level.append(BeamNode(candidate.ids, step.token, step.probability, total, status, ranking.of(candidate),
-                                  step))
-            if token_id == EOS_ID:
-                finished.append(candidate)
-            else:
-                new_live.append(candidate)
-            if len(new_live) == beam_size:
-                level += _pruned(candidates[rank + 1:], live, logp, vocab, namer, ranking, coverages)
-                break
-        yield replace(best_step, beam_level=tuple(level))  # type: ignore[arg-type]
-        live = new_live
-        if not live or (len(finished) >= beam_size and _search_is_over(finished, live, length_penalty, ranking)):
-            break
-    capped = [replace(b, state_row=-1) for b in live] if len(finished) < beam_size else []
-    pool = finished + capped
-    best = max(pool, key=ranking.of)
-    return _to_hypothesis(best, ranking)
-
-
-def _pruned(rest, live, logp, vocab, namer, ranking: _Ranking, coverages: list[Coverage | None]) -> list[BeamNode]:
-    """The candidates among the 2K best that the search did not keep (the beam was full)."""
-    nodes = []
-    for total, position in rest:
-        parent_row, token_id = divmod(position, vocab)
-        ids = live[parent_row].ids + (token_id,)
-        nodes.append(BeamNode(ids, namer([token_id])[0], float(logp[parent_row, token_id].exp()), total, "pruned",
-                              ranking.score(total, len(ids), coverages[parent_row])))
-    return nodes
-
-
-def _search_is_over(finished: list[_Beam], live: list[_Beam], length_penalty: float,
-                    ranking: _Ranking | None = None) -> bool:
-    """True when the best finished hypothesis scores at least as well as every live one would if it
-    ended now (with α > 0 a live one may still overtake it by growing, and with a coverage penalty
-    by covering more; that chance is given up). ``ranking`` (with its coverage penalty) defaults
-    to log p / lp with α = ``length_penalty``."""
-    ranking = ranking or _Ranking(length_penalty)
-    return max(map(ranking.of, finished)) >= max(map(ranking.of, live))
-
-
-def _beam_step(parent, parent_row, token_id, total, logp, weights, raw, index, top_k, namer,
-               model_weights=None, head_weights=None) -> DecodeStep:
-    name = namer([token_id])[0]
-    row = weights[parent_row].cpu().numpy().copy() if weights is not None else None
-    raw_row = raw[parent_row].cpu().numpy().copy() if raw is not None else None
-    previous_rows = [s.attention for s in parent.steps] if row is not None else []
-    return DecodeStep(
-        index=index,
-        token_id=token_id,
-        token=name,
-        probability=float(logp[parent_row, token_id].exp()),
-        attention=row,
-        scores=raw_row,
-        alternatives=_alternatives(logp[parent_row], top_k, namer),
-        hypothesis_tokens=tuple(s.token for s in parent.steps) + (name,),
-        hypothesis_attention=np.stack(previous_rows + [row]) if row is not None else None,
-        log_probability=total,
-        is_eos=token_id == EOS_ID,
-        previous_steps=parent.steps,
-        overridden=model_weights is not None,
-        model_attention=model_weights[parent_row].cpu().numpy().copy() if model_weights is not None else None,
-        head_attention=head_weights[parent_row].cpu().numpy().copy() if head_weights is not None else None,
-    )
-
-
-def _to_hypothesis(best: _Beam, ranking: _Ranking) -> Hypothesis:
-    attention = [s.attention for s in best.steps if s.attention is not None]
-    scores = [s.scores for s in best.steps if s.scores is not None]
-    return Hypothesis(
-        best.ids, _rows(attention), _rows(scores), best.log_probability, ranking.of(best),
-        capped=not best.ids or best.ids[-1] != EOS_ID, steps=best.steps,
-    )
-
-
 @torch.no_grad()
 def greedy_batch(
     model: Seq2Seq, source: Tensor, lengths: Tensor, max_length: int, no_repeat_ngram: int = 0,
@@ -509,16 +297,27 @@ def greedy_batch(
             logp = block_repeats(logp, produced, no_repeat_ngram)
         previous = logp.argmax(dim=1)  # B
         if no_repeat_ngram:
-            for ids, token_id, ended in zip(produced, previous.tolist(), done.tolist(), strict=True):
-                if not ended:
-                    ids.append(token_id)
+            _extend_unfinished(produced, previous, done)
         outputs.append(previous)
         if weights is not None:
             weights_per_step.append(weights)
         done |= previous == EOS_ID
         if bool(done.all()):
             break
-    ids = torch.stack(outputs, dim=1).tolist()  # B×T
+    return _cut_at_eos(torch.stack(outputs, dim=1).tolist(), weights_per_step, lengths)
+
+
+def _extend_unfinished(produced: list[list[int]], tokens: Tensor, done: Tensor) -> None:
+    """Append each sentence's new token (tokens: B) to its ids, unless it had ended before (done: B)."""
+    for ids, token_id, ended in zip(produced, tokens.tolist(), done.tolist(), strict=True):
+        if not ended:
+            ids.append(token_id)
+
+
+def _cut_at_eos(ids: list[list[int]], weights_per_step: list[Tensor], lengths: Tensor
+                ) -> tuple[list[list[int]], list[np.ndarray | None]]:
+    """ids: B rows of T tokens; weights_per_step: T tensors B×S (none without attention); lengths: B →
+    each sentence's ids before its first EOS and its attention rows up to that EOS (S_b columns: its own)."""
     attention = torch.stack(weights_per_step, dim=1).cpu().numpy() if weights_per_step else None  # B×T×S
     results: list[list[int]] = []
     matrices: list[np.ndarray | None] = []

@@ -22,12 +22,13 @@ import numpy as np
 import torch
 
 from engine.beam_batch import beam_batch
+from engine.beam_search import beam
 from engine.config import MAX_INPUT_CHARS, MAX_SOURCE_TOKENS, DecodeConfig
 from engine.data import normalize
 from engine.decode_memo import GreedyMemo
 from engine.language_check import LanguageCheck, check_language
 from engine.model import Encoded, Seq2Seq
-from engine.search import NO_STEERING, DecodeStep, Hypothesis, Steering, beam, greedy, greedy_batch
+from engine.search import NO_STEERING, DecodeStep, Hypothesis, Steering, greedy, greedy_batch
 from engine.tokenizer import EOS_ID, Tokenizer
 
 EMPTY_NOTICE = "empty input: nothing to translate"

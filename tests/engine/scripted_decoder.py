@@ -8,7 +8,7 @@ beam, batched — reads the same script whatever rows it keeps, and the outcome 
 known by hand.
 
 :func:`scripted` puts the scripted step in place of the network's (``engine.search._step``, which
-the batched searches call too) for one test and returns the fake model.
+the batched searches call too, and the one beam search calls) for one test and returns the fake model.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import pytest
 import torch
 from torch import Tensor
 
+import engine.beam_search
 import engine.search
 from engine.model import Encoded, StepOutput
 from engine.tokenizer import BOS_ID, EOS_ID
@@ -96,6 +97,7 @@ def _scripted_step(model: ScriptedModel, previous: Tensor, state, encoded: Encod
 def scripted(monkeypatch: pytest.MonkeyPatch, script: Script) -> ScriptedModel:
     """The fake model of ``script``, its step in place of the network's until the test ends."""
     monkeypatch.setattr(engine.search, "_step", _scripted_step)
+    monkeypatch.setattr(engine.beam_search, "_step", _scripted_step)
     return ScriptedModel(script)
 
 

@@ -9,11 +9,12 @@ import pytest
 import torch
 
 from engine.beam_batch import beam_batch
+from engine.beam_search import beam
 from engine.config import DecodeConfig
 from engine.coverage import COVERAGE_FLOOR, add_row, coverage_penalty
 from engine.errors import ConfigError
 from engine.ngram_block import banned_tokens, block_repeats
-from engine.search import beam, greedy, greedy_batch
+from engine.search import greedy, greedy_batch
 from engine.tokenizer import EOS_ID
 from tests.engine.scripted_decoder import Script, names, run, scripted
 

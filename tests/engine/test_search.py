@@ -52,7 +52,7 @@ def test_beam_of_one_is_exactly_greedy(translator, sentence):
 def _run_beam(translator, sentence, size, length_penalty=0.0):
     import torch
 
-    from engine.search import beam
+    from engine.beam_search import beam
 
     prepared = translator.prepare(sentence)
     with torch.no_grad():
@@ -124,7 +124,7 @@ def test_the_length_penalty_is_gnmts():
 
 
 def test_beam_search_goes_on_while_a_live_hypothesis_beats_the_finished_ones():
-    from engine.search import _Beam, _search_is_over
+    from engine.beam_search import _Beam, _search_is_over
 
     short = _Beam((5, 2), -3.0, 0, ())  # finished early, poor score
     good_live = _Beam((5, 6, 7), -1.0, 0, ())
