@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal, Slot
 
 from gui.common.catalog_jobs import CatalogSnapshot, LoadFailure, catalog_items, load_items, scan_catalog
-from gui.translate.choices import ModelChoices
 from gui.common.past import PastModel, past_items
+from gui.translate.choices import ModelChoices
 from gui.workers import Job, JobSet, JobStarter
 
 if TYPE_CHECKING:

@@ -15,11 +15,11 @@ from PySide6.QtTest import QTest
 from engine.events import StepEvent
 from engine.travel import SNAPSHOT, WeightPoint, weight_points
 from gui.common.catalog_jobs import LoadFailure
+from gui.common.past import PastModel, past_items
 from gui.training.panel import TrainingPanel
 from gui.training.records import RunRecord
 from gui.training.travel import step_at
 from gui.translate.controller import TranslateController
-from gui.common.past import PastModel, past_items
 from gui.translate.status import ModelStatus
 from tests.gui.test_controllers import FakeTranslator, _entry
 from tests.inline_jobs import InlineJobs
