@@ -1,11 +1,8 @@
 """The model folder (README, "Model folders"): ``config.json``, ``model.safetensors``, ``src.model``, ``tgt.model``.
 
 ``config.json`` records the sha256 of the three other files, so a folder whose files do not belong
-together is detected on load. Saving replaces the four files as one: the new set is written and
-fsynced in ``.incoming.tmp/``, renamed to ``.incoming/`` (the commit point, one rename), copied over
-the old files one by one, and ``.incoming/`` is removed, its ``config.json`` first. While
-``.incoming/config.json`` exists, readers take the whole set from there, and the next writer
-finishes the copy first; so a crash at any instant leaves the old model or the new one loadable.
+together is detected on load. Saving replaces the four files as one (engine.model_files: one commit
+point, so a crash at any instant leaves the old model or the new one loadable).
 
 Loading never unpickles. It verifies, in order: the folder and its files exist; ``config.json``
 parses and names a known format; the weights are a safetensors file (a planted pickle is named
@@ -22,8 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,28 +29,38 @@ from safetensors.torch import load as load_safetensors
 from safetensors.torch import save as save_safetensors
 from torch.overrides import TorchFunctionMode
 
-from engine.atomic import _fsync_folder, write_bytes_atomic, write_json_atomic
+from engine.atomic import write_json_atomic
 from engine.config import DecodeConfig, ModelConfig
 from engine.config_schema import config_problem
 from engine.errors import ConfigError, EngineError, ModelFileError, TokenizerError
 from engine.model import Seq2Seq, build_model
+from engine.model_files import (
+    CONFIG_FILE,
+    INCOMING_FOLDER,
+    MODEL_FILES,
+    SOURCE_TOKENIZER_FILE,
+    STAGING_FOLDER,
+    TARGET_TOKENIZER_FILE,
+    WEIGHTS_FILE,
+    model_files_folder,
+    replace_model_files,
+    settle_model_folder,
+)
 from engine.tokenizer import Tokenizer
 from engine.translator import Translator
 
+__all__ = [
+    "CONFIG_FILE", "FORMAT", "FORMAT_VERSION", "INCOMING_FOLDER", "MAX_CONFIG_BYTES", "MAX_PARAMETERS", "MODEL_FILES",
+    "SOURCE_TOKENIZER_FILE", "STAGING_FOLDER", "STORAGE_DTYPES", "TARGET_TOKENIZER_FILE", "WEIGHTS_FILE", "ModelBundle",
+    "load_model_folder", "model_files_folder", "read_config", "replace_model_files", "save_model_folder",
+    "settle_model_folder", "tied_aliases", "update_config", "weights_misfit",
+]
+
 FORMAT = "attention-studio-model"
 FORMAT_VERSION = 1
-CONFIG_FILE, WEIGHTS_FILE, SOURCE_TOKENIZER_FILE, TARGET_TOKENIZER_FILE = (
-    "config.json",
-    "model.safetensors",
-    "src.model",
-    "tgt.model",
-)
-MODEL_FILES = (WEIGHTS_FILE, SOURCE_TOKENIZER_FILE, TARGET_TOKENIZER_FILE, CONFIG_FILE)  # config.json last
 STORAGE_DTYPES = {"float32": torch.float32, "float16": torch.float16}
 MAX_PARAMETERS = 200_000_000  # 50× the shipped models; 800 MB as float32
 MAX_CONFIG_BYTES = 4 * 1024 * 1024  # a config.json with every metric is ~60 KB
-INCOMING_FOLDER = ".incoming"  # a committed new set of the four files, while it is copied into place
-STAGING_FOLDER = ".incoming.tmp"  # a new set being written (not committed: ignored by readers)
 
 
 @dataclass(frozen=True)
@@ -195,44 +200,10 @@ def save_model_folder(
     return folder
 
 
-def replace_model_files(folder: Path, files: dict[str, bytes]) -> None:
-    """Replace the model files of ``folder`` with ``files`` as one (see the module docstring)."""
-    folder = Path(folder)
-    settle_model_folder(folder)
-    staging = folder / STAGING_FOLDER
-    shutil.rmtree(staging, ignore_errors=True)  # an uncommitted set from a crashed save
-    staging.mkdir()
-    for name in MODEL_FILES:
-        write_bytes_atomic(staging / name, files[name])
-    os.replace(staging, folder / INCOMING_FOLDER)  # the commit point
-    _fsync_folder(folder)
-    settle_model_folder(folder)
-
-
-def settle_model_folder(folder: Path) -> None:
-    """Finish a replacement that a crash interrupted after its commit point (a no-op otherwise)."""
-    incoming = Path(folder) / INCOMING_FOLDER
-    if not (incoming / CONFIG_FILE).is_file():
-        shutil.rmtree(incoming, ignore_errors=True)  # never committed, or its removal was under way
-        return
-    for name in MODEL_FILES:
-        write_bytes_atomic(Path(folder) / name, (incoming / name).read_bytes())
-    (incoming / CONFIG_FILE).unlink()  # first: from here on readers use the folder's own files
-    _fsync_folder(incoming)
-    shutil.rmtree(incoming, ignore_errors=True)
-
-
 def update_config(folder: Path, info: dict[str, Any]) -> None:
     """Rewrite a model folder's config.json (e.g. with new metrics; the files' hashes unchanged)."""
     settle_model_folder(folder)
     write_json_atomic(Path(folder) / CONFIG_FILE, info)
-
-
-def model_files_folder(folder: Path) -> Path:
-    """Where the folder's current set of model files is: ``.incoming/`` while a committed
-    replacement is being copied into place, else the folder itself."""
-    incoming = Path(folder) / INCOMING_FOLDER
-    return incoming if (incoming / CONFIG_FILE).is_file() else Path(folder)
 
 
 def read_config(folder: Path) -> dict[str, Any]:
@@ -344,27 +315,38 @@ def _read_weights(folder: Path, info: dict[str, Any]) -> bytes:
 
 
 def _load_weights(data: bytes, info: dict[str, Any], model: Seq2Seq) -> None:
-    entry = info.get("weights") or {}
+    """Put the weights ``data`` into ``model`` once they are a safetensors file whose tensors fit
+    its architecture, in the dtype config.json names, every value finite; a tied matrix stored
+    once is tied again."""
     try:
         tensors = load_safetensors(data)
     except (SafetensorError, ValueError, RuntimeError) as error:
         raise ModelFileError(f"{WEIGHTS_FILE} is not a valid safetensors file ({error})") from None
-    storage = STORAGE_DTYPES.get(entry.get("dtype", "float32"))
     expected = model.state_dict()
-    aliases = tied_aliases(expected)
     misfit = weights_misfit(expected, tensors)
     if misfit:
         raise ModelFileError(f"{WEIGHTS_FILE} {misfit}")
+    _check_stored_values(tensors, info.get("weights") or {})
+    _restore_ties(tensors, tied_aliases(expected))
+    model.load_state_dict({name: t.to(expected[name].dtype) for name, t in tensors.items()})
+
+
+def _check_stored_values(tensors: dict[str, torch.Tensor], entry: dict[str, Any]) -> None:
+    """Every tensor in the storage dtype of config.json's weights ``entry``, every value finite."""
+    storage = STORAGE_DTYPES.get(entry.get("dtype", "float32"))
     for name, tensor in tensors.items():
         if tensor.dtype != storage:
             raise ModelFileError(f"{WEIGHTS_FILE}: {name} is {tensor.dtype}, config.json says {entry.get('dtype')}")
         if tensor.is_floating_point() and not bool(torch.isfinite(tensor).all()):
             raise ModelFileError(f"{WEIGHTS_FILE}: {name} contains NaN or infinite values")
-    for alias, name in aliases.items():  # a tied matrix: stored once, or twice by older files
+
+
+def _restore_ties(tensors: dict[str, torch.Tensor], aliases: dict[str, str]) -> None:
+    """Each tied matrix under its every name: stored once, or twice (then equal) by older files."""
+    for alias, name in aliases.items():
         if alias in tensors and not torch.equal(tensors[alias], tensors[name]):
             raise ModelFileError(f"{WEIGHTS_FILE}: {alias} must equal {name} (the model ties them) but differs")
         tensors[alias] = tensors[name]
-    model.load_state_dict({name: t.to(expected[name].dtype) for name, t in tensors.items()})
 
 
 def load_model_folder(folder: Path) -> ModelBundle:
