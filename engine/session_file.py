@@ -36,7 +36,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,8 +44,16 @@ from typing import Any
 import numpy as np
 
 from engine.atomic import write_bytes_atomic
-from engine.errors import EngineError
 from engine.search import Alternative, BeamNode, DecodeStep
+from engine.session_values import (
+    SessionFileError,
+    bounded_text,
+    checked_array,
+    finite_number,
+    is_whole,
+    optional_array,
+    require,
+)
 
 SESSION_FORMAT = "attention-studio-session"
 SESSION_VERSION = 1
@@ -54,18 +61,12 @@ SESSION_SUFFIX = ".session.json"
 MAX_SESSION_BYTES = 32 * 1024 * 1024
 MAX_STEPS = 4096
 MAX_SOURCE_TOKENS = 1024
-MAX_TEXT = 20_000
 MAX_BEAM_CANDIDATES = 2 * 64  # a beam of 64 weighs its 2K best candidates
 BEAM_STATUSES = ("kept", "finished", "pruned")
-ROW_SUM_TOLERANCE = 1e-3
 # Each head's α_i, where this engine's steps carry it (mechanisms of several heads).
 STEP_HAS_HEADS = "head_attention" in {field.name for field in dataclasses.fields(DecodeStep)}
 MODEL_KEYS = ("name", "sha256", "scorer", "scorer_label", "formula", "uses_attention", "source_language",
               "target_language")
-
-
-class SessionFileError(EngineError):
-    """A session file that cannot be replayed (damaged, edited, of another version); says why."""
 
 
 @dataclass(frozen=True)
@@ -172,82 +173,31 @@ def save_session(path: Path, session: Session) -> Path:
 
 # -- reading ---------------------------------------------------------------------------------------
 
-def _require(condition: bool, reason: str) -> None:
-    if not condition:
-        raise SessionFileError(reason)
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _number(value: Any, where: str) -> float:
-    _require(isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value),
-             f"{where} must be a finite number")
-    return float(value)
-
-
-def _text(value: Any, where: str, limit: int = MAX_TEXT) -> str:
-    _require(isinstance(value, str) and len(value) <= limit, f"{where} must be text of at most {limit:,} characters")
-    return value
-
-
-def _array(value: Any, shape: tuple[int | None, ...], where: str, weights: bool = False) -> np.ndarray:
-    """A list of numbers (1-D) or of rows (2-D) of the given shape (None: any length), all finite;
-    ``weights``: each row between 0 and 1 and summing to 1."""
-    _require(isinstance(value, list), f"{where} must be a list of numbers")
-    try:
-        array = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise SessionFileError(f"{where} must hold numbers only, in rows of equal length") from None
-    _require(_has_shape(array, shape),
-             f"{where} has shape {array.shape}; expected {tuple('any' if s is None else s for s in shape)}")
-    _require(bool(np.isfinite(array).all()), f"{where} holds a value that is not a finite number")
-    if weights and array.size:
-        _require(_is_attention(array), f"{where} is not attention: each row must lie in 0–1 and sum to 1")
-    return array
-
-
-def _has_shape(array: np.ndarray, shape: tuple[int | None, ...]) -> bool:
-    return array.ndim == len(shape) and all(want is None or got == want
-                                            for got, want in zip(array.shape, shape, strict=True))
-
-
-def _is_attention(array: np.ndarray) -> bool:
-    """Every row (the last axis) lies in 0–1 and sums to 1, within the tolerances."""
-    return bool((array >= -1e-6).all() and (array <= 1 + 1e-6).all()) and bool(
-        np.allclose(array.sum(axis=-1), 1.0, atol=ROW_SUM_TOLERANCE))
-
-
-def _optional(value: Any, shape: tuple[int | None, ...], where: str, weights: bool = False) -> np.ndarray | None:
-    return None if value is None else _array(value, shape, where, weights)
-
-
 def _step(data: Any, number: int, built: list[DecodeStep], width: int) -> DecodeStep:
     where = f"step {number}"
-    _require(isinstance(data, dict), f"{where} must be an object")
+    require(isinstance(data, dict), f"{where} must be an object")
     index = data.get("index")
-    _require(_is_int(index) and 0 <= index < MAX_STEPS, f"{where}: index must be a whole number 0–{MAX_STEPS - 1}")
+    require(is_whole(index) and 0 <= index < MAX_STEPS, f"{where}: index must be a whole number 0–{MAX_STEPS - 1}")
     previous = _previous(data.get("previous"), index, built, where)
     tokens = _hypothesis_tokens(data, index, where)
     alternatives = _alternatives(data.get("alternatives"), where)
     flags = {name: data.get(name) for name in ("is_eos", "forced", "overridden")}
-    _require(all(isinstance(value, bool) for value in flags.values()), f"{where}: is_eos, forced and overridden "
+    require(all(isinstance(value, bool) for value in flags.values()), f"{where}: is_eos, forced and overridden "
                                                                          "must be true or false")
-    _require(_is_int(data.get("token_id")) and data["token_id"] >= 0, f"{where}: token_id must be a whole number")
+    require(is_whole(data.get("token_id")) and data["token_id"] >= 0, f"{where}: token_id must be a whole number")
     extra = _head_attention(data.get("head_attention"), width, where)
     return DecodeStep(
         index=index, token_id=data["token_id"], token=tokens[-1],
-        probability=_number(data.get("probability"), f"{where}: probability"),
-        attention=_optional(data.get("attention"), (width,), f"{where}: attention", weights=True),
-        scores=_optional(data.get("scores"), (width,), f"{where}: scores"),
+        probability=finite_number(data.get("probability"), f"{where}: probability"),
+        attention=optional_array(data.get("attention"), (width,), f"{where}: attention", weights=True),
+        scores=optional_array(data.get("scores"), (width,), f"{where}: scores"),
         alternatives=alternatives, hypothesis_tokens=tuple(tokens),
-        hypothesis_attention=_optional(data.get("hypothesis_attention"), (index + 1, width),
+        hypothesis_attention=optional_array(data.get("hypothesis_attention"), (index + 1, width),
                                        f"{where}: hypothesis_attention", weights=True),
-        log_probability=_number(data.get("log_probability"), f"{where}: log_probability"),
+        log_probability=finite_number(data.get("log_probability"), f"{where}: log_probability"),
         is_eos=flags["is_eos"], previous_steps=tuple(built[p] for p in previous), forced=flags["forced"],
         overridden=flags["overridden"],
-        model_attention=_optional(data.get("model_attention"), (width,), f"{where}: model_attention", weights=True),
+        model_attention=optional_array(data.get("model_attention"), (width,), f"{where}: model_attention", weights=True),
         beam_level=_beam_level(data.get("beam_level"), built, where), **extra,
     )
 
@@ -256,31 +206,31 @@ def _beam_level(nodes: Any, built: list[DecodeStep], where: str) -> tuple[BeamNo
     """The candidates a beam search weighed at the step (none when absent: greedy, older files)."""
     if nodes is None:
         return ()
-    _require(isinstance(nodes, list) and len(nodes) <= MAX_BEAM_CANDIDATES,
+    require(isinstance(nodes, list) and len(nodes) <= MAX_BEAM_CANDIDATES,
              f"{where}: beam_level must list at most {MAX_BEAM_CANDIDATES} candidates")
     return tuple(_beam_node(node, built, f"{where}: a beam candidate") for node in nodes)
 
 
 def _beam_node(node: Any, built: list[DecodeStep], where: str) -> BeamNode:
-    _require(isinstance(node, list) and len(node) == 7,
+    require(isinstance(node, list) and len(node) == 7,
              f"{where} must be [ids, token, probability, log_probability, status, score, step]")
     ids, token, probability, log_probability, status, score, step = node
-    _require(isinstance(ids, list) and 0 < len(ids) <= MAX_STEPS and all(_is_int(i) and i >= 0 for i in ids),
+    require(isinstance(ids, list) and 0 < len(ids) <= MAX_STEPS and all(is_whole(i) and i >= 0 for i in ids),
              f"{where}: ids must be its hypothesis' token ids")
-    _require(status in BEAM_STATUSES, f"{where}: status must be one of {', '.join(BEAM_STATUSES)}")
-    _require(step is None or (_is_int(step) and 0 <= step < len(built)),
+    require(status in BEAM_STATUSES, f"{where}: status must be one of {', '.join(BEAM_STATUSES)}")
+    require(step is None or (is_whole(step) and 0 <= step < len(built)),
              f"{where}: step must be null or the number of a step saved before it")
-    return BeamNode(tuple(ids), _text(token, f"{where}: token", 256), _number(probability, f"{where}: probability"),
-                    _number(log_probability, f"{where}: log_probability"), status, _number(score, f"{where}: score"),
+    return BeamNode(tuple(ids), bounded_text(token, f"{where}: token", 256), finite_number(probability, f"{where}: probability"),
+                    finite_number(log_probability, f"{where}: log_probability"), status, finite_number(score, f"{where}: score"),
                     None if step is None else built[step])
 
 
 def _previous(previous: Any, index: int, built: list[DecodeStep], where: str) -> list[int]:
     """A step's earlier steps: the numbers of its hypothesis' positions 0…index−1, each saved before it."""
-    _require(isinstance(previous, list) and len(previous) == index
-             and all(_is_int(p) and 0 <= p < len(built) for p in previous),
+    require(isinstance(previous, list) and len(previous) == index
+             and all(is_whole(p) and 0 <= p < len(built) for p in previous),
              f"{where}: previous must name the {index} earlier steps of its hypothesis, each saved before it")
-    _require(all(built[p].index == k for k, p in enumerate(previous)),
+    require(all(built[p].index == k for k, p in enumerate(previous)),
              f"{where}: its earlier steps are not the hypothesis' positions 0–{index - 1}")
     return previous
 
@@ -288,31 +238,31 @@ def _previous(previous: Any, index: int, built: list[DecodeStep], where: str) ->
 def _hypothesis_tokens(data: dict[str, Any], index: int, where: str) -> list[str]:
     """A step's hypothesis: its index + 1 tokens, ending with the step's own token."""
     tokens = data.get("hypothesis_tokens")
-    _require(isinstance(tokens, list) and len(tokens) == index + 1 and all(isinstance(t, str) and len(t) <= 256
+    require(isinstance(tokens, list) and len(tokens) == index + 1 and all(isinstance(t, str) and len(t) <= 256
                                                                          for t in tokens),
              f"{where}: hypothesis_tokens must be its {index + 1} tokens")
-    token = _text(data.get("token"), f"{where}: token", 256)
-    _require(tokens[-1] == token, f"{where}: the hypothesis does not end with its token")
+    token = bounded_text(data.get("token"), f"{where}: token", 256)
+    require(tokens[-1] == token, f"{where}: the hypothesis does not end with its token")
     return tokens
 
 
 def _alternatives(alternatives: Any, where: str) -> tuple[Alternative, ...]:
-    _require(isinstance(alternatives, list) and len(alternatives) <= 100, f"{where}: alternatives must be a list")
+    require(isinstance(alternatives, list) and len(alternatives) <= 100, f"{where}: alternatives must be a list")
     choices = []
     for alternative in alternatives:
-        _require(isinstance(alternative, list) and len(alternative) == 3 and _is_int(alternative[0])
+        require(isinstance(alternative, list) and len(alternative) == 3 and is_whole(alternative[0])
                  and isinstance(alternative[1], str) and len(alternative[1]) <= 256,
                  f"{where}: an alternative must be [token id, token, probability]")
-        choices.append(Alternative(alternative[0], alternative[1], _number(alternative[2], f"{where}: a probability")))
+        choices.append(Alternative(alternative[0], alternative[1], finite_number(alternative[2], f"{where}: a probability")))
     return tuple(choices)
 
 
 def _head_attention(heads: Any, width: int, where: str) -> dict[str, np.ndarray | None]:
     """The ``head_attention`` keyword of the step (none where this engine's steps lack the field)."""
-    _require(heads is None or STEP_HAS_HEADS, f"{where}: recorded each head's attention, which this version lacks")
+    require(heads is None or STEP_HAS_HEADS, f"{where}: recorded each head's attention, which this version lacks")
     if not STEP_HAS_HEADS:
         return {}
-    return {"head_attention": None if heads is None else _array(heads, (None, width), f"{where}: head_attention", True)}
+    return {"head_attention": None if heads is None else checked_array(heads, (None, width), f"{where}: head_attention", True)}
 
 
 def session_from_json(document: Any) -> Session:
@@ -323,40 +273,40 @@ def session_from_json(document: Any) -> Session:
     settings = _settings(document.get("settings"))
     built = _steps(document.get("steps"), len(source))
     shown = document.get("shown")
-    _require(isinstance(shown, list) and 0 < len(shown) <= MAX_STEPS
-             and all(_is_int(k) and 0 <= k < len(built) for k in shown), "shown must list steps by their number")
+    require(isinstance(shown, list) and 0 < len(shown) <= MAX_STEPS
+             and all(is_whole(k) and 0 <= k < len(built) for k in shown), "shown must list steps by their number")
     if not model["uses_attention"]:
-        _require(all(step.attention is None for step in built), "a model without attention recorded attention rows")
-    return Session(dict(model), _text(document.get("input"), "input"), tuple(source), dict(settings),
+        require(all(step.attention is None for step in built), "a model without attention recorded attention rows")
+    return Session(dict(model), bounded_text(document.get("input"), "input"), tuple(source), dict(settings),
                    tuple(built[k] for k in shown))
 
 
 def _check_format(document: Any) -> None:
     """A session document of this version, unchanged since it was saved (its digest)."""
-    _require(isinstance(document, dict), "not a session file (the top level is not an object)")
-    _require(document.get("format") == SESSION_FORMAT, f"not a session file (format is {document.get('format')!r})")
-    _require(document.get("format_version") == SESSION_VERSION,
+    require(isinstance(document, dict), "not a session file (the top level is not an object)")
+    require(document.get("format") == SESSION_FORMAT, f"not a session file (format is {document.get('format')!r})")
+    require(document.get("format_version") == SESSION_VERSION,
              f"a session of format version {document.get('format_version')!r}; this version reads {SESSION_VERSION}")
     try:
         digest = _digest(document)
     except ValueError:  # NaN or an infinity: never written by a save
         raise SessionFileError("it holds a value that is not a finite number") from None
-    _require(isinstance(document.get("digest"), str) and document["digest"] == digest,
+    require(isinstance(document.get("digest"), str) and document["digest"] == digest,
              "the file was changed after it was saved (its digest differs)")
 
 
 def _model(model: Any) -> dict[str, Any]:
-    _require(isinstance(model, dict) and set(model) == set(MODEL_KEYS), f"model must hold {', '.join(MODEL_KEYS)}")
+    require(isinstance(model, dict) and set(model) == set(MODEL_KEYS), f"model must hold {', '.join(MODEL_KEYS)}")
     for key in MODEL_KEYS:
         if key == "uses_attention":
-            _require(isinstance(model[key], bool), "model.uses_attention must be true or false")
+            require(isinstance(model[key], bool), "model.uses_attention must be true or false")
         else:
-            _text(model[key], f"model.{key}", 1_000)
+            bounded_text(model[key], f"model.{key}", 1_000)
     return model
 
 
 def _source_tokens(source: Any) -> list[str]:
-    _require(isinstance(source, list) and 0 < len(source) <= MAX_SOURCE_TOKENS
+    require(isinstance(source, list) and 0 < len(source) <= MAX_SOURCE_TOKENS
              and all(isinstance(t, str) and len(t) <= 256 for t in source),
              f"source_tokens must be 1–{MAX_SOURCE_TOKENS} tokens")
     return source
@@ -364,7 +314,7 @@ def _source_tokens(source: Any) -> list[str]:
 
 def _steps(rows: Any, width: int) -> list[DecodeStep]:
     """Every step event in the order saved, each checked (``width``: the source's length)."""
-    _require(isinstance(rows, list) and 0 < len(rows) <= MAX_STEPS, f"steps must be 1–{MAX_STEPS} step events")
+    require(isinstance(rows, list) and 0 < len(rows) <= MAX_STEPS, f"steps must be 1–{MAX_STEPS} step events")
     built: list[DecodeStep] = []
     for number, row in enumerate(rows):
         built.append(_step(row, number, built, width))
@@ -372,10 +322,10 @@ def _steps(rows: Any, width: int) -> list[DecodeStep]:
 
 
 def _settings(settings: Any) -> dict[str, Any]:
-    _require(isinstance(settings, dict) and set(settings) == {"beam_size", "seconds_per_step"},
+    require(isinstance(settings, dict) and set(settings) == {"beam_size", "seconds_per_step"},
              "settings must hold beam_size and seconds_per_step")
-    _require(_is_int(settings["beam_size"]) and 1 <= settings["beam_size"] <= 64, "settings.beam_size must be 1–64")
-    _require(0 <= _number(settings["seconds_per_step"], "settings.seconds_per_step") <= 60,
+    require(is_whole(settings["beam_size"]) and 1 <= settings["beam_size"] <= 64, "settings.beam_size must be 1–64")
+    require(0 <= finite_number(settings["seconds_per_step"], "settings.seconds_per_step") <= 60,
              "settings.seconds_per_step must be 0–60")
     return settings
 
