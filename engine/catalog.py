@@ -70,18 +70,32 @@ def scan(folders: list[tuple[Path, bool]] | None = None) -> tuple[list[ModelEntr
     entries: list[ModelEntry] = []
     unusable: list[UnusableFolder] = []
     for root, shipped in locations:
-        if not root.is_dir():
-            continue
-        for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
-            try:
-                entries.append(read_entry(folder, shipped))
-            except ModelFileError as error:
-                unusable.append(UnusableFolder(folder, _run_without_model(folder) or str(error)))
-            except (OSError, ValueError, TypeError, AttributeError, RecursionError) as error:
-                # One bad folder never hides the others: anything unforeseen is listed with its reason too.
-                unusable.append(UnusableFolder(folder, f"{folder}: cannot be read ({type(error).__name__}: {error})"))
+        for folder in _subfolders(root):
+            found = _entry_or_reason(folder, shipped)
+            if isinstance(found, ModelEntry):
+                entries.append(found)
+            else:
+                unusable.append(found)
     entries.sort(key=lambda e: (not e.shipped, -e.modified))
     return entries, unusable
+
+
+def _subfolders(root: Path) -> list[Path]:
+    """The folders in ``root`` (none when it does not exist), hidden ones left out, by name."""
+    if not root.is_dir():
+        return []
+    return sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
+
+
+def _entry_or_reason(folder: Path, shipped: bool) -> ModelEntry | UnusableFolder:
+    """The folder's model, or why it cannot be used."""
+    try:
+        return read_entry(folder, shipped)
+    except ModelFileError as error:
+        return UnusableFolder(folder, _run_without_model(folder) or str(error))
+    except (OSError, ValueError, TypeError, AttributeError, RecursionError) as error:
+        # One bad folder never hides the others: anything unforeseen is listed with its reason too.
+        return UnusableFolder(folder, f"{folder}: cannot be read ({type(error).__name__}: {error})")
 
 
 def _run_without_model(folder: Path) -> str:

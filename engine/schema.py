@@ -286,6 +286,11 @@ class MapOf(Spec):
             self.value.check(item, (*path, key))
 
 
+# The kinds of JSON value in words, for messages.
+_KIND_NAMES = {dict: "an object", list: "a list", str: "a string", int: "a number", float: "a number",
+               bool: "a boolean", type(None): "null"}
+
+
 @dataclass(frozen=True)
 class Anything(Spec):
     """Any JSON value (of the ``kinds`` named), every number in it finite, nested at most ``max_depth``."""
@@ -295,10 +300,13 @@ class Anything(Spec):
 
     def check(self, value: Any, path: Path_ = ()) -> None:
         if type(value) not in self.kinds:
-            names = {dict: "an object", list: "a list", str: "a string", int: "a number", float: "a number",
-                     bool: "a boolean", type(None): "null"}
-            allowed = " or ".join(dict.fromkeys(names[k] for k in self.kinds))
+            allowed = " or ".join(dict.fromkeys(_KIND_NAMES[k] for k in self.kinds))
             raise SchemaError(path, f"expected {allowed}, got {describe(value)}")
+        self._check_inside(value, path)
+
+    def _check_inside(self, value: Any, path: Path_) -> None:
+        """Every number in ``value`` finite and its nesting within ``max_depth``, walked with a stack
+        (a deep document never exhausts Python's recursion)."""
         stack: list[tuple[Any, Path_]] = [(value, path)]
         while stack:
             item, where = stack.pop()

@@ -12,39 +12,58 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from engine.schema import Obj, Spec
+from engine.schema import LARGEST_INT, Bool, Choice, Int, Num, Obj, Spec, Str
 
 _MISSING = object()
+
+
+# Each builder gives the Python expression that is true when the variable ``value`` fits the leaf
+# ``spec`` (None when the spec is no plain leaf after all); the constants it needs go in ``names``
+# under names made unique by ``index``.
+
+def _int_test(spec: Int, value: str, index: int, names: dict[str, Any]) -> str:
+    low = -LARGEST_INT if spec.low is None else max(spec.low, -LARGEST_INT)
+    high = LARGEST_INT if spec.high is None else min(spec.high, LARGEST_INT)
+    return f"(type({value}) is int and {low} <= {value} <= {high})"
+
+
+def _num_test(spec: Num, value: str, index: int, names: dict[str, Any]) -> str:
+    names[f"lo{index}"] = -math.inf if spec.low is None else spec.low
+    names[f"hi{index}"] = math.inf if spec.high is None else spec.high
+    bounds = f"lo{index} <= {value} <= hi{index}"
+    return (f"((type({value}) is int and {bounds}) or (type({value}) is float and "
+            f"((isfinite({value}) and {bounds}){'' if spec.finite else f' or not isfinite({value})'})))")
+
+
+def _str_test(spec: Str, value: str, index: int, names: dict[str, Any]) -> str | None:
+    if spec.pattern is not None:
+        return None
+    test = f"type({value}) is str" + ("" if spec.max_length is None else f" and len({value}) <= {spec.max_length}")
+    return f"({test})"
+
+
+def _bool_test(spec: Bool, value: str, index: int, names: dict[str, Any]) -> str:
+    return f"type({value}) is bool"
+
+
+def _choice_test(spec: Choice, value: str, index: int, names: dict[str, Any]) -> str:
+    names[f"c{index}"] = frozenset(spec.values)
+    return f"((type({value}) is str or type({value}) is int) and {value} in c{index})"
+
+
+_LEAF_TESTS: dict[type, Callable[[Any, str, int, dict[str, Any]], str | None]] = {
+    Int: _int_test, Num: _num_test, Str: _str_test, Bool: _bool_test, Choice: _choice_test,
+}
 
 
 def _leaf(spec: Spec, value: str, index: int, names: dict[str, Any]) -> str | None:
     """A Python expression that is true when the variable ``value`` fits the leaf ``spec`` (None when
     ``spec`` is no plain leaf); the constants it needs are put in ``names``."""
-    from engine.schema import LARGEST_INT, Bool, Choice, Int, Num, Str
-
-    kind = type(spec)
-    if kind is Int:
-        low = -LARGEST_INT if spec.low is None else max(spec.low, -LARGEST_INT)
-        high = LARGEST_INT if spec.high is None else min(spec.high, LARGEST_INT)
-        test = f"(type({value}) is int and {low} <= {value} <= {high})"
-    elif kind is Num:
-        names[f"lo{index}"] = -math.inf if spec.low is None else spec.low
-        names[f"hi{index}"] = math.inf if spec.high is None else spec.high
-        bounds = f"lo{index} <= {value} <= hi{index}"
-        test = (f"((type({value}) is int and {bounds}) or (type({value}) is float and "
-                f"((isfinite({value}) and {bounds}){'' if spec.finite else f' or not isfinite({value})'})))")
-    elif kind is Str and spec.pattern is None:
-        test = f"type({value}) is str" + ("" if spec.max_length is None else f" and len({value}) <= {spec.max_length}")
-        test = f"({test})"
-    elif kind is Bool:
-        test = f"type({value}) is bool"
-    elif kind is Choice:
-        names[f"c{index}"] = frozenset(spec.values)
-        test = f"((type({value}) is str or type({value}) is int) and {value} in c{index})"
-    else:
+    build = _LEAF_TESTS.get(type(spec))
+    test = build(spec, value, index, names) if build is not None else None
+    if test is None:
         return None
     return f"({test} or {value} is None)" if spec.nullable else test
 

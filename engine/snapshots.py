@@ -63,18 +63,24 @@ def read_snapshot(path: Path) -> dict[str, torch.Tensor]:
     path = Path(path)
     tensors, metadata = read_tensors(read_bytes(path, MAX_SNAPSHOT_BYTES), path)
     if metadata:
-        if metadata.get("format") != SNAPSHOT_FORMAT or not isinstance(metadata.get("sha256"), str):
-            raise StoredFileError(f"{path} is not a weight snapshot of this app (its metadata lacks the format or "
-                                  "the digest)")
-        if metadata.get("step") != str(int(path.stem.split("-")[-1])):
-            raise StoredFileError(f"{path} records step {metadata.get('step')!r}, not the step its name gives")
-        if tensor_digest(tensors) != metadata["sha256"]:
-            raise StoredFileError(f"{path} was changed after it was written (its digest differs)")
+        _check_metadata(path, tensors, metadata)
     bad = next((name for name, tensor in tensors.items() if tensor.dtype not in (torch.float32, torch.float16)), None)
     if bad is not None or not tensors:
         raise StoredFileError(f"{path} holds {'no weights' if bad is None else f'{bad} as {tensors[bad].dtype}'}; "
                               "a snapshot holds float32 (or float16) weights")
     return tensors
+
+
+def _check_metadata(path: Path, tensors: dict[str, torch.Tensor], metadata: dict[str, str]) -> None:
+    """The snapshot's metadata names this app's format, the step of the file's name and the digest
+    of the tensors it holds."""
+    if metadata.get("format") != SNAPSHOT_FORMAT or not isinstance(metadata.get("sha256"), str):
+        raise StoredFileError(f"{path} is not a weight snapshot of this app (its metadata lacks the format or "
+                              "the digest)")
+    if metadata.get("step") != str(int(path.stem.split("-")[-1])):
+        raise StoredFileError(f"{path} records step {metadata.get('step')!r}, not the step its name gives")
+    if tensor_digest(tensors) != metadata["sha256"]:
+        raise StoredFileError(f"{path} was changed after it was written (its digest differs)")
 
 
 def average_snapshots(run_folder: Path, last: int) -> tuple[dict[str, torch.Tensor], list[Path]]:
@@ -85,12 +91,16 @@ def average_snapshots(run_folder: Path, last: int) -> tuple[dict[str, torch.Tens
     files = list_snapshots(run_folder)[-last:] if last > 0 else []
     if not files:
         raise ModelFileError(f"no weight snapshots in {snapshot_folder(run_folder)} (train with keep_snapshots > 0)")
-    total: dict[str, torch.Tensor] = {}
+    total: dict[str, torch.Tensor] = {}  # float64 sums
     for path in files:
         tensors = read_snapshot(path)
-        if total and (tensors.keys() != total.keys()
-                      or any(tensors[k].shape != total[k].shape for k in total)):
+        if total and not _same_layout(tensors, total):
             raise StoredFileError(f"the snapshot {path} does not match the others (tensor names or shapes)")
         for name, tensor in tensors.items():
             total[name] = total[name] + tensor.double() if name in total else tensor.double()
     return {name: (tensor / len(files)).float() for name, tensor in total.items()}, files
+
+
+def _same_layout(tensors: dict[str, torch.Tensor], others: dict[str, torch.Tensor]) -> bool:
+    """The same tensor names, each with the same shape."""
+    return tensors.keys() == others.keys() and all(tensors[k].shape == others[k].shape for k in others)

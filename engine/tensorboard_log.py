@@ -54,23 +54,30 @@ class TensorBoardLog:
 
     def append(self, event: TrainEvent) -> None:
         if isinstance(event, StepEvent):
-            if math.isfinite(event.loss):
-                self.writer.add_scalar("train/loss", event.loss, event.step)
-            self.writer.add_scalar("train/learning_rate", event.learning_rate, event.step)
-            self.writer.add_scalar("train/target_tokens_per_second", event.tokens_per_second, event.step)
+            self._step(event)
         elif isinstance(event, ValidationEvent):
-            for name, value in (("bleu", event.bleu), ("chrf", event.chrf), ("exact_match", event.exact_match),
-                                ("loss", event.valid_loss)):
-                if math.isfinite(value):
-                    self.writer.add_scalar(f"valid/{name}", value, event.step)
-            sample = event.samples[0] if event.samples else None
-            if sample is not None and sample.attention is not None and sample.attention.size:
-                self.writer.add_image("valid/attention", attention_image(sample.attention), event.step)
-                self.writer.add_text("valid/sample", f"{sample.source} → {sample.hypothesis}", event.step)
-            self.writer.flush()
+            self._validation(event)
         elif isinstance(event, FinishedEvent):
             self.writer.add_text("run/finished", f"{event.reason} after {event.steps} steps", event.steps)
             self.writer.flush()
+
+    def _step(self, event: StepEvent) -> None:
+        if math.isfinite(event.loss):  # a skipped step's loss (NaN) is left out
+            self.writer.add_scalar("train/loss", event.loss, event.step)
+        self.writer.add_scalar("train/learning_rate", event.learning_rate, event.step)
+        self.writer.add_scalar("train/target_tokens_per_second", event.tokens_per_second, event.step)
+
+    def _validation(self, event: ValidationEvent) -> None:
+        """The scores (those that are finite), then the first sample's attention map and translation."""
+        for name, value in (("bleu", event.bleu), ("chrf", event.chrf), ("exact_match", event.exact_match),
+                            ("loss", event.valid_loss)):
+            if math.isfinite(value):
+                self.writer.add_scalar(f"valid/{name}", value, event.step)
+        sample = event.samples[0] if event.samples else None
+        if sample is not None and sample.attention is not None and sample.attention.size:
+            self.writer.add_image("valid/attention", attention_image(sample.attention), event.step)
+            self.writer.add_text("valid/sample", f"{sample.source} → {sample.hypothesis}", event.step)
+        self.writer.flush()
 
     def close(self) -> None:
         self.writer.close()
