@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.common.plotstyle import DIVERGED_COLOUR, faded, style_plot
-from gui.training.ranges import nice_bounds, nice_ceil
+from gui.training.ranges import curves_x_bounds, loss_bounds, nice_bounds
 from gui.training.records import DEFAULT_SMOOTHING, RunRecord
 
 X_MODES = (("step", "Step"), ("elapsed", "Elapsed time"))
@@ -40,16 +40,6 @@ LATER_PLOTS = {"bleuPlot": "bleu", "learningRatePlot": "learning_rate", "speedPl
 # middle one — at 3:2:1 it got 37 px of plot at 1280×800, its tick labels on top of each other.
 ROW_STRETCH = (3, 2, 2)
 PLOT_MIN_HEIGHT = 110
-
-
-def _expected_end(record: RunRecord, x_name: str) -> float:
-    """Where a watched run's backlog will end on the x axis (its log's size says about how many
-    steps are still to read; time at the pace so far)."""
-    last = record.last_step
-    if last is None or last.step <= 0:
-        return 0.0
-    end_step = last.step + record.steps_ahead
-    return float(end_step) if x_name == "step" else last.elapsed_seconds * end_step / last.step
 
 
 class TimeOrStepAxis(pg.AxisItem):
@@ -242,20 +232,10 @@ class CurvesView(QWidget):
     def fit_ranges(self) -> None:
         """Fit every plot to the visible runs, with bounds rounded to nice numbers (see ranges)."""
         shown = [record for record, _ in self._runs.values() if record.visible]
-        x_name = "step" if self.x_mode == "step" else "elapsed"
-        xs = [r.series(x_name) for r in shown] + [r.validation_series(x_name) for r in shown]
-        xs += [np.array([_expected_end(r, x_name)]) for r in shown if r.steps_ahead > 0]
-        x_bounds = nice_bounds(xs, floor_zero=True)
-        if x_bounds is not None:
-            x_bounds = (0.0, nice_ceil(1.04 * max(x_bounds[1], 1.0 if x_name == "elapsed" else 10.0)))
-        self._set_range(self.loss_plot, "x", x_bounds)
-        losses = [r.series("loss") for r in shown] + [r.validation_series("valid_loss") for r in shown]
-        if self.log_check.isChecked():
-            losses = [np.log10(np.where(v > 0, v, np.nan)) for v in losses]
-        self._set_range(self.loss_plot, "y", nice_bounds(losses))
-        self._set_range(self.lr_plot, "y", nice_bounds([r.series("learning_rate") for r in shown], floor_zero=True))
-        self._set_range(self.speed_plot, "y", nice_bounds([r.series("tokens_per_second") for r in shown],
-                                                          floor_zero=True))
+        self._set_range(self.loss_plot, "x", curves_x_bounds(shown, self._x_name()))
+        self._set_range(self.loss_plot, "y", loss_bounds(shown, self.log_check.isChecked()))
+        for plot, series in ((self.lr_plot, "learning_rate"), (self.speed_plot, "tokens_per_second")):
+            self._set_range(plot, "y", nice_bounds([r.series(series) for r in shown], floor_zero=True))
 
     def _follow_x_range(self, _view: object, x_range: tuple[float, float]) -> None:
         for name in LATER_PLOTS:
