@@ -104,6 +104,14 @@ class ModelBundle:
         ``scripts/tune_decoding.py`` on the validation pairs), else the engine's default (0: off)."""
         return self._decoding_value("coverage_penalty")
 
+    @property
+    def no_repeat_ngram(self) -> int:
+        """The n-gram constraint chosen for this model's beam search (``decoding.no_repeat_ngram``, set
+        by ``scripts/tune_decoding.py`` on the validation pairs: no output repeats an n-gram of n
+        sub-word tokens), else 0 (off)."""
+        value = (self.info.get("decoding") or {}).get("no_repeat_ngram") if isinstance(self.info, dict) else None
+        return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 20 else 0
+
     def _decoding_value(self, name: str) -> float:
         value = (self.info.get("decoding") or {}).get(name) if isinstance(self.info, dict) else None
         if isinstance(value, int | float) and not isinstance(value, bool) and 0.0 <= value <= 5.0:
@@ -111,11 +119,14 @@ class ModelBundle:
         return getattr(DecodeConfig, name)
 
     def decode_config(self, beam_size: int = 1, length_penalty: float | None = None,
-                      coverage_penalty: float | None = None, no_repeat_ngram: int = 0) -> DecodeConfig:
+                      coverage_penalty: float | None = None, no_repeat_ngram: int | None = None) -> DecodeConfig:
         """How to decode with this model: ``beam_size``, the model's own length and coverage penalties
-        unless given, and the n-gram option (raises ConfigError for values out of range)."""
+        and (beam search only: greedy decoding stays unconstrained) its n-gram constraint unless given
+        (raises ConfigError for values out of range)."""
         alpha = self.length_penalty if length_penalty is None else length_penalty
         beta = self.coverage_penalty if coverage_penalty is None else coverage_penalty
+        if no_repeat_ngram is None:
+            no_repeat_ngram = self.no_repeat_ngram if beam_size > 1 else 0
         return DecodeConfig(beam_size=beam_size, length_penalty=alpha, coverage_penalty=beta,
                             no_repeat_ngram=no_repeat_ngram)
 

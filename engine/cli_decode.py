@@ -38,9 +38,10 @@ def _add_decoding_flags(parser: argparse.ArgumentParser) -> None:
                         "log p when the beam is pruned and to log p / lp when finished outputs are ranked (0 = off; "
                         "a model without attention has none); "
                         "default: the model's own if one was chosen on its validation pairs, else 0")
-    parser.add_argument("--no-repeat-ngram", type=int, default=0, metavar="N",
-                        help="greedy and beam search: no output repeats an n-gram of N sub-word tokens (0 = off, "
-                        "the default)")
+    parser.add_argument("--no-repeat-ngram", type=int, default=None, metavar="N",
+                        help="greedy and beam search: no output repeats an n-gram of N sub-word tokens (0 = off); "
+                        "default: with a beam, the model's own if one was chosen on its validation pairs, else off; "
+                        "greedy: off")
 
 
 def add_translate_parser(commands: argparse._SubParsersAction) -> None:

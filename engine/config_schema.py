@@ -69,6 +69,7 @@ MODEL_CONFIG_SCHEMA: dict[str, Any] = {
             "properties": {
                 "length_penalty": {"type": "number", "minimum": 0, "maximum": 5},
                 "coverage_penalty": {"type": "number", "minimum": 0, "maximum": 5},
+                "no_repeat_ngram": _size(0, 20),
                 "beam": _size(1, 64),
             },
         },

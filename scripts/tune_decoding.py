@@ -16,6 +16,11 @@ inputs both count.
    same way — the highest beam valid BLEU, the smaller β on a tie, so β = 0 (off) stays unless a
    penalty scores higher — and stored as ``decoding.coverage_penalty``; the share of looping outputs
    (engine.repetition) is recorded beside each β's BLEU, and the references' share beside them.
+   **Repeated n-grams.** Then, with that α and β, the n-gram constraint (engine.ngram_block: no output
+   repeats an n-gram of n sub-word tokens) is chosen from ``--ngrams`` the same way — the highest beam
+   valid BLEU, the smaller n on a tie among the constraints and "off" (0) on a tie with off — and stored as
+   ``decoding.no_repeat_ngram``, which beam search then uses by default (greedy decoding stays
+   unconstrained unless asked); each n's share of looping outputs is recorded beside its BLEU.
 3. The length study on the long test set is recorded again, greedy and with beam 5, and the test
    BLEU / chrF with beam 5 and the chosen α (``metrics.test_beam5``).
 
@@ -140,6 +145,38 @@ def record_coverage_penalty(folder: Path, valid, betas: list[float], beam: int) 
     return changed
 
 
+def choose_repeat_ngram(folder: Path, valid, ngrams: list[int], beam: int) -> tuple[int, dict]:
+    """The n of the highest beam valid BLEU with the model's stored α and β (0 — off — on a tie, then the
+    larger n: the weaker constraint), and per n its BLEU and share of looping outputs."""
+    bundle = load_model_folder(folder)
+    tried = {}
+    for n in sorted(set(ngrams) | {0}):
+        config = DecodeConfig(beam_size=beam, length_penalty=bundle.length_penalty,
+                              coverage_penalty=bundle.coverage_penalty, no_repeat_ngram=n)
+        evaluation = evaluate(bundle.translator, valid, bundle.target_language, config)
+        outputs = [t.text for t in evaluation.translations]
+        tried[n] = {"bleu": round(evaluation.scores.bleu, 2),
+                    "looping_share": round(looping_share(outputs, bundle.target_language), 4)}
+    best = max(sorted(tried, key=lambda n: (n != 0, -n)), key=lambda n: tried[n]["bleu"])
+    return best, {str(n): figures for n, figures in tried.items()}
+
+
+def record_repeat_ngram(folder: Path, valid, ngrams: list[int], beam: int) -> bool:
+    """Choose the n-gram constraint beside the stored α and β and write it (and what was tried) into
+    config.json; True when the choice moved."""
+    info = read_config(folder)
+    decoding = info.get("decoding") or {}
+    n, tried = choose_repeat_ngram(folder, valid, ngrams, beam)
+    print(f"{folder.name}: no repeated {n}-gram (beam-{beam} valid BLEU and looping share by n, 0 = off: {tried})",
+          flush=True)
+    changed = n != decoding.get("no_repeat_ngram", DecodeConfig.no_repeat_ngram)
+    decoding["no_repeat_ngram"] = n
+    decoding.setdefault("tried", {})["no_repeat_ngram"] = tried
+    info["decoding"] = decoding
+    update_config(folder, info)
+    return changed
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("models", nargs="+", type=Path, help="model folders")
@@ -149,6 +186,8 @@ def main() -> int:
     parser.add_argument("--alphas", type=float, nargs="+", default=[0.0, 0.6, 1.0, 1.4, 2.0])
     parser.add_argument("--betas", type=float, nargs="+", default=[0.0, 0.1, 0.2, 0.4],
                         help="coverage penalties β tried with the chosen α (0 = off is always tried)")
+    parser.add_argument("--ngrams", type=int, nargs="+", default=[3, 4],
+                        help="n-gram constraints tried with the chosen α and β (0 = off is always tried)")
     parser.add_argument("--average", type=int, nargs="*", default=[2, 3, 5], help="snapshot counts to try")
     parser.add_argument("--beam", type=int, default=5)
     parser.add_argument("--threads", type=int, default=0, help="torch threads (0 = torch's default)")
@@ -157,8 +196,9 @@ def main() -> int:
                         "the ones already tried (kept from config.json), keep the checkpoint choice and the greedy "
                         "figures, and redo the beam figures if the choice changes")
     parser.add_argument("--coverage-only", action="store_true",
-                        help="only choose the coverage penalty of folders tuned before: try --betas with the stored "
-                        "α, keep everything else, and redo the beam figures if the choice changes")
+                        help="only choose the coverage penalty and the n-gram constraint of folders tuned before: try "
+                        "--betas with the stored α, then --ngrams, keep everything else, and redo the beam figures if "
+                        "a choice changes")
     args = parser.parse_args()
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -174,7 +214,8 @@ def main() -> int:
             widen_length_penalty(folder, valid, split, args)
             continue
         if args.coverage_only:
-            if record_coverage_penalty(folder, valid, args.betas, args.beam):
+            moved = record_coverage_penalty(folder, valid, args.betas, args.beam)
+            if record_repeat_ngram(folder, valid, args.ngrams, args.beam) or moved:
                 bundle = load_model_folder(folder)
                 record_beam_figures(folder, long_test_set(split.test, bundle.source_language, bundle.target_language),
                                     split, args.beam, bundle.length_penalty)
@@ -196,6 +237,7 @@ def main() -> int:
         }
         update_config(folder, info)
         record_coverage_penalty(folder, valid, args.betas, args.beam)
+        record_repeat_ngram(folder, valid, args.ngrams, args.beam)
         record_beam_figures(folder, long_pairs, split, args.beam, alpha)
     return 0
 
@@ -232,7 +274,8 @@ def record_beam_figures(folder: Path, long_pairs, split, beam: int, alpha: float
     info = read_config(folder)
     info.setdefault("metrics", {})[f"test_beam{beam}"] = {
         "bleu": round(beam_test.scores.bleu, 2), "chrf": round(beam_test.scores.chrf, 2), "n": beam_test.count,
-        "length_penalty": alpha, "coverage_penalty": bundle.coverage_penalty, "signature": beam_test.scores.signature}
+        "length_penalty": alpha, "coverage_penalty": bundle.coverage_penalty,
+        "no_repeat_ngram": bundle.no_repeat_ngram, "signature": beam_test.scores.signature}
     update_config(folder, info)
     print(f"{folder.name}: test BLEU beam {beam} {beam_test.scores.bleu:.2f}", flush=True)
 

@@ -176,6 +176,31 @@ def test_the_coverage_penalty_and_the_ngram_option_reach_the_search_and_are_chec
     assert "no_repeat_ngram must be between 0 and 20" in capsys.readouterr().err
 
 
+def test_a_models_own_ngram_constraint_is_the_beams_default_and_greedy_stays_unconstrained(dates_models, tmp_path,
+                                                                                           capsys):
+    import shutil
+
+    from engine.bundle import read_config, update_config
+
+    model = tmp_path / "tuned"
+    shutil.copytree(dates_models["additive"], model, ignore=shutil.ignore_patterns("checkpoint*"))
+    info = read_config(model)
+    info["decoding"] = {**(info.get("decoding") or {}), "no_repeat_ngram": 1}
+    update_config(model, info)
+    bundle = load_model_folder(model)
+    assert bundle.no_repeat_ngram == 1
+    assert bundle.decode_config(3).no_repeat_ngram == 1 and bundle.decode_config(1).no_repeat_ngram == 0
+    assert bundle.decode_config(3, no_repeat_ngram=0).no_repeat_ngram == 0
+    def output(text: str, beam: int, n: int) -> tuple[str, ...]:
+        return bundle.translator.translate(text, bundle.decode_config(beam, no_repeat_ngram=n)).tokens
+
+    # An input whose output repeats a token, so that the checks below can tell the constraint's effect.
+    text = next(t for t in ("22 Feb 2022", "11 Nov 2011", "2 Dec 2022", "12 Dec 2012") if output(t, 3, 0) != output(t, 3, 1))
+    for flags, n in ((["--beam", "3"], 1), (["--beam", "1"], 0), (["--beam", "3", "--no-repeat-ngram", "0"], 0)):
+        assert main(["translate", "--model", str(model), *flags, "--json", text]) == 0
+        assert tuple(json.loads(capsys.readouterr().out)["tokens"]) == output(text, int(flags[1]), n)
+
+
 def test_invalid_utf8_and_lone_surrogates_are_replaced_with_a_note_never_a_traceback(dates_models):
     model = str(dates_models["additive"])
     argv_bytes = [sys.executable.encode(), b"-m", b"engine", b"translate", b"--model", model.encode(),

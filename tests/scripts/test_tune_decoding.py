@@ -98,3 +98,33 @@ def test_a_tampered_coverage_penalty_is_refused_with_its_place(dates_models, tmp
     (folder / "config.json").write_text(json.dumps(info), encoding="utf-8")
     with pytest.raises(ModelFileError, match="decoding/coverage_penalty"):
         load_model_folder(folder)
+
+
+def test_the_ngram_constraint_is_chosen_on_valid_off_on_a_tie_and_read_back(dates_models, tmp_path):
+    folder = tmp_path / "model"
+    shutil.copytree(dates_models["additive"], folder)
+    valid = dates.dates_split(seed=1, train_size=10, valid_size=40, test_size=10).valid
+    changed = tune.record_repeat_ngram(folder, valid, [1, 3], beam=3)
+    decoding = load_model_folder(folder).info["decoding"]
+    tried = decoding["tried"]["no_repeat_ngram"]
+    assert set(tried) == {"0", "1", "3"}  # off is always tried
+    assert all(set(figures) == {"bleu", "looping_share"} for figures in tried.values())
+    n = decoding["no_repeat_ngram"]
+    best = max(figures["bleu"] for figures in tried.values())
+    assert tried[str(n)]["bleu"] == best and (n == 0 or tried["0"]["bleu"] < best)
+    # n = 1 forbids any token twice: dates such as 2022-02-22 need repeats, so it must lose to off.
+    assert tried["1"]["bleu"] < tried["0"]["bleu"] and n != 1
+    assert changed == (n != 0)
+    bundle = load_model_folder(folder)
+    assert bundle.no_repeat_ngram == n and bundle.decode_config(5).no_repeat_ngram == n
+    assert bundle.decode_config(1).no_repeat_ngram == 0  # greedy stays unconstrained
+
+
+def test_a_tampered_ngram_constraint_is_refused_with_its_place(dates_models, tmp_path):
+    folder = tmp_path / "model"
+    shutil.copytree(dates_models["additive"], folder)
+    info = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    info["decoding"] = {"no_repeat_ngram": 2.5}
+    (folder / "config.json").write_text(json.dumps(info), encoding="utf-8")
+    with pytest.raises(ModelFileError, match="decoding/no_repeat_ngram"):
+        load_model_folder(folder)
