@@ -1,7 +1,9 @@
 """Weight snapshots of a run's last validations, and their average (checkpoint averaging).
 
 With ``TrainConfig.keep_snapshots`` = N > 0, the trainer writes the model's weights at every
-validation to ``<run folder>/checkpoint/snapshots/step-XXXXXXXX.safetensors`` and keeps the last N.
+validation to ``<run folder>/checkpoint/snapshots/step-XXXXXXXX.safetensors`` and keeps the last N,
+as float16 (2 bytes a weight; averaging and going back through training read them into float32
+models — a weight rounded to float16 moves by at most 1/2048 of itself).
 :func:`average_snapshots` averages the last n of them element-wise (Vaswani et al. 2017 and Junczys-
 Dowmunt et al. 2016 average the last checkpoints of a run; with a learning rate that decays to the
 end of the budget the last snapshots lie close together and their mean is a smoother model).
@@ -27,6 +29,7 @@ SNAPSHOT_FOLDER = "snapshots"
 _NAME = re.compile(r"step-[0-9]{8,12}\.safetensors")
 SNAPSHOT_FORMAT = "attention-studio-snapshot"
 MAX_SNAPSHOT_BYTES = 4 * 1024**3
+FLOAT16_MAX = float(torch.finfo(torch.float16).max)
 
 
 def snapshot_folder(run_folder: Path) -> Path:
@@ -41,14 +44,23 @@ def list_snapshots(run_folder: Path) -> list[Path]:
     return sorted(path for path in folder.glob("step-*.safetensors") if _NAME.fullmatch(path.name))
 
 
+def snapshot_dtype(state: dict[str, torch.Tensor]) -> torch.dtype:
+    """float16 (half the disk: 2 bytes a weight), unless a weight lies beyond float16's range (a run
+    going astray): then float32, so that the snapshot stays finite and readable."""
+    largest = max((float(t.detach().abs().max()) for t in state.values() if t.numel()), default=0.0)
+    return torch.float16 if largest <= FLOAT16_MAX else torch.float32
+
+
 def save_snapshot(run_folder: Path, step: int, state: dict[str, torch.Tensor], keep: int) -> Path:
-    """Write the weights ``state`` as the snapshot of ``step`` and delete all but the last ``keep``.
-    The file's metadata carries its step and the digest of its tensors (engine.stored.tensor_digest)."""
+    """Write the weights ``state`` as the snapshot of ``step`` (float16: :func:`snapshot_dtype`) and
+    delete all but the last ``keep``. The file's metadata carries its step and the digest of its
+    tensors (engine.stored.tensor_digest)."""
     folder = snapshot_folder(run_folder)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"step-{step:08d}.safetensors"
+    dtype = snapshot_dtype(state)
     # Cloned: a tied matrix appears under two names, and safetensors refuses tensors that share memory.
-    tensors = {name: tensor.detach().to("cpu", torch.float32).contiguous().clone() for name, tensor in state.items()}
+    tensors = {name: tensor.detach().to("cpu", dtype).contiguous().clone() for name, tensor in state.items()}
     metadata = {"format": SNAPSHOT_FORMAT, "step": str(step), "sha256": tensor_digest(tensors)}
     write_bytes_atomic(path, save_safetensors(tensors, metadata=metadata))
     for old in list_snapshots(run_folder)[:-keep] if keep > 0 else []:

@@ -10,8 +10,8 @@ still training can be visited; a snapshot the run has rotated away meanwhile is 
 reason, as is a snapshot that does not fit the model (tensor names, shapes), holds a value that is
 not finite, or is not a safetensors file. Loading never unpickles anything.
 
-Disk: a snapshot holds every weight once, 4 bytes each as float32 or 2 as float16
-(:func:`snapshot_bytes`); N of them cost N times that.
+Disk: a snapshot holds every weight once, 2 bytes each as float16 (what runs write:
+engine.snapshots.snapshot_dtype) or 4 as float32 (:func:`snapshot_bytes`); N of them cost N times that.
 """
 
 from __future__ import annotations
