@@ -169,6 +169,13 @@ class CompareController(QObject):
         self.bundles = {past_scorer: self.past.bundle} if past_scorer and self.past else {}
         self._loading = {s.scorer for s in self.slots if s.usable and s.scorer != past_scorer}
         self.slotsChanged.emit(self.slots)
+        self._load_slots()
+        if not self._loading:
+            self._pending = None  # no model for this direction: nothing to compare with
+            self.modelsLoaded.emit()
+
+    def _load_slots(self) -> None:
+        """One background load per slot still to load (the past's slot has its model already)."""
         for slot in self.slots:
             if slot.scorer in self._loading and slot.entry is not None:
                 folder, scorer = slot.entry.folder, slot.scorer
@@ -178,9 +185,6 @@ class CompareController(QObject):
                 job.failed.connect(lambda _id, message, _details, scorer=scorer, folder=folder,
                                    direction=self.direction:
                                    self._on_loaded(scorer, direction, LoadFailure(folder, message)))
-        if not self._loading:
-            self._pending = None  # no model for this direction: nothing to compare with
-            self.modelsLoaded.emit()
 
     # -- back through training ----------------------------------------------------------------
     def use_past(self, folder: Path, step: float) -> None:
