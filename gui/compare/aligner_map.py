@@ -31,10 +31,25 @@ WAITING = "The word aligner links the source and the shared target once every mo
 DOT_COLOUR = "#1f77b4"
 DOT_SIZE = 9
 MAX_LABEL_CHARS = 12
+ROW_LABEL_PX = 15  # the height a target word's label needs; rows closer than that are labelled every k-th
+COLUMN_LABEL_PX = 18  # the width a source word's label needs (Chinese characters, short words)
 
 
 def _short(word: str) -> str:
     return word if len(word) <= MAX_LABEL_CHARS else word[:MAX_LABEL_CHARS - 1] + "…"
+
+
+def label_stride(count: int, pixels: float, label_pixels: float) -> int:
+    """Label every k-th of ``count`` evenly spaced words along ``pixels`` so that labels of
+    ``label_pixels`` never overlap (1: every word)."""
+    if count <= 1 or pixels <= 0:
+        return 1
+    return max(1, -(-int(count * label_pixels) // max(int(pixels), 1)))
+
+
+def thinned_ticks(words: tuple[str, ...], stride: int) -> list[tuple[int, str]]:
+    """(position, label) of every ``stride``-th word, the first always among them."""
+    return [(k, _short(word)) for k, word in enumerate(words) if k % stride == 0]
 
 
 class AlignerPanel(QFrame):
@@ -53,7 +68,7 @@ class AlignerPanel(QFrame):
         self.plot = pg.PlotWidget()
         self.plot.setObjectName("compareAlignerPlot")
         self.plot.setBackground(BACKGROUND)
-        self.plot.setMinimumHeight(60)
+        self.plot.setMinimumHeight(120)
         item = self.plot.getPlotItem()
         item.setMenuEnabled(False)
         item.setMouseEnabled(False, False)
@@ -74,6 +89,8 @@ class AlignerPanel(QFrame):
         self.note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.note)
         self.links: frozenset[tuple[int, int]] = frozenset()
+        self.words: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # source, target
+        self.plot.getPlotItem().getViewBox().sigResized.connect(self._label_axes)
         self.show_map(None)
 
     def show_waiting(self) -> None:
@@ -95,8 +112,17 @@ class AlignerPanel(QFrame):
     def _draw(self, source: tuple[str, ...], target: tuple[str, ...], links: frozenset[tuple[int, int]]) -> None:
         self.links = links
         self.dots.setData([s for s, _ in sorted(links)], [t for _, t in sorted(links)])
+        self.words = (source, target)
+        self._label_axes()
         item = self.plot.getPlotItem()
-        item.getAxis("top").setTicks([[(j, _short(w)) for j, w in enumerate(source)]])
-        item.getAxis("left").setTicks([[(i, _short(w)) for i, w in enumerate(target)]])
         item.setXRange(-0.5, max(len(source), 1) - 0.5, padding=0)
         item.setYRange(-0.5, max(len(target), 1) - 0.5, padding=0)
+
+    def _label_axes(self) -> None:
+        """Every word's label where there is room, else every k-th (hover a dot's row or column in the
+        maps beside it to read the rest); drawn again when the plot is resized."""
+        source, target = self.words
+        item = self.plot.getPlotItem()
+        box = item.getViewBox().sceneBoundingRect()
+        item.getAxis("top").setTicks([thinned_ticks(source, label_stride(len(source), box.width(), COLUMN_LABEL_PX))])
+        item.getAxis("left").setTicks([thinned_ticks(target, label_stride(len(target), box.height(), ROW_LABEL_PX))])

@@ -233,9 +233,13 @@ class ScorerPanel(QFrame):
 
     # -- states -----------------------------------------------------------------------------
     def disable(self, reason: str) -> None:
+        """No model backs the panel: its title and why, without an empty map (room for the formula)."""
         self.setEnabled(False)  # the enlarge button with it
         self._set_output_text(reason)
         self.numbers.clear()
+        for part in (self.heatmap, self.coverage, self.numbers):
+            if part is not None:
+                part.hide()
 
     def begin(self, source_tokens: Sequence[str]) -> None:
         """A new sentence: an empty map with one column per source token."""

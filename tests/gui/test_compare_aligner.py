@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.aligner import AlignerMap
-from gui.compare.aligner_map import NO_TARGET_HINT, WAITING, AlignerPanel
+from gui.compare.aligner_map import NO_TARGET_HINT, WAITING, AlignerPanel, label_stride, thinned_ticks
 from tests.gui.compare_support import run
 from tests.gui.test_translate_support import RUN_MS
 
@@ -29,6 +29,24 @@ def test_the_panel_draws_one_dot_per_link_with_the_words_on_its_axes(qtbot):
     assert panel.note.text() == WAITING and len(panel.dots.data) == 0
     panel.show_map(AlignerMap(("a",), ("b",), frozenset(), "no aligner links: eflomal is not installed"))
     assert panel.note.text().startswith("0 links; no aligner links: eflomal is not installed")
+
+
+def test_labels_thin_out_evenly_where_rows_are_closer_than_a_label_and_come_back_with_room(qtbot):
+    assert label_stride(10, 150, 15) == 1 and label_stride(10, 60, 15) == 3 and label_stride(0, 0, 15) == 1
+    assert thinned_ticks(("a", "b", "c", "d", "e"), 2) == [(0, "a"), (2, "c"), (4, "e")]
+    words = tuple(f"w{k}" for k in range(20))
+    panel = AlignerPanel()
+    qtbot.addWidget(panel)
+    panel.resize(300, 260)
+    panel.show()
+    panel.show_map(AlignerMap(("汤", "姆"), words, frozenset({(0, 0)}), "a pair"))
+    qtbot.waitUntil(lambda: panel.plot.getPlotItem().getViewBox().sceneBoundingRect().height() > 0)
+    left = panel.plot.getPlotItem().getAxis("left")
+    shown = [label for _, label in left._tickLevels[0]]
+    height = panel.plot.getPlotItem().getViewBox().sceneBoundingRect().height()
+    assert shown[0] == "w0" and len(shown) < len(words) and len(shown) * 15 <= height + 15
+    panel.resize(300, 900)
+    qtbot.waitUntil(lambda: len(left._tickLevels[0]) == len(words))
 
 
 def test_a_shared_target_brings_the_aligners_map_and_own_outputs_its_hint(qtbot, compare):
