@@ -13,15 +13,17 @@ torch.set_num_threads(2)
 
 import pytest  # noqa: E402
 
-# The slow tier: tests that need a trained model (the session's dates models), the real window, a
-# training run or a subprocess. ``pytest -m "not slow"`` runs the rest — the fast tier, for
-# development (README, "Development"); CI runs both.
+# The slow tier: tests that need a trained model (the session's dates models, or one trained by a
+# module's own fixture), the real window, a training run, a subprocess, or many generated cases (the
+# fuzz tests). ``pytest -m "not slow"`` runs the rest — the fast tier, for development (README,
+# "Development"); CI runs both.
 SLOW_FIXTURES = {"dates_models", "compare", "window", "bundle", "translator", "entries_with_models"}
 SLOW_TEST_MODULES = {"test_cli", "test_concat", "test_run_folder_safety", "test_snapshots", "test_trainer",
                      "test_app", "test_tune_decoding", "test_layers_runtime", "test_main_window", "test_training_panel",
                      "test_translate_decode", "test_translate_input", "test_translate_models", "test_compare",
                      "test_whatif", "test_fuzz", "test_subword_sampling", "test_run_watch", "test_metrics_log",
-                     "test_beam_tree", "test_forced"}
+                     "test_beam_tree", "test_forced", "test_travel", "test_checkpoint_commit", "test_multihead",
+                     "test_stored_fuzz", "test_map_labels"}
 
 
 def pytest_collection_modifyitems(config, items) -> None:

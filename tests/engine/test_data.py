@@ -346,6 +346,7 @@ def test_the_peer_rule_trains_on_every_pair_outside_the_same_test_part() -> None
 # the real corpus
 
 
+@pytest.mark.slow  # reads all 27,729 pairs
 @pytest.mark.skipif(not REAL_CORPUS.is_file(), reason=f"real corpus not found at {REAL_CORPUS}")
 def test_real_corpus() -> None:
     pairs, report = read_tsv(REAL_CORPUS)
