@@ -13,7 +13,7 @@ import html
 
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QFrame, QHBoxLayout, QLabel, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 from engine.length_lesson import length_lesson
 from engine.scorer_table import FIXED_CONTEXT, SCORER_TABLE
@@ -70,6 +70,9 @@ def series_pen(series: Series, index: int) -> pg.QtGui.QPen:
 
 def tick_text(label: str, count: int) -> str:
     return f"{label}\nn = {count}" if count else label
+
+
+SPLIT_UNIT = 180  # px: the plot gets two, the examples and the attention table one each
 
 
 class LengthStudyView(QWidget):
@@ -137,21 +140,28 @@ class LengthStudyView(QWidget):
         lower_layout.setContentsMargins(0, 0, 0, 0)
         lower_layout.addLayout(chooser)
         lower_layout.addWidget(self.table, 1)
+        # The reading scrolls in its own pane: it runs to a dozen lines, and a label that grows with its
+        # text would squeeze the plot and the examples (or be cut off at the dialog's bottom).
+        self.reading_scroll = QScrollArea()
+        self.reading_scroll.setWidget(self.reading_label)
+        self.reading_scroll.setWidgetResizable(True)
+        self.reading_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        attention = QWidget()
+        attention_row = QHBoxLayout(attention)
+        attention_row.setContentsMargins(0, 0, 0, 0)
+        attention_row.addWidget(self.attention_label, 0, Qt.AlignmentFlag.AlignTop)
+        attention_row.addSpacing(12)
+        attention_row.addWidget(self.reading_scroll, 1)
         splitter = QSplitter(Qt.Orientation.Vertical)
-        splitter.addWidget(self.plot)
-        splitter.addWidget(lower)
-        splitter.setStretchFactor(0, 1)  # plot and examples share the height: a bucket's inputs are long
-        splitter.setStretchFactor(1, 1)
+        for pane, stretch in ((self.plot, 2), (lower, 1), (attention, 1)):  # a bucket's inputs are long too
+            splitter.addWidget(pane)
+            splitter.setStretchFactor(splitter.count() - 1, stretch)
+        splitter.setSizes([2 * SPLIT_UNIT, SPLIT_UNIT, SPLIT_UNIT])  # the first showing too: 2 : 1 : 1
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.caption)
         layout.addWidget(self.missing_label)
         layout.addWidget(splitter, 1)
-        attention_row = QHBoxLayout()
-        attention_row.addWidget(self.attention_label)
-        attention_row.addSpacing(12)
-        attention_row.addWidget(self.reading_label, 1)
-        layout.addLayout(attention_row)
 
     # -- data ---------------------------------------------------------------------------------
     def set_data(self, data: LengthStudyData) -> None:
@@ -185,6 +195,7 @@ class LengthStudyView(QWidget):
         reading = "\n\n".join(text for text in (attention_reading(data), alignment_text(data)) if text)
         self.reading_label.setText(reading)
         self.reading_label.setVisible(bool(reading))
+        self.reading_scroll.setVisible(bool(reading))
         if not rows:
             self.attention_label.clear()
             self.attention_label.hide()
