@@ -39,6 +39,14 @@ def _short(word: str) -> str:
     return word if len(word) <= MAX_LABEL_CHARS else word[:MAX_LABEL_CHARS - 1] + "…"
 
 
+def short_note(note: str) -> str:
+    """Where the links come from, to its first qualifier (the note under a small map stays on one or two
+    lines; the tooltip has it all): 'aligned alone by eflomal 2.0.0 with the priors of …' → 'aligned
+    alone by eflomal 2.0.0 (…)'."""
+    head, qualified, _ = note.partition(" with ")
+    return f"{head} (…)" if qualified else note
+
+
 def label_stride(count: int, pixels: float, label_pixels: float) -> int:
     """Label every k-th of ``count`` evenly spaced words along ``pixels`` so that labels of
     ``label_pixels`` never overlap (1: every word)."""
@@ -68,7 +76,7 @@ class AlignerPanel(QFrame):
         self.plot = pg.PlotWidget()
         self.plot.setObjectName("compareAlignerPlot")
         self.plot.setBackground(BACKGROUND)
-        self.plot.setMinimumHeight(120)
+        self.plot.setMinimumHeight(90)
         item = self.plot.getPlotItem()
         item.setMenuEnabled(False)
         item.setMouseEnabled(False, False)
@@ -106,7 +114,7 @@ class AlignerPanel(QFrame):
             return
         self._draw(found.source_words, found.target_words, found.links)
         count = f"{len(found.links)} link{'s' if len(found.links) != 1 else ''}"
-        self.note.setText(f"{count}; {found.note}.")
+        self.note.setText(f"{count}; {short_note(found.note)}.")
         self.note.setToolTip(found.note)
 
     def _draw(self, source: tuple[str, ...], target: tuple[str, ...], links: frozenset[tuple[int, int]]) -> None:

@@ -6,7 +6,14 @@ from __future__ import annotations
 import numpy as np
 
 from engine.aligner import AlignerMap
-from gui.compare.aligner_map import NO_TARGET_HINT, WAITING, AlignerPanel, label_stride, thinned_ticks
+from gui.compare.aligner_map import (
+    NO_TARGET_HINT,
+    WAITING,
+    AlignerPanel,
+    label_stride,
+    short_note,
+    thinned_ticks,
+)
 from tests.gui.compare_support import run
 from tests.gui.test_translate_support import RUN_MS
 
@@ -32,6 +39,8 @@ def test_the_panel_draws_one_dot_per_link_with_the_words_on_its_axes(qtbot):
 
 
 def test_labels_thin_out_evenly_where_rows_are_closer_than_a_label_and_come_back_with_room(qtbot):
+    assert short_note("aligned alone by eflomal 2.0.0 with the priors of eflomal") == "aligned alone by eflomal 2.0.0 (…)"
+    assert short_note("a corpus pair: its links from eflomal 2.0.0") == "a corpus pair: its links from eflomal 2.0.0"
     assert label_stride(10, 150, 15) == 1 and label_stride(10, 60, 15) == 3 and label_stride(0, 0, 15) == 1
     assert thinned_ticks(("a", "b", "c", "d", "e"), 2) == [(0, "a"), (2, "c"), (4, "e")]
     words = tuple(f"w{k}" for k in range(20))
