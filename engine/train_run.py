@@ -211,16 +211,29 @@ class TrainingRun:
         tokens = sum(t for t, _ in self.recent)
         seconds = sum(s for _, s in self.recent)
         elapsed = self.elapsed()
-        steps_done_this_call = max(self.progress["step"] - self.first_step, 1)
-        remaining_steps = (self.config.epochs - self.progress["epoch"] - 1) * batches + (batches - batch)
-        eta = elapsed / steps_done_this_call * remaining_steps
-        if self.config.max_minutes > 0:
-            eta = min(eta, max(60 * self.config.max_minutes - elapsed, 0.0))
+        eta = self.eta(batch, batches, elapsed)
         return StepEvent(
             step=self.progress["step"], epoch=self.progress["epoch"] + 1, batch=batch, batches_per_epoch=batches,
             loss=loss, tokens_per_second=tokens / seconds if seconds > 0 else 0.0, learning_rate=self.learning_rate,
             skipped_steps=self.progress["skipped"], elapsed_seconds=elapsed, eta_seconds=eta,
         )
+
+    def eta(self, batch: int, batches: int, elapsed: float) -> float:
+        """Seconds until the first budget ends — the last epoch, the step limit, the target-token budget
+        or the time budget — at this call's pace (a resumed run's earlier calls do not count: their
+        time over this call's steps made the estimate absurd)."""
+        steps_done = max(self.progress["step"] - self.first_step, 1)
+        per_step = max(elapsed - self.elapsed_before, 0.0) / steps_done
+        remaining = [(self.config.epochs - self.progress["epoch"] - 1) * batches + (batches - batch)]
+        if self.config.max_steps > 0:
+            remaining.append(max(self.config.max_steps - self.progress["step"], 0))
+        tokens_per_step = sum(t for t, _ in self.recent) / len(self.recent) if self.recent else 0.0
+        if self.config.max_target_tokens > 0 and tokens_per_step > 0:
+            remaining.append(max(self.config.max_target_tokens - self.progress["train_tokens"], 0) / tokens_per_step)
+        eta = per_step * min(remaining)
+        if self.config.max_minutes > 0:
+            eta = min(eta, max(60 * self.config.max_minutes - elapsed, 0.0))
+        return eta
 
     def validate(self) -> ValidationEvent:
         """Validate the model now (engine.validation)."""

@@ -240,3 +240,19 @@ def test_validations_before_validate_from_are_skipped_and_the_run_still_ends_wit
     early = list(train(tiny_job(tmp_path / "never", epochs=2, train_size=600, validate_from=0.95)))
     assert [e.epoch for e in early if isinstance(e, ValidationEvent)] == [2]  # the last epoch always validates
     assert load_model_folder(tmp_path / "never").info["metrics"]["valid"]["bleu"] >= 0
+
+
+def test_the_eta_counts_down_to_the_first_budget_at_this_calls_pace(tmp_path):
+    """A token budget far shorter than the epochs: the estimate follows the budget (it used to count every
+    epoch left), before and after a resume."""
+    run = tmp_path / "run"
+    steps = [e for e in train(tiny_job(run, epochs=1000, train_size=600, max_target_tokens=6_000))
+             if isinstance(e, StepEvent)]
+    by_epochs = steps[0].elapsed_seconds * 1000 * steps[0].batches_per_epoch
+    assert 0 < steps[0].eta_seconds < by_epochs / 100
+    assert steps[-1].eta_seconds <= steps[0].eta_seconds
+    total = steps[-1].elapsed_seconds
+    again = [e for e in train(tiny_job(run, epochs=1000, train_size=600, max_target_tokens=12_000), resume=True)
+             if isinstance(e, StepEvent)]
+    assert again[0].elapsed_seconds > total  # the clock goes on where it stopped
+    assert again[0].eta_seconds < 20 * (total / len(steps)) * len(again)  # the budget left, not every epoch's
