@@ -109,11 +109,15 @@ class ModelBundle:
         """The n-gram constraint chosen for this model's beam search (``decoding.no_repeat_ngram``, set
         by ``scripts/tune_decoding.py`` on the validation pairs: no output repeats an n-gram of n
         sub-word tokens), else 0 (off)."""
-        value = (self.info.get("decoding") or {}).get("no_repeat_ngram") if isinstance(self.info, dict) else None
+        value = self._stored_decoding("no_repeat_ngram")
         return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 20 else 0
 
+    def _stored_decoding(self, name: str) -> object:
+        """config.json's ``decoding.<name>`` as stored (None when absent)."""
+        return (self.info.get("decoding") or {}).get(name) if isinstance(self.info, dict) else None
+
     def _decoding_value(self, name: str) -> float:
-        value = (self.info.get("decoding") or {}).get(name) if isinstance(self.info, dict) else None
+        value = self._stored_decoding(name)
         if isinstance(value, int | float) and not isinstance(value, bool) and 0.0 <= value <= 5.0:
             return float(value)
         return getattr(DecodeConfig, name)
