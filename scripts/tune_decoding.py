@@ -111,70 +111,72 @@ def choose_length_penalty(folder: Path, valid, alphas: list[float], beam: int) -
     return best, {str(a): b for a, b in tried.items()}
 
 
-def choose_coverage_penalty(folder: Path, valid, betas: list[float], beam: int, alpha: float) -> tuple[float, dict]:
-    """The β of the highest beam valid BLEU with the length penalty ``alpha`` (the smaller β on a tie,
-    so 0 — off — stays unless a penalty helps), and per β its BLEU and share of looping outputs."""
+def sweep_beam_setting(folder: Path, valid, beam: int, field: str, values: list) -> dict:
+    """Per value of one beam setting (``field`` of DecodeConfig: ``coverage_penalty`` or
+    ``no_repeat_ngram``), the beam valid BLEU and the share of looping outputs, every other setting the
+    model's stored one; the model is loaded once."""
     bundle = load_model_folder(folder)
     tried = {}
-    for beta in sorted(set(betas) | {0.0}):
-        config = DecodeConfig(beam_size=beam, length_penalty=alpha, coverage_penalty=beta)
-        evaluation = evaluate(bundle.translator, valid, bundle.target_language, config)
+    for value in values:
+        evaluation = evaluate(bundle.translator, valid, bundle.target_language,
+                              bundle.decode_config(beam, **{field: value}))
         outputs = [t.text for t in evaluation.translations]
-        tried[beta] = {"bleu": round(evaluation.scores.bleu, 2),
-                       "looping_share": round(looping_share(outputs, bundle.target_language), 4)}
-    best = max(sorted(tried), key=lambda b: tried[b]["bleu"])
-    return best, {str(b): figures for b, figures in tried.items()}
+        tried[value] = {"bleu": round(evaluation.scores.bleu, 2),
+                        "looping_share": round(looping_share(outputs, bundle.target_language), 4)}
+    return tried
 
 
-def record_coverage_penalty(folder: Path, valid, betas: list[float], beam: int) -> bool:
-    """Choose β beside the stored α and write it (and what was tried) into config.json; True when β moved."""
+def best_of(tried: dict, preference: list):
+    """The value of the highest BLEU in ``tried``; on a tie the one that comes first in ``preference``."""
+    return max(preference, key=lambda value: (tried[value]["bleu"], -preference.index(value)))
+
+
+def choose_coverage_penalty(folder: Path, valid, betas: list[float], beam: int) -> tuple[float, dict]:
+    """The β of the highest beam valid BLEU with the stored length penalty (the smaller β on a tie, so
+    0 — off — stays unless a penalty helps), and per β its BLEU and share of looping outputs."""
+    values = sorted(set(betas) | {0.0})
+    tried = sweep_beam_setting(folder, valid, beam, "coverage_penalty", values)
+    return best_of(tried, values), {str(b): figures for b, figures in tried.items()}
+
+
+def choose_repeat_ngram(folder: Path, valid, ngrams: list[int], beam: int) -> tuple[int, dict]:
+    """The n of the highest beam valid BLEU with the stored α and β (0 — off — on a tie, then the larger
+    n: the weaker constraint), and per n its BLEU and share of looping outputs."""
+    values = sorted(set(ngrams) | {0}, key=lambda n: (n != 0, -n))
+    tried = sweep_beam_setting(folder, valid, beam, "no_repeat_ngram", values)
+    return best_of(tried, values), {str(n): figures for n, figures in sorted(tried.items())}
+
+
+def _store_choice(folder: Path, field: str, value, tried: dict, **more_tried) -> bool:
+    """Write ``decoding.<field>`` and what was tried into config.json; True when the choice moved."""
     info = read_config(folder)
     decoding = info.get("decoding") or {}
-    bundle = load_model_folder(folder)
-    alpha = bundle.length_penalty
-    beta, tried = choose_coverage_penalty(folder, valid, betas, beam, alpha)
-    references = round(looping_share([p.target for p in valid], bundle.target_language), 4)
-    print(f"{folder.name}: coverage penalty β = {beta} (beam-{beam} valid BLEU and looping share by β, α = {alpha}: "
-          f"{tried}; references loop {references})", flush=True)
-    changed = beta != decoding.get("coverage_penalty", DecodeConfig.coverage_penalty)
-    decoding["coverage_penalty"] = beta
-    decoding.setdefault("tried", {})["coverage_penalty"] = tried
-    decoding["tried"]["looping_share_references"] = references
+    changed = value != decoding.get(field, getattr(DecodeConfig, field))
+    decoding[field] = value
+    decoding.setdefault("tried", {})[field] = tried
+    decoding["tried"].update(more_tried)
     info["decoding"] = decoding
     update_config(folder, info)
     return changed
 
 
-def choose_repeat_ngram(folder: Path, valid, ngrams: list[int], beam: int) -> tuple[int, dict]:
-    """The n of the highest beam valid BLEU with the model's stored α and β (0 — off — on a tie, then the
-    larger n: the weaker constraint), and per n its BLEU and share of looping outputs."""
+def record_coverage_penalty(folder: Path, valid, betas: list[float], beam: int) -> bool:
+    """Choose β beside the stored α and write it (and what was tried) into config.json; True when β moved."""
     bundle = load_model_folder(folder)
-    tried = {}
-    for n in sorted(set(ngrams) | {0}):
-        config = DecodeConfig(beam_size=beam, length_penalty=bundle.length_penalty,
-                              coverage_penalty=bundle.coverage_penalty, no_repeat_ngram=n)
-        evaluation = evaluate(bundle.translator, valid, bundle.target_language, config)
-        outputs = [t.text for t in evaluation.translations]
-        tried[n] = {"bleu": round(evaluation.scores.bleu, 2),
-                    "looping_share": round(looping_share(outputs, bundle.target_language), 4)}
-    best = max(sorted(tried, key=lambda n: (n != 0, -n)), key=lambda n: tried[n]["bleu"])
-    return best, {str(n): figures for n, figures in tried.items()}
+    beta, tried = choose_coverage_penalty(folder, valid, betas, beam)
+    references = round(looping_share([p.target for p in valid], bundle.target_language), 4)
+    print(f"{folder.name}: coverage penalty β = {beta} (beam-{beam} valid BLEU and looping share by β, "
+          f"α = {bundle.length_penalty}: {tried}; references loop {references})", flush=True)
+    return _store_choice(folder, "coverage_penalty", beta, tried, looping_share_references=references)
 
 
 def record_repeat_ngram(folder: Path, valid, ngrams: list[int], beam: int) -> bool:
     """Choose the n-gram constraint beside the stored α and β and write it (and what was tried) into
     config.json; True when the choice moved."""
-    info = read_config(folder)
-    decoding = info.get("decoding") or {}
     n, tried = choose_repeat_ngram(folder, valid, ngrams, beam)
     print(f"{folder.name}: no repeated {n}-gram (beam-{beam} valid BLEU and looping share by n, 0 = off: {tried})",
           flush=True)
-    changed = n != decoding.get("no_repeat_ngram", DecodeConfig.no_repeat_ngram)
-    decoding["no_repeat_ngram"] = n
-    decoding.setdefault("tried", {})["no_repeat_ngram"] = tried
-    info["decoding"] = decoding
-    update_config(folder, info)
-    return changed
+    return _store_choice(folder, "no_repeat_ngram", n, tried)
 
 
 def main() -> int:
