@@ -9,6 +9,11 @@ many sittings as it needs: rerun the same command and
 - a model with a checkpoint resumes from it, bit-exact (``train --resume``: the same batches, the
   same random state); the engine checkpoints after every epoch (a few minutes), so a killed build or
   a restarted machine loses at most the epoch it was in;
+- a model kept in ``resources/models-next`` (``--kept``) under the plan's own recipe is skipped: a finished
+  model, tuned, is copied there and committed (``ship_models.py build/models --into resources/models-next
+  --only NAME``), so that a build carried on by another machine, whose ``build/`` is empty, does not train it
+  again; when the set is complete it moves into resources/models byte for byte, so the repository's history
+  holds each model once;
 - any other model starts afresh.
 
 Two models can train at once, one thread each (``--parallel 2 --threads 1``, the default on a
@@ -125,8 +130,26 @@ def mix_trials(corpus: Path, max_target_tokens: int = TRIAL_TOKENS, seed: int = 
     return plans
 
 
-def model_state(folder: Path) -> str:
-    """``finished`` (its run ended on its own), ``resumable`` (a checkpoint to go on from) or ``new``."""
+KEPT = ROOT / "resources" / "models-next"  # finished models of the set being built, until the whole set ships
+
+
+def kept_by_recipe(kept: Path | None, plan: ModelPlan) -> bool:
+    """Whether ``kept`` (a folder of finished models) holds ``plan``'s model, trained by the plan's own
+    arguments (a model kept under an older recipe does not count: it is built again)."""
+    if kept is None or not (kept / plan.name / "config.json").is_file():
+        return False
+    try:
+        command = json.loads((kept / plan.name / "config.json").read_text(encoding="utf-8")).get("command")
+    except (OSError, ValueError):
+        return False
+    return isinstance(command, str) and f"train {' '.join(plan.arguments)} " in command
+
+
+def model_state(folder: Path, kept: bool = False) -> str:
+    """``kept`` (finished and kept in the repository's folder of finished models), ``finished`` (its run
+    ended on its own), ``resumable`` (a checkpoint to go on from) or ``new``."""
+    if kept:
+        return "kept"
     if last_finish_reason(folder) in ENDED_ON_ITS_OWN:
         return "finished"
     return "resumable" if has_checkpoint(folder) else "new"
@@ -137,8 +160,9 @@ class Build:
     running one to stop (SIGTERM: the engine checkpoints and exits) and starts no more."""
 
     def __init__(self, out: Path, parallel: int = 2, threads: int = 1, device: str = "cpu",
-                 log=print) -> None:
+                 log=print, kept: Path | None = None) -> None:
         self.out, self.parallel, self.threads, self.device, self.log = out, parallel, threads, device, log
+        self.kept = kept
         self.children: set[subprocess.Popen] = set()
         self.lock = threading.Lock()
         self.stopping = False
@@ -151,9 +175,9 @@ class Build:
     def run_one(self, plan: ModelPlan) -> tuple[str, str, int]:
         """Train (or resume, or skip) one model; (name, its state before, exit code)."""
         folder = self.out / plan.name
-        state = model_state(folder)
-        if state == "finished" or self.stopping:
-            return plan.name, state, 0 if state == "finished" else 130
+        state = model_state(folder, kept_by_recipe(self.kept, plan))
+        if state in ("finished", "kept") or self.stopping:
+            return plan.name, state, 0 if state in ("finished", "kept") else 130
         self.out.mkdir(parents=True, exist_ok=True)
         self.log(f"{plan.name}: {'resuming' if state == 'resumable' else 'starting'}")
         started = time.monotonic()
@@ -181,19 +205,22 @@ class Build:
                 child.send_signal(signal.SIGTERM)
 
 
-def summary(out: Path, plans: list[ModelPlan]) -> list[dict]:
-    """What each model's folder says it took: steps, target tokens, seconds and its scores."""
+def summary(out: Path, plans: list[ModelPlan], kept: Path | None = None) -> list[dict]:
+    """What each model's folder (the kept one first) says it took: steps, target tokens, seconds and its
+    scores."""
     rows = []
     for plan in plans:
-        config_path = out / plan.name / "config.json"
+        is_kept = kept_by_recipe(kept, plan)
+        config_path = (kept if is_kept else out) / plan.name / "config.json"  # type: ignore[operator]
+        state = model_state(out / plan.name, is_kept)
         if not config_path.is_file():
-            rows.append({"model": plan.name, "state": model_state(out / plan.name)})
+            rows.append({"model": plan.name, "state": state})
             continue
         config = json.loads(config_path.read_text(encoding="utf-8"))
         training = config.get("training") or {}
         history = training.get("history") or [{}]
         best = (config.get("metrics") or {}).get("valid") or {}
-        rows.append({"model": plan.name, "state": model_state(out / plan.name), "steps": training.get("steps"),
+        rows.append({"model": plan.name, "state": state, "steps": training.get("steps"),
                      "target_tokens": history[-1].get("target_tokens"), "seconds": training.get("train_seconds"),
                      "valid_bleu": best.get("bleu"), "long_valid_bleu": best.get("long_bleu"),
                      "best_step": best.get("step")})
@@ -210,6 +237,9 @@ def main() -> int:
     parser.add_argument("--device", default="cpu", choices=("cpu", "cuda", "auto"))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", nargs="*", help="model names to build, e.g. zh-en-dot")
+    parser.add_argument("--kept", type=Path, default=KEPT,
+                        help="finished models kept in the repository until the set ships (skipped when their "
+                        "recorded command is the plan's); default resources/models-next")
     parser.add_argument("--summary", action="store_true", help="print what each model took and exit")
     parser.add_argument("--trials", action="store_true",
                         help="build the long-example mix trials (zh→en additive, reduced budget) instead")
@@ -226,11 +256,12 @@ def main() -> int:
             raise SystemExit(f"unknown model name(s) {', '.join(unknown)}; valid: {', '.join(p.name for p in plans)}")
         plans = [plan for plan in plans if plan.name in args.only]
     if args.summary:
-        for row in summary(args.out, plans):
+        for row in summary(args.out, plans, None if args.trials else args.kept):
             print(json.dumps(row, ensure_ascii=False))
         return 0
     build = Build(args.out, args.parallel, args.threads, args.device,
-                  log=lambda message: print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True))
+                  log=lambda message: print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True),
+                  kept=None if args.trials else args.kept)
     signal.signal(signal.SIGTERM, build.stop)
     signal.signal(signal.SIGINT, build.stop)
     results = build.run(plans)

@@ -44,6 +44,31 @@ def test_the_state_of_a_model_folder_decides_skip_resume_or_start(tmp_path):
     assert build.model_state(folder) == "finished"
 
 
+def test_a_model_kept_in_the_repository_is_skipped_only_under_the_plans_own_recipe(tmp_path):
+    plan = build.shipped_plan(tmp_path / "corpus.tsv")[0]
+    kept = tmp_path / "kept"
+    assert not build.kept_by_recipe(kept, plan) and not build.kept_by_recipe(None, plan)
+    (kept / plan.name).mkdir(parents=True)
+    config = kept / plan.name / "config.json"
+    command = f"python -m engine train {' '.join(plan.arguments)} --threads 1 --out resources/models-next/{plan.name}"
+    config.write_text(json.dumps({"command": command}), encoding="utf-8")
+    assert build.kept_by_recipe(kept, plan)
+    assert build.model_state(tmp_path / "missing", kept=True) == "kept"
+    older = command.replace("--seed 1 ", "--seed 2 ")  # another recipe: built again
+    assert older != command
+    config.write_text(json.dumps({"command": older}), encoding="utf-8")
+    assert not build.kept_by_recipe(kept, plan)
+    config.write_text("{not json", encoding="utf-8")
+    assert not build.kept_by_recipe(kept, plan)
+    config.write_text(json.dumps({"command": command}), encoding="utf-8")
+    ran = []
+    runner = build.Build(tmp_path / "out", kept=kept, log=ran.append)
+    assert runner.run_one(plan) == (plan.name, "kept", 0) and not ran  # nothing trained, nothing written
+    assert not (tmp_path / "out").exists()
+    row = build.summary(tmp_path / "out", [plan], kept)[0]
+    assert row["model"] == plan.name and row["state"] == "kept"
+
+
 def test_an_unknown_name_is_refused_with_the_valid_ones(monkeypatch, tmp_path, capsys):
     corpus = tmp_path / "c.tsv"
     corpus.write_text("a\tb\n", encoding="utf-8")
