@@ -82,9 +82,9 @@ def test_the_mix_trials_differ_from_the_shipped_zh_en_additive_run_only_in_the_m
     corpus.write_text("Hi.\t嗨。\n", encoding="utf-8")
     base = build.shipped_plan(corpus, max_target_tokens=3_000_000)[0]
     trials = build.mix_trials(corpus)
-    assert [t.name for t in trials] == ["zh-en-additive-share0.30-k8", "zh-en-additive-share0.15-k12"]
-    for trial, (share, most) in zip(trials, (("0.3", "8"), ("0.15", "12")), strict=True):
+    assert [t.name for t in trials] == ["zh-en-additive-share0.15-k8", "zh-en-additive-share0.15-k12"]
+    for trial, (share, most) in zip(trials, (("0.15", "8"), ("0.15", "12")), strict=True):
         changed = [(a, b) for a, b in zip(base.arguments, trial.arguments, strict=True) if a != b]
-        expected = {("0.15", share), ("8", most)} - {(v, v) for v in (share, most)}
+        expected = {("0.3", share), ("8", most)} - {(v, v) for v in (share, most)}
         assert set(changed) == expected
         assert trial.arguments[trial.arguments.index("--max-target-tokens") + 1] == "3000000"
