@@ -8,7 +8,7 @@ the top-k output tokens the step chose between. This connects the heatmap to the
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -54,21 +54,32 @@ def _weight_colour(alpha: float) -> QColor:
     return colour
 
 
+VisibleRows = Callable[[], tuple[int, int]]  # (first, last) rows on screen; (-1, -1) when not known
+
+
 class WeightTable(QStandardItemModel):
     """Per source token j: its label, the raw score e_ij and the weight α_ij.
 
-    The cells live in Qt (a standard item model, no Python method overridden): painting the table
-    asks every visible cell for a dozen roles, and answering those from Python would take the
+    The cells live in Qt (a standard item model, no Python method that Qt calls overridden): painting
+    the table asks every visible cell for a dozen roles, and answering those from Python would take the
     interpreter lock hundreds of times per paint — beside a decoding thread, each of them a wait
-    (15–20 ms per paint, measured). A new step sets its numbers here instead, once."""
+    (15–20 ms per paint, measured). A new step sets its numbers here instead, once — and only in the
+    rows on screen (``visible_rows``, given by the view, with a margin): the other rows are filled when
+    they scroll into view or are read through :meth:`item`, so a step costs the same for 20 source
+    tokens as for 200."""
 
     HEADERS = ("j", "source token", "score e_ij", "weight α_ij")
     _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+    MARGIN = 10  # rows filled beyond each end of the visible ones
 
     def __init__(self) -> None:
         super().__init__(0, len(self.HEADERS))
         self.setHorizontalHeaderLabels(list(self.HEADERS))
         self._tokens: list[str] = []
+        self._scores: np.ndarray | None = None  # e_i (S,) of the step shown, or None
+        self._weights = np.zeros(0)  # α_i (S,)
+        self._stale = np.zeros(0, dtype=bool)  # rows whose numbers are not yet the step shown
+        self.visible_rows: VisibleRows | None = None
 
     def set_rows(self, tokens: Sequence[str], scores: np.ndarray | None, weights: np.ndarray) -> None:
         """The rows of one step (same sentence, next step: the numbers change, nothing else)."""
@@ -82,18 +93,42 @@ class WeightTable(QStandardItemModel):
                 self.setItem(j, 1, self._cell(label, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter))
                 self.setItem(j, 2, self._cell("", self._RIGHT))
                 self.setItem(j, 3, self._cell("", self._RIGHT))
-        if not labels:
+        self._scores, self._weights = scores, np.asarray(weights)
+        self._stale = np.ones(len(labels), dtype=bool)
+        self.fill_visible()
+
+    def fill_visible(self) -> None:
+        """Fill the rows on screen (all rows while the view has not said which are) that are stale."""
+        count = len(self._stale)
+        first, last = self.visible_rows() if self.visible_rows is not None else (-1, -1)
+        if first < 0:
+            first, last = 0, count - 1
+        elif last < 0:  # the view ends below the last row
+            last = count - 1
+        self._fill(max(first - self.MARGIN, 0), min(last + self.MARGIN, count - 1))
+
+    def item(self, row: int, column: int = 0) -> QStandardItem:
+        """The cell at (row, column), its numbers those of the step shown (filled now if they were not)."""
+        if column >= 2 and 0 <= row < len(self._stale) and self._stale[row]:
+            self._fill(row, row)
+        return super().item(row, column)
+
+    def _fill(self, first: int, last: int) -> None:
+        rows = [j for j in range(first, last + 1) if self._stale[j]]
+        if not rows:
             return
+        self._stale[rows] = False
+        scores, weights = self._scores, self._weights
         self.blockSignals(True)  # one change signal for the two columns, not one per cell
-        for j in range(len(labels)):
+        for j in rows:
             score = "—" if scores is None or j >= len(scores) else f"{float(scores[j]):+.3f}"
             alpha = float(weights[j]) if j < len(weights) else float("nan")
-            self.item(j, 2).setText(score)
-            weight = self.item(j, 3)
+            super().item(j, 2).setText(score)
+            weight = super().item(j, 3)
             weight.setText(f"{alpha:.4f}")
             weight.setBackground(_weight_colour(alpha))
         self.blockSignals(False)
-        self.dataChanged.emit(self.index(0, 2), self.index(len(labels) - 1, 3))
+        self.dataChanged.emit(self.index(rows[0], 2), self.index(rows[-1], 3))
 
     @staticmethod
     def _cell(text: str, alignment: Qt.AlignmentFlag) -> QStandardItem:
@@ -146,6 +181,10 @@ class StepInspector(QWidget):
         for column, sample in ((0, "000"), (2, "score e_ij"), (3, "weight α_ij")):
             header.resizeSection(column, metrics.horizontalAdvance(sample) + 18)
         self.table.verticalHeader().setDefaultSectionSize(metrics.lineSpacing() + 6)
+        self.weights.visible_rows = self._visible_rows  # a step fills the rows on screen; the rest on scrolling
+        scroll = self.table.verticalScrollBar()
+        scroll.valueChanged.connect(lambda _value: self.weights.fill_visible())
+        scroll.rangeChanged.connect(lambda _low, _high: self.weights.fill_visible())
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         for widget in (self.title, self.formula, self.context, self.alternatives):
@@ -155,6 +194,13 @@ class StepInspector(QWidget):
         layout.addWidget(self.table, 1)
         layout.addStretch(0)  # takes the room when the table is hidden (no attention)
         self.shown_index = -1
+
+    def _visible_rows(self) -> tuple[int, int]:
+        """(first, last) rows of the table on screen: (-1, -1) while it is hidden; last -1 when the
+        view reaches below the last row."""
+        if not self.table.isVisible():
+            return -1, -1
+        return self.table.rowAt(0), self.table.rowAt(self.table.viewport().height() - 1)
 
     def clear(self, formula: str = "") -> None:
         self.shown_index = -1

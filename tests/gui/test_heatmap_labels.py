@@ -126,6 +126,33 @@ def test_inspector_scrolls_at_150_tokens(qtbot):
     assert inspector.table.verticalScrollBar().maximum() > 0
 
 
+def test_a_step_fills_the_inspector_rows_on_screen_and_the_others_as_they_scroll_into_view(qtbot):
+    from PySide6.QtGui import QStandardItemModel
+
+    inspector = StepInspector()
+    qtbot.addWidget(inspector)
+    inspector.resize(420, 500)
+    inspector.show()
+    qtbot.waitExposed(inspector)
+    model = inspector.weights
+
+    def stored(row: int) -> str:  # the cell as Qt holds it (Qt's own accessor, which fills nothing)
+        return QStandardItemModel.item(model, row, 3).text()
+
+    for index, weights in enumerate((np.linspace(0.0, 1.0, len(SOURCE)), np.linspace(1.0, 0.0, len(SOURCE)))):
+        weights = weights / weights.sum()
+        inspector.show_step(index, "▁w", None, weights, SOURCE, "e_ij = s_{i-1}·h_j", True)
+        qtbot.waitUntil(lambda: inspector.table.verticalScrollBar().maximum() > 0)
+        first, last = inspector._visible_rows()
+        assert first == 0 and 0 < last < 100
+        assert [stored(j) for j in range(last + 1)] == [f"{w:.4f}" for w in weights[: last + 1]]
+    assert stored(149) == ""  # never on screen: not filled, at any step
+    assert model.item(149, 3).text() == f"{weights[149]:.4f}"  # read through the model: the step shown
+    assert stored(140) == ""
+    inspector.table.scrollToBottom()
+    assert stored(140) == f"{weights[140]:.4f}"  # scrolled into view: filled with the step shown
+
+
 def test_an_empty_heatmap_shows_a_hint_instead_of_bare_axes(qtbot):
     from gui.attention.heatmap import HeatmapView
 
