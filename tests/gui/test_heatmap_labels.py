@@ -109,12 +109,18 @@ def test_hover_still_names_the_exact_cell(heatmap):
     assert heatmap.cell_at(centre) == (100, 61)  # a column without a label is still hoverable
 
 
-def test_inspector_scrolls_at_150_tokens(qtbot):
-    inspector = StepInspector()
-    qtbot.addWidget(inspector)
-    inspector.resize(420, 500)
-    inspector.show()
-    qtbot.waitExposed(inspector)
+@pytest.fixture
+def inspector(qtbot):
+    """A step inspector on screen, 420×500."""
+    widget = StepInspector()
+    qtbot.addWidget(widget)
+    widget.resize(420, 500)
+    widget.show()
+    qtbot.waitExposed(widget)
+    return widget
+
+
+def test_inspector_scrolls_at_150_tokens(qtbot, inspector):
     empty_hint = inspector.sizeHint().height()
     weights = np.full(len(SOURCE), 1 / len(SOURCE))
     inspector.show_step(3, "▁word3", None, weights, SOURCE, "e_ij = s_{i-1}·h_j", True)
@@ -126,14 +132,9 @@ def test_inspector_scrolls_at_150_tokens(qtbot):
     assert inspector.table.verticalScrollBar().maximum() > 0
 
 
-def test_a_step_fills_the_inspector_rows_on_screen_and_the_others_as_they_scroll_into_view(qtbot):
+def test_a_step_fills_the_inspector_rows_on_screen_and_the_others_as_they_scroll_into_view(qtbot, inspector):
     from PySide6.QtGui import QStandardItemModel
 
-    inspector = StepInspector()
-    qtbot.addWidget(inspector)
-    inspector.resize(420, 500)
-    inspector.show()
-    qtbot.waitExposed(inspector)
     model = inspector.weights
 
     def stored(row: int) -> str:  # the cell as Qt holds it (Qt's own accessor, which fills nothing)
