@@ -18,13 +18,16 @@ if TYPE_CHECKING:
 MAX_TRAIN_TOKENS = MAX_SOURCE_TOKENS  # longer training pairs (either side, in sub-words) are left out
 
 
-def encode_pairs(job: TrainingJob, pairs: Sequence, sample_alpha: float = 0.0) -> list[tuple[list[int], list[int]]]:
+def encode_pairs(job: TrainingJob, pairs: Sequence, sample_alpha: float = 0.0,
+                 seed: int | tuple[int, ...] = 0) -> list[tuple[list[int], list[int]]]:
     """Sub-word ids of each pair, leaving out pairs longer than MAX_TRAIN_TOKENS; with ``sample_alpha``
-    > 0 both sides get a sampled segmentation (subword regularization, see Tokenizer.encode)."""
+    > 0 both sides get a segmentation sampled from ``seed`` (subword regularization, see
+    Tokenizer.sample): the same seed, the same segmentations, in any process."""
+    rng = np.random.default_rng(seed)
     encoded = []
     for pair in pairs:
-        source = job.source_tokenizer.encode(pair.source, sample_alpha)
-        target = job.target_tokenizer.encode(pair.target, sample_alpha)
+        source = job.source_tokenizer.encode(pair.source, sample_alpha, rng)
+        target = job.target_tokenizer.encode(pair.target, sample_alpha, rng)
         if 0 < len(source) <= MAX_TRAIN_TOKENS and 0 < len(target) <= MAX_TRAIN_TOKENS:
             encoded.append((source, target))
     return encoded

@@ -184,8 +184,8 @@ class TrainConfig(_Serializable):
                                   "checkpoint averaging (python -m engine average); 0 = none")
     subword_alpha: float = setting(0.0, low=0.0, high=1.0,
                                    help="subword regularization (Kudo 2018): each epoch, segment every training "
-                                   "example afresh, sampled with smoothing α (0.1–0.5 typical; 0 = off, the single "
-                                   "best segmentation)")
+                                   "example afresh, drawn from its 64 best segmentations with smoothing α (0.1–0.5 "
+                                   "typical; 0 = off, the single best segmentation); seeded, so a run repeats")
     early_stopping_patience: int = setting(4, low=0, high=1000,
                                            help="validations without improvement before the run stops (0 = never)",
                                            row=Row(label="Early stopping", tip="Stop after this many epochs without a "

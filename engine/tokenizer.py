@@ -7,6 +7,7 @@ becomes byte pieces such as ``<0xF0>`` which the app shows as they are.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import os
@@ -14,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import numpy as np
 import sentencepiece as spm
 
 from engine.errors import TokenizerError
@@ -21,6 +23,7 @@ from engine.errors import TokenizerError
 PAD_ID, UNK_ID, BOS_ID, EOS_ID = 0, 1, 2, 3
 BYTE_PIECES = 256  # the pieces <0x00>…<0xFF> of byte fallback
 MIN_COVERAGE = 0.98  # the lowest character coverage SentencePiece accepts
+SAMPLE_NBEST = 64  # subword regularization draws among this many best segmentations (Kudo 2018: l = 64)
 
 
 @dataclass(frozen=True)
@@ -64,14 +67,30 @@ class Tokenizer:
     def vocab_size(self) -> int:
         return self._processor.get_piece_size()
 
-    def encode(self, text: str, sample_alpha: float = 0.0) -> list[int]:
+    def encode(self, text: str, sample_alpha: float = 0.0, rng: np.random.Generator | None = None) -> list[int]:
         """Sub-word ids of ``text`` (no BOS/EOS added): the most likely segmentation, or with
-        ``sample_alpha`` > 0 one sampled from every segmentation of the unigram lattice with
-        probability ∝ P(segmentation)^α (subword regularization, Kudo 2018; training only: a small α
-        samples widely, α = 1 follows the model's own probabilities)."""
+        ``sample_alpha`` > 0 one drawn by ``rng`` (subword regularization: see :meth:`sample`)."""
         if sample_alpha > 0:
-            return self._processor.encode(text, out_type=int, enable_sampling=True, alpha=sample_alpha, nbest_size=-1)
+            return self.sample(text, sample_alpha, rng if rng is not None else np.random.default_rng())
         return self._processor.encode(text, out_type=int)
+
+    def sample(self, text: str, alpha: float, rng: np.random.Generator) -> list[int]:
+        """One segmentation of ``text`` drawn from its ``SAMPLE_NBEST`` most likely ones with
+        probability ∝ P(segmentation)^α — Kudo 2018's l-best subword regularization (training only: a
+        small α samples widely, α = 1 follows the model's own probabilities). The draw is ``rng``'s
+        alone, so a seeded generator gives the same segmentations in every process: SentencePiece's
+        own sampler does not repeat across processes even with its global seed set."""
+        candidates = self._processor.nbest_encode_as_ids(text, nbest_size=SAMPLE_NBEST)
+        if len(candidates) <= 1:
+            return list(candidates[0]) if candidates else []
+        log_p = alpha * np.array([self._piece_scores[ids].sum() for ids in candidates])  # α log P(x), up to a constant
+        weights = np.exp(log_p - log_p.max())
+        return list(candidates[int(rng.choice(len(candidates), p=weights / weights.sum()))])
+
+    @functools.cached_property
+    def _piece_scores(self) -> np.ndarray:
+        """(V,) each piece's log-probability in the unigram model."""
+        return np.array([self._processor.get_score(i) for i in range(self.vocab_size)])
 
     def encode_many(self, texts: list[str]) -> list[list[int]]:
         """Sub-word ids of each text (the most likely segmentation), on every CPU core."""
@@ -84,11 +103,6 @@ class Tokenizer:
     def decode(self, ids: Iterable[int]) -> str:
         """Detokenized text; special ids are dropped."""
         return self._processor.decode([int(i) for i in ids if int(i) > EOS_ID])
-
-
-def seed_segmentation_sampling(seed: int) -> None:
-    """Seed SentencePiece's sampler (process-wide), so that sampled segmentations repeat per seed."""
-    spm.set_random_generator_seed(seed)
 
 
 def coverage_that_fits(corpus: Iterable[str], settings: TokenizerSettings) -> float:

@@ -24,7 +24,7 @@ from engine.device import check_precision, resolve_device
 from engine.distributed import SINGLE, Distributed, agree_max, broadcast
 from engine.events import FinishedEvent, FinishReason, StepEvent, TrainControl, ValidationEvent
 from engine.model import Seq2Seq
-from engine.tokenizer import Tokenizer, seed_segmentation_sampling
+from engine.tokenizer import Tokenizer
 from engine.train_step import train_step
 from engine.validation import validate
 
@@ -113,8 +113,7 @@ class TrainingRun:
         config, job = self.config, self.job
         alpha = config.subword_alpha
         if alpha > 0:
-            seed_segmentation_sampling(config.seed * 1000 + epoch)
-            self.single_data = encode_pairs(job, job.split.train, alpha)
+            self.single_data = encode_pairs(job, job.split.train, alpha, seed=(config.seed, epoch, 0))
         start = self.progress.get("concat_from_epoch")
         if start is None and config.concat_share > 0 and self.training_fraction() >= config.concat_start:
             self.progress["concat_from_epoch"] = start = epoch
@@ -122,7 +121,8 @@ class TrainingRun:
             job.split.train, job.split.valid + job.split.test, config.concat_max_group, config.concat_share,
             config.seed * 1000 + epoch, job.source_language, job.target_language,
         )
-        self.train_data = self.single_data + encode_pairs(job, joined, alpha) if joined else self.single_data
+        self.train_data = self.single_data + encode_pairs(job, joined, alpha, seed=(config.seed, epoch, 1)) if joined \
+            else self.single_data
 
     def next_epoch(self) -> None:
         self.progress["epoch"] += 1
