@@ -9,11 +9,11 @@ many sittings as it needs: rerun the same command and
 - a model with a checkpoint resumes from it, bit-exact (``train --resume``: the same batches, the
   same random state); the engine checkpoints after every epoch (a few minutes), so a killed build or
   a restarted machine loses at most the epoch it was in;
-- a model kept in ``resources/models-next`` (``--kept``) under the plan's own recipe is skipped: a finished
-  model, tuned, is copied there and committed (``ship_models.py build/models --into resources/models-next
-  --only NAME``), so that a build carried on by another machine, whose ``build/`` is empty, does not train it
-  again; when the set is complete it moves into resources/models byte for byte, so the repository's history
-  holds each model once;
+- a model whose run ends on its own is finished by the build: its decoding tuned on the long validation set
+  (scripts/tune_decoding.py) and its folder copied into ``resources/models-next`` (``--kept``), to be
+  committed there; a model kept there under the plan's own recipe is skipped, so that a build carried on
+  by another machine, whose ``build/`` is empty, does not train it again; when the set is complete it
+  moves into resources/models byte for byte, so the repository's history holds each model once;
 - any other model starts afresh.
 
 Two models can train at once, one thread each (``--parallel 2 --threads 1``, the default on a
@@ -175,26 +175,61 @@ class Build:
                 "--device", self.device, "--resume" if state == "resumable" else "--overwrite", "--out", folder]
 
     def run_one(self, plan: ModelPlan) -> tuple[str, str, int]:
-        """Train (or resume, or skip) one model; (name, its state before, exit code)."""
+        """Train (or resume, or skip) one model, then finish it (:meth:`finish`); (name, its state
+        before, exit code)."""
         folder = self.out / plan.name
         state = model_state(folder, kept_by_recipe(self.kept, plan))
-        if state in ("finished", "kept") or self.stopping:
-            return plan.name, state, 0 if state in ("finished", "kept") else 130
+        if state == "kept" or self.stopping:
+            return plan.name, state, 0 if state == "kept" else 130
+        if state == "finished":  # trained before; finished now if it was not then
+            return plan.name, state, self.finish(plan)
         self.out.mkdir(parents=True, exist_ok=True)
         self.log(f"{plan.name}: {'resuming' if state == 'resumable' else 'starting'}")
         started = time.monotonic()
+        code = self.run_child(plan, self.command(plan, state))
+        now = model_state(folder)
+        self.log(f"{plan.name}: {now if code == 0 else f'exit {code}, {now}'} after "
+                 f"{(time.monotonic() - started) / 60:.1f} min")
+        if code == 0 and now == "finished":
+            code = self.finish(plan)
+        return plan.name, state, code
+
+    def finish(self, plan: ModelPlan) -> int:
+        """A model whose run ended on its own, made ready to keep: its decoding tuned on the long
+        validation set (scripts/tune_decoding.py: averaging, α, β, n-gram) and its folder copied into
+        the kept folder (scripts/ship_models.py), where a later build on any machine finds it once it
+        is committed. Nothing to do without a kept folder (the trials); the exit code of the first
+        step that failed, else 0."""
+        if self.kept is None or self.stopping:
+            return 0
+        corpus = plan.arguments[plan.arguments.index("--corpus") + 1]
+        folder = os.path.relpath(self.out / plan.name, ROOT)
+        steps = (("tuning its decoding", [sys.executable, str(ROOT / "scripts" / "tune_decoding.py"), folder,
+                                          "--corpus", corpus, "--threads", str(self.threads)]),
+                 ("keeping it", [sys.executable, str(ROOT / "scripts" / "ship_models.py"), os.path.relpath(self.out, ROOT),
+                                 "--into", str(self.kept), "--only", plan.name]))
+        for what, command in steps:
+            self.log(f"{plan.name}: {what}")
+            code = self.run_child(plan, command)
+            if code != 0 or self.stopping:
+                self.log(f"{plan.name}: {what} ended with exit {code}; the next build tries again")
+                return code or 130
+        self.log(f"{plan.name}: kept in {self.kept} — commit it there")
+        return 0
+
+    def run_child(self, plan: ModelPlan, command: list[str]) -> int:
+        """Run ``command`` from the project's root, its output appended to the model's log; stop()
+        reaches it. Its exit code."""
+        self.out.mkdir(parents=True, exist_ok=True)
         with (self.out / f".{plan.name}.log").open("a", encoding="utf-8") as stream:
-            child = subprocess.Popen(self.command(plan, state), cwd=ROOT, stdout=stream, stderr=stream,
+            child = subprocess.Popen(command, cwd=ROOT, stdout=stream, stderr=stream,
                                      start_new_session=True)  # a terminal's Ctrl-C reaches it through stop()
             with self.lock:
                 self.children.add(child)
             code = child.wait()
             with self.lock:
                 self.children.discard(child)
-        now = model_state(folder)
-        self.log(f"{plan.name}: {now if code == 0 else f'exit {code}, {now}'} after "
-                 f"{(time.monotonic() - started) / 60:.1f} min")
-        return plan.name, state, code
+        return code
 
     def run(self, plans: list[ModelPlan]) -> list[tuple[str, str, int]]:
         with ThreadPoolExecutor(max_workers=max(1, self.parallel)) as pool:

@@ -69,6 +69,28 @@ def test_a_model_kept_in_the_repository_is_skipped_only_under_the_plans_own_reci
     assert row["model"] == plan.name and row["state"] == "kept"
 
 
+def test_a_model_that_ends_on_its_own_is_tuned_and_kept_and_one_that_failed_to_is_finished_on_the_next_build(
+        tmp_path):
+    plan = build.shipped_plan(tmp_path / "corpus.tsv")[0]
+    out, kept = tmp_path / "out", tmp_path / "kept"
+    (out / plan.name).mkdir(parents=True)
+    (out / plan.name / "metrics.jsonl").write_text(json.dumps({"kind": "finished", "reason": "early stopping"}) + "\n")
+    runner = build.Build(out, kept=kept, log=lambda _: None)
+    commands, codes = [], [1]  # the tuning fails the first time (a stopped build, a full disk …)
+    runner.run_child = lambda _plan, command: commands.append(command) or (codes.pop() if codes else 0)
+    assert runner.run_one(plan) == (plan.name, "finished", 1)
+    assert len(commands) == 1 and commands[0][1].endswith("tune_decoding.py")  # not kept after a failed step
+    assert runner.run_one(plan) == (plan.name, "finished", 0)  # the next build finishes it
+    tune, ship = commands[1:]
+    assert tune[1].endswith("tune_decoding.py") and tune[2].endswith(plan.name)
+    assert tune[tune.index("--corpus") + 1] == plan.arguments[plan.arguments.index("--corpus") + 1]
+    assert ship[1].endswith("ship_models.py") and ship[ship.index("--into") + 1] == str(kept)
+    assert ship[ship.index("--only") + 1] == plan.name
+    commands.clear()
+    runner.kept = None  # the trials: no kept folder, nothing to finish
+    assert runner.finish(plan) == 0 and not commands
+
+
 def test_an_unknown_name_is_refused_with_the_valid_ones(monkeypatch, tmp_path, capsys):
     corpus = tmp_path / "c.tsv"
     corpus.write_text("a\tb\n", encoding="utf-8")
