@@ -29,85 +29,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui.common.plotstyle import DIVERGED_COLOUR, faded, style_plot
+from gui.common.plotstyle import DIVERGED_COLOUR, FOREGROUND, style_plot
 from gui.training.ranges import curves_x_bounds, loss_bounds, nice_bounds
 from gui.training.records import DEFAULT_SMOOTHING, RunRecord
+from gui.training.run_curves import RunCurves, TimeOrStepAxis
 
 X_MODES = (("step", "Step"), ("elapsed", "Elapsed time"))
 # The plots redrawn after the loss plot, one per event-loop turn: object name → its curves' key.
 LATER_PLOTS = {"bleuPlot": "bleu", "learningRatePlot": "learning_rate", "speedPlot": "speed"}
+LONG_BLEU_TITLE = "Validation BLEU (○: long inputs)"
 # The grid's rows (loss; BLEU beside learning rate; speed): the speed plot's row stretches like the
 # middle one — at 3:2:1 it got 37 px of plot at 1280×800, its tick labels on top of each other.
 ROW_STRETCH = (3, 2, 2)
 PLOT_MIN_HEIGHT = 110
-
-
-class TimeOrStepAxis(pg.AxisItem):
-    """A bottom axis that writes seconds as m:ss (or h:mm:ss) in time mode."""
-
-    def __init__(self) -> None:
-        super().__init__("bottom")
-        self.time_mode = False
-
-    def tickStrings(self, values, scale, spacing):  # noqa: N802 - pyqtgraph override
-        if not self.time_mode:
-            return super().tickStrings(values, scale, spacing)
-        labels = []
-        for value in values:
-            seconds = int(round(value * scale))
-            hours, rest = divmod(abs(seconds), 3600)
-            minutes, secs = divmod(rest, 60)
-            labels.append(f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}")
-        return labels
-
-
-class _RunCurves:
-    """The plot items of one run. The loss plot's are made at once; the BLEU, learning-rate and
-    speed plots' items in those plots' first turns (:meth:`later_item`), one plot a turn."""
-
-    def __init__(self, view: CurvesView, record: RunRecord) -> None:
-        self.view, self.colour = view, record.colour
-        self.raw = view.loss_plot.plot(pen=pg.mkPen(faded(self.colour, 70), width=1), **_LINE)
-        self.smoothed = view.loss_plot.plot(pen=pg.mkPen(self.colour, width=1), name=record.name, **_LINE)
-        dashed = pg.mkPen(self.colour, width=1.5, style=Qt.PenStyle.DashLine)
-        self.valid_loss = view.loss_plot.plot(pen=dashed, connect="finite", **self._symbols())
-        self.later: dict[str, pg.PlotDataItem] = {}  # "bleu", "learning_rate", "speed", once made
-        for series in (self.raw, self.smoothed):
-            _thin(series)
-        self.markers: list[pg.InfiniteLine] = []
-
-    def _symbols(self) -> dict:
-        return {"symbol": "o", "symbolSize": 7, "symbolBrush": self.colour, "symbolPen": pg.mkPen("w")}
-
-    def later_item(self, plot: str, visible: bool) -> pg.PlotDataItem:
-        """The curve of ``plot`` ("bleu", "learning_rate" or "speed"), made on first use."""
-        if plot not in self.later:
-            if plot == "bleu":
-                item = self.view.bleu_plot.plot(pen=pg.mkPen(self.colour, width=2), connect="finite",
-                                                **self._symbols())
-            else:
-                target = self.view.lr_plot if plot == "learning_rate" else self.view.speed_plot
-                item = _thin(target.plot(pen=pg.mkPen(self.colour, width=1), **_LINE))
-            item.setVisible(visible)
-            self.later[plot] = item
-        return self.later[plot]
-
-    def items(self) -> list[pg.GraphicsObject]:
-        return [self.raw, self.smoothed, self.valid_loss, *self.later.values(), *self.markers]
-
-
-# One-pixel pens for the per-step series: wider lines cost Qt's raster engine several times more
-# per frame, which a long run (thousands of points, 30 frames a second) cannot afford.
-_LINE = {"connect": "finite"}
-
-
-def _thin(series: pg.PlotDataItem) -> pg.PlotDataItem:
-    """Only what is in view, at most two points (a bucket's extremes) per pixel column: a long run's
-    100,000 steps would otherwise be drawn in full at every redraw (drawing a path costs as much as
-    its points). Set here: plot()'s keyword arguments do not carry them."""
-    series.setClipToView(True)
-    series.setDownsampling(auto=True, method="peak")
-    return series
 
 
 class CurvesView(QWidget):
@@ -119,13 +53,14 @@ class CurvesView(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._runs: dict[int, tuple[RunRecord, _RunCurves]] = {}
+        self._runs: dict[int, tuple[RunRecord, RunCurves]] = {}
         self._ranges: dict[tuple[str, str], tuple[float, float]] = {}  # last range set, per (plot, axis)
         self._follow: dict[str, bool] = {}  # False once the user zoomed or panned that plot
         self.x_mode = "step"
         # What waits for a plot's turn, by the plot's object name (in order): the runs whose curves
         # it redraws, its new y range, the x range it follows the loss plot to.
         self._later: dict[str, set[int]] = {}
+        self._long_titled = False  # the BLEU plot names its dashed curves (a run validates on long inputs)
         self._later_y: dict[str, tuple[float, float]] = {}
         self._later_x: dict[str, tuple[float, float]] = {}
         self._later_timer = QTimer(self)
@@ -247,7 +182,7 @@ class CurvesView(QWidget):
 
     # -- runs ---------------------------------------------------------------------------------
     def add_run(self, record: RunRecord) -> None:
-        self._runs[id(record)] = (record, _RunCurves(self, record))
+        self._runs[id(record)] = (record, RunCurves(self, record))
         self.update_run(record)
 
     def update_run(self, record: RunRecord) -> None:
@@ -306,9 +241,24 @@ class CurvesView(QWidget):
             if key == "bleu":
                 vx, keep = self._validation_x(record)
                 item.setData(vx[keep], record.validation_series("bleu")[keep])
+                if record.has_long_validation:
+                    self._show_long_bleu_title()
+                    long = record.validation_series("long_bleu")
+                    keep = keep & np.isfinite(long)
+                    curves.long_bleu_item(record.visible).setData(vx[keep], long[keep])
             else:
                 item.setData(record.series(self._x_name()),
                              record.series("learning_rate" if key == "learning_rate" else "tokens_per_second"))
+
+    def _show_long_bleu_title(self) -> None:
+        """Name the dashed curves once a run validates on long inputs too."""
+        if self._long_titled:
+            return
+        self._long_titled = True
+        self.bleu_plot.getPlotItem().setTitle(LONG_BLEU_TITLE, color=FOREGROUND, size="10pt")
+        self.bleu_plot.setToolTip("BLEU at each validation — solid ●: the validation pairs; dashed ○: the same "
+                                  "pairs joined 1–8 at a time (long inputs). The run is judged on their mean. "
+                                  "Without attention (the fixed context C) the dashed line falls behind.")
 
     def _x_name(self) -> str:
         return "step" if self.x_mode == "step" else "elapsed"
@@ -340,7 +290,7 @@ class CurvesView(QWidget):
             curves.markers.append(marker)
         self._place_markers(record, curves)
 
-    def _place_markers(self, record: RunRecord, curves: _RunCurves) -> None:
+    def _place_markers(self, record: RunRecord, curves: RunCurves) -> None:
         if record.diverged_at is None:
             return
         step, elapsed = record.diverged_at

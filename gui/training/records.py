@@ -96,6 +96,7 @@ class ValidationPoint:
     chrf: float
     exact_match: float
     learning_rate: float
+    long_bleu: float = math.nan  # on the long validation set (the valid pairs joined 1–8); NaN without one
 
 
 @dataclass(frozen=True)
@@ -184,7 +185,7 @@ class RunRecord:
     def add_validation(self, event: ValidationEvent) -> None:
         self.validations.append(ValidationPoint(
             event.step, event.epoch, event.elapsed_seconds, event.valid_loss, event.bleu, event.chrf,
-            event.exact_match, event.learning_rate,
+            event.exact_match, event.learning_rate, math.nan if event.long_bleu is None else event.long_bleu,
         ))
         if event.samples:
             self.snapshots.append(Snapshot(event.epoch, event.step, event.bleu, event.samples))
@@ -196,7 +197,7 @@ class RunRecord:
                 self.validations.append(ValidationPoint(
                     int(item["step"]), int(item["epoch"]), math.nan, float(item["valid_loss"]),
                     float(item["bleu"]), float(item.get("chrf", math.nan)), float(item.get("exact_match", math.nan)),
-                    float(item.get("learning_rate", math.nan)),
+                    float(item.get("learning_rate", math.nan)), float(item.get("long_bleu", math.nan)),
                 ))
             except (KeyError, TypeError, ValueError):
                 continue
@@ -219,6 +220,11 @@ class RunRecord:
         return np.array([getattr(point, field) for point in self.validations], dtype=np.float64)
 
     @property
+    def has_long_validation(self) -> bool:
+        """Whether the run also validates on long inputs (``--long-validation``)."""
+        return any(math.isfinite(point.long_bleu) for point in self.validations)
+
+    @property
     def step_count(self) -> int:
         return len(self.columns["step"])
 
@@ -235,7 +241,8 @@ class RunRecord:
 
 
 CSV_COLUMNS = ("run", "kind", "step", "epoch", "elapsed_seconds", "train_loss", "valid_loss", "bleu", "chrf",
-               "exact_match", "learning_rate", "tokens_per_second", "scorer", "cell", "corpus", "direction")
+               "exact_match", "learning_rate", "tokens_per_second", "scorer", "cell", "corpus", "direction",
+               "long_bleu")
 
 
 def _number(value: float) -> str:
@@ -251,11 +258,11 @@ def metrics_rows(runs: Sequence[RunRecord]) -> list[list[str]]:
         columns = [run.series(c) for c in RunRecord.STEP_COLUMNS]
         for step, epoch, elapsed, loss, lr, tps in zip(*columns, strict=True):
             rows.append([run.name, "train", str(int(step)), str(int(epoch)), _number(elapsed), _number(loss), "",
-                         "", "", "", _number(lr), _number(tps), *about])
+                         "", "", "", _number(lr), _number(tps), *about, ""])
         for p in run.validations:
             rows.append([run.name, "valid", str(p.step), str(p.epoch), _number(p.elapsed), "", _number(p.valid_loss),
                          _number(p.bleu), _number(p.chrf), _number(p.exact_match), _number(p.learning_rate), "",
-                         *about])
+                         *about, _number(p.long_bleu)])
     return rows
 
 

@@ -150,3 +150,38 @@ def test_a_watcher_stopped_before_its_first_read_never_reads(tmp_path, qtbot):
     watcher.stop()  # the window closes at once
     qtbot.wait(50)
     assert not jobs.started and not watcher.timer.isActive()
+
+
+def test_a_run_that_validates_on_long_inputs_draws_that_bleu_dashed_beside_the_valid_bleu(qtbot, tmp_path):
+    import csv
+
+    from engine.events import ValidationEvent
+    from gui.training.curves import LONG_BLEU_TITLE, CurvesView
+    from gui.training.records import write_metrics_csv
+
+    view = CurvesView()
+    qtbot.addWidget(view)
+    plain, both = _record(300), _record(300)
+    for step, bleu in ((100, 10.0), (200, 14.0), (300, 17.0)):
+        plain.add_validation(ValidationEvent(step=step, epoch=1, valid_loss=2.0, bleu=bleu, chrf=30.0,
+                                             exact_match=0.0, samples=(), is_best=True, best_bleu=bleu,
+                                             learning_rate=1e-3, elapsed_seconds=float(step)))
+        both.add_validation(ValidationEvent(step=step, epoch=1, valid_loss=2.0, bleu=bleu, chrf=30.0, exact_match=0.0,
+                                            samples=(), is_best=True, best_bleu=bleu, learning_rate=1e-3,
+                                            elapsed_seconds=float(step), long_bleu=bleu / 2))
+    both.add_history([{"step": 400, "epoch": 2, "valid_loss": 1.9, "bleu": 18.0, "long_bleu": 11.0}])
+    view.add_run(plain)
+    view.flush()
+    assert view._runs[id(plain)][1].long_bleu is None  # no long validation: no dashed curve, the plain title
+    assert view.bleu_plot.getPlotItem().titleLabel.text == "Validation BLEU"
+    view.add_run(both)
+    view.flush()
+    x, y = view._runs[id(both)][1].long_bleu.getData()
+    assert list(x) == [100, 200, 300, 400] and list(y) == [5.0, 7.0, 8.5, 11.0]
+    assert view.bleu_plot.getPlotItem().titleLabel.text == LONG_BLEU_TITLE and "joined" in view.bleu_plot.toolTip()
+    view.set_run_visible(both, False)
+    assert not view._runs[id(both)][1].long_bleu.isVisible()
+    path = tmp_path / "metrics.csv"
+    write_metrics_csv(path, [plain, both])
+    rows = [row for row in csv.DictReader(path.open(encoding="utf-8")) if row["kind"] == "valid"]
+    assert [row["long_bleu"] for row in rows] == ["", "", "", "5", "7", "8.5", "11"]
