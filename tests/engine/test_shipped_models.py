@@ -1,11 +1,14 @@
 """The models shipped in resources/models load, verify and translate (skipped where none ship)."""
 
+from dataclasses import replace
+
 import pytest
 
 from engine.bundle import load_model_folder
 from engine.catalog import SHIPPED_MODELS, default_model, scan
 from engine.config import TrainConfig
 from engine.length_study import read_length_study
+from engine.scorer_table import SCORER_TABLE
 from tests.scripts import load_script
 
 SHIPPED = sorted(p for p in SHIPPED_MODELS.glob("*") if (p / "config.json").is_file()) if SHIPPED_MODELS.is_dir() \
@@ -58,6 +61,27 @@ def test_every_model_of_the_build_plan_is_shipped_in_each_direction(direction):
     assert shipped <= planned and planned - shipped <= NOT_YET_SHIPPED
 
 
+def recipe(info: dict) -> TrainConfig:
+    """A model's training settings as TrainConfig, the score warm-up set aside: it acts only on unscaled
+    scores, so a build may give it to those alone (their warm-ups are compared among themselves)."""
+    return replace(TrainConfig.from_dict(info["training"]["train_config"]), temperature_warmup=0.0)
+
+
+def warm_ups(infos: list[dict]) -> set[float]:
+    """The score warm-ups of the unscaled scorers' models (the ones it acts on)."""
+    return {TrainConfig.from_dict(info["training"]["train_config"]).temperature_warmup for info in infos
+            if SCORER_TABLE[info["model"]["scorer"]].unscaled}
+
+
+def test_the_score_warm_up_is_compared_only_where_it_acts():
+    def info(scorer: str, warm_up: float) -> dict:
+        return {"training": {"train_config": {"temperature_warmup": warm_up}}, "model": {"scorer": scorer}}
+
+    assert recipe(info("additive", 0.0)) == recipe(info("dot", 0.1))
+    assert warm_ups([info("additive", 0.0), info("dot", 0.1), info("bilinear", 0.1)]) == {0.1}
+    assert len(warm_ups([info("dot", 0.1), info("bilinear", 0.2)])) == 2  # unequal where it acts: unfair
+
+
 @pytest.mark.parametrize("direction", [d for d, folders in sorted(DIRECTIONS.items()) if len(folders) >= 2])
 def test_the_shipped_models_of_a_direction_differ_only_in_their_scorer(direction):
     """A fair comparison: same split, architecture, sizes, seed, recipe, threads and time budget (the
@@ -68,12 +92,12 @@ def test_the_shipped_models_of_a_direction_differ_only_in_their_scorer(direction
         assert info["data"]["split"] == first["data"]["split"]
         assert info["data"]["split_rule"] == first["data"]["split_rule"]
         # Compared as TrainConfig: a setting added since a model was trained counts as its default.
-        assert TrainConfig.from_dict(info["training"]["train_config"]) == \
-            TrainConfig.from_dict(first["training"]["train_config"])
+        assert recipe(info) == recipe(first)
         assert {k: v for k, v in info["model"].items() if k != "scorer"} == \
             {k: v for k, v in first["model"].items() if k != "scorer"}
         assert info["tokenizers"]["source"]["sha256"] == first["tokenizers"]["source"]["sha256"]
         assert info["tokenizers"]["target"]["sha256"] == first["tokenizers"]["target"]["sha256"]
+    assert len(warm_ups(infos)) <= 1
 
 
 @pytest.mark.skipif(not SHIPPED, reason="no shipped models in resources/models")
