@@ -138,11 +138,11 @@ KEPT = ROOT / "resources" / "models-next"  # finished models of the set being bu
 def kept_by_recipe(kept: Path | None, plan: ModelPlan) -> bool:
     """Whether ``kept`` (a folder of finished models) holds ``plan``'s model, trained by the plan's own
     arguments (a model kept under an older recipe does not count: it is built again)."""
-    if kept is None or not (kept / plan.name / "config.json").is_file():
+    if kept is None:
         return False
-    try:
+    try:  # a missing folder is an OSError too
         command = json.loads((kept / plan.name / "config.json").read_text(encoding="utf-8")).get("command")
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):  # AttributeError: valid JSON that is no object
         return False
     return isinstance(command, str) and f"train {' '.join(plan.arguments)} " in command
 
@@ -183,7 +183,6 @@ class Build:
             return plan.name, state, 0 if state == "kept" else 130
         if state == "finished":  # trained before; finished now if it was not then
             return plan.name, state, self.finish(plan)
-        self.out.mkdir(parents=True, exist_ok=True)
         self.log(f"{plan.name}: {'resuming' if state == 'resumable' else 'starting'}")
         started = time.monotonic()
         code = self.run_child(plan, self.command(plan, state))
@@ -292,13 +291,14 @@ def main() -> int:
         if unknown:
             raise SystemExit(f"unknown model name(s) {', '.join(unknown)}; valid: {', '.join(p.name for p in plans)}")
         plans = [plan for plan in plans if plan.name in args.only]
+    kept = None if args.trials else args.kept  # the trials are never kept
     if args.summary:
-        for row in summary(args.out, plans, None if args.trials else args.kept):
+        for row in summary(args.out, plans, kept):
             print(json.dumps(row, ensure_ascii=False))
         return 0
     build = Build(args.out, args.parallel, args.threads, args.device,
                   log=lambda message: print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True),
-                  kept=None if args.trials else args.kept)
+                  kept=kept)
     signal.signal(signal.SIGTERM, build.stop)
     signal.signal(signal.SIGINT, build.stop)
     results = build.run(plans)

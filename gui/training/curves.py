@@ -241,9 +241,9 @@ class CurvesView(QWidget):
             if key == "bleu":
                 vx, keep = self._validation_x(record)
                 item.setData(vx[keep], record.validation_series("bleu")[keep])
-                if record.has_long_validation:
+                long = record.validation_series("long_bleu")  # NaN where the run has no long validation
+                if np.isfinite(long).any():
                     self._show_long_bleu_title()
-                    long = record.validation_series("long_bleu")
                     keep = keep & np.isfinite(long)
                     curves.long_bleu_item(record.visible).setData(vx[keep], long[keep])
             else:

@@ -220,11 +220,6 @@ class RunRecord:
         return np.array([getattr(point, field) for point in self.validations], dtype=np.float64)
 
     @property
-    def has_long_validation(self) -> bool:
-        """Whether the run also validates on long inputs (``--long-validation``)."""
-        return any(math.isfinite(point.long_bleu) for point in self.validations)
-
-    @property
     def step_count(self) -> int:
         return len(self.columns["step"])
 
