@@ -144,9 +144,7 @@ def plot(direction: str, by_scorer: dict[str, dict[int, LengthStudy]], path: Pat
     axes.set_xlabel("source length (sub-word tokens), long test set")
     axes.set_ylabel("BLEU (greedy)")
     lesson = length_lesson({scorer: beams[1] for scorer, beams in by_scorer.items() if 1 in beams})
-    verdict = "no attention figures" if lesson is None else (
-        "the fixed context C is not behind" if lesson.fixed_long is not None and lesson.best_long <= lesson.fixed_long
-        else "every line falls, attention less" if lesson.all_fall else "attention holds up, C falls")
+    verdict = "no attention figures" if lesson is None else lesson.headline()
     axes.set_title(f"{direction}: {verdict}")
     axes.set_ylim(bottom=0)
     axes.legend()

@@ -174,8 +174,8 @@ def record_repeat_ngram(folder: Path, valid, ngrams: list[int], beam: int) -> bo
     """Choose the n-gram constraint beside the stored α and β and write it (and what was tried) into
     config.json; True when the choice moved."""
     n, tried = choose_repeat_ngram(folder, valid, ngrams, beam)
-    print(f"{folder.name}: no repeated {n}-gram (beam-{beam} valid BLEU and looping share by n, 0 = off: {tried})",
-          flush=True)
+    chosen = f"no repeated {n}-gram" if n else "repeated n-grams allowed"
+    print(f"{folder.name}: {chosen} (beam-{beam} valid BLEU and looping share by n, 0 = off: {tried})", flush=True)
     return _store_choice(folder, "no_repeat_ngram", n, tried)
 
 
