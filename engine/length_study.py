@@ -4,7 +4,8 @@ Bahdanau et al. (2014, Fig. 2) plot BLEU against sentence length: the plain enco
 squeezes the source into one fixed vector C, collapses as sentences grow, while the model with
 attention holds. This module measures the same curve for one model: it translates the long test
 set (:func:`engine.concat.long_test_set`, test pairs joined 1–8 at a time), scores each
-source-length bucket with sacrebleu, keeps a few example rows per bucket, and stores the result in
+source-length bucket with sacrebleu, measures the share of outputs that loop (engine.repetition; the
+references' share beside it), keeps a few example rows per bucket, and stores the result in
 the model folder's ``config.json`` (``metrics.length_study.beam<N>``) so that the app draws the
 curve without decoding anything.
 
@@ -22,6 +23,7 @@ from engine.bundle import read_config, update_config
 from engine.config import DecodeConfig
 from engine.data import Pair
 from engine.evaluate import corpus_scores
+from engine.repetition import looping_share
 from engine.schema import Anything, Int, ListOf, Num, Obj, SchemaError, Str
 from engine.translator import Translator
 
@@ -75,6 +77,8 @@ class LengthStudy:
     rows: tuple[StudyRow, ...]  # up to EXAMPLES_PER_BUCKET per bucket
     signature: str
     aggregates: tuple[BucketScore, ...] = ()  # STUDY_AGGREGATES, e.g. "41+", scored as one group
+    looping_share: float | None = None  # share of the outputs that loop (None: a study stored before it was measured)
+    references_looping_share: float | None = None  # the same measure on the references
 
     def bucket(self, label: str) -> BucketScore | None:
         """A bucket or an aggregate ("41+") by its label."""
@@ -90,6 +94,9 @@ class LengthStudy:
             "aggregates": [_score_json(b) for b in self.aggregates],
             "rows": [{"bucket": r.bucket, "source": r.source, "reference": r.reference, "output": r.output,
                       "source_length": r.source_length} for r in self.rows],
+            **({} if self.looping_share is None else {"looping_share": round(self.looping_share, 4)}),
+            **({} if self.references_looping_share is None else
+               {"references_looping_share": round(self.references_looping_share, 4)}),
         }
 
     @staticmethod
@@ -104,7 +111,10 @@ class LengthStudy:
         aggregates = tuple(_score_from_json(b) for b in data.get("aggregates", ()))
         rows = tuple(StudyRow(r["bucket"], r["source"], r["reference"], r["output"], r["source_length"])
                      for r in data.get("rows", ()))
-        return LengthStudy(data["beam"], data["n"], buckets, rows, data.get("signature", ""), aggregates)
+        loops, references_loop = data.get("looping_share"), data.get("references_looping_share")
+        return LengthStudy(data["beam"], data["n"], buckets, rows, data.get("signature", ""), aggregates,
+                           None if loops is None else float(loops),
+                           None if references_loop is None else float(references_loop))
 
 
 _SCORE = Obj({"bucket": Str(max_length=32), "n": Int(low=0), "bleu": Num(0, 100), "chrf": Num(0, 100)},
@@ -114,7 +124,8 @@ _ROW = Obj({"bucket": Str(max_length=32), "source": Str(), "reference": Str(), "
            extra=Anything())
 STUDY_SCHEMA = Obj({"beam": Int(1, 1024), "n": Int(low=0), "signature": Str(max_length=1_000),
                     "buckets": ListOf(_SCORE, max_items=64), "aggregates": ListOf(_SCORE, max_items=64),
-                    "rows": ListOf(_ROW, max_items=10_000)}, frozenset({"beam", "n", "buckets"}), extra=Anything())
+                    "rows": ListOf(_ROW, max_items=10_000), "looping_share": Num(0, 1),
+                    "references_looping_share": Num(0, 1)}, frozenset({"beam", "n", "buckets"}), extra=Anything())
 
 
 def study_problem(data: Any) -> str | None:
@@ -179,7 +190,8 @@ def run_length_study(
             rows += [StudyRow(bucket.label, pairs[i].source, references[i], hypotheses[i], lengths[i])
                      for i in _spread(members, examples_per_bucket)]
     aggregates = [scored[0] for low, high in STUDY_AGGREGATES if (scored := score(low, high)) is not None]
-    return LengthStudy(config.beam_size, len(pairs), tuple(buckets), tuple(rows), signature, tuple(aggregates))
+    return LengthStudy(config.beam_size, len(pairs), tuple(buckets), tuple(rows), signature, tuple(aggregates),
+                       looping_share(hypotheses, target_language), looping_share(references, target_language))
 
 
 def study_key(beam: int) -> str:
@@ -216,4 +228,8 @@ def format_study(study: LengthStudy) -> str:
     """A text table: one line per bucket with n, BLEU and chrF."""
     lines = [f"{'source sub-words':>16}  {'n':>5}  {'BLEU':>6}  {'chrF':>6}"]
     lines += [f"{b.label:>16}  {b.n:>5}  {b.bleu:6.2f}  {b.chrf:6.2f}" for b in study.buckets + study.aggregates]
+    if study.looping_share is not None:
+        references = "" if study.references_looping_share is None else \
+            f" (references {study.references_looping_share:.1%})"
+        lines.append(f"looping outputs {study.looping_share:.1%}{references}")
     return "\n".join(lines)

@@ -8,7 +8,9 @@ dropped, punctuation kept: "我很好。我很好。我很好。" loops on "我�
 at every position, so they may overlap: "ha ha ha ha ha" holds "ha ha ha" three times.
 
 The same measure is applied to the references, whose share says how much repetition the language
-itself has (a list of chores may repeat "I have to" on purpose).
+itself has (a list of chores may repeat "I have to" on purpose). A set of outputs loops *too often*
+when its share exceeds ``loop_bound`` of the references' share: twice their share, and never less than
+3 % (a few looping outputs in a hundred are tolerated even when the references have none).
 """
 
 from __future__ import annotations
@@ -18,6 +20,13 @@ from collections.abc import Sequence
 
 LOOP_NGRAM = 3  # word n-grams counted
 LOOP_COUNT = 3  # occurrences of one n-gram that make an output loop
+LOOP_BOUND_FLOOR = 0.03  # the looping share tolerated whatever the references' share
+LOOP_BOUND_TIMES = 2.0  # … and the multiple of the references' share tolerated above it
+
+
+def loop_bound(references_share: float) -> float:
+    """The largest share of looping outputs tolerated beside references that loop in ``references_share``."""
+    return max(LOOP_BOUND_TIMES * references_share, LOOP_BOUND_FLOOR)
 
 
 def words(text: str, language: str) -> list[str]:

@@ -7,7 +7,8 @@ per source-length bucket on the long test set, greedy and — after ``scripts/tu
 beam 5). This script tabulates them per direction, sets every attention scorer against the fixed
 context C bucket by bucket, checks the targets of the long-sentence work (the best scorer keeps
 ≥ 0.8× its 1–10-token BLEU on 41+ tokens; its lead over C there is ≥ +10 BLEU and ≥ 1.5× its lead on
-1–10) and draws Bahdanau et al.'s Figure 2 for the shipped models (needs matplotlib).
+1–10; every model's outputs loop no more often than twice the references', and at most 3 % when they do
+not) and draws Bahdanau et al.'s Figure 2 for the shipped models (needs matplotlib).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from engine.bundle import read_config  # noqa: E402
 from engine.config import SCORER_NAMES  # noqa: E402
 from engine.length_lesson import length_lesson  # noqa: E402
 from engine.length_study import STUDY_BUCKETS, LengthStudy, stored_length_study, study_bucket_label  # noqa: E402
+from engine.repetition import loop_bound  # noqa: E402
 
 SHORT, LONG = "1–10", "41+"
 LABELS = [study_bucket_label(*bucket) for bucket in STUDY_BUCKETS]
@@ -53,13 +55,17 @@ def _cell(value: float | None) -> str:
 
 def targets(by_scorer: dict[str, dict[int, LengthStudy]], beam: int) -> list[str]:
     """The long-sentence targets, checked on the stored studies at ``beam``."""
+    return _lead_targets(by_scorer, beam) + _loop_target(by_scorer, beam)
+
+
+def _lead_targets(by_scorer: dict[str, dict[int, LengthStudy]], beam: int) -> list[str]:
+    """The best attention scorer's share of its short-input BLEU kept on 41+ tokens and the leads over C."""
     none = by_scorer.get("none", {}).get(beam)
     attending = {s: b[beam] for s, b in by_scorer.items() if s != "none" and beam in b}
-    if none is None or not attending:
+    lesson = length_lesson({s: b[beam] for s, b in by_scorer.items() if beam in b})
+    if none is None or lesson is None:
         return []
-    best = max(attending, key=lambda s: _bleu(attending[s], LONG) or 0.0)
-    study = attending[best]
-    short, long = _bleu(study, SHORT) or 0.0, _bleu(study, LONG) or 0.0
+    best, short, long = lesson.best, lesson.best_short, lesson.best_long
     lead_short = short - (_bleu(none, SHORT) or 0.0)
     lead_long = long - (_bleu(none, LONG) or 0.0)
     lines = [f"- Best attention scorer on 41+ tokens: `{best}`, {long:.1f} BLEU against {short:.1f} on 1–10 tokens: "
@@ -72,6 +78,20 @@ def targets(by_scorer: dict[str, dict[int, LengthStudy]], beam: int) -> list[str
                  f"`{s}` {(_bleu(st, LONG) or 0.0) - (_bleu(none, LONG) or 0.0):+.1f}" for s, st in attending.items())
              + "."]
     return [line for line in lines if line]
+
+
+def _loop_target(by_scorer: dict[str, dict[int, LengthStudy]], beam: int) -> list[str]:
+    """Each model's share of looping outputs on the long test set against the bound its references allow."""
+    measured = {s: b[beam] for s, b in by_scorer.items() if beam in b and b[beam].looping_share is not None}
+    if not measured:
+        return []
+    references = next(iter(measured.values())).references_looping_share or 0.0
+    bound = loop_bound(references)
+    over = [s for s, st in measured.items() if st.looping_share > bound]
+    verdict = "every model within it" if not over else "over it: " + ", ".join(f"`{s}`" for s in over)
+    return [f"- Outputs that loop (a word 3-gram three times or more; target ≤ {bound:.0%}: twice the references' "
+            f"{references:.1%}, at least 3 %): " + ", ".join(f"`{s}` {st.looping_share:.1%}"
+                                                           for s, st in measured.items()) + f" — {verdict}."]
 
 
 def render(found: dict[str, dict[str, dict[int, LengthStudy]]], plotted: list[str]) -> str:

@@ -18,7 +18,8 @@ inputs both count.
    (engine.repetition) is recorded beside each β's BLEU, and the references' share beside them.
    **Repeated n-grams.** Then, with that α and β, the n-gram constraint (engine.ngram_block: no output
    repeats an n-gram of n sub-word tokens) is chosen from ``--ngrams`` the same way — the highest beam
-   valid BLEU, the smaller n on a tie among the constraints and "off" (0) on a tie with off — and stored as
+   valid BLEU, "off" (0) on a tie with off, then the larger n — among the n whose outputs loop no more
+   often than the references allow (engine.repetition.loop_bound; when none does, the fewest loops) — and stored as
    ``decoding.no_repeat_ngram``, which beam search then uses by default (greedy decoding stays
    unconstrained unless asked); each n's share of looping outputs is recorded beside its BLEU.
 3. The length study on the long test set is recorded again, greedy and with beam 5, and the test
@@ -54,7 +55,7 @@ from engine.data import read_tsv, split_pairs  # noqa: E402
 from engine.evaluate import evaluate  # noqa: E402
 from engine.length_study import record_length_study, run_length_study  # noqa: E402
 from engine.paths import TATOEBA_CORPUS  # noqa: E402
-from engine.repetition import looping_share  # noqa: E402
+from engine.repetition import loop_bound, looping_share  # noqa: E402
 from engine.run_report import record_test_metrics  # noqa: E402
 from engine.snapshots import list_snapshots  # noqa: E402
 
@@ -141,10 +142,18 @@ def choose_coverage_penalty(folder: Path, valid, betas: list[float], beam: int) 
 
 def choose_repeat_ngram(folder: Path, valid, ngrams: list[int], beam: int) -> tuple[int, dict]:
     """The n of the highest beam valid BLEU with the stored α and β (0 — off — on a tie, then the larger
-    n: the weaker constraint), and per n its BLEU and share of looping outputs."""
+    n: the weaker constraint) among the n whose outputs loop no more often than the references allow
+    (engine.repetition.loop_bound: twice their share, at least 3 %); when no n stays within it, the n of
+    the fewest looping outputs (then the highest BLEU). Per n its BLEU and share of looping outputs."""
     values = sorted(set(ngrams) | {0}, key=lambda n: (n != 0, -n))
     tried = sweep_beam_setting(folder, valid, beam, "no_repeat_ngram", values)
-    return best_of(tried, values), {str(n): figures for n, figures in sorted(tried.items())}
+    bound = loop_bound(looping_share([p.target for p in valid], load_model_folder(folder).target_language))
+    within = [n for n in values if tried[n]["looping_share"] <= bound]
+    if within:
+        chosen = best_of(tried, within)
+    else:
+        chosen = min(values, key=lambda n: (tried[n]["looping_share"], -tried[n]["bleu"], values.index(n)))
+    return chosen, {str(n): figures for n, figures in sorted(tried.items())}
 
 
 def _store_choice(folder: Path, field: str, value, tried: dict, **more_tried) -> bool:

@@ -10,6 +10,7 @@ from engine.concat import long_test_set
 from engine.length_study import (
     STUDY_BUCKETS,
     LengthStudy,
+    format_study,
     read_length_study,
     record_length_study,
     run_length_study,
@@ -18,6 +19,7 @@ from engine.length_study import (
     study_bucket_of,
     study_problem,
 )
+from engine.repetition import looping_share
 from engine.tasks import dates
 
 
@@ -46,10 +48,22 @@ def test_a_tiny_model_is_studied_by_length_and_the_study_is_stored(dates_models,
         rows = study.rows_in(bucket.label)
         assert 1 <= len(rows) <= 2
         assert all(study_bucket_of(row.source_length) == bucket.label for row in rows)
+    outputs = [t.text for t in bundle.translator.translate_many([p.source for p in long_pairs])]
+    assert study.looping_share == looping_share(outputs, bundle.target_language)
+    assert study.references_looping_share == looping_share([p.target for p in long_pairs], "en")
     record_length_study(folder, study)
     assert read_length_study(folder).to_json() == study.to_json()  # stored rounded to 2 decimals
     assert read_length_study(folder, beam=5) is None
     load_model_folder(folder)  # the folder's hashes still hold
+
+
+def test_a_study_stored_before_loops_were_measured_still_reads_and_the_loops_round_trip():
+    assert LengthStudy.from_json(STUDY).looping_share is None  # no key: not measured, not 0
+    measured = dict(STUDY, looping_share=0.125, references_looping_share=0.0)
+    study = LengthStudy.from_json(measured)
+    assert (study.looping_share, study.references_looping_share) == (0.125, 0.0)
+    assert LengthStudy.from_json(study.to_json()) == study
+    assert "looping outputs 12.5% (references 0.0%)" in format_study(study)
 
 
 def test_a_malformed_stored_study_reads_as_none():
@@ -72,6 +86,7 @@ STUDY = {"beam": 1, "n": 20, "signature": "sig",
     (lambda s: s["buckets"][0].update(n="12"), "buckets/0/n: expected an integer"),
     (lambda s: s["rows"][0].update(source_length=-1), "source_length: must be at least 0"),
     (lambda s: s["buckets"][0].update(bleu=250.0), "bleu: must be between 0 and 100"),
+    (lambda s: s.update(looping_share=1.5), "looping_share: must be between 0 and 1"),
     (lambda s: s.update(n=5), "its buckets hold more inputs than the 5 it translated"),
     (lambda s: s["rows"][0].update(bucket="61+"), "in the bucket '61+', which it does not score"),
 ])

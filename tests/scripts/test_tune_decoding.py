@@ -128,3 +128,23 @@ def test_a_tampered_ngram_constraint_is_refused_with_its_place(dates_models, tmp
     (folder / "config.json").write_text(json.dumps(info), encoding="utf-8")
     with pytest.raises(ModelFileError, match="decoding/no_repeat_ngram"):
         load_model_folder(folder)
+
+
+def test_the_ngram_constraint_keeps_loops_within_the_references_bound_before_it_looks_at_bleu(
+        dates_models, monkeypatch):
+    valid = dates.dates_split(seed=1, train_size=10, valid_size=40, test_size=10).valid  # ISO dates: no loops
+    figures = {0: {"bleu": 30.0, "looping_share": 0.10}, 3: {"bleu": 29.0, "looping_share": 0.02},
+               4: {"bleu": 29.5, "looping_share": 0.05}}
+    monkeypatch.setattr(tune, "sweep_beam_setting", lambda folder, valid, beam, field, values: figures)
+    n, tried = tune.choose_repeat_ngram(dates_models["additive"], valid, [3, 4], beam=3)
+    assert n == 3 and tried["0"] == figures[0]  # off and 4 loop above 3 %: the best BLEU within the bound
+    figures[4]["looping_share"] = 0.03  # at the bound counts as within it
+    assert tune.choose_repeat_ngram(dates_models["additive"], valid, [3, 4], beam=3)[0] == 4
+    for value in figures.values():  # none within: the fewest loops
+        value["looping_share"] += 0.2
+    assert tune.choose_repeat_ngram(dates_models["additive"], valid, [3, 4], beam=3)[0] == 3
+
+
+def test_the_loop_bound_is_twice_the_references_share_and_at_least_three_percent():
+    from engine.repetition import loop_bound
+    assert loop_bound(0.0) == 0.03 and loop_bound(0.01) == 0.03 and loop_bound(0.05) == 0.1
