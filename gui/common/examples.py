@@ -1,45 +1,19 @@
-"""Example sentences (``resources/examples.json``), offered as a menu by the Translate and Compare
-tabs."""
+"""The example sentences (engine.examples), offered as a menu by the Translate and Compare tabs."""
 
 from __future__ import annotations
 
-import json
-import logging
 from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
 
 from PySide6.QtWidgets import QMenu
 
-EXAMPLES_FILE = Path(__file__).resolve().parents[2] / "resources" / "examples.json"
+from engine.examples import EXAMPLE_LENGTHS, Example, load_examples
+
+__all__ = ["EXAMPLE_GROUPS", "Example", "fill_examples_menu", "load_examples", "menu_text"]
+
 MENU_TEXT_LIMIT = 70  # characters of a sentence shown in a menu entry
 # Menu sections, in order: (the examples' "length", section title).
-EXAMPLE_GROUPS = (("short", "Short sentences"), ("long", "Long sentences"),
-                  ("paragraph", "Several sentences (one input)"))
-
-log = logging.getLogger("attention_studio")
-
-
-@dataclass(frozen=True)
-class Example:
-    text: str
-    length: str  # one of EXAMPLE_GROUPS: "short", "long" or "paragraph" (several sentences)
-    reference: str = ""  # a reference translation, when the file gives one
-
-
-def load_examples(path: Path = EXAMPLES_FILE) -> dict[str, list[Example]]:
-    """Examples by source language; an unreadable file gives none (and a log line), never a crash."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        return {
-            language: [Example(str(item["text"]), str(item.get("length", "short")), str(item.get("reference", "")))
-                       for item in items]
-            for language, items in data.items()
-            if isinstance(items, list)
-        }
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
-        log.warning("cannot read the example sentences %s: %s", path, error)
-        return {}
+EXAMPLE_GROUPS = tuple(zip(EXAMPLE_LENGTHS, ("Short sentences", "Long sentences", "Several sentences (one input)"),
+                           strict=True))
 
 
 def menu_text(text: str) -> str:
