@@ -10,7 +10,8 @@ inputs both count.
    config.json (``averaged``). A replaced model is scored again on the test pairs and the long
    test set.
 2. **Beam length penalty.** GNMT's α (``engine.search.length_penalty_factor``) is chosen from
-   ``--alphas`` by beam-5 BLEU on the long validation set and stored as ``decoding.length_penalty``,
+   ``--alphas`` (widened upwards by 0.6 at a time, up to 5, while the best is the largest tried) by beam-5
+   BLEU on the long validation set and stored as ``decoding.length_penalty``,
    which ``translate``, ``evaluate`` and the app then use by default.
    **Coverage penalty.** Then, with that α, GNMT's β (engine.coverage) is chosen from ``--betas`` the
    same way — the highest beam valid BLEU, the smaller β on a tie, so β = 0 (off) stays unless a
@@ -101,15 +102,30 @@ def choose_average(folder: Path, valid, counts: list[int]) -> dict:
     return {"chosen": best_name, "greedy_valid_bleu": tried, "replaced": best_folder is not None}
 
 
-def choose_length_penalty(folder: Path, valid, alphas: list[float], beam: int) -> tuple[float, dict]:
-    """The α of the highest beam valid BLEU (the smaller α on a tie); the model is loaded once."""
+ALPHA_STEP, ALPHA_LIMIT = 0.6, 5.0  # when the best α is the largest tried, the search goes on upwards by this step
+
+
+def choose_length_penalty(folder: Path, valid, alphas: list[float], beam: int, widen: bool = True) -> tuple[float, dict]:
+    """The α of the highest beam valid BLEU (the smaller α on a tie); the model is loaded once. With
+    ``widen``, while the best α is the largest tried (the grid may stop short of a model that needs a
+    larger penalty, as Chinese outputs, long in tokens, do), α goes on upwards by ``ALPHA_STEP`` up to
+    ``ALPHA_LIMIT``."""
     bundle = load_model_folder(folder)
-    tried = {}
-    for alpha in alphas:
+    tried: dict[float, float] = {}
+
+    def score(alpha: float) -> None:
         config = DecodeConfig(beam_size=beam, length_penalty=alpha)
         tried[alpha] = round(evaluate(bundle.translator, valid, bundle.target_language, config).scores.bleu, 2)
-    best = max(sorted(tried), key=lambda a: tried[a])
-    return best, {str(a): b for a, b in tried.items()}
+
+    for alpha in alphas:
+        score(alpha)
+    while True:
+        best = max(sorted(tried), key=lambda a: tried[a])
+        larger = round(best + ALPHA_STEP, 2)
+        if not widen or best != max(tried) or larger > ALPHA_LIMIT:
+            break
+        score(larger)
+    return best, {str(a): b for a, b in sorted(tried.items())}
 
 
 def sweep_beam_setting(folder: Path, valid, beam: int, field: str, values: list) -> dict:
@@ -260,7 +276,7 @@ def widen_length_penalty(folder: Path, valid, split, args) -> None:
     tried = dict((decoding.get("tried") or {}).get("length_penalty") or {})
     new = [a for a in args.alphas if str(a) not in tried]
     if new:
-        _, more = choose_length_penalty(folder, valid, new, args.beam)
+        _, more = choose_length_penalty(folder, valid, new, args.beam, widen=False)  # the α asked for
         tried.update(more)
     alpha = float(max(sorted(tried, key=float), key=lambda a: tried[a]))
     print(f"{folder.name}: length penalty α = {alpha} (beam-{args.beam} valid BLEU by α: {tried})", flush=True)

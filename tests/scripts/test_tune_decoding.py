@@ -37,8 +37,26 @@ def test_a_model_folder_carries_its_length_penalty(dates_models, tmp_path):
 
 def test_the_length_penalty_is_chosen_by_valid_bleu_from_the_values_tried(dates_models):
     valid = dates.dates_split(seed=1, train_size=10, valid_size=40, test_size=10).valid
-    alpha, tried = tune.choose_length_penalty(dates_models["additive"], valid, [0.0, 1.0], beam=3)
+    alpha, tried = tune.choose_length_penalty(dates_models["additive"], valid, [0.0, 1.0], beam=3, widen=False)
     assert set(tried) == {"0.0", "1.0"} and tried[str(alpha)] == max(tried.values())
+
+
+class _Scores:
+    def __init__(self, bleu):
+        self.scores = type("S", (), {"bleu": bleu})()
+
+
+def test_the_length_penalty_search_goes_on_upwards_while_the_largest_alpha_tried_is_the_best(dates_models, monkeypatch):
+    valid = dates.dates_split(seed=1, train_size=10, valid_size=40, test_size=10).valid
+    peak = 3.2  # BLEU rises up to α 3.2, then falls: a grid ending at 2.0 stops short of it
+    monkeypatch.setattr(tune, "evaluate", lambda translator, pairs, language, config:
+                        _Scores(30.0 - abs(config.length_penalty - peak)))
+    alpha, tried = tune.choose_length_penalty(dates_models["additive"], valid, [0.0, 1.0, 2.0], beam=3)
+    assert alpha == 3.2 and list(tried) == ["0.0", "1.0", "2.0", "2.6", "3.2", "3.8"]  # stops past the peak
+    monkeypatch.setattr(tune, "evaluate", lambda translator, pairs, language, config: _Scores(config.length_penalty))
+    alpha, tried = tune.choose_length_penalty(dates_models["additive"], valid, [0.0, 2.0], beam=3)
+    assert alpha == 5.0 and max(map(float, tried)) == 5.0  # up to the limit, never beyond it
+    assert tune.choose_length_penalty(dates_models["additive"], valid, [0.0, 2.0], beam=3, widen=False)[0] == 2.0
 
 
 def test_averaging_keeps_whichever_scores_higher_and_the_folder_stays_loadable(tmp_path):
