@@ -25,14 +25,14 @@ def _listed(names) -> str:
 
 def _run_setup(result: dict) -> str:
     """'one core, 25.0 min; embeddings 128, …' — or, for a run of hours to a token budget, 'one core,
-    3.4 h, 40.0 M target tokens; embeddings 256, dropout 0.3, 4,023,712 parameters'."""
+    3.8 h, the best model at 32.8 M target tokens; embeddings 256, dropout 0.3, 4,023,712 parameters'."""
     training = result["training"]
     threads = training.get("threads")
     cores = {None: "? cores", 1: "one core", 2: "both cores"}.get(threads, f"{threads} cores")
     minutes = training["minutes"]
     took = f"{minutes / 60:.1f} h" if minutes >= 120 else f"{minutes} min"
     if training.get("target_tokens"):
-        took += f", {training['target_tokens'] / 1e6:.1f} M target tokens"
+        took += f", the best model at {training['target_tokens'] / 1e6:.1f} M target tokens"
     sizes = result.get("sizes") or {}
     attention_dropout = f" (attention {sizes['attention_dropout']})" if sizes.get("attention_dropout") else ""
     return (f"{cores}, {took}; embeddings {sizes.get('embedding_size', '?')}, "

@@ -136,7 +136,7 @@ def measure(folder: Path, test_pairs_for: Callable[[str, str], list[Pair]],
         "training": {"minutes": round(finished.get("seconds", 0) / 60, 1), "epochs": finished.get("epochs_completed"),
                      "steps": finished.get("steps"), "tokens_per_second": finished.get("tokens_per_second"),
                      "best_epoch": finished.get("best_epoch"), "reason": finished.get("reason"),
-                     "target_tokens": ((training.get("history") or [{}])[-1] or {}).get("target_tokens"),
+                     "target_tokens": ((bundle.info.get("metrics") or {}).get("valid") or {}).get("target_tokens"),  # the best model's
                      "hardware": training.get("hardware"), "command": bundle.info.get("command"),
                      "threads": training.get("torch_threads")},
         "sizes": {key: (bundle.info.get("model") or {}).get(key)
