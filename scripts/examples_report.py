@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.bundle import load_model_folder  # noqa: E402
+from engine.bundle import load_model_folder, read_config  # noqa: E402
 from engine.config import SCORER_NAMES  # noqa: E402
 from engine.content_kept import content_kept  # noqa: E402
 from engine.examples import EXAMPLE_LENGTHS, Example, load_examples  # noqa: E402
@@ -67,7 +67,7 @@ def gather(models: Path, groups: tuple[str, ...]) -> dict[str, tuple[list[Exampl
     examples = load_examples()
     by_direction: dict[tuple[str, str], list[Path]] = {}
     for folder in sorted(p for p in models.glob("*") if (p / "config.json").is_file()):
-        info = load_model_folder(folder).info
+        info = read_config(folder)  # the weights are loaded once, by translate_examples
         by_direction.setdefault((info["source_language"], info["target_language"]), []).append(folder)
     found = {}
     order = {name: index for index, name in enumerate(SCORER_NAMES)}

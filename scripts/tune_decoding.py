@@ -163,7 +163,7 @@ def choose_repeat_ngram(folder: Path, valid, ngrams: list[int], beam: int) -> tu
     the fewest looping outputs (then the highest BLEU). Per n its BLEU and share of looping outputs."""
     values = sorted(set(ngrams) | {0}, key=lambda n: (n != 0, -n))
     tried = sweep_beam_setting(folder, valid, beam, "no_repeat_ngram", values)
-    bound = loop_bound(looping_share([p.target for p in valid], load_model_folder(folder).target_language))
+    bound = loop_bound(looping_share([p.target for p in valid], read_config(folder)["target_language"]))
     within = [n for n in values if tried[n]["looping_share"] <= bound]
     if within:
         chosen = best_of(tried, within)
