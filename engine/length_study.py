@@ -219,6 +219,18 @@ def stored_length_study(info: dict[str, Any], beam: int = 1) -> LengthStudy | No
     return LengthStudy.from_json(studies[study_key(beam)])
 
 
+def stored_study_beams(info: dict[str, Any]) -> tuple[int, ...]:
+    """The beam sizes at which a config.json (as read by engine.bundle.read_config) holds a readable
+    study, smallest first (a damaged study is left out, as :func:`stored_length_study` refuses it)."""
+    metrics = info.get("metrics") if isinstance(info, dict) else None
+    studies = metrics.get("length_study") if isinstance(metrics, dict) else None
+    if not isinstance(studies, dict):
+        return ()
+    beams = {study.beam for key, data in studies.items()
+             if (study := LengthStudy.from_json(data)) is not None and key == study_key(study.beam)}
+    return tuple(sorted(beams))
+
+
 def read_length_study(folder: Path, beam: int = 1) -> LengthStudy | None:
     """The study at ``beam`` stored in the model folder ``folder`` (config.json only: no decoding)."""
     return stored_length_study(read_config(folder), beam)

@@ -1,6 +1,6 @@
 """The Length study from the Translate tab: the dialog (built on first use: it needs the engine)
 shows the chosen direction's studies, follows the direction while open, and a row chosen in its
-table is translated in the tab as the study decoded it (greedy)."""
+table is translated in the tab as the study on screen decoded it (greedy, or its beam size)."""
 
 from __future__ import annotations
 
@@ -39,25 +39,26 @@ class LengthStudyLink:
             self.dialog.show_direction(choices, direction)
 
     def _on_row(self, source: str) -> None:
-        """A row of the length study: translate it as the study's table did (greedy: the beam is set
-        to 1, and the hint says so when it was not) and bring the main window to the front."""
-        from gui.translate.length_study.dialog import STUDY_BEAM  # the beam of the study's outputs
-
+        """A row of the length study: translate it as the study's table did (at the study's beam: the
+        beam is set to it, and the hint says so when it was not) and bring the main window to the front."""
         tab = self.tab
-        reference = self.dialog.view.table.reference_for(source) if self.dialog else ""
+        dialog = self.dialog
+        spin = tab.view.choice_bar.beam_spin
+        beam = min(max(dialog.beam if dialog is not None else 1, spin.minimum()), spin.maximum())
+        reference = dialog.view.table.reference_for(source) if dialog is not None else ""
         if reference:
             tab.add_reference(source, reference)
-        spin = tab.view.choice_bar.beam_spin
         previous = spin.value()
-        if previous != STUDY_BEAM:
+        if previous != beam:
             spin.blockSignals(True)  # no re-decode of the sentence on screen: the row's is next
-            spin.setValue(STUDY_BEAM)
+            spin.setValue(beam)
             spin.blockSignals(False)
-            tab.controller.set_beam_size(STUDY_BEAM)
+            tab.controller.set_beam_size(beam)
         tab.translate_text(source)
-        if previous != STUDY_BEAM:
-            tab.view.show_hint(f"Beam set from {previous} to {STUDY_BEAM} (greedy search): the length study's "
-                               "outputs are greedy decodes, and this one is decoded the same way.", notice=True)
+        if previous != beam:
+            search = "greedy search" if beam == 1 else "beam search"
+            tab.view.show_hint(f"Beam set from {previous} to {beam} ({search}): the length study's outputs "
+                               "on screen were decoded that way, and this one is decoded the same way.", notice=True)
         window = tab.window()
         window.raise_()
         window.activateWindow()

@@ -15,6 +15,7 @@ from engine.length_study import (
     record_length_study,
     run_length_study,
     stored_length_study,
+    stored_study_beams,
     study_bucket_label,
     study_bucket_of,
     study_problem,
@@ -64,6 +65,15 @@ def test_a_study_stored_before_loops_were_measured_still_reads_and_the_loops_rou
     assert (study.looping_share, study.references_looping_share) == (0.125, 0.0)
     assert LengthStudy.from_json(study.to_json()) == study
     assert "looping outputs 12.5% (references 0.0%)" in format_study(study)
+
+
+def test_the_stored_beams_are_listed_smallest_first_without_a_damaged_or_misfiled_study():
+    beam5 = dict(STUDY, beam=5)
+    info = {"metrics": {"length_study": {"beam5": beam5, "beam1": STUDY, "beam3": {"beam": 3},
+                                         "beam4": dict(STUDY, beam=7)}}}
+    assert stored_study_beams(info) == (1, 5)  # beam3 is damaged; "beam4" holds a beam-7 study
+    assert stored_study_beams({"metrics": {}}) == () == stored_study_beams({"metrics": {"length_study": []}})
+    assert stored_study_beams("nonsense") == ()
 
 
 def test_a_malformed_stored_study_reads_as_none():

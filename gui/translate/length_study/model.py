@@ -83,6 +83,7 @@ class LengthStudyData:
 
     scorers: tuple[ScorerStudy, ...]
     series: tuple[Series, ...] = field(default=())
+    beam: int = 1  # the beam size of the studies drawn (1: greedy decoding)
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -97,6 +98,18 @@ class LengthStudyData:
     @property
     def empty(self) -> bool:
         return not self.series
+
+    def looping(self) -> tuple[tuple[str, float], ...]:
+        """(scorer label, share of its outputs that loop) for the drawn scorers that measured it."""
+        return tuple((s.label, s.study.looping_share) for s in self.scorers
+                     if s.study is not None and s.study.looping_share is not None)
+
+    @property
+    def references_looping(self) -> float | None:
+        """The share of the references that loop (the scorers share the long test set: the first
+        study that measured it tells), None when none did."""
+        return next((s.study.references_looping_share for s in self.scorers if s.study is not None
+                     and s.study.references_looping_share is not None), None)
 
     def count(self, label: str) -> int:
         """Inputs in bucket ``label`` (the scorers share the long test set: the first one that has
@@ -128,10 +141,11 @@ def _scorer_rank(name: str) -> int:
     return SCORER_NAMES.index(name) if name in SCORER_NAMES else len(SCORER_NAMES)
 
 
-def gather(items: Iterable[ScorerStudy | tuple[str, str, LengthStudy | None]]) -> LengthStudyData:
-    """The plot series and the scorer list, in the engine's scorer order (unknown names last)."""
+def gather(items: Iterable[ScorerStudy | tuple[str, str, LengthStudy | None]], beam: int = 1) -> LengthStudyData:
+    """The plot series and the scorer list, in the engine's scorer order (unknown names last), of
+    studies decoded at ``beam``."""
     scorers = sorted((_scorer_study(item) for item in items), key=lambda s: _scorer_rank(s.name))
-    return LengthStudyData(tuple(scorers), tuple(_series(s) for s in scorers if s.study is not None))
+    return LengthStudyData(tuple(scorers), tuple(_series(s) for s in scorers if s.study is not None), beam)
 
 
 def _scorer_study(item: ScorerStudy | tuple[str, str, LengthStudy | None]) -> ScorerStudy:
@@ -173,6 +187,29 @@ def read_studies(options: Sequence[ScorerOption], beam: int = 1) -> list[ScorerS
         studies.append(ScorerStudy(option.name, option.label, study, "" if study is not None else NO_STUDY,
                                    attention, alignment, refused))
     return studies
+
+
+def study_beams(options: Sequence[ScorerOption]) -> tuple[int, ...]:
+    """The beam sizes at which some scorer option's model stored a study (config.json only),
+    smallest first; an unreadable folder adds none."""
+    from engine.bundle import read_config
+    from engine.errors import EngineError
+    from engine.length_study import stored_study_beams
+
+    beams: set[int] = set()
+    for option in options:
+        if option.entry is None:
+            continue
+        try:
+            beams.update(stored_study_beams(read_config(option.entry.folder)))
+        except (EngineError, OSError):
+            continue
+    return tuple(sorted(beams))
+
+
+def beam_label(beam: int) -> str:
+    """How a study's decoding is named: "greedy (beam 1)" or "beam search, beam 5"."""
+    return "greedy (beam 1)" if beam == 1 else f"beam search, beam {beam}"
 
 
 ATTENTION_COLUMNS = (("mean_entropy", "entropy (nats)"), ("mean_max_weight", "max α"),

@@ -8,12 +8,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QToolButton, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QTableWidget,
+    QTableWidgetItem,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from gui.translate.length_study.model import MISSING_OUTPUT, TableRow
 
 BUTTON_TEXT = "Translate ▸"
-BUTTON_TIP = "Load this input into the Translate view and watch it decode greedily (beam 1), as the outputs here were"
+BUTTON_TIP = "Load this input into the Translate view and watch it decode {how}, as the outputs here were"
+
+
+def button_tip(beam: int) -> str:
+    """The row button's tooltip: the Translate view decodes the row as the study did, at ``beam``."""
+    return BUTTON_TIP.format(how="greedily (beam 1)" if beam == 1 else f"with beam search (beam {beam})")
 FIXED_COLUMNS = ("", "Source", "Reference")  # the button column, then the texts
 SOURCE_COLUMN = 1
 
@@ -36,6 +49,7 @@ class StudyTable(QTableWidget):
         self.setToolTip("Double-click a row (or press its button) to translate it in the Translate view")
         self.sources: list[str] = []
         self.references: list[str] = []  # per row, the source's reference translation
+        self.beam = 1  # the beam size the shown outputs were decoded at
         self.cellDoubleClicked.connect(lambda row, _column: self.choose(row))
 
     def show_rows(self, columns: Sequence[str], rows: Sequence[TableRow]) -> None:
@@ -50,7 +64,7 @@ class StudyTable(QTableWidget):
         self.sources = [row.source for row in rows]
         self.references = [row.reference for row in rows]
         for index, row in enumerate(rows):
-            self.setCellWidget(index, 0, self._button(index))
+            self.setCellWidget(index, 0, self._button_cell(index))
             texts = [(row.source, f"{row.source}\n\n{row.source_length} source sub-words"),
                      (row.reference, row.reference), *((output, output) for output in row.outputs)]
             for column, (text, tip) in enumerate(texts, start=1):
@@ -67,17 +81,30 @@ class StudyTable(QTableWidget):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
         self.resizeRowsToContents()
 
-    def _button(self, index: int) -> QToolButton:
+    def set_beam(self, beam: int) -> None:
+        """The outputs shown from now on were decoded at ``beam`` (the row buttons say so)."""
+        self.beam = beam
+        for index in range(self.rowCount()):
+            if (button := self.row_button(index)) is not None:
+                button.setToolTip(button_tip(beam))
+
+    def _button_cell(self, index: int) -> QWidget:
+        """Row ``index``'s button at the top of its cell, beside the first line of the texts (a row
+        of a long input is taller than the table shows at first)."""
         button = QToolButton()
         button.setObjectName("lengthStudyRowButton")
         button.setText(BUTTON_TEXT)
-        button.setToolTip(BUTTON_TIP)
+        button.setToolTip(button_tip(self.beam))
         button.clicked.connect(lambda _checked=False, index=index: self.choose(index))
-        return button
+        cell = QWidget()
+        layout = QVBoxLayout(cell)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
+        return cell
 
     def row_button(self, index: int) -> QToolButton | None:
         widget = self.cellWidget(index, 0)
-        return widget if isinstance(widget, QToolButton) else None
+        return widget.findChild(QToolButton, "lengthStudyRowButton") if widget is not None else None
 
     def output_texts(self, index: int) -> list[str]:
         """The texts of row ``index`` after the button: source, reference, then the outputs."""

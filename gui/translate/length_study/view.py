@@ -16,6 +16,7 @@ from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QFrame, QHBoxLayout, QLabel, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 from engine.length_lesson import length_lesson
+from engine.repetition import LOOP_COUNT, LOOP_NGRAM
 from engine.scorer_table import FIXED_CONTEXT, SCORER_TABLE
 from gui.common.plotstyle import FOREGROUND, style_plot
 from gui.translate.length_study.alignment import ALIGNMENT_COLUMNS, alignment_text, table_rows
@@ -35,20 +36,41 @@ CAPTION_THEORY = (
     "encoder squeezes the whole source into one fixed vector C, which loses information as the "
     "input grows; with attention the decoder looks back at every source word."
 )
-CAPTION_DATA = (
-    "<br><small>Data: the long test set (test pairs joined 1–8 at a time), greedy decoding; "
-    "length in source sub-word tokens. Click a bucket to see some of its inputs.</small>"
-)
-CAPTION = CAPTION_THEORY + CAPTION_DATA  # before any figures are shown
+GREEDY_DECODING = "greedy decoding"
+BEAM_DECODING = "beam search (beam {beam}) with each model's own length and coverage penalties"
+
+
+def caption_data(beam: int = 1) -> str:
+    """The caption's last line: the data and the decoding the studies at ``beam`` were made with."""
+    decoding = GREEDY_DECODING if beam == 1 else BEAM_DECODING.format(beam=beam)
+    return ("<br><small>Data: the long test set (test pairs joined 1–8 at a time), "
+            f"{html.escape(decoding)}; length in source sub-word tokens. Click a bucket to see some of "
+            "its inputs.</small>")
+
+
+CAPTION = CAPTION_THEORY + caption_data()  # before any figures are shown
 
 
 def caption_for(data: LengthStudyData) -> str:
     """The caption with what these models' lines show, derived from their figures (engine.length_lesson)."""
     lesson = length_lesson({s.name: s.study for s in data.scorers if s.study is not None})
     if lesson is None:
-        return CAPTION
+        return CAPTION_THEORY + caption_data(data.beam)
     said = lesson.sentence({s.name: s.label for s in data.scorers})
-    return f"{CAPTION_THEORY} <b>What these models show:</b> {html.escape(said)}{CAPTION_DATA}"
+    return f"{CAPTION_THEORY} <b>What these models show:</b> {html.escape(said)}{caption_data(data.beam)}"
+
+
+def looping_text(data: LengthStudyData) -> str:
+    """The share of each drawn scorer's outputs that loop, and the references' share ("" when no
+    study measured it)."""
+    shares = data.looping()
+    if not shares:
+        return ""
+    parts = [f"{label} {share:.1%}" for label, share in shares]
+    if (references := data.references_looping) is not None:
+        parts.append(f"the references {references:.1%}")
+    return (f"<small><b>Outputs that loop</b> (a word {LOOP_NGRAM}-gram {LOOP_COUNT} or more times; Chinese: "
+            f"characters): {html.escape(' · '.join(parts))}</small>")
 # Each scorer's colour is its registry row's (engine.scorer_table): calm, distinct hues for the
 # attention mechanisms; the fixed vector C's line (red) is also thick and dashed.
 OTHER_COLOURS = ("#8c564b", "#7f7f7f", "#bcbd22")  # a scorer the registry does not know
@@ -92,6 +114,11 @@ class LengthStudyView(QWidget):
         self.missing_label.setObjectName("lengthStudyMissing")
         self.missing_label.setWordWrap(True)
         self.missing_label.setStyleSheet("color: #a05a00;")
+        self.loops_label = QLabel()
+        self.loops_label.setObjectName("lengthStudyLoops")
+        self.loops_label.setWordWrap(True)
+        self.loops_label.setToolTip("A beam that goes round in circles repeats a phrase; the references' share "
+                                    "says how much the language itself repeats")
         self.plot = pg.PlotWidget()
         self.plot.setObjectName("lengthStudyPlot")
         self.plot.setMinimumHeight(260)
@@ -161,6 +188,7 @@ class LengthStudyView(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.caption)
         layout.addWidget(self.missing_label)
+        layout.addWidget(self.loops_label)
         layout.addWidget(splitter, 1)
 
     # -- data ---------------------------------------------------------------------------------
@@ -173,6 +201,10 @@ class LengthStudyView(QWidget):
         notes = [f"{s.label}: {s.note}" for s in data.missing]
         self.missing_label.setText("Not drawn — " + "; ".join(notes) + "." if notes else "")
         self.missing_label.setVisible(bool(notes))
+        loops = looping_text(data)
+        self.loops_label.setText(loops)
+        self.loops_label.setVisible(bool(loops))
+        self.table.set_beam(data.beam)
         self._show_attention(data)
         buckets = data.buckets()
         self.bucket_combo.blockSignals(True)
