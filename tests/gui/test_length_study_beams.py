@@ -14,6 +14,7 @@ from engine.catalog import read_entry
 from gui.translate.choices import ModelChoices
 from gui.translate.length_study.dialog import LengthStudyDialog
 from gui.translate.length_study.model import gather
+from gui.translate.length_study.table import LOOP_TINT, looping_words
 from gui.translate.length_study.view import LengthStudyView
 from gui.translate.tab import TranslateTab
 from tests.gui.test_length_study import LABELS, make_study, write_model
@@ -22,6 +23,7 @@ GREEDY_ADDITIVE = replace(make_study({"1–10": 30.0, "41–60": 22.0}, {"1–10
                           looping_share=0.02, references_looping_share=0.005)
 BEAM_ADDITIVE = replace(make_study({"1–10": 32.0, "41–60": 29.0}, {"1–10": "beam short"}), beam=5,
                         looping_share=0.004, references_looping_share=0.005)
+FIXED_SHORT = make_study({"1–10": 20.0}, {"1–10": "A short one."})
 GREEDY_FIXED = replace(make_study({"1–10": 26.0, "41–60": 5.0}, {"1–10": "C short"}), looping_share=0.12,
                        references_looping_share=0.005)
 
@@ -65,6 +67,7 @@ def test_the_chooser_lists_the_stored_beams_and_draws_greedy_first(qtbot, tab):
     combo = dialog.findChild(QComboBox, "lengthStudyBeamCombo")
     assert [combo.itemData(i) for i in range(combo.count())] == [1, 5] and combo.isEnabled()
     assert dialog.beam == 1 and list(dialog.view.curves) == ["additive", "none"]
+    assert dialog.view.data.target_language == "en"  # how the table finds a looping output
     assert "greedy decoding" in dialog.view.caption.text()
     loops = dialog.findChild(QLabel, "lengthStudyLoops").text()
     assert f"{LABELS['additive']} 2.0%" in loops and f"{LABELS['none']} 12.0%" in loops
@@ -118,3 +121,24 @@ def test_the_loop_line_is_hidden_for_studies_stored_before_loops_were_measured(q
     qtbot.addWidget(view)
     view.set_data(gather([("additive", LABELS["additive"], make_study({"1–10": 30.0}))]))
     assert view.loops_label.text() == "" and view.loops_label.isHidden()
+
+
+def test_an_output_that_loops_is_tinted_and_its_tooltip_names_the_repeat(qtbot):
+    looping = "I made a mistake. I made a mistake. I made a mistake."
+    study = make_study({"1–10": 30.0}, {"1–10": looping})
+    view = LengthStudyView()
+    qtbot.addWidget(view)
+    view.set_data(gather([("additive", LABELS["additive"], study), ("none", LABELS["none"], FIXED_SHORT)],
+                         target_language="en"))
+    view.select_bucket("1–10")
+    additive, fixed = view.table.item(0, 3), view.table.item(0, 4)
+    assert additive.text() == looping and "Loops: “I made a” 3 times" in additive.toolTip()
+    assert additive.background().color().name() == LOOP_TINT
+    assert "Loops" not in fixed.toolTip() and fixed.background().style() == Qt.BrushStyle.NoBrush
+    reference = view.table.item(0, 2)
+    assert "Loops" not in reference.toolTip()
+
+
+def test_chinese_outputs_loop_on_characters():
+    assert looping_words("我很好。我很好。我很好。", "zh") == "“我很好” 3 times"
+    assert looping_words("我很好。", "zh") == "" and looping_words("a b c a b c", "en") == ""

@@ -109,7 +109,8 @@ class LengthStudyDialog(QDialog):
 
     def _draw(self) -> None:
         beam = self.beam
-        self.view.set_data(gather(read_studies(self._options, beam), beam))
+        target = next((o.entry.target_language for o in self._options if o.entry is not None), "")
+        self.view.set_data(gather(read_studies(self._options, beam), beam, target))
 
     def _show_heading(self, label: str) -> None:
         """The window's title and heading name the direction (``label``; "" when there is none)."""

@@ -84,6 +84,7 @@ class LengthStudyData:
     scorers: tuple[ScorerStudy, ...]
     series: tuple[Series, ...] = field(default=())
     beam: int = 1  # the beam size of the studies drawn (1: greedy decoding)
+    target_language: str = ""  # the outputs' language (how a looping output is found); "" when unknown
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -141,11 +142,13 @@ def _scorer_rank(name: str) -> int:
     return SCORER_NAMES.index(name) if name in SCORER_NAMES else len(SCORER_NAMES)
 
 
-def gather(items: Iterable[ScorerStudy | tuple[str, str, LengthStudy | None]], beam: int = 1) -> LengthStudyData:
+def gather(items: Iterable[ScorerStudy | tuple[str, str, LengthStudy | None]], beam: int = 1,
+           target_language: str = "") -> LengthStudyData:
     """The plot series and the scorer list, in the engine's scorer order (unknown names last), of
-    studies decoded at ``beam``."""
+    studies decoded at ``beam`` into ``target_language``."""
     scorers = sorted((_scorer_study(item) for item in items), key=lambda s: _scorer_rank(s.name))
-    return LengthStudyData(tuple(scorers), tuple(_series(s) for s in scorers if s.study is not None), beam)
+    return LengthStudyData(tuple(scorers), tuple(_series(s) for s in scorers if s.study is not None), beam,
+                           target_language)
 
 
 def _scorer_study(item: ScorerStudy | tuple[str, str, LengthStudy | None]) -> ScorerStudy:

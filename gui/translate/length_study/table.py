@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -18,15 +19,28 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.repetition import LOOP_COUNT, LOOP_NGRAM, most_repeated
 from gui.translate.length_study.model import MISSING_OUTPUT, TableRow
 
 BUTTON_TEXT = "Translate ▸"
+LOOP_TINT = "#fde2c8"  # the background of an output that loops
 BUTTON_TIP = "Load this input into the Translate view and watch it decode {how}, as the outputs here were"
+
+
+def looping_words(text: str, language: str) -> str:
+    """'"w1 w2 w3" 3 times' when ``text`` loops (engine.repetition), else ""."""
+    ngram, count = most_repeated(text, language)
+    if count < LOOP_COUNT:
+        return ""
+    joined = "".join(ngram) if language == "zh" else " ".join(ngram)
+    return f"“{joined}” {count} times"
 
 
 def button_tip(beam: int) -> str:
     """The row button's tooltip: the Translate view decodes the row as the study did, at ``beam``."""
     return BUTTON_TIP.format(how="greedily (beam 1)" if beam == 1 else f"with beam search (beam {beam})")
+
+
 FIXED_COLUMNS = ("", "Source", "Reference")  # the button column, then the texts
 SOURCE_COLUMN = 1
 
@@ -46,14 +60,16 @@ class StudyTable(QTableWidget):
         self.setAlternatingRowColors(True)
         self.verticalHeader().setVisible(False)
         self.horizontalHeader().setTextElideMode(Qt.TextElideMode.ElideRight)  # titles get a tooltip each
-        self.setToolTip("Double-click a row (or press its button) to translate it in the Translate view")
+        self.setToolTip("Double-click a row (or press its button) to translate it in the Translate view; an "
+                        f"output tinted orange loops (some word {LOOP_NGRAM}-gram {LOOP_COUNT} or more times)")
         self.sources: list[str] = []
         self.references: list[str] = []  # per row, the source's reference translation
         self.beam = 1  # the beam size the shown outputs were decoded at
         self.cellDoubleClicked.connect(lambda row, _column: self.choose(row))
 
-    def show_rows(self, columns: Sequence[str], rows: Sequence[TableRow]) -> None:
-        """Fill the table: ``columns`` are the scorer labels, one output column each."""
+    def show_rows(self, columns: Sequence[str], rows: Sequence[TableRow], language: str = "") -> None:
+        """Fill the table: ``columns`` are the scorer labels, one output column each; an output in
+        ``language`` that loops is tinted and its tooltip names the repeated words."""
         self.clear()
         headers = [*FIXED_COLUMNS, *columns]
         self.setColumnCount(len(headers))
@@ -74,6 +90,9 @@ class StudyTable(QTableWidget):
                 if text == MISSING_OUTPUT:
                     item.setToolTip("This scorer's study has no row for this input")
                     item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                elif column >= len(FIXED_COLUMNS) and language and (repeat := looping_words(text, language)):
+                    item.setBackground(QBrush(QColor(LOOP_TINT)))
+                    item.setToolTip(f"Loops: {repeat}\n\n{text}")
                 self.setItem(index, column, item)
         header = self.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)

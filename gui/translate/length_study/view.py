@@ -70,7 +70,7 @@ def looping_text(data: LengthStudyData) -> str:
     if (references := data.references_looping) is not None:
         parts.append(f"the references {references:.1%}")
     return (f"<small><b>Outputs that loop</b> (a word {LOOP_NGRAM}-gram {LOOP_COUNT} or more times; Chinese: "
-            f"characters): {html.escape(' · '.join(parts))}</small>")
+            f"characters): {html.escape(' · '.join(parts))}; in the table, such outputs are tinted orange.</small>")
 # Each scorer's colour is its registry row's (engine.scorer_table): calm, distinct hues for the
 # attention mechanisms; the fixed vector C's line (red) is also thick and dashed.
 OTHER_COLOURS = ("#8c564b", "#7f7f7f", "#bcbd22")  # a scorer the registry does not know
@@ -290,7 +290,7 @@ class LengthStudyView(QWidget):
         if self.selection not in item.items:
             item.addItem(self.selection, ignoreBounds=True)
         self.scores_label.setText(self._scores_text(label, html=True))
-        self.table.show_rows(self.data.columns, self.data.rows(label))
+        self.table.show_rows(self.data.columns, self.data.rows(label), self.data.target_language)
         self.bucketChosen.emit(label)
 
     def _scores_text(self, label: str, html: bool) -> str:
