@@ -22,7 +22,15 @@ from engine.corpus_stream import DEFAULT_TOKENIZER_SAMPLE
 from engine.data import SPLIT_RULES
 from engine.device import check_precision, describe_device, resolve_device
 from engine.errors import EngineError
-from engine.events import FinishedEvent, StepEvent, TrainControl, TrainEvent, ValidationEvent, format_duration
+from engine.events import (
+    FinishedEvent,
+    StepEvent,
+    TrainControl,
+    TrainEvent,
+    ValidationEvent,
+    format_duration,
+    format_tokens,
+)
 from engine.interrupt import stop_on_signals
 from engine.jobs import TASKS, CorpusChoice, LoadedCorpus, VocabularySizes, prepare_job
 from engine.run_lock import claim_run_folder
@@ -203,6 +211,7 @@ class _EventPrinter:
             self.last_print = time.monotonic()
             self.say(f"[train] epoch {event.epoch} batch {event.batch}/{event.batches_per_epoch} "
                      f"loss {event.loss:.3f} lr {event.learning_rate:.2g} {event.tokens_per_second:,.0f} tok/s "
+                     f"{format_tokens(event.target_tokens)} target tokens "
                      f"elapsed {format_duration(event.elapsed_seconds)} eta {format_duration(event.eta_seconds)}",
                      file=sys.stderr)
         elif isinstance(event, ValidationEvent):

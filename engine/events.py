@@ -40,6 +40,13 @@ def format_duration(seconds: float | None) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
+def format_tokens(count: int) -> str:
+    """A token count as people read it: "38.2 M", "950 k", "740"."""
+    if count >= 1_000_000:
+        return f"{count / 1e6:.1f} M"
+    return f"{count / 1e3:.0f} k" if count >= 1_000 else str(count)
+
+
 @dataclass(frozen=True)
 class StepEvent:
     step: int  # optimizer steps attempted so far (skipped ones included), 1-based
@@ -51,7 +58,8 @@ class StepEvent:
     learning_rate: float
     skipped_steps: int  # non-finite steps skipped so far
     elapsed_seconds: float
-    eta_seconds: float | None  # until the last epoch or the time budget, whichever is sooner
+    eta_seconds: float | None  # until the first budget ends: the last epoch, steps, target tokens or time
+    target_tokens: int = 0  # target tokens trained on so far, this run's earlier sittings included (0: not logged)
 
 
 @dataclass(frozen=True)

@@ -240,7 +240,8 @@ def _event(record: dict[str, Any]) -> TrainEvent:
             batches_per_epoch=int(record["batches_per_epoch"]), loss=_number(record["loss"]),
             tokens_per_second=_number(record["tokens_per_second"]), learning_rate=_number(record["learning_rate"]),
             skipped_steps=int(record["skipped_steps"]), elapsed_seconds=_number(record["elapsed_seconds"]),
-            eta_seconds=None if record.get("eta_seconds") is None else float(record["eta_seconds"]))
+            eta_seconds=None if record.get("eta_seconds") is None else float(record["eta_seconds"]),
+            target_tokens=int(record.get("target_tokens", 0)))
     if kind == "validation":
         samples = tuple(SampleTranslation(
             source=str(s["source"]), reference=str(s["reference"]), hypothesis=str(s["hypothesis"]),

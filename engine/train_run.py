@@ -216,6 +216,7 @@ class TrainingRun:
             step=self.progress["step"], epoch=self.progress["epoch"] + 1, batch=batch, batches_per_epoch=batches,
             loss=loss, tokens_per_second=tokens / seconds if seconds > 0 else 0.0, learning_rate=self.learning_rate,
             skipped_steps=self.progress["skipped"], elapsed_seconds=elapsed, eta_seconds=eta,
+            target_tokens=self.progress["train_tokens"],
         )
 
     def eta(self, batch: int, batches: int, elapsed: float) -> float:

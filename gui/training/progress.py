@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.config import TrainConfig
-from engine.events import FinishedEvent, StepEvent, format_duration
+from engine.events import FinishedEvent, StepEvent, format_duration, format_tokens
 from engine.runs import RunPhase
 
 
@@ -18,17 +18,38 @@ class Progress:
 
 def run_progress(train: TrainConfig, step: StepEvent | None, finished: FinishedEvent | None,
                  phase: RunPhase, status: str = "") -> Progress:
-    """The larger of the epochs' and the time budget's share done; a run that ended on its own
-    (every epoch, early stopping, the budget, the step limit) is complete. Before its first step
-    the bar shows ``status`` (the phase's label unless given)."""
+    """The largest share done of the run's budgets — its epochs, steps, target tokens and time — and
+    a label that names the one that ends it first; a run that ended on its own (every epoch, early
+    stopping, a budget) is complete. Before its first step the bar shows ``status`` (the phase's
+    label unless given)."""
     if step is None:
         return Progress(0.0, status or phase.label)
+    shares = budget_shares(train, step)
+    binding = max(shares, key=shares.get)
+    fraction = 1.0 if finished is not None and phase is RunPhase.FINISHED else shares[binding]
+    tokens_unknown = train.max_target_tokens > 0 and step.target_tokens <= 0  # a log from before they were
+    epoch = f"Epoch {step.epoch}/{train.epochs}" if binding == "epochs" and not tokens_unknown else f"Epoch {step.epoch}"
+    parts = [epoch, f"batch {step.batch}/{step.batches_per_epoch}",
+             f"step {step.step:,}/{train.max_steps:,}" if binding == "steps" else f"step {step.step:,}"]
+    if train.max_target_tokens > 0 and step.target_tokens > 0:
+        parts.append(f"{format_tokens(step.target_tokens)} / {format_tokens(train.max_target_tokens)} target tokens")
+    if binding == "time":
+        parts.append(f"{format_duration(step.elapsed_seconds)} / {format_duration(60 * train.max_minutes)}")
+    if finished is None:
+        parts.append(f"ETA {format_duration(step.eta_seconds)}")
+    return Progress(min(fraction, 1.0), " · ".join(parts))
+
+
+def budget_shares(train: TrainConfig, step: StepEvent) -> dict[str, float]:
+    """The share done (0–1) of each budget the run has: its epochs always; its steps, target tokens
+    (when the step logged them) and minutes when set."""
     total = max(train.epochs * step.batches_per_epoch, 1)
-    fraction = ((step.epoch - 1) * step.batches_per_epoch + step.batch) / total
+    shares = {"epochs": ((step.epoch - 1) * step.batches_per_epoch + step.batch) / total}
+    if train.max_steps > 0:
+        shares["steps"] = step.step / train.max_steps
+    if train.max_target_tokens > 0 and step.target_tokens > 0:
+        shares["tokens"] = step.target_tokens / train.max_target_tokens
     if train.max_minutes > 0:
-        fraction = max(fraction, step.elapsed_seconds / (60 * train.max_minutes))
-    if finished is not None and phase is RunPhase.FINISHED:
-        fraction = 1.0
-    eta = "" if finished is not None else f" · ETA {format_duration(step.eta_seconds)}"
-    text = f"Epoch {step.epoch}/{train.epochs} · batch {step.batch}/{step.batches_per_epoch} · step {step.step:,}{eta}"
-    return Progress(min(fraction, 1.0), text)
+        shares["time"] = step.elapsed_seconds / (60 * train.max_minutes)
+    return shares
+

@@ -11,6 +11,7 @@ from engine.bundle import load_model_folder
 from engine.config import TrainConfig
 from engine.errors import ConfigError, DivergedError
 from engine.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent
+from engine.metrics_log import events_from_records, read_log
 from engine.model import build_model
 from engine.trainer import train
 from tests.model_factory import tiny_job
@@ -256,3 +257,8 @@ def test_the_eta_counts_down_to_the_first_budget_at_this_calls_pace(tmp_path):
              if isinstance(e, StepEvent)]
     assert again[0].elapsed_seconds > total  # the clock goes on where it stopped
     assert again[0].eta_seconds < 20 * (total / len(steps)) * len(again)  # the budget left, not every epoch's
+    tokens = [e.target_tokens for e in steps + again]  # trained on so far, across the resume
+    assert tokens == sorted(tokens) and tokens[0] > 0 and steps[-1].target_tokens >= 6_000
+    assert again[0].target_tokens > steps[-1].target_tokens
+    logged = [e for e in events_from_records(read_log(run).records) if isinstance(e, StepEvent)]
+    assert [e.target_tokens for e in logged] == tokens  # and so does the log, for a run watched in the app

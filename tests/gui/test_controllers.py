@@ -206,10 +206,28 @@ def test_the_translate_button_acts_only_on_something_to_translate_and_says_why_n
     assert not empty.enabled and empty.hint == "Nothing to translate: only invisible characters."
 
 
-def _step(epoch: int, batch: int, elapsed: float) -> StepEvent:
+def _step(epoch: int, batch: int, elapsed: float, target_tokens: int = 0) -> StepEvent:
     return StepEvent(step=(epoch - 1) * 10 + batch, epoch=epoch, batch=batch, batches_per_epoch=10, loss=1.0,
                      tokens_per_second=1.0, learning_rate=1e-3, skipped_steps=0, elapsed_seconds=elapsed,
-                     eta_seconds=30.0)
+                     eta_seconds=30.0, target_tokens=target_tokens)
+
+
+def test_a_token_budget_or_a_step_limit_that_binds_sets_the_bar_and_is_named():
+    from engine.config import TrainConfig
+    from engine.events import format_tokens
+    from gui.training.progress import Progress, run_progress
+
+    tokens = TrainConfig(epochs=1000, max_target_tokens=40_000_000)
+    shown = run_progress(tokens, _step(3, 5, 50.0, target_tokens=10_000_000), None, RunPhase.TRAINING)
+    assert shown == Progress(0.25, "Epoch 3 · batch 5/10 · step 25 · 10.0 M / 40.0 M target tokens · ETA 0:30")
+    few_epochs = TrainConfig(epochs=4, max_target_tokens=40_000_000)  # the epochs end it first
+    shown = run_progress(few_epochs, _step(2, 10, 50.0, target_tokens=1_000_000), None, RunPhase.TRAINING)
+    assert shown.fraction == 0.5 and shown.text.startswith("Epoch 2/4 ·") and "1.0 M / 40.0 M" in shown.text
+    unlogged = run_progress(tokens, _step(3, 5, 50.0), None, RunPhase.TRAINING)  # a log written before tokens were
+    assert unlogged.text.startswith("Epoch 3 ·") and "target tokens" not in unlogged.text  # 1000 is no plan
+    steps = run_progress(TrainConfig(epochs=4, max_steps=30), _step(3, 5, 5.0), None, RunPhase.TRAINING)
+    assert steps == Progress(25 / 30, "Epoch 3 · batch 5/10 · step 25/30 · ETA 0:30")
+    assert (format_tokens(38_240_000), format_tokens(950_400), format_tokens(740)) == ("38.2 M", "950 k", "740")
 
 
 def test_progress_is_the_larger_of_epochs_and_budget_and_a_run_that_ended_on_its_own_is_complete():
@@ -224,7 +242,7 @@ def test_progress_is_the_larger_of_epochs_and_budget_and_a_run_that_ended_on_its
     assert run_progress(budget, _step(1, 1, 45.0), None, RunPhase.TRAINING).fraction == 0.75  # time goes faster
     ended = _finished(FinishReason.TIME_BUDGET)
     assert run_progress(budget, _step(1, 2, 59.0), ended, RunPhase.of_finish(ended.reason)) == Progress(
-        1.0, "Epoch 1/4 · batch 2/10 · step 2")
+        1.0, "Epoch 1 · batch 2/10 · step 2 · 0:59 / 1:00")  # the time budget ended it: no "/4"
     stopped = _finished(FinishReason.STOPPED)
     assert run_progress(TrainConfig(epochs=4), _step(1, 5, 5.0), stopped,
                         RunPhase.of_finish(stopped.reason)).fraction == 0.125
