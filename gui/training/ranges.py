@@ -67,13 +67,16 @@ def _finite_values(values: list[np.ndarray]) -> list[np.ndarray]:
 
 def curves_x_bounds(records: list[RunRecord], x_name: str) -> tuple[float, float] | None:
     """The x range of the runs' curves against ``x_name`` ("step" or "elapsed"): from 0 to a nice
-    number a little past the last point, or past where a watched run's backlog will end."""
+    number a little past the last point (room to grow while some run goes on; just past it when every
+    run has ended), or past where a watched run's backlog will end."""
     xs = [r.series(x_name) for r in records] + [r.validation_series(x_name) for r in records]
     xs += [np.array([_expected_end(r, x_name)]) for r in records if r.steps_ahead > 0]
-    bounds = nice_bounds(xs, floor_zero=True)
-    if bounds is None:
+    finite = _finite_values(xs)
+    if not finite:
         return None
-    return 0.0, nice_ceil(1.04 * max(bounds[1], 1.0 if x_name == "elapsed" else 10.0))
+    last = max(float(v.max()) for v in finite)
+    growing = any(r.finished is None or r.steps_ahead > 0 for r in records)
+    return 0.0, nice_ceil((1.04 if growing else 1.0) * max(last, 1.0 if x_name == "elapsed" else 10.0))
 
 
 def _expected_end(record: RunRecord, x_name: str) -> float:

@@ -20,7 +20,7 @@ from engine.jobs import CorpusChoice
 from engine.metrics_log import MetricsLog
 from engine.runs import RunSpec, resumable_runs
 from gui.training.corpus import CorpusEntry, inspect_corpus
-from gui.training.ranges import nice_bounds, nice_ceil
+from gui.training.ranges import curves_x_bounds, nice_bounds, nice_ceil
 from gui.training.records import RunRecord, smooth, write_metrics_csv
 from gui.training.runner import RunFailed, RunRequest, StatusMessage, run_training, training_threads
 from gui.training.settings import RunSettings
@@ -161,6 +161,19 @@ def test_plot_ranges_round_to_nice_numbers_and_skip_nan():
     assert nice_bounds([np.array([math.nan, 0.93, 5.8])]) == (0.0, 6.0)
     assert nice_bounds([np.array([3.0, 7.5])], floor_zero=True) == (0.0, 8.0)
     assert nice_bounds([np.array([math.nan])]) is None
+
+
+def test_the_step_axis_leaves_room_to_grow_only_while_a_run_goes_on(tmp_path):
+    from engine.events import FinishedEvent, FinishReason
+
+    record = RunRecord("run", RunSettings(), tmp_path, "#1f77b4")
+    record.add_steps([_step(step, 2.0) for step in (1, 14_820, 29_640)])
+    assert curves_x_bounds([record], "step") == (0.0, 40_000.0)  # 29,640 + 4 %: the next nice number
+    record.finished = FinishedEvent(FinishReason.EARLY_STOPPING, 28.7, 49, 29_640, 57, 3600.0, 3000.0, 0, "")
+    assert curves_x_bounds([record], "step") == (0.0, 30_000.0)  # ended: just past its last step
+    record.steps_ahead = 5_000  # a watched log still being read: room for what it holds
+    assert curves_x_bounds([record], "step") == (0.0, 40_000.0)
+    assert curves_x_bounds([RunRecord("empty", RunSettings(), tmp_path, "#1f77b4")], "step") is None
 
 
 def test_the_app_never_trains_into_a_folder_that_holds_a_model_or_that_another_run_holds(tmp_path, dates_models):
