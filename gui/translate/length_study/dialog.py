@@ -19,7 +19,7 @@ from gui.translate.length_study.model import beam_label, gather, read_studies, s
 from gui.translate.length_study.view import LengthStudyView
 
 if TYPE_CHECKING:
-    from gui.translate.choices import ModelChoices
+    from gui.translate.choices import ModelChoices, ScorerOption
 
 STUDY_BEAM = 1  # the study drawn first: greedy decoding
 NO_DIRECTION = "No model yet: train one in the Train tab, then record its length study."
@@ -38,7 +38,7 @@ class LengthStudyDialog(QDialog):
         fit_to_screen(self, 1100, 820)  # or less: its Close button stays on screen
         self.direction: str | None = None
         self._key: tuple[object, ...] | None = None
-        self._options: list = []  # the direction's scorer options (gui.translate.choices.ScorerOption)
+        self._options: list[ScorerOption] = []  # the direction's scorers, with the model behind each
         self.heading = QLabel()
         self.heading.setObjectName("lengthStudyHeading")
         self.beam_combo = QComboBox()
