@@ -50,7 +50,9 @@ class LengthStudyDialog(QDialog):
         buttons.rejected.connect(self.close)
         top = QHBoxLayout()
         top.addWidget(self.heading, 1)
-        top.addWidget(QLabel("Decoding"))
+        decoding = QLabel("&Decoding")
+        decoding.setBuddy(self.beam_combo)  # Alt+D, and a screen reader names the box
+        top.addWidget(decoding)
         top.addWidget(self.beam_combo)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
