@@ -34,7 +34,8 @@ from gui.training.ranges import curves_x_bounds, loss_bounds, nice_bounds
 from gui.training.records import DEFAULT_SMOOTHING, RunRecord
 from gui.training.run_curves import RunCurves, TimeOrStepAxis
 
-X_MODES = (("step", "Step"), ("elapsed", "Elapsed time"))
+X_MODES = (("step", "Step"), ("elapsed", "Elapsed time"), ("target_tokens", "Target tokens"))
+X_LABELS = {"step": "step", "elapsed": "elapsed training time", "target_tokens": "target tokens trained on"}
 # The plots redrawn after the loss plot, one per event-loop turn: object name → its curves' key.
 LATER_PLOTS = {"bleuPlot": "bleu", "learningRatePlot": "learning_rate", "speedPlot": "speed"}
 LONG_BLEU_TITLE = "Validation BLEU (○: long inputs)"
@@ -71,7 +72,9 @@ class CurvesView(QWidget):
         self.x_combo.setObjectName("curvesXAxisCombo")
         for key, label in X_MODES:
             self.x_combo.addItem(label, key)
-        self.x_combo.setToolTip("Plot against optimizer steps, or against training time (pauses excluded)")
+        self.x_combo.setToolTip("Plot against optimizer steps, training time (pauses excluded), or the target "
+                                "tokens trained on — the budget the shipped models are trained to, fair across "
+                                "batch sizes (a run logged before step lines counted them has no curve there)")
         self.x_combo.currentIndexChanged.connect(lambda _i: self.set_x_mode(self.x_combo.currentData()))
         self.log_check = QCheckBox("Log loss")
         self.log_check.setObjectName("curvesLogCheck")
@@ -261,7 +264,7 @@ class CurvesView(QWidget):
                                   "Without attention (the fixed context C) the dashed line falls behind.")
 
     def _x_name(self) -> str:
-        return "step" if self.x_mode == "step" else "elapsed"
+        return self.x_mode
 
     def _validation_x(self, record: RunRecord) -> tuple[np.ndarray, np.ndarray]:
         vx = record.validation_series(self._x_name())
@@ -294,8 +297,13 @@ class CurvesView(QWidget):
         if record.diverged_at is None:
             return
         step, elapsed = record.diverged_at
+        at = {"step": step, "elapsed": elapsed}.get(self.x_mode)
+        if at is None:
+            at = float(record.tokens_at(np.array([float(step)]))[0])
         for marker in curves.markers:
-            marker.setValue(step if self.x_mode == "step" else elapsed)
+            marker.setVisible(bool(np.isfinite(at)) and record.visible)
+            if np.isfinite(at):
+                marker.setValue(at)
 
     def point_count(self, record: RunRecord) -> int:
         """Training-loss points drawn for ``record`` (for tests)."""
@@ -307,11 +315,13 @@ class CurvesView(QWidget):
 
     # -- options ------------------------------------------------------------------------------
     def set_x_mode(self, mode: str) -> None:
-        self.x_mode = "elapsed" if mode == "elapsed" else "step"
-        label = "elapsed training time" if self.x_mode == "elapsed" else "step"
+        """Plot against "step", "elapsed" (seconds of training) or "target_tokens" (anything else: step)."""
+        self.x_mode = mode if mode in X_LABELS else "step"
+        label = X_LABELS[self.x_mode]
         for plot in self._all_plots():
             axis = plot.getPlotItem().getAxis("bottom")
             axis.time_mode = self.x_mode == "elapsed"
+            axis.tokens_mode = self.x_mode == "target_tokens"
             plot.setLabel("bottom", label)
             # The plots share their x axis: only the bottom one names it (the others' rows keep the
             # height of a label line for their data).

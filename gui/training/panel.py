@@ -279,13 +279,12 @@ class TrainingPanel(QWidget):
     def _run_added(self, record: RunRecord) -> None:
         self.curves.add_run(record)
         self.table.add_run(record)
-        self._show_run(self.table.records().index(record))
-        self._update_progress(record)
+        self._show_run(self.table.records().index(record))  # its progress, too
 
     def _run_changed(self, record: RunRecord) -> None:
         self.curves.update_run(record)
         self.table.update_run(record)
-        if record is self.controller.current:
+        if record is self._shown_run:  # the bar and the status line follow the run shown: trained or watched
             self._update_progress(record)
 
     def _validated(self, record: RunRecord) -> None:
@@ -295,7 +294,8 @@ class TrainingPanel(QWidget):
             self.snapshots.snapshot_added(record.snapshots)
 
     def _run_ended(self, record: RunRecord) -> None:
-        self._update_progress(record)
+        if record is self._shown_run:
+            self._update_progress(record)
         self._refresh_resumable()
         self.runFinished.emit(str(record.folder))
 
@@ -304,6 +304,7 @@ class TrainingPanel(QWidget):
         if 0 <= row < len(records) and records[row] is not self._shown_run:
             self._shown_run = records[row]
             self.snapshots.set_snapshots(self._shown_run.snapshots)
+            self._update_progress(self._shown_run)
 
     def _curve_clicked(self, x: float) -> None:
         """A click on a curve: the step there of the run shown (its weights are loaded for Translate)."""
@@ -337,8 +338,8 @@ class TrainingPanel(QWidget):
         self.pause_button.setText("Resume" if paused else "Pause")
         self.stop_button.setEnabled(training)
         self.resume_button.setEnabled(not training and self.resume_combo.currentData() is not None)
-        if self.controller.current is not None:
-            self._update_progress(self.controller.current)
+        if self._shown_run is not None:
+            self._update_progress(self._shown_run)
 
     def _update_progress(self, record: RunRecord) -> None:
         """Progress bar and status line from the newest step of ``record``."""

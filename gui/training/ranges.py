@@ -66,7 +66,7 @@ def _finite_values(values: list[np.ndarray]) -> list[np.ndarray]:
 # -- the training curves' ranges ------------------------------------------------------------------
 
 def curves_x_bounds(records: list[RunRecord], x_name: str) -> tuple[float, float] | None:
-    """The x range of the runs' curves against ``x_name`` ("step" or "elapsed"): from 0 to a nice
+    """The x range of the runs' curves against ``x_name`` ("step", "elapsed" or "target_tokens"): from 0 to a nice
     number a little past the last point (room to grow while some run goes on; just past it when every
     run has ended), or past where a watched run's backlog will end."""
     xs = [r.series(x_name) for r in records] + [r.validation_series(x_name) for r in records]
@@ -86,7 +86,10 @@ def _expected_end(record: RunRecord, x_name: str) -> float:
     if last is None or last.step <= 0:
         return 0.0
     end_step = last.step + record.steps_ahead
-    return float(end_step) if x_name == "step" else last.elapsed_seconds * end_step / last.step
+    if x_name == "step":
+        return float(end_step)
+    so_far = last.target_tokens if x_name == "target_tokens" else last.elapsed_seconds
+    return so_far * end_step / last.step
 
 
 def loss_bounds(records: list[RunRecord], log_scale: bool) -> tuple[float, float] | None:

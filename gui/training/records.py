@@ -78,9 +78,11 @@ class StepBlock:
 
     @classmethod
     def from_events(cls, events: Sequence[StepEvent]) -> StepBlock:
-        rows = [(e.step, e.epoch, e.elapsed_seconds, e.loss, e.learning_rate, e.tokens_per_second) for e in events]
-        table = np.array(rows, dtype=np.float64).reshape(len(rows), 6)
-        return cls(tuple(np.ascontiguousarray(table[:, i]) for i in range(6)), events[-1] if events else None)
+        rows = [(e.step, e.epoch, e.elapsed_seconds, e.loss, e.learning_rate, e.tokens_per_second,
+                 e.target_tokens if e.target_tokens > 0 else math.nan) for e in events]  # 0: a log without them
+        width = len(RunRecord.STEP_COLUMNS)
+        table = np.array(rows, dtype=np.float64).reshape(len(rows), width)
+        return cls(tuple(np.ascontiguousarray(table[:, i]) for i in range(width)), events[-1] if events else None)
 
     def __len__(self) -> int:
         return len(self.columns[0]) if self.columns else 0
@@ -112,7 +114,7 @@ class Snapshot:
 class RunRecord:
     """One run's plot series and state as the window shows it, in memory; its folder is :attr:`run`."""
 
-    STEP_COLUMNS = ("step", "epoch", "elapsed", "loss", "learning_rate", "tokens_per_second")
+    STEP_COLUMNS = ("step", "epoch", "elapsed", "loss", "learning_rate", "tokens_per_second", "target_tokens")
 
     def __init__(self, name: str, settings: RunSettings, folder: Path, colour: str) -> None:
         self.name, self.settings, self.colour = name, settings, colour
@@ -217,7 +219,27 @@ class RunRecord:
         return self.columns[column].view()
 
     def validation_series(self, field: str) -> np.ndarray:
+        """A field of every validation point; "target_tokens" is read from the step it followed."""
+        if field == "target_tokens":
+            return self.tokens_at(np.array([point.step for point in self.validations], dtype=np.float64))
         return np.array([getattr(point, field) for point in self.validations], dtype=np.float64)
+
+    def tokens_at(self, steps: np.ndarray) -> np.ndarray:
+        """The target tokens trained on after each of ``steps`` (NaN for a step not read, or read from
+        a log written before step lines carried that count)."""
+        known, tokens = self.columns["step"].view(), self.columns["target_tokens"].view()
+        out = np.full(len(steps), math.nan)
+        if not len(known) or not len(steps):
+            return out
+        where = np.clip(np.searchsorted(known, steps), 0, len(known) - 1)
+        found = known[where] == steps
+        out[found] = tokens[where[found]]
+        return out
+
+    @property
+    def has_tokens(self) -> bool:
+        """Some step read says how many target tokens the run had trained on."""
+        return bool(np.isfinite(self.columns["target_tokens"].view()).any())
 
     @property
     def step_count(self) -> int:
@@ -237,11 +259,15 @@ class RunRecord:
 
 CSV_COLUMNS = ("run", "kind", "step", "epoch", "elapsed_seconds", "train_loss", "valid_loss", "bleu", "chrf",
                "exact_match", "learning_rate", "tokens_per_second", "scorer", "cell", "corpus", "direction",
-               "long_bleu")
+               "long_bleu", "target_tokens")
 
 
 def _number(value: float) -> str:
     return "" if value is None or not math.isfinite(value) else f"{value:.6g}"
+
+
+def _count(value: float) -> str:
+    return "" if not math.isfinite(value) else str(int(value))
 
 
 def metrics_rows(runs: Sequence[RunRecord]) -> list[list[str]]:
@@ -251,13 +277,13 @@ def metrics_rows(runs: Sequence[RunRecord]) -> list[list[str]]:
         s = run.settings
         about = [s.model.scorer, s.model.cell, s.corpus_label, s.direction_label]
         columns = [run.series(c) for c in RunRecord.STEP_COLUMNS]
-        for step, epoch, elapsed, loss, lr, tps in zip(*columns, strict=True):
+        for step, epoch, elapsed, loss, lr, tps, tokens in zip(*columns, strict=True):
             rows.append([run.name, "train", str(int(step)), str(int(epoch)), _number(elapsed), _number(loss), "",
-                         "", "", "", _number(lr), _number(tps), *about, ""])
-        for p in run.validations:
+                         "", "", "", _number(lr), _number(tps), *about, "", _count(tokens)])
+        for p, tokens in zip(run.validations, run.validation_series("target_tokens"), strict=True):
             rows.append([run.name, "valid", str(p.step), str(p.epoch), _number(p.elapsed), "", _number(p.valid_loss),
                          _number(p.bleu), _number(p.chrf), _number(p.exact_match), _number(p.learning_rate), "",
-                         *about, _number(p.long_bleu)])
+                         *about, _number(p.long_bleu), _count(tokens)])
     return rows
 
 

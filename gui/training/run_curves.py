@@ -17,13 +17,17 @@ if TYPE_CHECKING:
 
 
 class TimeOrStepAxis(pg.AxisItem):
-    """A bottom axis that writes seconds as m:ss (or h:mm:ss) in time mode."""
+    """A bottom axis that writes seconds as m:ss (or h:mm:ss) in time mode and token counts as
+    "10 M" or "500 k" in tokens mode (steps as pyqtgraph does)."""
 
     def __init__(self) -> None:
         super().__init__("bottom")
         self.time_mode = False
+        self.tokens_mode = False
 
     def tickStrings(self, values, scale, spacing):  # noqa: N802 - pyqtgraph override
+        if self.tokens_mode:
+            return [token_tick(value * scale, spacing * scale) for value in values]
         if not self.time_mode:
             return super().tickStrings(values, scale, spacing)
         labels = []
@@ -33,6 +37,14 @@ class TimeOrStepAxis(pg.AxisItem):
             minutes, secs = divmod(rest, 60)
             labels.append(f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}")
         return labels
+
+
+def token_tick(value: float, spacing: float) -> str:
+    """A token count on the axis, in the unit its tick spacing calls for: "12.5 M", "500 k", "40"."""
+    for unit, name in ((1e6, " M"), (1e3, " k")):
+        if spacing >= unit / 10 and abs(value) >= unit or spacing >= unit:
+            return f"{value / unit:g}{name}"
+    return f"{value:g}"
 
 
 class RunCurves:

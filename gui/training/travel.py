@@ -1,8 +1,8 @@
 """Back through training from the curves: a click on any plot of the Train tab names a step of the run
 shown, and the Translate view loads that run's weights nearest the step (gui.common.past).
 
-The plots share their x axis: steps, or elapsed training seconds, which :func:`step_at` maps back to
-the step the run had reached then (through its recorded steps). A click is a left click inside a
+The plots share their x axis: steps, elapsed training seconds or target tokens trained on, which
+:func:`step_at` maps back to the step the run had reached then (through its recorded steps). A click is a left click inside a
 plot's data area that is not a drag; pyqtgraph's panning and zooming keep working.
 """
 
@@ -22,20 +22,21 @@ CLICK_TIP = ("Click a point of a curve to translate with the model as it was at 
 
 
 def step_at(record: RunRecord, x: float, x_mode: str) -> float | None:
-    """The training step at ``x`` on the curves' x axis (``x_mode`` "step" or "elapsed"); None when
-    the run has no steps yet or ``x`` is not a number."""
+    """The training step at ``x`` on the curves' x axis (``x_mode`` "step", "elapsed" or
+    "target_tokens"); None when the run has no steps yet (none that counted its tokens, on that axis)
+    or ``x`` is not a number."""
     if not math.isfinite(x):
         return None
     steps = record.columns["step"].view()
     if not len(steps):
         return None
-    if x_mode != "elapsed":
+    if x_mode not in ("elapsed", "target_tokens"):
         return float(max(x, 0.0))
-    elapsed = record.columns["elapsed"].view()
-    known = np.isfinite(elapsed)
+    along = record.columns["elapsed" if x_mode == "elapsed" else "target_tokens"].view()
+    known = np.isfinite(along)
     if not known.any():
         return None
-    return float(np.interp(x, elapsed[known], steps[known]))
+    return float(np.interp(x, along[known], steps[known]))
 
 
 class CurveClicks(QObject):
