@@ -6,16 +6,33 @@ snapshots.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
-from engine.events import format_duration  # torch-free
+from engine.events import format_duration, format_tokens  # torch-free
 from engine.scorer_table import SCORER_TABLE
 from gui.training.records import RunRecord
 
-COLUMNS = ("Run", "Corpus", "Direction", "Scorer", "Cell", "Emb/Hidden", "Epochs", "Status", "Best valid BLEU",
+if TYPE_CHECKING:
+    from engine.config import TrainConfig
+
+COLUMNS = ("Run", "Corpus", "Direction", "Scorer", "Cell", "Emb/Hidden", "Budget", "Status", "Best valid BLEU",
            "Test BLEU", "Steps", "Time")
+
+
+def budget_text(train: TrainConfig) -> str:
+    """The run's budget as the table shows it: the token, time or step budget when one is set (the
+    epochs are then only a cap), else the epochs."""
+    if train.max_target_tokens > 0:
+        return f"{format_tokens(train.max_target_tokens)} tokens"
+    if train.max_minutes > 0:
+        return f"{train.max_minutes:g} min"
+    if train.max_steps > 0:
+        return f"{train.max_steps:,} steps"
+    return f"{train.epochs} epochs"
 
 
 def _swatch(colour: str) -> QIcon:
@@ -72,7 +89,7 @@ class RunsTable(QTableWidget):
         best = record.best_bleu
         values = (
             record.name, s.corpus_label, s.direction_label, SCORER_TABLE[s.model.scorer].label, s.model.cell.upper(),
-            f"{s.model.embedding_size}/{s.model.decoder_hidden_size}", str(s.train.epochs), record.status,
+            f"{s.model.embedding_size}/{s.model.decoder_hidden_size}", budget_text(s.train), record.status,
             "–" if best is None else f"{best:.2f}",
             "–" if record.test_bleu is None else f"{record.test_bleu:.2f}",
             f"{record.last_step.step:,}" if record.last_step else "0", format_duration(record.elapsed),

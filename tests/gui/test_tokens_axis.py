@@ -93,3 +93,13 @@ def test_the_csv_export_has_the_tokens_of_every_step_and_validation(tmp_path):
     assert counted[0]["target_tokens"] == str(TOKENS_PER_STEP)
     assert [r["target_tokens"] for r in counted if r["kind"] == "valid"] == ["325000", "650000"]
     assert {r["target_tokens"] for r in rows if r["run"] == "old"} == {""}
+
+
+def test_the_runs_table_names_the_budget_that_ends_a_run():
+    from engine.config import TrainConfig
+    from gui.training.runs_table import budget_text
+
+    assert budget_text(TrainConfig(epochs=1000, max_target_tokens=40_000_000)) == "40.0 M tokens"
+    assert budget_text(TrainConfig(epochs=1000, max_minutes=25.0)) == "25 min"
+    assert budget_text(TrainConfig(epochs=1000, max_steps=5000)) == "5,000 steps"
+    assert budget_text(TrainConfig(epochs=12)) == "12 epochs"
