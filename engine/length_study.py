@@ -210,23 +210,23 @@ def record_length_study(folder: Path, study: LengthStudy) -> None:
     update_config(folder, info)
 
 
-def stored_length_study(info: dict[str, Any], beam: int = 1) -> LengthStudy | None:
-    """The study at ``beam`` stored in a config.json (as read by engine.bundle.read_config), if any."""
+def _stored_studies(info: Any) -> dict[str, Any]:
+    """config.json's ``metrics.length_study`` as stored ({} when it is absent or no object)."""
     metrics = info.get("metrics") if isinstance(info, dict) else None
     studies = metrics.get("length_study") if isinstance(metrics, dict) else None
-    if not isinstance(studies, dict) or study_key(beam) not in studies:
-        return None
-    return LengthStudy.from_json(studies[study_key(beam)])
+    return studies if isinstance(studies, dict) else {}
+
+
+def stored_length_study(info: dict[str, Any], beam: int = 1) -> LengthStudy | None:
+    """The study at ``beam`` stored in a config.json (as read by engine.bundle.read_config), if any."""
+    data = _stored_studies(info).get(study_key(beam))
+    return None if data is None else LengthStudy.from_json(data)
 
 
 def stored_study_beams(info: dict[str, Any]) -> tuple[int, ...]:
     """The beam sizes at which a config.json (as read by engine.bundle.read_config) holds a readable
     study, smallest first (a damaged study is left out, as :func:`stored_length_study` refuses it)."""
-    metrics = info.get("metrics") if isinstance(info, dict) else None
-    studies = metrics.get("length_study") if isinstance(metrics, dict) else None
-    if not isinstance(studies, dict):
-        return ()
-    beams = {study.beam for key, data in studies.items()
+    beams = {study.beam for key, data in _stored_studies(info).items()
              if (study := LengthStudy.from_json(data)) is not None and key == study_key(study.beam)}
     return tuple(sorted(beams))
 

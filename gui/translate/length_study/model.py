@@ -172,7 +172,7 @@ def read_studies(options: Sequence[ScorerOption], beam: int = 1) -> list[ScorerS
     without a model, or whose folder is unreadable or has no study, gets None with the reason."""
     from engine.bundle import read_config
     from engine.errors import EngineError
-    from engine.length_study import read_length_study
+    from engine.length_study import stored_length_study
     from gui.translate.length_study.alignment import stored_alignment
 
     studies = []
@@ -181,8 +181,8 @@ def read_studies(options: Sequence[ScorerOption], beam: int = 1) -> list[ScorerS
             studies.append(ScorerStudy(option.name, option.label, None, NO_MODEL))
             continue
         try:
-            study = read_length_study(option.entry.folder, beam)
-            info = read_config(option.entry.folder)
+            info = read_config(option.entry.folder)  # read once: the study and the statistics come from it
+            study = stored_length_study(info, beam)
             attention = stored_attention_stats(info)
         except (EngineError, OSError):
             study, attention, info = None, None, None

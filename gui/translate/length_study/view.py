@@ -71,6 +71,8 @@ def looping_text(data: LengthStudyData) -> str:
         parts.append(f"the references {references:.1%}")
     return (f"<small><b>Outputs that loop</b> (a word {LOOP_NGRAM}-gram {LOOP_COUNT} or more times; Chinese: "
             f"characters): {html.escape(' · '.join(parts))}; in the table, such outputs are tinted orange.</small>")
+
+
 # Each scorer's colour is its registry row's (engine.scorer_table): calm, distinct hues for the
 # attention mechanisms; the fixed vector C's line (red) is also thick and dashed.
 OTHER_COLOURS = ("#8c564b", "#7f7f7f", "#bcbd22")  # a scorer the registry does not know
