@@ -1,0 +1,71 @@
+"""A model's training budget in words, and the note that says when the models drawn together were not
+trained alike."""
+
+from engine.config import TrainConfig
+from engine.training_budget import (
+    budget_note,
+    recipe_groups,
+    recipe_key,
+    short_budget_note,
+    trained_alike,
+    training_budget,
+)
+
+
+def config(scorer: str = "additive", *, reason: str = "early stopping", seconds: float = 13672.4,
+           tokens: int | None = 32_840_867, **settings) -> dict:
+    train_config = TrainConfig(**settings).to_dict()
+    history = [{"epoch": 1, "bleu": 10.0}] + ([{"epoch": 2, "bleu": 20.0, "target_tokens": tokens}] if tokens else [])
+    return {"data": {"split": {"train": 100, "valid": 10, "test": 10}, "split_rule": "strict"},
+            "model": {"scorer": scorer, "embedding_size": 256},
+            "tokenizers": {"source": {"sha256": "aa"}, "target": {"sha256": "bb"}},
+            "training": {"train_config": train_config, "train_seconds": 11585.0, "history": history,
+                         "finished": {"reason": reason, "seconds": seconds, "epochs_completed": 57}}}
+
+
+def test_a_converged_run_and_a_time_budgeted_one_are_described_by_what_ended_them():
+    converged = training_budget(config())
+    assert converged.describe() == "until its validation stopped improving (3.8 h, kept at 32.8 M target tokens)"
+    assert converged.epochs == 57
+    short = training_budget(config(reason="time budget", seconds=1507.25, tokens=None, max_minutes=25.0))
+    assert short.describe() == "for 25 min (its time budget)"
+    assert training_budget(config(reason="token budget", tokens=40_000_000)).describe() == \
+        "to its budget of 40.0 M target tokens"
+    assert training_budget({}).describe() == "for a time it did not record"
+    broken = training_budget({"training": {"history": ["not a dict"], "finished": {"seconds": "long"}}})
+    assert broken.target_tokens is None and broken.seconds == 0.0
+
+
+def test_models_differing_only_in_their_scorer_share_a_recipe_and_anything_else_splits_them():
+    assert recipe_key(config("additive")) == recipe_key(config("dot", temperature_warmup=0.1))  # warm-up: unscaled only
+    assert recipe_key(config("additive", torch_threads=1, device="cpu")) == recipe_key(config("none", torch_threads=2))
+    assert recipe_key(config("additive")) != recipe_key(config("none", seed=2))
+    assert recipe_key(config("additive")) != recipe_key(config("none", max_minutes=25.0))
+    other_tokenizer = config("none")
+    other_tokenizer["tokenizers"]["source"]["sha256"] = "cc"
+    assert recipe_key(config("additive")) != recipe_key(other_tokenizer)
+    wider = config("none")
+    wider["model"]["embedding_size"] = 128
+    assert recipe_key(config("additive")) != recipe_key(wider)
+    unreadable = config("none")
+    unreadable["training"]["train_config"] = {"no such setting": 1}
+    assert recipe_key(unreadable) != recipe_key(config("additive"))  # compared as its text, never equal by accident
+
+
+def test_the_note_is_empty_for_models_trained_alike_and_names_each_group_otherwise():
+    alike = {"additive": config("additive"), "none": config("none", )}
+    assert recipe_groups(alike) == [("additive", "none")] and budget_note(alike) == ""
+    assert budget_note({"additive": config()}) == ""
+    earlier = dict(reason="time budget", seconds=1500.0, tokens=None, max_minutes=25.0, seed=1, lr_patience=1)
+    mixed = {"additive": config("additive"), "dot": config("dot", **earlier), "none": config("none", tokens=24_801_145),
+             "bilinear": config("bilinear", **earlier)}
+    assert recipe_groups(mixed) == [("additive", "none"), ("dot", "bilinear")]
+    note = budget_note(mixed, {"additive": "Additive", "none": "None (fixed C)"})
+    assert note == ("Not trained alike — compare lines of one group: Additive and None (fixed C) were trained until "
+                    "their validation stopped improving (kept at 32.8 and 24.8 M target tokens); dot and bilinear "
+                    "were trained for 25 min each (a time budget).")
+    single = {"additive": config("additive"), "dot": config("dot", **earlier)}
+    assert "dot was trained for 25 min (its time budget)" in budget_note(single)
+    assert short_budget_note(mixed, {"none": "C"}) == "Not trained alike: additive, C converged · dot, bilinear 25 min"
+    assert short_budget_note(alike) == ""
+    assert trained_alike(mixed, "none") == ("additive", "none") and trained_alike(mixed, "multihead") == tuple(mixed)
