@@ -132,7 +132,8 @@ def mix_trials(corpus: Path, max_target_tokens: int = TRIAL_TOKENS, seed: int = 
     return plans
 
 
-KEPT = ROOT / "resources" / "models-next"  # finished models of the set being built, until the whole set ships
+KEPT = ROOT / "resources" / "models-next"  # finished models of the set being built, until they ship
+SHIPPED = ROOT / "resources" / "models"  # the shipped set: a model shipped under the plan's recipe is done too
 
 
 def kept_by_recipe(kept: Path | None, plan: ModelPlan) -> bool:
@@ -145,6 +146,12 @@ def kept_by_recipe(kept: Path | None, plan: ModelPlan) -> bool:
     except (OSError, ValueError, AttributeError):  # AttributeError: valid JSON that is no object
         return False
     return isinstance(command, str) and f"train {' '.join(plan.arguments)} " in command
+
+
+def kept_in(folders: tuple[Path | None, ...], plan: ModelPlan) -> Path | None:
+    """The first of ``folders`` (the kept folder, then the shipped one) holding ``plan``'s model under
+    the plan's own recipe, or None: a model shipped before the rest of its set is not built again."""
+    return next((folder for folder in folders if kept_by_recipe(folder, plan)), None)
 
 
 def model_state(folder: Path, kept: bool = False) -> str:
@@ -162,9 +169,9 @@ class Build:
     running one to stop (SIGTERM: the engine checkpoints and exits) and starts no more."""
 
     def __init__(self, out: Path, parallel: int = 2, threads: int = 1, device: str = "cpu",
-                 log=print, kept: Path | None = None) -> None:
+                 log=print, kept: Path | None = None, shipped: Path | None = None) -> None:
         self.out, self.parallel, self.threads, self.device, self.log = out, parallel, threads, device, log
-        self.kept = kept
+        self.kept, self.shipped = kept, shipped
         self.children: set[subprocess.Popen] = set()
         self.lock = threading.Lock()
         self.stopping = False
@@ -178,7 +185,7 @@ class Build:
         """Train (or resume, or skip) one model, then finish it (:meth:`finish`); (name, its state
         before, exit code)."""
         folder = self.out / plan.name
-        state = model_state(folder, kept_by_recipe(self.kept, plan))
+        state = model_state(folder, kept_in((self.kept, self.shipped), plan) is not None)
         if state == "kept" or self.stopping:
             return plan.name, state, 0 if state == "kept" else 130
         if state == "finished":  # trained before; finished now if it was not then
@@ -241,14 +248,15 @@ class Build:
                 child.send_signal(signal.SIGTERM)
 
 
-def summary(out: Path, plans: list[ModelPlan], kept: Path | None = None) -> list[dict]:
-    """What each model's folder (the kept one first) says it took: steps, target tokens, seconds and its
-    scores."""
+def summary(out: Path, plans: list[ModelPlan], kept: Path | None = None,
+            shipped: Path | None = None) -> list[dict]:
+    """What each model's folder (a kept or shipped one first) says it took: steps, target tokens, seconds
+    and its scores."""
     rows = []
     for plan in plans:
-        is_kept = kept_by_recipe(kept, plan)
-        config_path = (kept if is_kept else out) / plan.name / "config.json"  # type: ignore[operator]
-        state = model_state(out / plan.name, is_kept)
+        done = kept_in((kept, shipped), plan)
+        config_path = (done or out) / plan.name / "config.json"
+        state = model_state(out / plan.name, done is not None)
         if not config_path.is_file():
             rows.append({"model": plan.name, "state": state})
             continue
@@ -292,13 +300,14 @@ def main() -> int:
             raise SystemExit(f"unknown model name(s) {', '.join(unknown)}; valid: {', '.join(p.name for p in plans)}")
         plans = [plan for plan in plans if plan.name in args.only]
     kept = None if args.trials else args.kept  # the trials are never kept
+    shipped = None if args.trials else SHIPPED
     if args.summary:
-        for row in summary(args.out, plans, kept):
+        for row in summary(args.out, plans, kept, shipped):
             print(json.dumps(row, ensure_ascii=False))
         return 0
     build = Build(args.out, args.parallel, args.threads, args.device,
                   log=lambda message: print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True),
-                  kept=kept)
+                  kept=kept, shipped=shipped)
     signal.signal(signal.SIGTERM, build.stop)
     signal.signal(signal.SIGINT, build.stop)
     results = build.run(plans)

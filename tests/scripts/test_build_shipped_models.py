@@ -69,6 +69,22 @@ def test_a_model_kept_in_the_repository_is_skipped_only_under_the_plans_own_reci
     assert row["model"] == plan.name and row["state"] == "kept"
 
 
+def test_a_model_shipped_under_the_plans_recipe_is_done_and_one_under_an_older_recipe_is_built_again(tmp_path):
+    plan = build.shipped_plan(tmp_path / "corpus.tsv")[0]
+    kept, shipped = tmp_path / "kept", tmp_path / "shipped"
+    (shipped / plan.name).mkdir(parents=True)
+    config = shipped / plan.name / "config.json"
+    command = f"python -m engine train {' '.join(plan.arguments)} --threads 1 --out resources/models/{plan.name}"
+    config.write_text(json.dumps({"command": command}), encoding="utf-8")
+    assert build.kept_in((kept, shipped), plan) == shipped  # moved out of the kept folder when it shipped
+    runner = build.Build(tmp_path / "out", kept=kept, shipped=shipped, log=lambda _: None)
+    assert runner.run_one(plan) == (plan.name, "kept", 0) and not (tmp_path / "out").exists()
+    assert build.summary(tmp_path / "out", [plan], kept, shipped)[0]["state"] == "kept"
+    config.write_text(json.dumps({"command": command.replace("--seed 1 ", "--seed 2 ")}), encoding="utf-8")
+    assert build.kept_in((kept, shipped), plan) is None  # the earlier set's model: trained again
+    assert build.kept_in((None, None), plan) is None
+
+
 def test_a_model_that_ends_on_its_own_is_tuned_and_kept_and_one_that_failed_to_is_finished_on_the_next_build(
         tmp_path):
     plan = build.shipped_plan(tmp_path / "corpus.tsv")[0]
