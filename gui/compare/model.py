@@ -52,6 +52,26 @@ class PanelSlot:
         return self.entry is not None or bool(self.past)
 
 
+def training_note(slots: Sequence[PanelSlot]) -> tuple[str, str]:
+    """(a status line's few words, the whole sentence) naming how the panels' models were trained when
+    they were not all trained alike (engine.training_budget); ("", "") when they were. Reads each
+    model's config.json; a panel backed by a run's earlier weights, or an unreadable folder, is left out."""
+    from engine.bundle import read_config
+    from engine.errors import EngineError
+    from engine.training_budget import budget_note, short_budget_note
+
+    infos = {}
+    for slot in slots:
+        if slot.entry is None or slot.past:
+            continue
+        try:
+            infos[slot.scorer] = read_config(slot.entry.folder)
+        except (EngineError, OSError):
+            continue
+    labels = {slot.scorer: slot.label for slot in slots}
+    return short_budget_note(infos, labels), budget_note(infos, labels)
+
+
 def plan_slots(entries: Sequence[ModelEntry], direction: str, scorers: dict[str, tuple[str, str]]) -> list[PanelSlot]:
     """One slot per scorer of ``SCORER_ORDER`` for ``direction``: the newest model the user trained
     for it, else the shipped one; a scorer without a model gets a disabled slot saying so."""

@@ -1,22 +1,21 @@
 """The Compare tab: one sentence, every scorer of a direction side by side, live.
 
-Top: direction, the sentence, an optional reference, and the target the maps share. Middle: a grid
-of one panel per mechanism of the registry — the attention mechanisms and the fixed context C, the
-grid sized by their number (gui.compare.layout) — plus a difference map α_A − α_B of two attention
-scorers (a diverging scale centred on 0) once one target is forced on every model. Hovering a
-source token in any map outlines its column in every map and tints every output's tokens by the
-attention each gave it; hovering a map row or an output token shows that step of that scorer in the
-step inspector (under the fixed-context panel, which has no map). The grid exports as one PNG / SVG,
-the matrices as one JSON (gui/compare/export.py). The widgets and their places are
-gui/compare/tab_widgets.py; this module wires them to the controller.
+Top: direction, the sentence, an optional reference, and the target the maps share. Middle: a grid of one
+panel per mechanism of the registry — the attention mechanisms and the fixed context C, the grid sized by
+their number (gui.compare.layout) — plus a difference map α_A − α_B of two attention scorers (a diverging
+scale centred on 0) once one target is forced on every model. Hovering a source token in any map outlines
+its column in every map and tints every output's tokens by the attention each gave it; hovering a map row
+or an output token shows that step of that scorer in the step inspector (under the fixed-context panel,
+which has no map). The grid exports as one PNG / SVG, the matrices as one JSON (gui/compare/export.py).
+The widgets and their places are gui/compare/tab_widgets.py; this module wires them to the controller.
 
-Widget names (tests and scripted checks use them): ``compareDirectionCombo``, ``compareInput``,
-``compareButton``, ``compareReferenceInput``, ``compareTargetCombo``, ``compareGrid``,
-``comparePanel_<scorer>``, ``compareDiffA``, ``compareDiffB``, ``compareDiffMap``,
-``compareDiffMessage``, ``compareDiffShareButton``, ``compareExportButton``, ``compareStatus``,
-``compareInspector``, ``compareEnlarge_<scorer>`` (a panel's button that opens its map large:
-gui/compare/enlarged.py), ``comparePastModel`` and ``compareBackToFinalButton`` (while a run's
-earlier weights back a panel: a click on a training curve, gui.common.past).
+Widget names (tests and scripted checks use them): ``compareDirectionCombo``, ``compareInput``, ``compareButton``,
+``compareReferenceInput``, ``compareTargetCombo``, ``compareGrid``, ``comparePanel_<scorer>``, ``compareDiffA``,
+``compareDiffB``, ``compareDiffMap``, ``compareDiffMessage``, ``compareDiffShareButton``, ``compareExportButton``,
+``compareStatus``, ``compareInspector``, ``compareTrainingNote`` (when the models were not trained alike),
+``compareEnlarge_<scorer>`` (a panel's button that opens its map large: gui/compare/enlarged.py),
+``comparePastModel`` and ``compareBackToFinalButton`` (while a run's earlier weights back a panel: a click on a
+training curve, gui.common.past).
 """
 
 from __future__ import annotations
@@ -44,6 +43,7 @@ from gui.compare.model import (
     PanelRows,
     panel_numbers,
     target_choices,
+    training_note,
 )
 from gui.compare.panel import PanelScheduler, ScorerPanel
 from gui.compare.tab_widgets import CompareWidgets
@@ -163,6 +163,7 @@ class CompareTab(CompareWidgets):
         self.show_directions(self.controller.directions() or [self.controller.direction], self.controller.direction)
         self._fill_targets()
         self._fill_examples(slots)
+        self.show_training_note(*training_note(slots))
         self._set_status("Loading the models…" if self.controller.loading else "No model for this direction.")
 
     def _drop_panels(self) -> None:

@@ -109,12 +109,23 @@ class CompareWidgets(QWidget):
         self.back_button.setObjectName("compareBackToFinalButton")
         self.back_button.setText("Back to the final models")
         self.back_button.setToolTip("Leave the earlier weights: every panel decodes with its direction's model")
+        self.training_note = QLabel()  # how the panels' models were trained, when not alike (tooltip: in full)
+        self.training_note.setObjectName("compareTrainingNote")
+        self.training_note.setStyleSheet("color: #b35900;")
         status_row = QHBoxLayout()
         status_row.addWidget(self.status, 1)
+        status_row.addWidget(self.training_note)
         status_row.addWidget(self.past_label)
         status_row.addWidget(self.back_button)
         self.show_past("")
         layout.addLayout(status_row)
+
+    def show_training_note(self, short: str, whole: str) -> None:
+        """Say that the panels' models were not trained alike (``short`` shown, ``whole`` as its tooltip);
+        "" hides it."""
+        self.training_note.setText(short)
+        self.training_note.setToolTip(whole)
+        self.training_note.setVisible(bool(short))
 
     def select_target(self, key: str) -> bool:
         """Choose ``key`` under *Maps show* (without a signal); False when it is not offered."""

@@ -271,3 +271,20 @@ def test_the_caption_says_what_the_stored_figures_show(view, additive_long, fixe
     assert f"{LABELS['additive']} keeps {additive_long / 30.0:.0%}" in caption
     view.set_data(gather([("none", LABELS["none"], FIXED)]))  # no attention figure: the theory alone
     assert "What these models show" not in view.caption.text()
+
+
+def test_models_not_trained_alike_are_named_and_the_lesson_sets_c_against_its_own_build(view):
+    from gui.translate.length_study.model import ScorerStudy
+    from tests.engine.test_training_budget import config
+
+    earlier = dict(reason="time budget", seconds=1500.0, tokens=None, max_minutes=25.0, lr_patience=1)
+    studies = [ScorerStudy("none", LABELS["none"], _with_long(FIXED, 4.0), config=config("none")),
+               ScorerStudy("additive", LABELS["additive"], _with_long(ADDITIVE, 27.0), config=config("additive")),
+               ScorerStudy("scaled_dot", LABELS["scaled_dot"], _with_long(ADDITIVE, 29.0),
+                           config=config("scaled_dot", **earlier))]
+    view.set_data(gather(studies))
+    caption = view.caption.text()
+    assert f"{LABELS['additive']} keeps 90%" in caption  # the lesson reads C's own build, not the best line
+    assert "Not trained alike" in caption and "for 25 min (its time budget)" in caption
+    view.set_data(gather(studies[:2]))  # trained alike: no note
+    assert "Not trained alike" not in view.caption.text() and "What these models show" in view.caption.text()

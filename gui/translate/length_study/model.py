@@ -12,7 +12,7 @@ no decoding); this module is imported once the engine is loaded (it needs ``engi
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -41,6 +41,7 @@ class ScorerStudy:
     attention: dict | None = None  # metrics.test.attention of config.json: how it attends on the test split
     alignment: AlignmentStudy | None = None  # metrics.alignment: its attention against a word aligner
     alignment_note: str = ""  # why a stored alignment study is refused ("" when it reads, or there is none)
+    config: Mapping | None = None  # the model's config.json: how it was trained (engine.training_budget)
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,28 @@ class LengthStudyData:
         study that measured it tells), None when none did."""
         return next((s.study.references_looping_share for s in self.scorers if s.study is not None
                      and s.study.references_looping_share is not None), None)
+
+    def trained_like_fixed_context(self) -> tuple[ScorerStudy, ...]:
+        """The drawn scorers trained like the fixed context C (all of them when they were all trained
+        alike, or when C has no model here): the lines a lesson about attention may set against C."""
+        from engine.scorer_table import FIXED_CONTEXT
+        from engine.training_budget import trained_alike
+
+        drawn = [s for s in self.scorers if s.study is not None]
+        known = {s.name: s.config for s in drawn if s.config is not None}
+        if FIXED_CONTEXT not in known or len(known) < len(drawn):
+            return tuple(drawn)
+        alike = set(trained_alike(known, FIXED_CONTEXT))
+        return tuple(s for s in drawn if s.name in alike)
+
+    @property
+    def budget_note(self) -> str:
+        """A sentence naming how the drawn models were trained when they were not all trained alike
+        (engine.training_budget), "" when they were."""
+        from engine.training_budget import budget_note
+
+        drawn = {s.name: s.config for s in self.scorers if s.study is not None and s.config is not None}
+        return budget_note(drawn, {s.name: s.label for s in self.scorers})
 
     def count(self, label: str) -> int:
         """Inputs in bucket ``label`` (the scorers share the long test set: the first one that has
@@ -188,7 +211,7 @@ def read_studies(options: Sequence[ScorerOption], beam: int = 1) -> list[ScorerS
             study, attention, info = None, None, None
         alignment, refused = stored_alignment(info)
         studies.append(ScorerStudy(option.name, option.label, study, "" if study is not None else NO_STUDY,
-                                   attention, alignment, refused))
+                                   attention, alignment, refused, info))
     return studies
 
 

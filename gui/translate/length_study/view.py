@@ -52,12 +52,17 @@ CAPTION = CAPTION_THEORY + caption_data()  # before any figures are shown
 
 
 def caption_for(data: LengthStudyData) -> str:
-    """The caption with what these models' lines show, derived from their figures (engine.length_lesson)."""
-    lesson = length_lesson({s.name: s.study for s in data.scorers if s.study is not None})
+    """The caption with what these models' lines show, derived from their figures (engine.length_lesson):
+    when the models were not all trained alike, the lesson sets C against the models trained like it,
+    and a note names how each group was trained (engine.training_budget)."""
+    lesson = length_lesson({s.name: s.study for s in data.trained_like_fixed_context()})
+    note = data.budget_note
+    unequal = f" <b style='color:#b35900'>{html.escape(note)}</b>" if note else ""
     if lesson is None:
-        return CAPTION_THEORY + caption_data(data.beam)
+        return CAPTION_THEORY + unequal + caption_data(data.beam)
     said = lesson.sentence({s.name: s.label for s in data.scorers})
-    return f"{CAPTION_THEORY} <b>What these models show:</b> {html.escape(said)}{caption_data(data.beam)}"
+    return (f"{CAPTION_THEORY} <b>What these models show:</b> {html.escape(said)}{unequal}"
+            f"{caption_data(data.beam)}")
 
 
 def looping_text(data: LengthStudyData) -> str:
