@@ -26,6 +26,7 @@ from engine.config import SCORER_NAMES  # noqa: E402
 from engine.length_lesson import length_lesson  # noqa: E402
 from engine.length_study import STUDY_BUCKETS, LengthStudy, stored_length_study, study_bucket_label  # noqa: E402
 from engine.repetition import loop_bound  # noqa: E402
+from engine.training_budget import budget_note, trained_alike  # noqa: E402
 
 SHORT, LONG = "1–10", "41+"
 LABELS = [study_bucket_label(*bucket) for bucket in STUDY_BUCKETS]
@@ -44,6 +45,24 @@ def gather(models: Path) -> dict[str, dict[str, dict[int, LengthStudy]]]:
     return found
 
 
+def gather_configs(models: Path) -> dict[str, dict[str, dict]]:
+    """direction → scorer → config.json, for the model folders in ``models``: how each was trained."""
+    configs: dict[str, dict[str, dict]] = {}
+    for folder in sorted(p for p in models.glob("*") if (p / "config.json").is_file()):
+        info = read_config(folder)
+        configs.setdefault(f"{info['source_language']}-{info['target_language']}", {})[info["model"]["scorer"]] = info
+    return configs
+
+
+def like_fixed_context(by_scorer: dict, configs: dict[str, dict] | None) -> dict:
+    """``by_scorer`` restricted to the models trained like the fixed context C (all of it when they were
+    all trained alike, or without their configs): the lines the lesson and its targets set against C."""
+    if not configs or "none" not in configs or not set(by_scorer) <= set(configs):
+        return by_scorer
+    alike = set(trained_alike({s: configs[s] for s in by_scorer}, "none"))
+    return {s: v for s, v in by_scorer.items() if s in alike}
+
+
 def _bleu(study: LengthStudy, label: str) -> float | None:
     score = study.bucket(label)
     return None if score is None else score.bleu
@@ -53,16 +72,18 @@ def _cell(value: float | None) -> str:
     return "—" if value is None else f"{value:.1f}"
 
 
-def targets(by_scorer: dict[str, dict[int, LengthStudy]], beam: int) -> list[str]:
-    """The long-sentence targets, checked on the stored studies at ``beam``."""
-    return _lead_targets(by_scorer, beam) + _loop_target(by_scorer, beam)
+def targets(by_scorer: dict[str, dict[int, LengthStudy]], beam: int, configs: dict[str, dict] | None = None) -> list[str]:
+    """The long-sentence targets, checked on the stored studies at ``beam`` — the best scorer's among the
+    models trained like C (``configs``: scorer → config.json)."""
+    return _lead_targets(by_scorer, beam, like_fixed_context(by_scorer, configs)) + _loop_target(by_scorer, beam)
 
 
-def _lead_targets(by_scorer: dict[str, dict[int, LengthStudy]], beam: int) -> list[str]:
-    """The best attention scorer's share of its short-input BLEU kept on 41+ tokens and the leads over C."""
+def _lead_targets(by_scorer: dict[str, dict[int, LengthStudy]], beam: int, alike: dict | None = None) -> list[str]:
+    """The best attention scorer's share of its short-input BLEU kept on 41+ tokens (among ``alike``, the
+    models trained like C) and the leads over C."""
     none = by_scorer.get("none", {}).get(beam)
     attending = {s: b[beam] for s, b in by_scorer.items() if s != "none" and beam in b}
-    lesson = length_lesson({s: b[beam] for s, b in by_scorer.items() if beam in b})
+    lesson = length_lesson({s: b[beam] for s, b in (alike or by_scorer).items() if beam in b})
     if none is None or lesson is None:
         return []
     best, short, long = lesson.best, lesson.best_short, lesson.best_long
@@ -94,7 +115,8 @@ def _loop_target(by_scorer: dict[str, dict[int, LengthStudy]], beam: int) -> lis
                                                            for s, st in measured.items()) + f" — {verdict}."]
 
 
-def render(found: dict[str, dict[str, dict[int, LengthStudy]]], plotted: list[str]) -> str:
+def render(found: dict[str, dict[str, dict[int, LengthStudy]]], plotted: list[str],
+           configs: dict[str, dict[str, dict]] | None = None) -> str:
     lines = ["# The length study: why attention", "",
              "BLEU by source length on the long test set: the held-out test pairs (English sha256 digest starting "
              "with `0`) joined 1 to 8 at a time after one seeded shuffle, Chinese without a separator and English "
@@ -104,6 +126,9 @@ def render(found: dict[str, dict[str, dict[int, LengthStudy]]], plotted: list[st
              ""]
     for direction, by_scorer in sorted(found.items(), key=lambda item: item[0] != "zh-en"):
         scorers = [s for s in SCORER_NAMES if s in by_scorer]
+        trained = (configs or {}).get(direction) or {}
+        note = budget_note({s: trained[s] for s in scorers if s in trained})
+        alike = like_fixed_context(by_scorer, trained)
         for beam, title in ((1, "greedy"), (5, "beam 5, each model's length penalty")):
             studies = {s: by_scorer[s][beam] for s in scorers if beam in by_scorer[s]}
             if not studies:
@@ -128,10 +153,12 @@ def render(found: dict[str, dict[str, dict[int, LengthStudy]]], plotted: list[st
                              else _bleu(study, label) - _bleu(none, label) for label in LABELS + [LONG]]
                     lines.append(f"| {scorer} | " + " | ".join("—" if v is None else f"{v:+.1f}" for v in leads)
                                  + " |")
-            lesson = length_lesson(studies)
+            lesson = length_lesson({s: st for s, st in studies.items() if s in alike})
             if lesson is not None:
                 lines += ["", f"**What the figures show:** {lesson.sentence()}"]
-            checked = targets(by_scorer, beam)
+            if note:
+                lines += ["", f"**{note}**"]
+            checked = targets(by_scorer, beam, trained)
             if checked:
                 lines += ["", *checked]
             lines.append("")
@@ -140,7 +167,8 @@ def render(found: dict[str, dict[str, dict[int, LengthStudy]]], plotted: list[st
     return "\n".join(lines)
 
 
-def plot(direction: str, by_scorer: dict[str, dict[int, LengthStudy]], path: Path) -> bool:
+def plot(direction: str, by_scorer: dict[str, dict[int, LengthStudy]], path: Path,
+         configs: dict[str, dict] | None = None) -> bool:
     try:
         import matplotlib
 
@@ -163,7 +191,8 @@ def plot(direction: str, by_scorer: dict[str, dict[int, LengthStudy]], path: Pat
                   zorder=3 if fixed else 2)
     axes.set_xlabel("source length (sub-word tokens), long test set")
     axes.set_ylabel("BLEU (greedy)")
-    lesson = length_lesson({scorer: beams[1] for scorer, beams in by_scorer.items() if 1 in beams})
+    alike = like_fixed_context(by_scorer, configs)
+    lesson = length_lesson({scorer: beams[1] for scorer, beams in alike.items() if 1 in beams})
     verdict = "no attention figures" if lesson is None else lesson.headline()
     axes.set_title(f"{direction}: {verdict}")
     axes.set_ylim(bottom=0)
@@ -185,10 +214,11 @@ def main() -> int:
     if not found:
         print(f"no stored length study in {args.models}", file=sys.stderr)
         return 1
+    configs = gather_configs(args.models)
     plotted = [d for d, by_scorer in found.items() if plot(d, by_scorer, args.out.parent / "img" /
-                                                            f"length-study-{d}.png")]
+                                                            f"length-study-{d}.png", configs.get(d))]
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(render(found, plotted), encoding="utf-8")
+    args.out.write_text(render(found, plotted, configs), encoding="utf-8")
     summary = {d: {s: {f"beam{b}": st.to_json()["buckets"] + st.to_json()["aggregates"] for b, st in beams.items()}
                    for s, beams in by_scorer.items()} for d, by_scorer in found.items()}
     args.out.with_suffix(".json").write_text(json.dumps(summary, ensure_ascii=False, indent=1) + "\n",
