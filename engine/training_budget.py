@@ -8,12 +8,14 @@ build. The views do not hide that: :func:`budget_note` says, from each model's `
 which lines were trained how, whenever they were not all trained alike.
 
 Everything here reads the config dictionary only (no weights); unreadable parts count as unknown.
+:func:`direction_configs` reads them from a folder of model folders.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from engine.config import TrainConfig
 from engine.errors import ConfigError
@@ -131,7 +133,7 @@ def budget_note(infos: Mapping[str, Mapping], labels: Mapping[str, str] | None =
         else:
             parts.append(f"{shown} were trained under one recipe: " + "; ".join(
                 f"{(labels or {}).get(n, n)} {b.describe()}" for n, b in zip(group, budgets, strict=True)))
-    return ("Not trained alike — compare lines of one group: " + "; ".join(parts) + ".")
+    return ("Not trained alike (compare within a group): " + "; ".join(parts) + ".")
 
 
 def short_budget_note(infos: Mapping[str, Mapping], labels: Mapping[str, str] | None = None) -> str:
@@ -149,3 +151,20 @@ def short_budget_note(infos: Mapping[str, Mapping], labels: Mapping[str, str] | 
                f"{_duration(budgets[0].seconds)}" if ended == {TIME_BUDGET} and len(minutes) == 1 else "one recipe")
         parts.append(f"{', '.join((labels or {}).get(name, name) for name in group)} {how}")
     return "Not trained alike: " + " · ".join(parts)
+
+
+def direction_configs(models: Path) -> dict[str, dict[str, dict]]:
+    """direction ("zh-en") → scorer → config.json, for the model folders in ``models`` (a missing folder:
+    none; an unreadable model is left out — the reports that call this refuse it where they read it)."""
+    from engine.bundle import read_config
+    from engine.errors import EngineError
+
+    configs: dict[str, dict[str, dict]] = {}
+    for folder in sorted(p for p in Path(models).glob("*") if (p / "config.json").is_file()):
+        try:
+            info = read_config(folder)
+        except (EngineError, OSError):
+            continue
+        direction = f"{info.get('source_language')}-{info.get('target_language')}"
+        configs.setdefault(direction, {})[(info.get("model") or {}).get("scorer", folder.name)] = info
+    return configs

@@ -26,7 +26,7 @@ from engine.config import SCORER_NAMES  # noqa: E402
 from engine.length_lesson import length_lesson  # noqa: E402
 from engine.length_study import STUDY_BUCKETS, LengthStudy, stored_length_study, study_bucket_label  # noqa: E402
 from engine.repetition import loop_bound  # noqa: E402
-from engine.training_budget import budget_note, trained_alike  # noqa: E402
+from engine.training_budget import budget_note, direction_configs, trained_alike  # noqa: E402
 
 SHORT, LONG = "1–10", "41+"
 LABELS = [study_bucket_label(*bucket) for bucket in STUDY_BUCKETS]
@@ -43,15 +43,6 @@ def gather(models: Path) -> dict[str, dict[str, dict[int, LengthStudy]]]:
             if study is not None:
                 found.setdefault(direction, {}).setdefault(info["model"]["scorer"], {})[beam] = study
     return found
-
-
-def gather_configs(models: Path) -> dict[str, dict[str, dict]]:
-    """direction → scorer → config.json, for the model folders in ``models``: how each was trained."""
-    configs: dict[str, dict[str, dict]] = {}
-    for folder in sorted(p for p in models.glob("*") if (p / "config.json").is_file()):
-        info = read_config(folder)
-        configs.setdefault(f"{info['source_language']}-{info['target_language']}", {})[info["model"]["scorer"]] = info
-    return configs
 
 
 def like_fixed_context(by_scorer: dict, configs: dict[str, dict] | None) -> dict:
@@ -214,7 +205,7 @@ def main() -> int:
     if not found:
         print(f"no stored length study in {args.models}", file=sys.stderr)
         return 1
-    configs = gather_configs(args.models)
+    configs = direction_configs(args.models)
     plotted = [d for d, by_scorer in found.items() if plot(d, by_scorer, args.out.parent / "img" /
                                                             f"length-study-{d}.png", configs.get(d))]
     args.out.parent.mkdir(parents=True, exist_ok=True)

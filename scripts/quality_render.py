@@ -77,7 +77,9 @@ def _content_tables(results: list[dict]) -> list[str]:
     return lines
 
 
-def render(results: list[dict], plotted: bool) -> str:
+def render(results: list[dict], plotted: bool, notes: dict[str, str] | None = None) -> str:
+    """The report; ``notes``: direction → how its models were trained when not alike
+    (engine.training_budget.budget_note), said under the first table."""
     lines = ["# Quality report: shipped models", "",
              f"Held-out test split of `cmn-eng.tsv` (sha256 rule: English digest starting with `0`), "
              f"n = {results[0]['n']} pairs. sacrebleu, detokenized: `{results[0]['signature']}` "
@@ -94,6 +96,9 @@ def render(results: list[dict], plotted: bool) -> str:
                      f"(α {r['beam5'].get('length_penalty', 1.0)}) | {_against_peer(r)} |")
     lines.append(f"| Joey NMT 2.3 (peer) | both cores, 25 min; embeddings 128, 3.66 M parameters, ≈13 epochs | "
                  f"{JOEY['greedy'][0]} / {JOEY['greedy'][1]} | {JOEY['beam5'][0]} / {JOEY['beam5'][1]} | — |")
+    for direction, note in sorted((notes or {}).items(), key=lambda item: item[0] != "zh-en"):
+        if note:
+            lines += ["", f"**{direction}: {note}**"]
     by_rule: dict[str, list[dict]] = {}
     for r in results:
         by_rule.setdefault(r["split_rule"], []).append(r)

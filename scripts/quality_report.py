@@ -41,6 +41,7 @@ from engine.data import SPLIT_RULE_TEXT, Pair, read_tsv, split_pairs  # noqa: E4
 from engine.evaluate import LENGTH_BUCKETS, bucket_label, corpus_scores, evaluate  # noqa: E402
 from engine.paths import TATOEBA_CORPUS  # noqa: E402
 from engine.significance import BOOTSTRAP_SAMPLES, paired_bleu_gains  # noqa: E402
+from engine.training_budget import budget_note, direction_configs  # noqa: E402
 from scripts.alignment_report import add_alignment_studies  # noqa: E402
 from scripts.decode_speed import decode_speeds  # noqa: E402
 from scripts.quality_render import JOEY, MIN_TESTED_SENTENCES, render  # noqa: E402
@@ -246,6 +247,11 @@ def _kept_results(folders: list[Path], only: list[str] | None, stored: Path) -> 
     return kept
 
 
+def training_notes(models: Path) -> dict[str, str]:
+    """direction → a note naming how its models were trained, when they were not trained alike."""
+    return {direction: budget_note(infos) for direction, infos in direction_configs(models).items()}
+
+
 def render_stored(out: Path, models: Path) -> int:
     """Write the report from its JSON, with the studies now stored in the model folders."""
     stored = out.with_suffix(".json")
@@ -254,7 +260,8 @@ def render_stored(out: Path, models: Path) -> int:
         return 2
     results = json.loads(stored.read_text(encoding="utf-8"))
     add_alignment_studies(results, models)
-    out.write_text(render(results, (out.parent / "img" / "bleu-by-length.png").is_file()), encoding="utf-8")
+    out.write_text(render(results, (out.parent / "img" / "bleu-by-length.png").is_file(), training_notes(models)),
+                   encoding="utf-8")
     stored.write_text(json.dumps(results, ensure_ascii=False, indent=1, default=float), encoding="utf-8")
     print(f"wrote {out}")
     return 0
@@ -316,7 +323,7 @@ def main() -> int:
     add_alignment_studies(results, args.models)
     plotted = plot_buckets(results, args.out.parent / "img" / "bleu-by-length.png")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(render(results, plotted), encoding="utf-8")
+    args.out.write_text(render(results, plotted, training_notes(args.models)), encoding="utf-8")
     args.out.with_suffix(".json").write_text(json.dumps(results, ensure_ascii=False, indent=1, default=float),
                                              encoding="utf-8")
     print(f"wrote {args.out}")

@@ -61,7 +61,7 @@ def test_the_note_is_empty_for_models_trained_alike_and_names_each_group_otherwi
              "bilinear": config("bilinear", **earlier)}
     assert recipe_groups(mixed) == [("additive", "none"), ("dot", "bilinear")]
     note = budget_note(mixed, {"additive": "Additive", "none": "None (fixed C)"})
-    assert note == ("Not trained alike — compare lines of one group: Additive and None (fixed C) were trained until "
+    assert note == ("Not trained alike (compare within a group): Additive and None (fixed C) were trained until "
                     "their validation stopped improving (kept at 32.8 and 24.8 M target tokens); dot and bilinear "
                     "were trained for 25 min each (a time budget).")
     single = {"additive": config("additive"), "dot": config("dot", **earlier)}
@@ -69,3 +69,25 @@ def test_the_note_is_empty_for_models_trained_alike_and_names_each_group_otherwi
     assert short_budget_note(mixed, {"none": "C"}) == "Not trained alike: additive, C converged · dot, bilinear 25 min"
     assert short_budget_note(alike) == ""
     assert trained_alike(mixed, "none") == ("additive", "none") and trained_alike(mixed, "multihead") == tuple(mixed)
+
+
+def test_the_configs_of_a_models_folder_are_read_by_direction_and_an_unreadable_one_is_left_out(tmp_path):
+    import shutil
+
+    import pytest
+
+    from engine.catalog import SHIPPED_MODELS
+    from engine.training_budget import direction_configs
+
+    names = ("zh-en-additive", "en-zh-none")
+    if not all((SHIPPED_MODELS / name / "config.json").is_file() for name in names):
+        pytest.skip("the shipped models are not here")
+    for name in names:
+        (tmp_path / name).mkdir()
+        shutil.copy(SHIPPED_MODELS / name / "config.json", tmp_path / name / "config.json")
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "config.json").write_text("{not json", encoding="utf-8")
+    found = direction_configs(tmp_path)
+    assert {d: sorted(by_scorer) for d, by_scorer in found.items()} == {"zh-en": ["additive"], "en-zh": ["none"]}
+    assert found["zh-en"]["additive"]["model"]["scorer"] == "additive"
+    assert direction_configs(tmp_path / "missing") == {}
