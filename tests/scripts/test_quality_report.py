@@ -117,3 +117,15 @@ def test_each_gain_over_c_gets_a_paired_bootstrap_p_value_overall_unseen_and_per
     text = quality_report.render(results, plotted=False)
     assert "paired-bootstrap p-value (1,000 resamples, sacrebleu)" in text
     assert "| dot | 9.2 (p 1.000) | 9.2 (p 1.000) | +5.0 (p 1.000) | +9.2 | +8.0 |" in text
+
+
+def test_kept_p_values_go_when_c_is_measured_again_and_stay_while_c_is_kept_too():
+    def kept(*scorers):
+        return {f"zh-en-{s}": {"direction": "zh-en", "scorer": s, "gain_over_c": {"all": {"p": 0.001}}} for s in scorers}
+
+    results = kept("dot")
+    quality_report.drop_stale_gain_tests(results)
+    assert "gain_over_c" not in results["zh-en-dot"]
+    results = kept("dot", "none")
+    quality_report.drop_stale_gain_tests(results)
+    assert results["zh-en-dot"]["gain_over_c"] == {"all": {"p": 0.001}}
