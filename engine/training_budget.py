@@ -109,46 +109,56 @@ def _join(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def _budget_groups(infos: Mapping[str, Mapping]) -> list[tuple[tuple[str, ...], list[TrainingBudget], str]]:
+    """Each recipe group with its models' budgets and what they share — ``EARLY_STOPPING`` (all
+    converged), ``TIME_BUDGET`` (all the same minutes) or "" — when there are two groups or more (else [])."""
+    groups = recipe_groups(infos)
+    if len(groups) < 2:
+        return []
+    found = []
+    for group in groups:
+        budgets = [training_budget(infos[name]) for name in group]
+        ended = {b.ended for b in budgets}
+        same_minutes = len({round(b.seconds / 60) for b in budgets}) == 1
+        shared = EARLY_STOPPING if ended == {EARLY_STOPPING} else (
+            TIME_BUDGET if ended == {TIME_BUDGET} and same_minutes else "")
+        found.append((group, budgets, shared))
+    return found
+
+
 def budget_note(infos: Mapping[str, Mapping], labels: Mapping[str, str] | None = None) -> str:
     """One sentence naming how each group of models was trained, when they were not all trained alike
     ("" when they were, or when there are fewer than two); ``labels`` maps names to display names."""
-    groups = recipe_groups(infos)
-    if len(groups) < 2:
+    found = _budget_groups(infos)
+    if not found:
         return ""
     parts = []
-    for group in groups:
-        budgets = [training_budget(infos[name]) for name in group]
+    for group, budgets, shared in found:
         shown = _join([(labels or {}).get(name, name) for name in group])
         if len(group) == 1:
             parts.append(f"{shown} was trained {budgets[0].describe()}")
-            continue
-        ended = {b.ended for b in budgets}
-        if ended == {EARLY_STOPPING}:
+        elif shared == EARLY_STOPPING:
             tokens = [b.target_tokens for b in budgets]
             counted = " and ".join(f"{t / 1e6:.1f}" for t in tokens if t) if all(tokens) else ""
             parts.append(f"{shown} were trained until their validation stopped improving"
                          + (f" (kept at {counted} M target tokens)" if counted else ""))
-        elif ended == {TIME_BUDGET} and len({round(b.seconds / 60) for b in budgets}) == 1:
+        elif shared == TIME_BUDGET:
             parts.append(f"{shown} were trained for {_duration(budgets[0].seconds)} each (a time budget)")
         else:
             parts.append(f"{shown} were trained under one recipe: " + "; ".join(
                 f"{(labels or {}).get(n, n)} {b.describe()}" for n, b in zip(group, budgets, strict=True)))
-    return ("Not trained alike (compare within a group): " + "; ".join(parts) + ".")
+    return "Not trained alike (compare within a group): " + "; ".join(parts) + "."
 
 
 def short_budget_note(infos: Mapping[str, Mapping], labels: Mapping[str, str] | None = None) -> str:
     """:func:`budget_note` in a status line's few words — "Not trained alike: Additive, C converged ·
     Dot, Bilinear 25 min" — "" when the models were trained alike."""
-    groups = recipe_groups(infos)
-    if len(groups) < 2:
+    found = _budget_groups(infos)
+    if not found:
         return ""
     parts = []
-    for group in groups:
-        budgets = [training_budget(infos[name]) for name in group]
-        ended = {b.ended for b in budgets}
-        minutes = {round(b.seconds / 60) for b in budgets}
-        how = ("converged" if ended == {EARLY_STOPPING} else
-               f"{_duration(budgets[0].seconds)}" if ended == {TIME_BUDGET} and len(minutes) == 1 else "one recipe")
+    for group, budgets, shared in found:
+        how = {EARLY_STOPPING: "converged", TIME_BUDGET: _duration(budgets[0].seconds)}.get(shared, "one recipe")
         parts.append(f"{', '.join((labels or {}).get(name, name) for name in group)} {how}")
     return "Not trained alike: " + " · ".join(parts)
 
