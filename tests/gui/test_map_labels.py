@@ -8,6 +8,7 @@ with a status bar — and fed pieces cut by the shipped tokenizers (a zh→en an
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -138,7 +139,7 @@ def compare_grid(qtbot):
     window.setCentralWidget(tab)
     window.statusBar().showMessage("status")
     qtbot.addWidget(window)
-    entry = SimpleNamespace(source_language="zh", folder=None)
+    entry = SimpleNamespace(source_language="zh", folder=Path("no-such-model-folder"))  # unreadable: left out of the training note
     slots = [PanelSlot(name, info.label, info.formula, entry) for name, info in SCORER_TABLE.items()]
     tab._on_slots(slots)
     window.resize(1280, 800)
