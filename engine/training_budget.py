@@ -105,6 +105,14 @@ def trained_alike(infos: Mapping[str, Mapping], name: str) -> tuple[str, ...]:
     return next((group for group in recipe_groups(infos) if name in group), tuple(infos))
 
 
+def compared_with(infos: Mapping[str, Mapping | None], anchor: str) -> tuple[str, ...]:
+    """The names of ``infos`` a lesson may set against ``anchor`` (the fixed context C): those trained
+    like it, or every name when ``anchor`` is absent or some model's config is unknown (None)."""
+    if anchor not in infos or any(info is None for info in infos.values()):
+        return tuple(infos)
+    return trained_alike(infos, anchor)  # type: ignore[arg-type]
+
+
 def _join(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 

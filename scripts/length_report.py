@@ -26,7 +26,7 @@ from engine.config import SCORER_NAMES  # noqa: E402
 from engine.length_lesson import length_lesson  # noqa: E402
 from engine.length_study import STUDY_BUCKETS, LengthStudy, stored_length_study, study_bucket_label  # noqa: E402
 from engine.repetition import loop_bound  # noqa: E402
-from engine.training_budget import budget_note, direction_configs, trained_alike  # noqa: E402
+from engine.training_budget import budget_note, compared_with, direction_configs  # noqa: E402
 
 SHORT, LONG = "1–10", "41+"
 LABELS = [study_bucket_label(*bucket) for bucket in STUDY_BUCKETS]
@@ -48,9 +48,7 @@ def gather(models: Path) -> dict[str, dict[str, dict[int, LengthStudy]]]:
 def like_fixed_context(by_scorer: dict, configs: dict[str, dict] | None) -> dict:
     """``by_scorer`` restricted to the models trained like the fixed context C (all of it when they were
     all trained alike, or without their configs): the lines the lesson and its targets set against C."""
-    if not configs or "none" not in configs or not set(by_scorer) <= set(configs):
-        return by_scorer
-    alike = set(trained_alike({s: configs[s] for s in by_scorer}, "none"))
+    alike = set(compared_with({s: (configs or {}).get(s) for s in by_scorer}, "none"))
     return {s: v for s, v in by_scorer.items() if s in alike}
 
 

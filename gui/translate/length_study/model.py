@@ -117,13 +117,10 @@ class LengthStudyData:
         """The drawn scorers trained like the fixed context C (all of them when they were all trained
         alike, or when C has no model here): the lines a lesson about attention may set against C."""
         from engine.scorer_table import FIXED_CONTEXT
-        from engine.training_budget import trained_alike
+        from engine.training_budget import compared_with
 
         drawn = [s for s in self.scorers if s.study is not None]
-        known = {s.name: s.config for s in drawn if s.config is not None}
-        if FIXED_CONTEXT not in known or len(known) < len(drawn):
-            return tuple(drawn)
-        alike = set(trained_alike(known, FIXED_CONTEXT))
+        alike = set(compared_with({s.name: s.config for s in drawn}, FIXED_CONTEXT))
         return tuple(s for s in drawn if s.name in alike)
 
     @property
