@@ -213,7 +213,7 @@ def main() -> int:
     parser.add_argument("--alphas", type=float, nargs="+", default=[0.0, 0.6, 1.0, 1.4, 2.0])
     parser.add_argument("--betas", type=float, nargs="+", default=[0.0, 0.1, 0.2, 0.4],
                         help="coverage penalties β tried with the chosen α (0 = off is always tried)")
-    parser.add_argument("--ngrams", type=int, nargs="+", default=[3, 4],
+    parser.add_argument("--ngrams", type=int, nargs="+", default=[2, 3, 4],
                         help="n-gram constraints tried with the chosen α and β (0 = off is always tried)")
     parser.add_argument("--average", type=int, nargs="*", default=[2, 3, 5], help="snapshot counts to try")
     parser.add_argument("--beam", type=int, default=5)

@@ -8,6 +8,9 @@ source most evenly, how monotonic they all are, and whether the evenly covering 
 translates the longest inputs better. Every statement is derived from the figures passed in (the
 comparisons can come out either way), never from what the shipped models happen to do.
 
+Scorers not trained alike (engine.training_budget: a converged model beside a 25-minute one) are not
+set against each other: the reading compares within each group of two or more that were, and names it.
+
 Pure Python (no Qt).
 """
 
@@ -16,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.scorer_table import FIXED_CONTEXT
+from engine.training_budget import recipe_groups
 from gui.translate.length_study.model import LengthStudyData
 
 NEEDED = ("mean_entropy", "mean_max_weight", "monotonic_share", "coverage_deviation")
@@ -53,10 +57,35 @@ def _longest_bucket_bleu(data: LengthStudyData, names: tuple[str, ...]) -> tuple
     return None
 
 
+def _trained_alike(data: LengthStudyData, scorers: list[_Scorer]) -> list[list[_Scorer]]:
+    """``scorers`` grouped by how they were trained (one group when they all were trained alike, or
+    when some model's config is unknown)."""
+    configs = {s.name: s.config for s in data.scorers}
+    if any(configs.get(scorer.name) is None for scorer in scorers):
+        return [scorers]
+    by_name = {scorer.name: scorer for scorer in scorers}
+    return [[by_name[name] for name in group] for group in recipe_groups({n: configs[n] for n in by_name})]
+
+
+def _labels(scorers: list[_Scorer]) -> str:
+    names = [scorer.label for scorer in scorers]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def attention_reading(data: LengthStudyData) -> str:
     """One paragraph (plain text) reading the attention statistics of ``data``; "" when fewer than
-    two attention scorers have them (there is nothing to compare)."""
+    two attention scorers have them (there is nothing to compare). Scorers not trained alike are read
+    within their groups: a paragraph per group of two or more, opening with who is in it."""
     scorers = _with_statistics(data)
+    groups = _trained_alike(data, scorers)
+    if len(groups) == 1:
+        return _reading(data, scorers)
+    return "\n\n".join(f"Among {_labels(group)} (trained alike): {_reading(data, group)}"
+                        for group in groups if len(group) >= 2)
+
+
+def _reading(data: LengthStudyData, scorers: list[_Scorer]) -> str:
+    """The reading of ``scorers`` (trained alike); "" when fewer than two."""
     if len(scorers) < 2:
         return ""
     even = min(scorers, key=lambda s: s.coverage_deviation)

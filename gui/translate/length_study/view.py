@@ -134,7 +134,11 @@ class LengthStudyView(QWidget):
         item.setMouseEnabled(x=False, y=False)
         item.hideButtons()
         item.getAxis("bottom").setHeight(AXIS_HEIGHT)  # room for the two-line ticks and the axis title
-        self.legend = item.addLegend(offset=(-10, 10), labelTextColor=FOREGROUND)
+        # The legend sits right of the plot area, in the plot's own layout, so that no line end hides
+        # behind it (the longest buckets, at the right, are what the plot is about).
+        self.legend = pg.LegendItem(labelTextColor=FOREGROUND)
+        item.layout.addItem(self.legend, 2, 3)
+        item.legend = self.legend  # the curves' names are listed in it as they are plotted
         self.selection = pg.LinearRegionItem((-0.5, 0.5), movable=False, brush=pg.mkBrush(*SELECTED_BRUSH))
         self.selection.setZValue(-10)
         self.bucket_combo = QComboBox()
