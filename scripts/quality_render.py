@@ -9,7 +9,7 @@ import torch
 
 from engine.attention import SCORERS
 from scripts.alignment_report import alignment_section
-from scripts.decode_speed import SPEED_ROUNDS, SPEED_SENTENCES
+from scripts.decode_speed import BESIDE_OTHER_WORK, SPEED_ROUNDS, SPEED_SENTENCES
 
 JOEY = {"greedy": (24.4, 42.2), "beam5": (25.2, 43.3)}  # Joey NMT 2.3, 25 min CPU, same held-out rule
 # A bootstrap over corpus BLEU needs enough sentences to resample; smaller groups are not tested
@@ -178,8 +178,12 @@ def render(results: list[dict], plotted: bool, notes: dict[str, str] | None = No
               "| model | greedy, batches of 64 | greedy, one by one | beam 5, one by one |", "| --- | --- | --- | --- |"]
     for r in results:
         s = r["speed"]
-        lines.append(f"| {r['name']} | {s['greedy_batched_sentences_per_second']} | "
+        busy = " *" if s.get(BESIDE_OTHER_WORK) else ""
+        lines.append(f"| {r['name']}{busy} | {s['greedy_batched_sentences_per_second']} | "
                      f"{s['greedy_one_by_one_sentences_per_second']} | {s['beam5_sentences_per_second']} |")
+    if any(r["speed"].get(BESIDE_OTHER_WORK) for r in results):
+        lines += ["", "\\* Measured while other work (a model build) kept this CPU busy: not a benchmark, and "
+                  "not comparable with the rows without the mark; measure again with nothing else running."]
     default = next((r for r in results if r["name"] == "zh-en-additive"), results[0])
     lines += ["", f"## Ten test translations ({default['name']}, greedy)", "",
               "Spread evenly over the sentence-level chrF ranking, best first: as many good and bad ones as the "

@@ -129,3 +129,40 @@ def test_kept_p_values_go_when_c_is_measured_again_and_stay_while_c_is_kept_too(
     results = kept("dot", "none")
     quality_report.drop_stale_gain_tests(results)
     assert results["zh-en-dot"]["gain_over_c"] == {"all": {"p": 0.001}}
+
+
+def test_a_speed_taken_beside_other_work_is_marked_not_a_benchmark():
+    quiet = _result("zh-en-additive", "additive", [36.0, 29.5, 13.0])
+    busy = _result("zh-en-none", "none", [28.0, 15.0, 3.0])
+    busy["speed"] |= {"load_average": 1.9, "beside_other_work": True}
+    text = quality_report.render([quiet, busy], plotted=False)
+    assert "| zh-en-none * | 1.0 | 1.0 | 1.0 |" in text and "| zh-en-additive | 1.0 | 1.0 | 1.0 |" in text
+    assert "\\* Measured while other work (a model build) kept this CPU busy: not a benchmark" in text
+    assert "not a benchmark" not in quality_report.render([quiet], plotted=False)
+
+
+def test_decode_speeds_record_the_load_they_were_taken_under(monkeypatch):
+    from pathlib import Path
+
+    decode_speed = load_script("decode_speed")
+    monkeypatch.setattr(decode_speed, "load_model_folder", lambda folder: _Stub())
+    monkeypatch.setattr(decode_speed.os, "getloadavg", lambda: (1.5, 1.0, 1.0))
+    pairs = [type("P", (), {"source": "a"})()] * 3
+    speeds = decode_speed.decode_speeds([Path("m")], lambda s, t: pairs)
+    assert speeds["m"]["load_average"] == 1.5 and speeds["m"]["beside_other_work"] is True
+    monkeypatch.setattr(decode_speed.os, "getloadavg", lambda: (0.1, 1.0, 1.0))
+    assert decode_speed.decode_speeds([Path("m")], lambda s, t: pairs)["m"][
+        "beside_other_work"] is False
+
+
+class _Stub:
+    source_language, target_language = "zh", "en"
+
+    class translator:  # noqa: N801 - stands in for a Translator
+        @staticmethod
+        def translate(source, config):
+            return source
+
+        @staticmethod
+        def translate_many(sources, config):
+            return list(sources)
