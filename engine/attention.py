@@ -4,6 +4,8 @@
 attention step of the decoder:
 
 - :meth:`Scorer.precompute_keys` — once per sentence, what the steps compare the query with;
+- :meth:`Scorer.precompute_values` — once per sentence, what the steps mix into c_i (the memory h_j
+  itself unless the mechanism projects it);
 - :meth:`Scorer.attend` — at step i, the query s_{i-1} → :class:`Attention`: the weights α (B×H×S,
   padding exactly 0, each head's row summing to 1), the context c_i (B×D) and the raw scores e (B×H×S);
 - :meth:`Scorer.mix` — given weights (B×H×S, e.g. set by hand in what-if decoding) → c_i.
@@ -17,8 +19,10 @@ mean — a distribution over the source tokens like any one head's (:meth:`Atten
 :data:`SCORERS` maps names to classes by importing them when first asked; a class takes its label,
 formula and traits from its row (``class MyScorer(Scorer, entry="my_name")``).
 
-Keys are computed once per sentence by :meth:`Scorer.precompute_keys` and passed back in
-explicitly at every step: the per-step cost is only what depends on s_{i-1}.
+Keys and values are computed once per sentence by :meth:`Scorer.precompute_keys` and
+:meth:`Scorer.precompute_values` and passed back in explicitly at every step: the per-step cost is only
+what depends on s_{i-1}. They are separate tensors, each laid out as its step reads it: a step that
+read a slice of one joint tensor would, in training, send back a gradient the size of the whole of it.
 
 Shapes: B batch, S source positions, D decoder size (= projected memory size), A attention size,
 H heads.
@@ -46,7 +50,8 @@ class AttendedSource(Protocol):
 
     memory: Tensor  # B×S×D: the projected encoder states h_j
     mask: Tensor  # B×S bool: True at real tokens
-    keys: Tensor  # B×S×·: what :meth:`Scorer.precompute_keys` returned
+    keys: Tensor  # B×…: what :meth:`Scorer.precompute_keys` returned
+    values: Tensor  # B×…: what :meth:`Scorer.precompute_values` returned (the memory itself for one head)
     summary: Tensor  # B×D: the fixed context C
 
 
@@ -127,8 +132,12 @@ class Scorer(nn.Module):
         return scores if self.temperature == 1.0 else scores / self.temperature
 
     def precompute_keys(self, memory: Tensor) -> Tensor:
-        """memory: B×S×D → keys, whatever the mechanism compares the query with (B×S×·)."""
+        """memory: B×S×D → keys, whatever the mechanism compares the query with (B×…, batch first)."""
         raise NotImplementedError
+
+    def precompute_values(self, memory: Tensor) -> Tensor:
+        """memory: B×S×D → what the weights mix (B×…, batch first): the memory itself by default."""
+        return memory
 
     def score(self, query: Tensor, keys: Tensor) -> Tensor:
         """One-head scorers: query B×D (s_{i-1}), keys from :meth:`precompute_keys` → raw scores e: B×S."""

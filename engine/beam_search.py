@@ -92,10 +92,12 @@ class _Ranking:
 
 def _expand(encoded: Encoded, rows: Tensor) -> Encoded:
     """Select (and repeat) batch rows of the encoder output: rows is a K-vector of indices."""
+    memory = encoded.memory.index_select(0, rows)
     return Encoded(
-        memory=encoded.memory.index_select(0, rows),
+        memory=memory,
         mask=encoded.mask.index_select(0, rows),
         keys=encoded.keys.index_select(0, rows),
+        values=memory if encoded.values is encoded.memory else encoded.values.index_select(0, rows),
         summary=encoded.summary.index_select(0, rows),
         initial_state=tuple(t.index_select(0, rows) for t in encoded.initial_state),
     )

@@ -40,7 +40,8 @@ class Encoded:
 
     memory: Tensor  # B×S×D: the projected encoder states h_j
     mask: Tensor  # B×S bool: True at real tokens
-    keys: Tensor  # B×S×· : the mechanism's precomputed keys (multi-head: keys and values side by side)
+    keys: Tensor  # B×… : the mechanism's precomputed keys (multi-head: B×H×S×d)
+    values: Tensor  # B×… : what its weights mix (the memory itself for one head; multi-head: B×H×S×d)
     summary: Tensor  # B×D: the fixed context C of plain seq2seq
     initial_state: State  # s_0
 
@@ -157,8 +158,9 @@ class Seq2Seq(nn.Module):
         """source: B×S, lengths: B → :class:`Encoded` (keys precomputed once for all steps)."""
         memory, mask, final_both = self.encoder(source, lengths)  # B×S×D, B×S, B×2H
         summary = self.encoder.memory_layer(final_both)  # B×D: C, in the same space as the h_j
-        keys = self.decoder.scorer.precompute_keys(memory)  # B×S×·
-        return Encoded(memory, mask, keys, summary, self.decoder.initial_state(final_both))
+        scorer = self.decoder.scorer
+        keys, values = scorer.precompute_keys(memory), scorer.precompute_values(memory)  # B×…
+        return Encoded(memory, mask, keys, values, summary, self.decoder.initial_state(final_both))
 
     def forward(self, source: Tensor, lengths: Tensor, target_in: Tensor) -> Tensor:
         """Teacher forcing. source: B×S, lengths: B, target_in: B×T (BOS y_1 … y_{T-1}) → B×T×V."""

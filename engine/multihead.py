@@ -9,8 +9,9 @@ d = D/H-sized projections:
     c_i    = W_O [Σ_j α^1_ij W_V^1 h_j; …; Σ_j α^H_ij W_V^H h_j]
 
 W_Q, W_K, W_V, W_O are D×D (the heads' blocks side by side), without biases, as in the paper's
-equations. Keys and values are projected once per sentence; a step costs one D×D product for the
-query and one for the output. The row a step shows is the heads' mean ᾱ_ij (engine.attention).
+equations. Keys and values are projected once per sentence, each into its own B×H×S×d tensor (the
+layout a step's batched products read without a copy); a step costs one D×D product for the query and
+one for the output. The row a step shows is the heads' mean ᾱ_ij (engine.attention).
 
 Shapes: B batch, S source positions, D decoder size, H heads, d = D/H.
 """
@@ -42,17 +43,21 @@ class MultiHeadScorer(Scorer, entry="multihead"):
         self.scale = 1.0 / math.sqrt(self.head_size)
 
     def precompute_keys(self, memory: Tensor) -> Tensor:
-        """memory: B×S×D → B×S×2D: the keys (1/√d folded in) and the values, side by side."""
-        return torch.cat([self.key_layer(memory) * self.scale, self.value_layer(memory)], dim=2)
+        """memory: B×S×D → the keys per head, 1/√d folded in: B×H×S×d (contiguous)."""
+        return self._split(self.key_layer(memory) * self.scale)
+
+    def precompute_values(self, memory: Tensor) -> Tensor:
+        """memory: B×S×D → the values per head: B×H×S×d (contiguous)."""
+        return self._split(self.value_layer(memory))
 
     def _split(self, projected: Tensor) -> Tensor:
-        """B×S×D → B×H×S×d."""
+        """B×S×D → B×H×S×d, contiguous."""
         batch, length, _ = projected.shape
-        return projected.view(batch, length, self.heads, self.head_size).transpose(1, 2)
+        return projected.view(batch, length, self.heads, self.head_size).transpose(1, 2).contiguous()
 
     def attend(self, query: Tensor, source: AttendedSource, weight_dropout: nn.Module | None = None) -> Attention:
         """query: B×D → weights, scores B×H×S and context B×D."""
-        keys = self._split(source.keys[..., : self.size])  # B×H×S×d
+        keys = source.keys  # B×H×S×d
         queries = self.query_layer(query).view(query.size(0), self.heads, self.head_size, 1)  # B×H×d×1
         scores = torch.matmul(keys, queries).squeeze(3)  # B×H×S
         weights, mixing = masked_softmax(scores, source.mask, weight_dropout)  # B×H×S
@@ -60,6 +65,5 @@ class MultiHeadScorer(Scorer, entry="multihead"):
 
     def mix(self, weights: Tensor, source: AttendedSource) -> Tensor:
         """weights: B×H×S → c_i = W_O [per head Σ_j α^h_ij v^h_j]: B×D."""
-        values = self._split(source.keys[..., self.size :])  # B×H×S×d
-        per_head = torch.matmul(weights.unsqueeze(2), values).squeeze(2)  # B×H×1×S @ B×H×S×d → B×H×d
+        per_head = torch.matmul(weights.unsqueeze(2), source.values).squeeze(2)  # B×H×1×S @ B×H×S×d → B×H×d
         return self.output_layer(per_head.reshape(weights.size(0), self.size))  # B×D

@@ -14,7 +14,9 @@ many sittings as it needs: rerun the same command and
   committed there; a model kept there under the plan's own recipe is skipped, so that a build carried on
   by another machine, whose ``build/`` is empty, does not train it again; when the set is complete it
   moves into resources/models byte for byte, so the repository's history holds each model once;
-- any other model starts afresh.
+- any other model starts afresh;
+- the runs under way go first (plan order within each part), so a sitting finishes what an earlier one
+  started before it starts a new run.
 
 Two models can train at once, one thread each (``--parallel 2 --threads 1``, the default on a
 2-core machine: 1.3× the total throughput of one run on both cores). Ctrl-C or SIGTERM stops every run
@@ -164,6 +166,14 @@ def model_state(folder: Path, kept: bool = False) -> str:
     return "resumable" if has_checkpoint(folder) else "new"
 
 
+def under_way_first(plans: list[ModelPlan], out: Path, done: tuple[Path | None, ...] = ()) -> list[ModelPlan]:
+    """``plans`` with the runs under way (a checkpoint in ``out``, not kept in ``done``) moved to the front,
+    each part in plan order: a sitting finishes what an earlier one started before it starts new runs."""
+    def under_way(plan: ModelPlan) -> bool:
+        return model_state(out / plan.name, kept_in(done, plan) is not None) == "resumable"
+    return sorted(plans, key=lambda plan: not under_way(plan))
+
+
 class Build:
     """Runs the plans' trainings as child processes, ``parallel`` at a time; :meth:`stop` asks every
     running one to stop (SIGTERM: the engine checkpoints and exits) and starts no more."""
@@ -310,7 +320,7 @@ def main() -> int:
                   kept=kept, shipped=shipped)
     signal.signal(signal.SIGTERM, build.stop)
     signal.signal(signal.SIGINT, build.stop)
-    results = build.run(plans)
+    results = build.run(under_way_first(plans, args.out, (kept, shipped)))
     return 0 if all(code == 0 for _, _, code in results) else 1
 
 

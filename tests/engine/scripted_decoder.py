@@ -70,6 +70,7 @@ class ScriptedModel:
         batch, width = source.shape
         mask = torch.arange(width).unsqueeze(0) < lengths.unsqueeze(1)  # B×S
         return Encoded(memory=torch.zeros(batch, width, 1), mask=mask, keys=torch.zeros(batch, width, 1),
+                       values=torch.zeros(batch, width, 1),
                        summary=torch.zeros(batch, 1), initial_state=(torch.full((batch, MAX_STEPS), -1.0),))
 
     def encode_one(self, source_length: int) -> Encoded:

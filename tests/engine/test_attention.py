@@ -26,7 +26,8 @@ def _batch(batch=3, length=7, size=16):
 
 def _source(scorer, memory, mask) -> Encoded:
     """What a decoder step reads: the memory, its mask, the scorer's keys and a summary C."""
-    return Encoded(memory, mask, scorer.precompute_keys(memory), memory.mean(dim=1), ())
+    return Encoded(memory, mask, scorer.precompute_keys(memory), scorer.precompute_values(memory),
+                   memory.mean(dim=1), ())
 
 
 @pytest.mark.parametrize("name", ATTENDING)

@@ -126,3 +126,19 @@ def test_the_mix_trials_differ_from_the_shipped_zh_en_additive_run_only_in_the_m
         expected = {("0.3", share), ("8", most)} - {(v, v) for v in (share, most)}
         assert set(changed) == expected
         assert trial.arguments[trial.arguments.index("--max-target-tokens") + 1] == "3000000"
+
+
+def test_a_rerun_goes_on_with_the_runs_under_way_before_it_starts_new_ones(tmp_path):
+    from engine.checkpoint import CHECKPOINT_FOLDER, LEGACY_TENSORS_FILE, STATE_FILE
+
+    plans = build.shipped_plan(tmp_path / "corpus.tsv")
+    out = tmp_path / "models"
+    assert build.under_way_first(plans, out) == plans  # nothing under way: plan order
+    for name in ("zh-en-multihead", "zh-en-dot"):
+        checkpoint = out / name / CHECKPOINT_FOLDER
+        checkpoint.mkdir(parents=True)
+        (checkpoint / STATE_FILE).write_text("{}")
+        (checkpoint / LEGACY_TENSORS_FILE).write_bytes(b"")
+    ordered = [plan.name for plan in build.under_way_first(plans, out)]
+    assert ordered[:2] == ["zh-en-dot", "zh-en-multihead"]  # under way, in plan order
+    assert ordered[2:] == [plan.name for plan in plans if plan.name not in ("zh-en-dot", "zh-en-multihead")]
