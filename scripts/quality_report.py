@@ -240,11 +240,15 @@ def _kept_results(folders: list[Path], only: list[str] | None, stored: Path) -> 
     unknown = sorted(set(only) - {folder.name for folder in folders})
     if unknown:
         raise SystemExit(f"no model folder named {', '.join(unknown)}")
+    return _stored_figures([folder for folder in folders if folder.name not in only], stored)
+
+
+def _stored_figures(folders: list[Path], stored: Path) -> dict[str, dict]:
+    """The figures ``stored`` holds for each of ``folders``; raises SystemExit when one is missing or its
+    weights changed since it was measured."""
     previous = {r["name"]: r for r in json.loads(stored.read_text(encoding="utf-8"))} if stored.is_file() else {}
     kept = {}
     for folder in folders:
-        if folder.name in only:
-            continue
         result = previous.get(folder.name)
         if result is None:
             raise SystemExit(f"{folder.name} has no stored figures in {stored}: measure it too")
@@ -275,6 +279,23 @@ def render_stored(out: Path, models: Path) -> int:
     return 0
 
 
+def measure_speeds_again(out: Path, models: Path, corpus: Path) -> int:
+    """Measure every model's decode speed again (nothing else), e.g. with nothing else running on the CPU,
+    and write the report from its JSON; refused for a model whose weights changed since it was measured."""
+    stored = out.with_suffix(".json")
+    if not stored.is_file():
+        print(f"no stored figures at {stored}: measure first", file=sys.stderr)
+        return 2
+    folders = _model_folders(models)
+    results = list(_stored_figures(folders, stored).values())
+    test_pairs = functools.cache(lambda source, target: list(split_pairs(read_tsv(corpus, source, target)[0]).test))
+    speeds = decode_speeds(folders, test_pairs)
+    for r in results:
+        r["speed"] = speeds[r["name"]]
+    stored.write_text(json.dumps(results, ensure_ascii=False, indent=1, default=float), encoding="utf-8")
+    return render_stored(out, models)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=Path, default=ROOT / "resources" / "models")
@@ -287,9 +308,14 @@ def main() -> int:
     parser.add_argument("--render-only", action="store_true",
                         help="measure nothing: write the report again from its JSON and the studies stored in the "
                         "model folders (e.g. after scripts/alignment_report.py)")
+    parser.add_argument("--speed-only", action="store_true",
+                        help="measure only the decode speeds again, of every model (the other figures are kept "
+                        "from the report's JSON): run it with nothing else busy on the CPU")
     args = parser.parse_args()
     if args.render_only:
         return render_stored(args.out, args.models)
+    if args.speed_only:
+        return measure_speeds_again(args.out, args.models, args.corpus)
     if not args.corpus.is_file():
         print(f"corpus not found: {args.corpus}", file=sys.stderr)
         return 2

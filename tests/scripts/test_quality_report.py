@@ -166,3 +166,35 @@ class _Stub:
         @staticmethod
         def translate_many(sources, config):
             return list(sources)
+
+
+def test_speeds_measured_again_replace_only_the_speeds_and_refuse_changed_weights(tmp_path, monkeypatch):
+    import json
+
+    models = tmp_path / "models"
+    for name in ("zh-en-additive", "zh-en-none"):
+        (models / name).mkdir(parents=True)
+        (models / name / "config.json").write_text(json.dumps({"weights": {"sha256": f"w-{name}"}}))
+    results = [_result("zh-en-additive", "additive", [36.0, 29.5, 13.0]),
+               _result("zh-en-none", "none", [28.0, 15.0, 3.0])]
+    for r in results:
+        r["weights_sha256"] = f"w-{r['name']}"
+        r["speed"]["beside_other_work"] = True
+    out = tmp_path / "quality-report.md"
+    out.with_suffix(".json").write_text(json.dumps(results))
+    monkeypatch.setattr(quality_report, "read_config", lambda folder: json.loads((folder / "config.json").read_text()))
+    quiet = {"greedy_batched_sentences_per_second": 9.0, "greedy_one_by_one_sentences_per_second": 8.0,
+             "beam5_sentences_per_second": 7.0, "load_average": 0.1, "beside_other_work": False}
+    measured = []
+    monkeypatch.setattr(quality_report, "decode_speeds",
+                        lambda folders, pairs: measured.append([f.name for f in folders]) or
+                        {f.name: dict(quiet) for f in folders})
+    monkeypatch.setattr(quality_report, "render_stored", lambda out, models: 0)
+    assert quality_report.measure_speeds_again(out, models, tmp_path / "corpus.tsv") == 0
+    assert measured == [["zh-en-additive", "zh-en-none"]]
+    stored = json.loads(out.with_suffix(".json").read_text())
+    assert [r["speed"] for r in stored] == [quiet, quiet]
+    assert [r["greedy"] for r in stored] == [r["greedy"] for r in results]  # the other figures kept
+    (models / "zh-en-none" / "config.json").write_text(json.dumps({"weights": {"sha256": "retrained"}}))
+    with pytest.raises(SystemExit, match="zh-en-none changed since its figures were stored"):
+        quality_report.measure_speeds_again(out, models, tmp_path / "corpus.tsv")
