@@ -23,6 +23,7 @@ from engine.errors import ConfigError
 EARLY_STOPPING = "early stopping"
 TIME_BUDGET = "time budget"
 TOKEN_BUDGET = "token budget"
+RAN_ITS_COURSE = "early stopping or token budget"  # a group whose runs each ended on one of the two
 
 
 def recipe_key(info: Mapping) -> tuple:
@@ -51,6 +52,7 @@ class TrainingBudget:
     seconds: float  # training time (0 when not recorded)
     target_tokens: int | None  # target tokens trained on when the kept model was validated (None: not counted)
     epochs: int | None  # epochs completed
+    token_budget: int | None = None  # the run's budget in target tokens (None: it had none)
 
     def describe(self) -> str:
         """A few words: 'until its validation stopped improving (3.8 h, kept at 32.8 M target tokens)',
@@ -63,8 +65,13 @@ class TrainingBudget:
         if self.ended == TIME_BUDGET:
             return f"for {took} (its time budget)" if took else "to a time budget"
         if self.ended == TOKEN_BUDGET:
-            return f"to its budget of {tokens}" if tokens else "to a token budget"
+            budget = f"its budget of {_millions(self.token_budget)} M target tokens" if self.token_budget else "a token budget"
+            return f"to {budget}" + (f" ({amount})" if amount else "")
         return f"for {amount}" if amount else "for a time it did not record"
+
+
+def _millions(tokens: int | None) -> str:
+    return f"{tokens / 1e6:.1f}" if tokens else "?"
 
 
 def _duration(seconds: float) -> str:
@@ -83,11 +90,13 @@ def training_budget(info: Mapping) -> TrainingBudget:
     tokens = last.get("target_tokens")
     seconds = finished.get("seconds") or training.get("train_seconds") or 0  # the whole run's, when it ended
     epochs = finished.get("epochs_completed")
+    budget = (training.get("train_config") or {}).get("max_target_tokens")
     return TrainingBudget(
         ended=str(finished.get("reason") or ""),
         seconds=float(seconds) if isinstance(seconds, int | float) else 0.0,
         target_tokens=int(tokens) if isinstance(tokens, int | float) and tokens > 0 else None,
-        epochs=int(epochs) if isinstance(epochs, int) else None)
+        epochs=int(epochs) if isinstance(epochs, int) else None,
+        token_budget=int(budget) if isinstance(budget, int | float) and budget > 0 else None)
 
 
 def recipe_groups(infos: Mapping[str, Mapping]) -> list[tuple[str, ...]]:
@@ -119,7 +128,8 @@ def _join(names: list[str]) -> str:
 
 def _budget_groups(infos: Mapping[str, Mapping]) -> list[tuple[tuple[str, ...], list[TrainingBudget], str]]:
     """Each recipe group with its models' budgets and what they share — ``EARLY_STOPPING`` (all
-    converged), ``TIME_BUDGET`` (all the same minutes) or "" — when there are two groups or more (else [])."""
+    converged), ``RAN_ITS_COURSE`` (each converged or trained to its token budget), ``TIME_BUDGET`` (all
+    the same minutes) or "" — when there are two groups or more (else [])."""
     groups = recipe_groups(infos)
     if len(groups) < 2:
         return []
@@ -128,8 +138,12 @@ def _budget_groups(infos: Mapping[str, Mapping]) -> list[tuple[tuple[str, ...], 
         budgets = [training_budget(infos[name]) for name in group]
         ended = {b.ended for b in budgets}
         same_minutes = len({round(b.seconds / 60) for b in budgets}) == 1
-        shared = EARLY_STOPPING if ended == {EARLY_STOPPING} else (
-            TIME_BUDGET if ended == {TIME_BUDGET} and same_minutes else "")
+        if ended == {EARLY_STOPPING}:
+            shared = EARLY_STOPPING
+        elif ended <= {EARLY_STOPPING, TOKEN_BUDGET}:
+            shared = RAN_ITS_COURSE
+        else:
+            shared = TIME_BUDGET if ended == {TIME_BUDGET} and same_minutes else ""
         found.append((group, budgets, shared))
     return found
 
@@ -145,10 +159,13 @@ def budget_note(infos: Mapping[str, Mapping], labels: Mapping[str, str] | None =
         shown = _join([(labels or {}).get(name, name) for name in group])
         if len(group) == 1:
             parts.append(f"{shown} was trained {budgets[0].describe()}")
-        elif shared == EARLY_STOPPING:
+        elif shared in (EARLY_STOPPING, RAN_ITS_COURSE):
             tokens = [b.target_tokens for b in budgets]
-            counted = " and ".join(f"{t / 1e6:.1f}" for t in tokens if t) if all(tokens) else ""
-            parts.append(f"{shown} were trained until their validation stopped improving"
+            counted = _join([_millions(t) for t in tokens]) if all(tokens) else ""
+            caps = {b.token_budget for b in budgets if b.ended == TOKEN_BUDGET}
+            cap = f" {_millions(caps.pop())} M-token" if len(caps) == 1 and None not in caps else ""
+            ran_out = f" or their{cap} budget ran out" if shared == RAN_ITS_COURSE else ""
+            parts.append(f"{shown} were trained until their validation stopped improving{ran_out}"
                          + (f" (kept at {counted} M target tokens)" if counted else ""))
         elif shared == TIME_BUDGET:
             parts.append(f"{shown} were trained for {_duration(budgets[0].seconds)} each (a time budget)")
@@ -166,7 +183,8 @@ def short_budget_note(infos: Mapping[str, Mapping], labels: Mapping[str, str] | 
         return ""
     parts = []
     for group, budgets, shared in found:
-        how = {EARLY_STOPPING: "converged", TIME_BUDGET: _duration(budgets[0].seconds)}.get(shared, "one recipe")
+        how = {EARLY_STOPPING: "converged", RAN_ITS_COURSE: "converged or at their token budget",
+               TIME_BUDGET: _duration(budgets[0].seconds)}.get(shared, "one recipe")
         parts.append(f"{', '.join((labels or {}).get(name, name) for name in group)} {how}")
     return "Not trained alike: " + " · ".join(parts)
 

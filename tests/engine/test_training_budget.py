@@ -29,8 +29,9 @@ def test_a_converged_run_and_a_time_budgeted_one_are_described_by_what_ended_the
     assert converged.epochs == 57
     short = training_budget(config(reason="time budget", seconds=1507.25, tokens=None, max_minutes=25.0))
     assert short.describe() == "for 25 min (its time budget)"
-    assert training_budget(config(reason="token budget", tokens=40_000_000)).describe() == \
-        "to its budget of 40.0 M target tokens"
+    capped = config(reason="token budget", tokens=35_517_681, seconds=14493.0, max_target_tokens=40_000_000)
+    assert training_budget(capped).describe() == \
+        "to its budget of 40.0 M target tokens (4.0 h, kept at 35.5 M target tokens)"
     assert training_budget({}).describe() == "for a time it did not record"
     broken = training_budget({"training": {"history": ["not a dict"], "finished": {"seconds": "long"}}})
     assert broken.target_tokens is None and broken.seconds == 0.0
@@ -68,6 +69,15 @@ def test_the_note_is_empty_for_models_trained_alike_and_names_each_group_otherwi
     assert "dot was trained for 25 min (its time budget)" in budget_note(single)
     assert short_budget_note(mixed, {"none": "C"}) == "Not trained alike: additive, C converged · dot, bilinear 25 min"
     assert short_budget_note(alike) == ""
+    capped = config("scaled_dot", reason="token budget", tokens=35_517_681, max_target_tokens=40_000_000)
+    cap = dict(max_target_tokens=40_000_000)  # the build's recipe: every run under the same budget
+    with_capped = {"additive": config("additive", **cap), "scaled_dot": capped,
+                   "none": config("none", tokens=24_801_145, **cap), "dot": config("dot", **earlier)}
+    assert budget_note(with_capped, {"none": "C"}).startswith(
+        "Not trained alike (compare within a group): additive, scaled_dot and C were trained until their validation "
+        "stopped improving or their 40.0 M-token budget ran out (kept at 32.8, 35.5 and 24.8 M target tokens); ")
+    assert short_budget_note(with_capped).startswith(
+        "Not trained alike: additive, scaled_dot, none converged or at their token budget · dot 25 min")
     assert trained_alike(mixed, "none") == ("additive", "none") and trained_alike(mixed, "multihead") == tuple(mixed)
 
 
