@@ -13,7 +13,7 @@ Everything here reads the config dictionary only (no weights); unreadable parts 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -112,6 +112,20 @@ def trained_alike(infos: Mapping[str, Mapping], name: str) -> tuple[str, ...]:
     """The names of ``infos`` trained like ``name`` (its recipe group, itself included); every name when
     ``name`` is not among them. A lesson drawn against the fixed context C reads C's group only."""
     return next((group for group in recipe_groups(infos) if name in group), tuple(infos))
+
+
+def groups_of(names: Sequence[str], infos: Mapping[str, Mapping | None]) -> list[tuple[str, ...]]:
+    """``names`` grouped by how they were trained (:func:`recipe_groups` of their configs in ``infos``),
+    in the order given: one group when some config is unknown (None or missing). What is compared scorer
+    against scorer (an attention or alignment reading) is read within a group."""
+    if any(infos.get(name) is None for name in names):
+        return [tuple(names)]
+    return recipe_groups({name: infos[name] for name in names})  # type: ignore[misc]
+
+
+def among(labels: Sequence[str]) -> str:
+    """"Among A, B and C (trained alike): " — what opens the reading of one group of :func:`groups_of`."""
+    return f"Among {_join(list(labels))} (trained alike): "
 
 
 def compared_with(infos: Mapping[str, Mapping | None], anchor: str) -> tuple[str, ...]:

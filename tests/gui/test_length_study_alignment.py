@@ -73,3 +73,23 @@ def test_the_view_shows_the_columns_and_the_reading(qtbot):
     table = view.attention_label.text()
     assert "AER vs aligner" in table and "precision / recall" in table and "0.58" in table and "refused" in table
     assert "Additive aligns best" in view.reading_label.text()
+
+
+def test_scorers_not_trained_alike_are_compared_against_the_aligner_within_their_groups():
+    from tests.engine.test_training_budget import config
+
+    earlier = dict(reason="time budget", seconds=1500.0, tokens=None, max_minutes=25.0, lr_patience=1)
+    found = gather([
+        ScorerStudy("additive", "Additive", make_study({"1–10": 30.0, "41–60": 29.0}), attention=STATS,
+                    alignment=study(420), config=config("additive")),
+        ScorerStudy("scaled_dot", "Scaled", make_study({"1–10": 29.0, "41–60": 28.0}), attention=STATS,
+                    alignment=study(400), config=config("scaled_dot")),
+        ScorerStudy("dot", "Dot", make_study({"1–10": 28.0, "41–60": 6.0}), attention=STATS,
+                    alignment=study(450), config=config("dot", **earlier)),  # aligns best, trained 25 min
+    ])
+    text = alignment_text(found)
+    assert "Among Additive and Scaled (trained alike): Additive aligns best against the word aligner" in text
+    assert "Dot" not in text  # alone in its group: set against no one
+    alike = gather([ScorerStudy(s.name, s.label, s.study, attention=s.attention, alignment=s.alignment)
+                    for s in found.scorers])  # no configs: read as one group, as before
+    assert "Among" not in alignment_text(alike) and "Dot aligns best" in alignment_text(alike)

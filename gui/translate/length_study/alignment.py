@@ -18,6 +18,7 @@ from engine.alignment_lesson import AlignmentFigures, alignment_reading
 from engine.alignment_scores import AlignmentStudy, stored_alignment_study
 from engine.errors import EngineError
 from engine.scorer_table import ATTENTION_SCORER_NAMES
+from engine.training_budget import among
 
 if TYPE_CHECKING:
     from gui.translate.length_study.model import LengthStudyData, ScorerStudy
@@ -72,6 +73,13 @@ def _long_bleu(data: LengthStudyData, studied: list[ScorerStudy]) -> tuple[str, 
     return LONG_INPUTS, {}
 
 
+def _group_reading(data: LengthStudyData, group: list[ScorerStudy]) -> str:
+    """engine.alignment_lesson's reading of ``group`` (scorers trained alike); "" for fewer than two."""
+    label, long_bleu = _long_bleu(data, group)
+    return alignment_reading([AlignmentFigures(s.name, s.label, s.alignment.argmax.aer, s.alignment.argmax.precision,
+                                               s.alignment.argmax.recall, long_bleu.get(s.name)) for s in group], label)
+
+
 def alignment_text(data: LengthStudyData) -> str:
     """The reading of the stored alignment studies (what the aligner is, which scorer aligns best,
     and whether that goes with long-input BLEU), and a sentence per refused study; "" with none."""
@@ -81,9 +89,10 @@ def alignment_text(data: LengthStudyData) -> str:
         first = studied[0].alignment
         sentences.append(f"Against a word aligner ({first.aligner}; {first.sentences:,} test pairs, each model fed "
                          "the reference): AER 0 would be the aligner's links exactly, 1 none of them.")
-        label, long_bleu = _long_bleu(data, studied)
-        sentences.append(alignment_reading([AlignmentFigures(s.name, s.label, s.alignment.argmax.aer,
-                                                             s.alignment.argmax.precision, s.alignment.argmax.recall,
-                                                             long_bleu.get(s.name)) for s in studied], label))
+        by_name = {s.name: s for s in studied}
+        groups = [[by_name[name] for name in group] for group in data.trained_alike_groups(list(by_name))]
+        for group in groups:  # scorers not trained alike are not set against each other
+            reading = _group_reading(data, group)
+            sentences.append(among([s.label for s in group]) + reading if reading and len(groups) > 1 else reading)
     sentences += [f"{s.label}: {s.alignment_note}." for s in data.scorers if s.alignment_note]
     return " ".join(sentence for sentence in sentences if sentence)

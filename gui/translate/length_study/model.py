@@ -123,6 +123,15 @@ class LengthStudyData:
         alike = set(compared_with({s.name: s.config for s in drawn}, FIXED_CONTEXT))
         return tuple(s for s in drawn if s.name in alike)
 
+    def trained_alike_groups(self, names: Sequence[str]) -> list[tuple[str, ...]]:
+        """``names`` (scorers of this direction) grouped by how they were trained (engine.training_budget),
+        in the order given: one group when they all were trained alike or some model's config is unknown.
+        What the views compare scorer against scorer (the attention and alignment readings) is read
+        within a group."""
+        from engine.training_budget import groups_of
+
+        return groups_of(names, {s.name: s.config for s in self.scorers})
+
     @property
     def budget_note(self) -> str:
         """A sentence naming how the drawn models were trained when they were not all trained alike

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.scorer_table import FIXED_CONTEXT
-from engine.training_budget import recipe_groups
+from engine.training_budget import among
 from gui.translate.length_study.model import LengthStudyData
 
 NEEDED = ("mean_entropy", "mean_max_weight", "monotonic_share", "coverage_deviation")
@@ -57,31 +57,16 @@ def _longest_bucket_bleu(data: LengthStudyData, names: tuple[str, ...]) -> tuple
     return None
 
 
-def _trained_alike(data: LengthStudyData, scorers: list[_Scorer]) -> list[list[_Scorer]]:
-    """``scorers`` grouped by how they were trained (one group when they all were trained alike, or
-    when some model's config is unknown)."""
-    configs = {s.name: s.config for s in data.scorers}
-    if any(configs.get(scorer.name) is None for scorer in scorers):
-        return [scorers]
-    by_name = {scorer.name: scorer for scorer in scorers}
-    return [[by_name[name] for name in group] for group in recipe_groups({n: configs[n] for n in by_name})]
-
-
-def _labels(scorers: list[_Scorer]) -> str:
-    names = [scorer.label for scorer in scorers]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def attention_reading(data: LengthStudyData) -> str:
     """One paragraph (plain text) reading the attention statistics of ``data``; "" when fewer than
     two attention scorers have them (there is nothing to compare). Scorers not trained alike are read
     within their groups: a paragraph per group of two or more, opening with who is in it."""
     scorers = _with_statistics(data)
-    groups = _trained_alike(data, scorers)
+    by_name = {scorer.name: scorer for scorer in scorers}
+    groups = [[by_name[name] for name in group] for group in data.trained_alike_groups(list(by_name))]
     if len(groups) == 1:
         return _reading(data, scorers)
-    return "\n\n".join(f"Among {_labels(group)} (trained alike): {_reading(data, group)}"
-                        for group in groups if len(group) >= 2)
+    return "\n\n".join(among([s.label for s in group]) + _reading(data, group) for group in groups if len(group) >= 2)
 
 
 def _reading(data: LengthStudyData, scorers: list[_Scorer]) -> str:
