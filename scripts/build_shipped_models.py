@@ -37,7 +37,7 @@ The recipe (docs/model-build.md has the measurements behind it):
   split), valid = ``1…``, both held out of training, and no training pair shares a source with them —
   so early stopping reads a held-out score and no test sentence is ever seen in training;
 - Chinese tokenizers keep every character of the training data (no byte pieces for them);
-- dot and bilinear scores warm up from the scaled-dot temperature over the first 4 M target tokens.
+- dot and bilinear scores warm up from the scaled-dot temperature over the whole budget.
 
     python scripts/build_shipped_models.py [--out build/models] [--max-target-tokens 40000000]
         [--parallel 2] [--threads 1] [--device cpu] [--only NAME ...]
