@@ -10,10 +10,13 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSlider, QSpinBox, QWidget
 
+from engine.scorer_table import SCORER_TABLE
 from gui.translate.choices import ScorerOption
 
 LOADING_MODELS = "Loading models…"  # the direction and scorer boxes until the catalog lists them
 NO_MODELS = "No model"
+# the scorer box is as wide as the registry's longest label ("Multi-head (Vaswani, 4 heads)" was cut to "…4 h")
+SCORER_LABEL_LENGTH = max(len(info.label) for info in SCORER_TABLE.values())
 SPEED_STEPS = 10  # slider positions: 0 = as fast as possible … 10 = half a second per step
 SECONDS_PER_NOTCH = 0.05
 
@@ -48,7 +51,7 @@ class ChoiceBar(QWidget):
         self.scorer_combo.setObjectName("scorerCombo")
         self.scorer_combo.setToolTip("Attention scorer F(s, h): each is backed by a model trained with it")
         self.scorer_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.scorer_combo.setMinimumContentsLength(16)
+        self.scorer_combo.setMinimumContentsLength(SCORER_LABEL_LENGTH)
         self.scorer_combo.setPlaceholderText(LOADING_MODELS)
         self.beam_spin = QSpinBox()
         self.beam_spin.setObjectName("beamSpin")
