@@ -26,6 +26,7 @@ class ScorerInfo:
     uses_attention: bool = True  # False only for the fixed context C
     heads: int = 1  # attention heads: the weights are batch × heads × source; the decoder size must divide by it
     context: str = SINGLE_HEAD_CONTEXT  # how the weights form c_i (the step inspector shows it)
+    head_score: str = ""  # one head's score e^h_ij, for a mechanism of several heads (the inspector shows it for one head)
 
     def __post_init__(self) -> None:
         if not (len(self.colour) == len(COLOUR_PATTERN) and self.colour.startswith("#")
@@ -35,6 +36,8 @@ class ScorerInfo:
             raise ValueError(f"{self.name}: implementation must be 'module:Class'; got {self.implementation!r}")
         if self.heads < 1 or (self.heads > 1 and not self.uses_attention):
             raise ValueError(f"{self.name}: heads must be 1 or more, and 1 without attention; got {self.heads}")
+        if (self.heads > 1) != bool(self.head_score):
+            raise ValueError(f"{self.name}: a mechanism of several heads, and only one, gives its head_score formula")
 
 
 SCORER_TABLE: dict[str, ScorerInfo] = {info.name: info for info in (
@@ -50,7 +53,8 @@ SCORER_TABLE: dict[str, ScorerInfo] = {info.name: info for info in (
     ScorerInfo("multihead", "Multi-head (Vaswani, 4 heads)",
                "e_ij = log ¼ Σ_h α^h_ij, with α^h_ij = softmax_j((W_Q^h s_{i-1})ᵀ W_K^h h_j / √(d/4))", "#ff7f0e",
                "engine.multihead:MultiHeadScorer", heads=4,
-               context="c_i = W_O [Σ_j α^1_ij W_V^1 h_j; …; Σ_j α^4_ij W_V^4 h_j]"),
+               context="c_i = W_O [Σ_j α^1_ij W_V^1 h_j; …; Σ_j α^4_ij W_V^4 h_j]",
+               head_score="e^h_ij = (W_Q^h s_{i-1})ᵀ W_K^h h_j / √(d/4)"),
 )}
 SCORER_NAMES: tuple[str, ...] = tuple(SCORER_TABLE)
 ATTENTION_SCORER_NAMES: tuple[str, ...] = tuple(n for n, info in SCORER_TABLE.items() if info.uses_attention)
@@ -67,3 +71,9 @@ def attends(name: str) -> bool:
 def context_formula(formula: str) -> str:
     """How the mechanism whose score ``formula`` this is forms c_i (one-head mechanisms: Σ_j α_ij h_j)."""
     return next((info.context for info in SCORER_TABLE.values() if info.formula == formula), SINGLE_HEAD_CONTEXT)
+
+
+def head_score_formula(formula: str) -> str:
+    """One head's score e^h_ij of the mechanism whose score ``formula`` this is ("" for a one-head mechanism
+    or one the registry does not know)."""
+    return next((info.head_score for info in SCORER_TABLE.values() if info.formula == formula), "")

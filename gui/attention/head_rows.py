@@ -29,3 +29,13 @@ def stacked_heads(rows: Sequence[np.ndarray | None]) -> np.ndarray | None:
     if not rows or any(row is None for row in rows):
         return None
     return np.stack(rows)  # type: ignore[arg-type]
+
+
+def head_row(heads: np.ndarray | None, head: int, index: int | None = None) -> np.ndarray | None:
+    """Head ``head``'s α row (S,) from one step's H×S ``heads`` or, with ``index``, from step ``index`` of a
+    run's T×H×S; None for the mean (``MEAN``) or where there is no such row (a one-head mechanism)."""
+    if heads is not None and index is not None:
+        heads = heads[index] if 0 <= index < len(heads) else None
+    if heads is None or head == MEAN or not 0 <= head < len(heads):
+        return None
+    return heads[head]

@@ -24,14 +24,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.scorer_table import context_formula  # torch-free
+from engine.scorer_table import context_formula, head_score_formula  # torch-free
 from engine.words import WordSplit, merge_columns, merge_scores
+from gui.attention.head_rows import MEAN
 from gui.attention.labels import piece_label, quoted, token_label
 
 if TYPE_CHECKING:
     from engine.search import DecodeStep
 
 SOFTMAX = "α_ij = exp(e_ij) / Σ_k exp(e_ik)"
+HEAD_SOFTMAX = "α^h_ij = exp(e^h_ij) / Σ_k exp(e^h_ik)"
 DOMINANT_SHARE = 0.9  # list source tokens until they carry this share of the weight
 DOMINANT_MAX = 4
 
@@ -214,11 +216,16 @@ class StepInspector(QWidget):
     def show_step(self, index: int, token: str, step: DecodeStep | None, weights: np.ndarray | None,
                   source_tokens: Sequence[str], formula: str, uses_attention: bool, *,
                   probability: float | None = None, scores: np.ndarray | None = None, heading: str = "",
-                  source_split: WordSplit | None = None, words: bool = False, note: str = "") -> None:
+                  source_split: WordSplit | None = None, words: bool = False, note: str = "",
+                  head: int = MEAN, head_weights: np.ndarray | None = None) -> None:
         """Show step ``index`` (output ``token``); ``step`` is None when its details are not known,
         ``weights`` is α_i (None without attention). Without a ``step`` (a target forced on the
         model), ``probability`` p(y_i | y_<i, x) and ``scores`` e_i (S,) are shown when given.
         ``heading`` names the model (e.g. the scorer) before the step; ``note`` follows it.
+
+        ``head`` (0-based) with ``head_weights`` (its α^h_i, S,): a multi-head mechanism's map shows that
+        head, and so does the table — its weights, its formulas, and no score column (a head's own
+        scores are not kept; the mean's e_ij would not be the scores of its α).
 
         ``source_split`` (the source's pieces grouped into words, engine/words.py): with ``words``
         the table lists source words — α summed over a word's pieces, the score log Σ exp over
@@ -228,13 +235,19 @@ class StepInspector(QWidget):
         if step is not None:
             probability, scores = step.probability, step.scores
         own = step.model_attention if step is not None and step.overridden else None
+        one_head = head != MEAN and head_weights is not None and weights is not None \
+            and len(head_weights) == len(weights)
+        if one_head:
+            weights, scores, own = np.asarray(head_weights), None, None
+            note = "; ".join(part for part in (f"head {head + 1}'s weights (its scores are not kept)", note) if part)
         source_tokens, weights, scores, own = _in_units(source_tokens, weights, scores, own, source_split, words)
         self.weights.setHeaderData(1, Qt.Orientation.Horizontal, "source word" if words else "source token")
+        self.weights.setHeaderData(3, Qt.Orientation.Horizontal, f"weight α^{head + 1}_ij" if one_head else "weight α_ij")
         self.title.setText(self._title(index, token, probability, heading, note))
-        self.formula.setText(self._formulas(formula, uses_attention))
+        self.formula.setText(self._formulas(formula, uses_attention, head if one_head else MEAN))
         self.alternatives.setText(self._alternatives(step, own, source_tokens))
         self.alternatives.setVisible(bool(self.alternatives.text()))  # no empty line above the table
-        self._show_weights(index, source_tokens, weights, scores, uses_attention)
+        self._show_weights(index, source_tokens, weights, scores, uses_attention, head if one_head else MEAN)
 
     def _title(self, index: int, token: str, probability: float | None, heading: str, note: str) -> str:
         """The step's line: the model (``heading``), i, the output token and its p, then ``note``."""
@@ -268,8 +281,9 @@ class StepInspector(QWidget):
         return text
 
     def _show_weights(self, index: int, source_tokens: Sequence[str], weights: np.ndarray | None,
-                      scores: np.ndarray | None, uses_attention: bool) -> None:
-        """The context line and the table of e_ij and α_ij (the fixed context's line without one)."""
+                      scores: np.ndarray | None, uses_attention: bool, head: int = MEAN) -> None:
+        """The context line and the table of e_ij and α_ij (the fixed context's line without one); for one
+        ``head``, what that head reads of the source."""
         if not uses_attention or weights is None:
             self.context.setText("c_i = C: the same fixed context vector at every step (no weights to inspect).")
             self.weights.set_rows([], None, np.zeros(0))
@@ -277,7 +291,8 @@ class StepInspector(QWidget):
             return
         self.table.setVisible(True)
         parts = " + ".join(f"{alpha:.2f}·h({quoted(tok)})" for tok, alpha in dominant_sources(weights, source_tokens))
-        self.context.setText(f"c_{index} ≈ {parts} + …")
+        mixed = f"head {head + 1} reads W_V^{head + 1} of" if head != MEAN else f"c_{index} ≈"
+        self.context.setText(f"{mixed} {parts} + …")
         self.weights.set_rows(source_tokens, scores, weights)
 
     def _on_link(self, link: str) -> None:
@@ -285,11 +300,15 @@ class StepInspector(QWidget):
             self.alternativeChosen.emit(self.shown_index, int(link[4:]))
 
     @staticmethod
-    def _formulas(formula: str, uses_attention: bool) -> str:
+    def _formulas(formula: str, uses_attention: bool, head: int = MEAN) -> str:
         if not uses_attention:
             return f"<b>Scorer:</b> {html.escape(formula)}"
-        return (f"<b>Score:</b> {html.escape(formula)}<br><b>Softmax:</b> {SOFTMAX}"
-                f"<br><b>Context:</b> {html.escape(context_formula(formula))}")
+        context = f"<br><b>Context:</b> {html.escape(context_formula(formula))}"
+        head_score = head_score_formula(formula)
+        if head != MEAN and head_score:
+            return (f"<b>Head {head + 1}'s score:</b> {html.escape(head_score.replace('^h', f'^{head + 1}'))}"
+                    f"<br><b>Softmax:</b> {HEAD_SOFTMAX.replace('^h', f'^{head + 1}')}{context}")
+        return f"<b>Score:</b> {html.escape(formula)}<br><b>Softmax:</b> {SOFTMAX}{context}"
 
 
 def _in_units(tokens: Sequence[str], weights: np.ndarray | None, scores: np.ndarray | None,

@@ -36,7 +36,7 @@ import numpy as np
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
-from gui.attention.head_rows import MEAN, shown_rows, stacked_heads
+from gui.attention.head_rows import MEAN, head_row, shown_rows, stacked_heads
 from gui.attention.heads import HeadChooser
 from gui.attention.heatmap import HeatmapView
 from gui.attention.inspector import StepInspector
@@ -329,9 +329,12 @@ class AttentionPanel(QWidget):
         if index < 0:
             return
         record, units = self.record, self._units
-        self.inspector.show_step(index, record.target_tokens[index], record.step(index), record.row(index),
+        step, head = record.step(index), self.head_chooser.head
+        head_weights = head_row(step.head_attention if step is not None else None, head)
+        self.inspector.show_step(index, record.target_tokens[index], step, record.row(index),
                                  record.source_tokens, record.formula, record.uses_attention,
-                                 source_split=units.source, words=units.words, note=self._word_note(index))
+                                 source_split=units.source, words=units.words, note=self._word_note(index),
+                                 head=head, head_weights=head_weights)
 
     def _word_note(self, index: int) -> str:
         """In the word view, which output word step ``index`` belongs to when that word has several pieces."""

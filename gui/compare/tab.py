@@ -33,6 +33,7 @@ from gui.common.tab_protocol import DECODE_STOP_MS, CloseQuestion
 from gui.compare.controller import CompareController, CompareRun
 from gui.compare.enlarged import EnlargedMap
 from gui.compare.export import export_grid, grid_document
+from gui.compare.inspection import show_panel_step
 from gui.compare.layout import plan_grid
 from gui.compare.model import (
     ATTENTION_SCORERS,
@@ -181,6 +182,8 @@ class CompareTab(CompareWidgets):
         panel.columnHovered.connect(self._highlight_column)
         panel.stepHovered.connect(self._inspect)
         panel.enlargeRequested.connect(self.enlarge)
+        if panel.head_chooser is not None:  # the inspector shows the head the map shows
+            panel.head_chooser.headChanged.connect(lambda _head, scorer=slot.scorer: self._refresh_inspector(scorer))
         self._view_map(panel.heatmap)
         return panel
 
@@ -337,18 +340,11 @@ class CompareTab(CompareWidgets):
     def _inspect(self, scorer: str, index: int) -> None:
         """Show step ``index`` of ``scorer``'s panel in the step inspector (it stays until another)."""
         panel = self.panels.get(scorer)
-        detail = panel.step_detail(index) if panel is not None else None
-        if detail is None:
+        if panel is None or panel.step_detail(index) is None:
             return
         self.inspector_tabs.setCurrentWidget(self.inspector)
         self._inspected = (scorer, index)
-        heading = panel.slot.label
-        units = panel.heatmap.units if panel.heatmap is not None else None
-        self.inspector.show_step(index, detail.token, detail.step, detail.weights, panel.source_tokens,
-                                 panel.slot.formula, panel.uses_attention, probability=detail.probability,
-                                 scores=detail.scores, heading=heading,
-                                 source_split=units.source if units is not None else None,
-                                 words=units is not None and units.words)
+        show_panel_step(self.inspector, panel, index)
 
     def _refresh_inspector(self, scorer: str) -> None:
         """A panel's rows were replaced: the inspector, when it showed one of them, shows the new one."""

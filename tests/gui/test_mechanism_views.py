@@ -9,11 +9,14 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from PySide6.QtCore import Qt
 
 from engine.scorer_table import FIXED_CONTEXT, SCORER_NAMES, SCORER_TABLE, context_formula
 from engine.search import DecodeStep
-from gui.attention.head_rows import MEAN, shown_rows, stacked_heads
+from gui.attention.head_rows import MEAN, head_row, shown_rows, stacked_heads
+from gui.attention.inspector import StepInspector
 from gui.attention.panel import AttentionPanel
+from gui.compare.inspection import show_panel_step
 from gui.compare.layout import DIFFERENCE, INSPECTOR, grid_shape, plan_grid
 from gui.compare.model import PanelNumbers, PanelRows, PanelSlot
 from gui.compare.panel import ScorerPanel
@@ -155,8 +158,57 @@ def test_the_registry_refuses_a_row_it_could_not_draw_or_build():
     from engine.scorer_table import ScorerInfo
 
     for bad in (dict(colour="red"), dict(colour="#FF0000"), dict(implementation="engine.attention"),
-                dict(heads=0), dict(heads=2, uses_attention=False)):
+                dict(heads=0), dict(heads=2, uses_attention=False, head_score="e^h"), dict(heads=2),
+                dict(head_score="e^h")):  # several heads, and only they, give one head's score formula
         arguments = dict(name="x", label="X", formula="e", colour="#123456", implementation="m:C") | bad
         with pytest.raises(ValueError):
             ScorerInfo(**arguments)
     assert list(itertools.islice(SCORER_TABLE, 5)) == ["additive", "bilinear", "dot", "scaled_dot", "none"]
+
+
+# -- the step inspector follows the head the map shows --------------------------------------------
+def _table(inspector) -> tuple[list[str], list[float]]:
+    """The inspector's score and weight columns, as shown."""
+    model = inspector.weights
+    rows = range(model.rowCount())
+    return [model.item(j, 2).text() for j in rows], [float(model.item(j, 3).text()) for j in rows]
+
+
+def test_the_translate_inspector_shows_the_chosen_heads_weights_and_formulas(qtbot):
+    panel = AttentionPanel()
+    qtbot.addWidget(panel)
+    info = SCORER_TABLE["multihead"]
+    panel.begin(("▁a", "▁b", "▁c"), True, info.formula, info.label)
+    for step in head_steps(2):
+        panel.show_step(step)
+    panel.render_now()
+    inspector = panel.inspector
+    scores, weights = _table(inspector)
+    assert np.allclose(weights, panel.attention()[-1], atol=1e-4) and "—" not in scores  # the mean, with its e_ij
+    assert "Score:" in inspector.formula.text() and "Head" not in inspector.formula.text()
+    panel.head_chooser.setCurrentIndex(panel.head_chooser.findData(2))  # head 3 attends to column 2
+    scores, weights = _table(inspector)
+    assert weights == [0.0, 0.0, 1.0] and scores == ["—"] * 3  # its own α; its scores are not kept
+    assert "Head 3's score:" in inspector.formula.text() and "W_Q^3" in inspector.formula.text()
+    assert "head 3" in inspector.title.text() and inspector.weights.headerData(3, Qt.Orientation.Horizontal) == \
+        "weight α^3_ij"
+    assert "head 3 reads" in inspector.context.text()
+    panel.head_chooser.setCurrentIndex(panel.head_chooser.findData(MEAN))
+    assert np.allclose(_table(inspector)[1], panel.attention()[-1], atol=1e-4)
+
+
+def test_the_compare_inspector_shows_the_head_the_panel_shows(qtbot):
+    info = SCORER_TABLE["multihead"]
+    panel = ScorerPanel(PanelSlot("multihead", info.label, info.formula, SimpleNamespace()))
+    inspector = StepInspector()
+    qtbot.addWidget(panel), qtbot.addWidget(inspector)
+    panel.begin(("a", "b", "c"))
+    steps = head_steps(2)
+    panel.show_result(PanelRows.from_steps(steps, steps[-1].hypothesis_attention), "t0 t1",
+                      PanelNumbers(-0.2, 2, 1.1, 0.25), forced=False)
+    assert show_panel_step(inspector, panel, 1)
+    assert np.allclose(_table(inspector)[1], steps[-1].attention, atol=1e-4)
+    panel.head_chooser.setCurrentIndex(panel.head_chooser.findData(1))
+    assert show_panel_step(inspector, panel, 1) and _table(inspector)[1] == [0.0, 1.0, 0.0]
+    assert not show_panel_step(inspector, panel, 5)  # no such step: nothing shown
+    assert head_row(None, 1) is None and head_row(np.ones((2, 3)), MEAN) is None and head_row(np.ones((2, 3)), 2) is None
