@@ -36,7 +36,7 @@ START = Obj({
 STEP = Obj({
     "kind": _kind("step"), "step": COUNT, "epoch": COUNT, "batch": COUNT, "batches_per_epoch": COUNT,
     "loss": Num(nullable=True), "tokens_per_second": Num(low=0, nullable=True),
-    "learning_rate": Num(low=0, nullable=True), "skipped_steps": COUNT, "elapsed_seconds": Num(low=0, nullable=True),
+    "learning_rate": Num(low=0, nullable=True), "skipped_steps": COUNT, "elapsed_seconds": Num(low=0),  # a clock: never null
     "eta_seconds": Num(nullable=True), "target_tokens": COUNT,  # not in logs written before it was
 }, required=frozenset({"kind", "step", "epoch", "batch", "batches_per_epoch", "loss", "tokens_per_second",
                        "learning_rate", "skipped_steps", "elapsed_seconds"}))

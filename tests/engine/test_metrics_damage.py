@@ -66,6 +66,7 @@ DAMAGED = {
     "step 'abc'": _line(step_event(301), step="abc"),
     "loss 1e999": _line(step_event(301)).replace('"loss": 2.5', '"loss": 1e999'),
     "NaN elapsed": _line(step_event(301), elapsed_seconds=float("nan")),
+    "null elapsed": _line(step_event(301), elapsed_seconds=None),  # a step's time on the curves and the bar
     "1-D attention": _line(validation_event(300), samples=[{**_record(validation_event(300))["samples"][0],
                                                              "attention": [0.5, 0.5]}]),
     "attention of other tokens": _line(validation_event(300, attention=np.full((2, 2), 0.5))),
