@@ -46,7 +46,7 @@ def event_record(event: TrainEvent) -> dict[str, Any]:
     """One event as a JSON-ready dict (NaN → null; the first sample's attention as nested lists)."""
     if isinstance(event, StepEvent):
         record = {"kind": "step", **asdict(event)}
-        for key in ("loss", "tokens_per_second", "learning_rate", "elapsed_seconds", "eta_seconds"):
+        for key in ("loss", "tokens_per_second", "learning_rate", "eta_seconds"):
             record[key] = _finite(record[key])
         return record
     if isinstance(event, ValidationEvent):
@@ -239,7 +239,7 @@ def _event(record: dict[str, Any]) -> TrainEvent:
             step=int(record["step"]), epoch=int(record["epoch"]), batch=int(record["batch"]),
             batches_per_epoch=int(record["batches_per_epoch"]), loss=_number(record["loss"]),
             tokens_per_second=_number(record["tokens_per_second"]), learning_rate=_number(record["learning_rate"]),
-            skipped_steps=int(record["skipped_steps"]), elapsed_seconds=_number(record["elapsed_seconds"]),
+            skipped_steps=int(record["skipped_steps"]), elapsed_seconds=float(record["elapsed_seconds"]),
             eta_seconds=None if record.get("eta_seconds") is None else float(record["eta_seconds"]),
             target_tokens=int(record.get("target_tokens", 0)))
     if kind == "validation":
