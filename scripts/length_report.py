@@ -104,6 +104,61 @@ def _loop_target(by_scorer: dict[str, dict[int, LengthStudy]], beam: int) -> lis
                                                            for s, st in measured.items()) + f" — {verdict}."]
 
 
+def _lead_table(studies: dict[str, LengthStudy]) -> list[str]:
+    """Every attention scorer's lead over the fixed context C, bucket by bucket ([] without C)."""
+    none = studies.get("none")
+    if none is None or len(studies) < 2:
+        return []
+    lines = ["", "Lead over the fixed context C (BLEU points):", "",
+             "| scorer | " + " | ".join(LABELS + [LONG]) + " |", "| --- |" + " --- |" * (len(LABELS) + 1)]
+    for scorer, study in studies.items():
+        if scorer == "none":
+            continue
+        leads = [None if _bleu(study, label) is None or _bleu(none, label) is None
+                 else _bleu(study, label) - _bleu(none, label) for label in LABELS + [LONG]]
+        lines.append(f"| {scorer} | " + " | ".join("—" if v is None else f"{v:+.1f}" for v in leads) + " |")
+    return lines
+
+
+def _beam_section(direction: str, title: str, studies: dict[str, LengthStudy], alike: dict) -> list[str]:
+    """One direction at one beam: BLEU per bucket, the lead over C and what the figures show."""
+    first = next(iter(studies.values()))
+    counts = [f"{label} (n={first.bucket(label).n})" if first.bucket(label) else label for label in LABELS + [LONG]]
+    lines = [f"## {direction}, {title}", "", "| scorer | " + " | ".join(counts) + " |",
+             "| --- |" + " --- |" * len(counts)]
+    for scorer, study in studies.items():
+        lines.append(f"| {scorer} | " + " | ".join(_cell(_bleu(study, label)) for label in LABELS + [LONG]) + " |")
+    lines += _lead_table(studies)
+    lesson = length_lesson({s: st for s, st in studies.items() if s in alike})
+    if lesson is not None:
+        lines += ["", f"**What the figures show:** {lesson.sentence()}"]
+    return lines
+
+
+def _direction_section(direction: str, by_scorer: dict[str, dict[int, LengthStudy]], trained: dict[str, dict],
+                       plotted: list[str]) -> list[str]:
+    """A direction's greedy and beam-5 sections, how its models were trained when not alike, its targets
+    and its plot; ``trained``: scorer → config.json."""
+    scorers = [s for s in SCORER_NAMES if s in by_scorer]
+    note = budget_note({s: trained[s] for s in scorers if s in trained})
+    alike = like_fixed_context(by_scorer, trained)
+    lines: list[str] = []
+    for beam, title in ((1, "greedy"), (5, "beam 5, each model's length penalty")):
+        studies = {s: by_scorer[s][beam] for s in scorers if beam in by_scorer[s]}
+        if not studies:
+            continue
+        lines += _beam_section(direction, title, studies, alike)
+        if note:
+            lines += ["", f"**{note}**"]
+        checked = targets(by_scorer, beam, trained)
+        if checked:
+            lines += ["", *checked]
+        lines.append("")
+    if direction in plotted:
+        lines += [f"![BLEU against source length, {direction}](img/length-study-{direction}.png)", ""]
+    return lines
+
+
 def render(found: dict[str, dict[str, dict[int, LengthStudy]]], plotted: list[str],
            configs: dict[str, dict[str, dict]] | None = None) -> str:
     lines = ["# The length study: why attention", "",
@@ -114,45 +169,7 @@ def render(found: dict[str, dict[str, dict[int, LengthStudy]]], plotted: list[st
              "Read from the studies stored in each model folder (`python -m engine evaluate --long-set --record`).",
              ""]
     for direction, by_scorer in sorted(found.items(), key=lambda item: item[0] != "zh-en"):
-        scorers = [s for s in SCORER_NAMES if s in by_scorer]
-        trained = (configs or {}).get(direction) or {}
-        note = budget_note({s: trained[s] for s in scorers if s in trained})
-        alike = like_fixed_context(by_scorer, trained)
-        for beam, title in ((1, "greedy"), (5, "beam 5, each model's length penalty")):
-            studies = {s: by_scorer[s][beam] for s in scorers if beam in by_scorer[s]}
-            if not studies:
-                continue
-            first = next(iter(studies.values()))
-            counts = [f"{label} (n={first.bucket(label).n})" if first.bucket(label) else label
-                      for label in LABELS + [LONG]]
-            lines += [f"## {direction}, {title}", "", "| scorer | " + " | ".join(counts) + " |",
-                      "| --- |" + " --- |" * len(counts)]
-            for scorer, study in studies.items():
-                lines.append(f"| {scorer} | " + " | ".join(_cell(_bleu(study, label)) for label in LABELS + [LONG])
-                             + " |")
-            none = studies.get("none")
-            if none is not None and len(studies) > 1:
-                lines += ["", "Lead over the fixed context C (BLEU points):", "",
-                          "| scorer | " + " | ".join(LABELS + [LONG]) + " |",
-                          "| --- |" + " --- |" * (len(LABELS) + 1)]
-                for scorer, study in studies.items():
-                    if scorer == "none":
-                        continue
-                    leads = [None if _bleu(study, label) is None or _bleu(none, label) is None
-                             else _bleu(study, label) - _bleu(none, label) for label in LABELS + [LONG]]
-                    lines.append(f"| {scorer} | " + " | ".join("—" if v is None else f"{v:+.1f}" for v in leads)
-                                 + " |")
-            lesson = length_lesson({s: st for s, st in studies.items() if s in alike})
-            if lesson is not None:
-                lines += ["", f"**What the figures show:** {lesson.sentence()}"]
-            if note:
-                lines += ["", f"**{note}**"]
-            checked = targets(by_scorer, beam, trained)
-            if checked:
-                lines += ["", *checked]
-            lines.append("")
-        if direction in plotted:
-            lines += [f"![BLEU against source length, {direction}](img/length-study-{direction}.png)", ""]
+        lines += _direction_section(direction, by_scorer, (configs or {}).get(direction) or {}, plotted)
     return "\n".join(lines)
 
 

@@ -77,9 +77,9 @@ def _content_tables(results: list[dict]) -> list[str]:
     return lines
 
 
-def render(results: list[dict], plotted: bool, notes: dict[str, str] | None = None) -> str:
-    """The report; ``notes``: direction → how its models were trained when not alike
-    (engine.training_budget.budget_note), said under the first table."""
+def _summary_table(results: list[dict], notes: dict[str, str] | None) -> list[str]:
+    """The report's head: the split, the metric, the peer, every model's BLEU and how it was trained when
+    a direction's models were not trained alike (``notes``)."""
     lines = ["# Quality report: shipped models", "",
              f"Held-out test split of `cmn-eng.tsv` (sha256 rule: English digest starting with `0`), "
              f"n = {results[0]['n']} pairs. sacrebleu, detokenized: `{results[0]['signature']}` "
@@ -99,10 +99,15 @@ def render(results: list[dict], plotted: bool, notes: dict[str, str] | None = No
     for direction, note in sorted((notes or {}).items(), key=lambda item: item[0] != "zh-en"):
         if note:
             lines += ["", f"**{direction}: {note}**"]
+    return lines
+
+
+def _unseen_sources_table(results: list[dict]) -> list[str]:
+    """Each split rule's training data, and every model's figures on the test pairs whose source it never saw."""
     by_rule: dict[str, list[dict]] = {}
     for r in results:
         by_rule.setdefault(r["split_rule"], []).append(r)
-    lines += ["", "Training data: " + "; ".join(
+    lines = ["", "Training data: " + "; ".join(
         f"{_listed(r['name'] for r in group)} — `--split-rule {rule}`, {group[0]['train_pairs']:,} training pairs"
         for rule, group in sorted(by_rule.items())) + ". Under the peer's rule (`peer`: every pair outside the test part is a training "
         "pair, as the peer's figures were made) a test pair's source sentence may also occur in training with "
@@ -113,52 +118,69 @@ def render(results: list[dict], plotted: bool, notes: dict[str, str] | None = No
     for r in results:
         g, b = r["unseen_source"]["greedy"], r["unseen_source"]["beam5"]
         lines.append(f"| {r['name']} | {g['n']:,} of {r['n']:,} | {g['bleu']} / {g['chrf']} | {b['bleu']} / {b['chrf']} |")
-    lines += _content_tables(results)
+    return lines
+
+
+def _gain_over_c_table(zh_en: list[dict], none: dict, labels: list[str]) -> list[str]:
+    """Every zh→en attention scorer's greedy gain over C, overall, on unseen sources and per length bucket,
+    with the paired-bootstrap p-values where they were measured."""
+    tested = next((r["gain_over_c"] for r in zh_en if "gain_over_c" in r), None)
+    lines = ["", "Gain over the fixed context C (BLEU points, greedy; *unseen sources*: on the test pairs "
+             "whose source sentence is not in the training data)" + (
+                 f"; in brackets the paired-bootstrap p-value ({tested['samples']:,} resamples, "
+                 "sacrebleu): the chance of a gain this large between two equally good models, so "
+                 "the smaller the surer (p ≤ 0.05: unlikely to be chance; 0.001 is the floor); buckets "
+                 f"of fewer than {MIN_TESTED_SENTENCES} sentences are too small to test"
+                 if tested else "") + ":", "",
+             "| scorer | all | unseen sources | " + " | ".join(labels) + " |",
+             "| --- | --- | --- |" + " --- |" * len(labels)]
+    for r in zh_en:
+        if r is none:
+            continue
+        gains = [round(b["bleu"] - n["bleu"], 2) for b, n in zip(r["buckets"], none["buckets"], strict=True)]
+        unseen = r["unseen_source"]["greedy"]["bleu"] - none["unseen_source"]["greedy"]["bleu"]
+        tests = r.get("gain_over_c") or {}
+        lines.append(f"| {r['scorer']} | {round(r['greedy']['bleu'] - none['greedy']['bleu'], 2)}"
+                     f"{_p(tests, 'all')} | {round(unseen, 2)}{_p(tests, 'unseen')} | " + " | ".join(
+                         f"{g:+}{_p(tests, b['bucket'])}" for g, b in zip(gains, r["buckets"], strict=True))
+                     + " |")
+    return lines
+
+
+def _length_tables(results: list[dict], plotted: bool) -> list[str]:
+    """zh→en BLEU by source length, and the gain over C when C is among the models."""
     zh_en = [r for r in results if r["direction"] == "zh-en"]
-    if zh_en:
-        labels = [b["bucket"] for b in zh_en[0]["buckets"]]
-        lines += ["", "## BLEU by source length (greedy)", "", "| scorer | " + " | ".join(
-            f"{b['bucket']} (n={b['n']})" for b in zh_en[0]["buckets"]) + " |", "| --- |" + " --- |" * len(labels)]
-        for r in zh_en:
-            lines.append(f"| {r['scorer']} | " + " | ".join(str(b["bleu"]) for b in r["buckets"]) + " |")
-        none = next((r for r in zh_en if r["scorer"] == "none"), None)
-        if none is not None:
-            tested = next((r["gain_over_c"] for r in zh_en if "gain_over_c" in r), None)
-            lines += ["", "Gain over the fixed context C (BLEU points, greedy; *unseen sources*: on the test pairs "
-                      "whose source sentence is not in the training data)" + (
-                          f"; in brackets the paired-bootstrap p-value ({tested['samples']:,} resamples, "
-                          "sacrebleu): the chance of a gain this large between two equally good models, so "
-                          "the smaller the surer (p ≤ 0.05: unlikely to be chance; 0.001 is the floor); buckets "
-                          f"of fewer than {MIN_TESTED_SENTENCES} sentences are too small to test"
-                          if tested else "") + ":", "",
-                      "| scorer | all | unseen sources | " + " | ".join(labels) + " |",
-                      "| --- | --- | --- |" + " --- |" * len(labels)]
-            for r in zh_en:
-                if r is none:
-                    continue
-                gains = [round(b["bleu"] - n["bleu"], 2) for b, n in zip(r["buckets"], none["buckets"], strict=True)]
-                unseen = r["unseen_source"]["greedy"]["bleu"] - none["unseen_source"]["greedy"]["bleu"]
-                tests = r.get("gain_over_c") or {}
-                lines.append(f"| {r['scorer']} | {round(r['greedy']['bleu'] - none['greedy']['bleu'], 2)}"
-                             f"{_p(tests, 'all')} | {round(unseen, 2)}{_p(tests, 'unseen')} | " + " | ".join(
-                                 f"{g:+}{_p(tests, b['bucket'])}" for g, b in zip(gains, r["buckets"], strict=True))
-                             + " |")
-        if plotted:
-            lines += ["", "![BLEU by source length](img/bleu-by-length.png)"]
-    lines += ["", "## Attention statistics (greedy, test split)", "",
-              "Entropy in nats per row; diagonality = mean Pearson r between output position and the "
-              "attention-weighted source position; monotonicity = share of steps whose most-attended source "
-              "position does not move backwards; stuck share = per sentence, the share of steps whose "
-              "most-attended position is that sentence's most frequent one (1/length for a clean diagonal, 1 "
-              "when attention never moves). Stuck near 1 with near-zero entropy means the model reads one "
-              "fixed position at every step — in practice the first or last source token, where the backward "
-              "or forward encoder's summary of the whole sentence sits — i.e. a fixed summary, like C. Mean "
-              "max weight = the share of a step's attention on its favourite source token; coverage "
-              "deviation = the mean |Σ_i α_ij − 1| over source tokens (0 when every source token is attended "
-              "once in all; Tu et al. 2016): the numbers the Compare tab shows per sentence.", "",
-              "| model | mean row entropy | mean max weight | diagonality | monotonicity | stuck share | "
-              "coverage deviation |",
-              "| --- | --- | --- | --- | --- | --- | --- |"]
+    if not zh_en:
+        return []
+    labels = [b["bucket"] for b in zh_en[0]["buckets"]]
+    lines = ["", "## BLEU by source length (greedy)", "", "| scorer | " + " | ".join(
+        f"{b['bucket']} (n={b['n']})" for b in zh_en[0]["buckets"]) + " |", "| --- |" + " --- |" * len(labels)]
+    for r in zh_en:
+        lines.append(f"| {r['scorer']} | " + " | ".join(str(b["bleu"]) for b in r["buckets"]) + " |")
+    none = next((r for r in zh_en if r["scorer"] == "none"), None)
+    if none is not None:
+        lines += _gain_over_c_table(zh_en, none, labels)
+    if plotted:
+        lines += ["", "![BLEU by source length](img/bleu-by-length.png)"]
+    return lines
+
+
+def _attention_statistics(results: list[dict]) -> list[str]:
+    """Every model's attention statistics, and which unscaled scorers trained with the score warm-up."""
+    lines = ["", "## Attention statistics (greedy, test split)", "",
+             "Entropy in nats per row; diagonality = mean Pearson r between output position and the "
+             "attention-weighted source position; monotonicity = share of steps whose most-attended source "
+             "position does not move backwards; stuck share = per sentence, the share of steps whose "
+             "most-attended position is that sentence's most frequent one (1/length for a clean diagonal, 1 "
+             "when attention never moves). Stuck near 1 with near-zero entropy means the model reads one "
+             "fixed position at every step — in practice the first or last source token, where the backward "
+             "or forward encoder's summary of the whole sentence sits — i.e. a fixed summary, like C. Mean "
+             "max weight = the share of a step's attention on its favourite source token; coverage "
+             "deviation = the mean |Σ_i α_ij − 1| over source tokens (0 when every source token is attended "
+             "once in all; Tu et al. 2016): the numbers the Compare tab shows per sentence.", "",
+             "| model | mean row entropy | mean max weight | diagonality | monotonicity | stuck share | "
+             "coverage deviation |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
     keys = ("mean_row_entropy", "mean_max_weight", "diagonality", "monotonicity", "stuck_share", "coverage_deviation")
     for r in results:
         a = r["attention"]
@@ -171,11 +193,15 @@ def render(results: list[dict], plotted: bool, notes: dict[str, str] | None = No
                   "(`--temperature-warmup`): their scores start divided by √d, as scaled dot's are, and warm up to "
                   "the plain formula over the fraction of the run it gives; they are validated, saved and decoded with the formula as "
                   "written. Trained without it, both locked onto one source position (see the README)."]
-    lines += alignment_section(results)
-    lines += ["", f"## Decode speed (sentences per second, this CPU, {torch.get_num_threads()} torch threads)", "",
-              f"The first {SPEED_SENTENCES} test sources of each direction; every model is timed in each of "
-              f"{SPEED_ROUNDS} rounds (after a warm-up round) and keeps its fastest pass.", "",
-              "| model | greedy, batches of 64 | greedy, one by one | beam 5, one by one |", "| --- | --- | --- | --- |"]
+    return lines
+
+
+def _speed_table(results: list[dict]) -> list[str]:
+    """Decode speeds, marked where they were measured beside other work."""
+    lines = ["", f"## Decode speed (sentences per second, this CPU, {torch.get_num_threads()} torch threads)", "",
+             f"The first {SPEED_SENTENCES} test sources of each direction; every model is timed in each of "
+             f"{SPEED_ROUNDS} rounds (after a warm-up round) and keeps its fastest pass.", "",
+             "| model | greedy, batches of 64 | greedy, one by one | beam 5, one by one |", "| --- | --- | --- | --- |"]
     for r in results:
         s = r["speed"]
         busy = " *" if s.get(BESIDE_OTHER_WORK) else ""
@@ -184,10 +210,15 @@ def render(results: list[dict], plotted: bool, notes: dict[str, str] | None = No
     if any(r["speed"].get(BESIDE_OTHER_WORK) for r in results):
         lines += ["", "\\* Measured while other work (a model build) kept this CPU busy: not a benchmark, and "
                   "not comparable with the rows without the mark; measure again with nothing else running."]
+    return lines
+
+
+def _examples_and_commands(results: list[dict]) -> list[str]:
+    """The default model's ten test translations, and every model's training command."""
     default = next((r for r in results if r["name"] == "zh-en-additive"), results[0])
-    lines += ["", f"## Ten test translations ({default['name']}, greedy)", "",
-              "Spread evenly over the sentence-level chrF ranking, best first: as many good and bad ones as the "
-              "model really produces.", "", "| chrF | source | reference | output |", "| --- | --- | --- | --- |"]
+    lines = ["", f"## Ten test translations ({default['name']}, greedy)", "",
+             "Spread evenly over the sentence-level chrF ranking, best first: as many good and bad ones as the "
+             "model really produces.", "", "| chrF | source | reference | output |", "| --- | --- | --- | --- |"]
     for e in default["examples"]:
         cells = [str(e["chrf"]), e["source"], e["reference"], e["output"]]
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
@@ -196,4 +227,13 @@ def render(results: list[dict], plotted: bool, notes: dict[str, str] | None = No
         lines.append(f"- `{r['name']}`: `{r['training']['command']}` — {r['training']['reason']} after "
                      f"{r['training']['steps']} steps, best epoch {r['training']['best_epoch']}, "
                      f"{r['training']['tokens_per_second'] or 0:,.0f} target tokens/s ({r['training']['hardware']})")
+    return lines
+
+
+def render(results: list[dict], plotted: bool, notes: dict[str, str] | None = None) -> str:
+    """The report; ``notes``: direction → how its models were trained when not alike
+    (engine.training_budget.budget_note), said under the first table."""
+    lines = (_summary_table(results, notes) + _unseen_sources_table(results) + _content_tables(results)
+             + _length_tables(results, plotted) + _attention_statistics(results) + alignment_section(results)
+             + _speed_table(results) + _examples_and_commands(results))
     return "\n".join(lines) + "\n"
