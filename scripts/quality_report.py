@@ -157,6 +157,16 @@ def drop_stale_gain_tests(kept: dict[str, dict]) -> None:
             r.pop("gain_over_c", None)
 
 
+def _tested_groups(base: dict, attending: list[dict]) -> dict[str, list[int]]:
+    """Test-pair indices per group a gain is tested on: all, the sources no model saw, each length bucket;
+    groups of fewer than MIN_TESTED_SENTENCES are left out."""
+    unseen = set(base["unseen"]).intersection(*(r["_sentences"]["unseen"] for r in attending))
+    groups = {"all": list(range(len(base["references"]))), "unseen": sorted(unseen)}
+    for low, high in LENGTH_BUCKETS:
+        groups[bucket_label(low, high)] = [i for i, n in enumerate(base["source_lengths"]) if low <= n <= high]
+    return {group: members for group, members in groups.items() if len(members) >= MIN_TESTED_SENTENCES}
+
+
 def add_gain_significance(results: list[dict]) -> None:
     """Set ``gain_over_c`` on every zh→en attention result: its greedy BLEU gain over the ``none``
     model with a paired-bootstrap p-value, on all test pairs, on the unseen sources and per bucket
@@ -167,15 +177,9 @@ def add_gain_significance(results: list[dict]) -> None:
     if none is None or not attending:
         return
     base = none["_sentences"]
-    unseen = set(base["unseen"]).intersection(*(r["_sentences"]["unseen"] for r in attending))
-    groups = {"all": range(len(base["references"])), "unseen": sorted(unseen)}
-    for low, high in LENGTH_BUCKETS:
-        groups[bucket_label(low, high)] = [i for i, n in enumerate(base["source_lengths"]) if low <= n <= high]
     for r in attending:
         r["gain_over_c"] = {"samples": BOOTSTRAP_SAMPLES}
-    for group, members in groups.items():
-        if len(members) < MIN_TESTED_SENTENCES:
-            continue
+    for group, members in _tested_groups(base, attending).items():
         gains = paired_bleu_gains([base["outputs"][i] for i in members],
                                   {r["name"]: [r["_sentences"]["outputs"][i] for i in members] for r in attending},
                                   [base["references"][i] for i in members], "en")
