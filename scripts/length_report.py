@@ -61,6 +61,16 @@ def _cell(value: float | None) -> str:
     return "—" if value is None else f"{value:.1f}"
 
 
+def _signed(value: float | None) -> str:
+    return "—" if value is None else f"{value:+.1f}"
+
+
+def _lead(study: LengthStudy, none: LengthStudy, label: str) -> float | None:
+    """``study``'s BLEU minus C's in one bucket; None when either lacks it."""
+    mine, fixed = _bleu(study, label), _bleu(none, label)
+    return None if mine is None or fixed is None else mine - fixed
+
+
 def targets(by_scorer: dict[str, dict[int, LengthStudy]], beam: int, configs: dict[str, dict] | None = None) -> list[str]:
     """The long-sentence targets, checked on the stored studies at ``beam`` — the best scorer's among the
     models trained like C (``configs``: scorer → config.json)."""
@@ -114,9 +124,8 @@ def _lead_table(studies: dict[str, LengthStudy]) -> list[str]:
     for scorer, study in studies.items():
         if scorer == "none":
             continue
-        leads = [None if _bleu(study, label) is None or _bleu(none, label) is None
-                 else _bleu(study, label) - _bleu(none, label) for label in LABELS + [LONG]]
-        lines.append(f"| {scorer} | " + " | ".join("—" if v is None else f"{v:+.1f}" for v in leads) + " |")
+        lines.append(f"| {scorer} | " + " | ".join(_signed(_lead(study, none, label)) for label in LABELS + [LONG])
+                     + " |")
     return lines
 
 
