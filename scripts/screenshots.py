@@ -5,12 +5,17 @@ spin box cut off at the side, is printed as ``[clip]`` lines. Run it under a vir
     xvfb-run -a -s "-screen 0 1600x1000x24" env ATTENTION_STUDIO_DATA="$(mktemp -d)" \
         .venv/bin/python scripts/screenshots.py docs/screenshots
 
-(``ATTENTION_STUDIO_DATA`` keeps the short training run it makes for the Train tab out of your models.)
+(``ATTENTION_STUDIO_DATA`` keeps the short training run it makes for the Train tab out of your models.) The
+window starts as a new user's does: settings remembered from using the app (direction, scorer, beam, window
+state) are not read, nor written back — they live in a fresh configuration folder for this run.
 """
+import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
+os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="screenshots-settings-")  # QSettings' folder on Linux
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from PySide6.QtWidgets import (  # noqa: E402
     QAbstractButton,
