@@ -23,19 +23,26 @@ def _listed(names) -> str:
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 
+_CORES = {None: "? cores", 1: "one core", 2: "both cores"}
+
+
 def _run_setup(result: dict) -> str:
-    """'one core, 25.0 min; embeddings 128, …' — or, for a run of hours to a token budget, 'one core,
-    3.8 h, the best model at 32.8 M target tokens; embeddings 256, dropout 0.3, 4,023,712 parameters'."""
+    """'one core, 25.0 min; embeddings 128, …' — or, for a run of hours to a token budget, '3.8 h of
+    training, the best model at 32.8 M target tokens; embeddings 256, dropout 0.3, 4,023,712 parameters'.
+
+    A token-budgeted run names no cores: it may span sittings on one core and on both (its folder records the
+    last sitting's threads only), and its budget is counted in tokens, not time."""
     training = result["training"]
-    threads = training.get("threads")
-    cores = {None: "? cores", 1: "one core", 2: "both cores"}.get(threads, f"{threads} cores")
     minutes = training["minutes"]
     took = f"{minutes / 60:.1f} h" if minutes >= 120 else f"{minutes} min"
     if training.get("target_tokens"):
-        took += f", the best model at {training['target_tokens'] / 1e6:.1f} M target tokens"
+        setup = f"{took} of training, the best model at {training['target_tokens'] / 1e6:.1f} M target tokens"
+    else:
+        threads = training.get("threads")
+        setup = f"{_CORES.get(threads, f'{threads} cores')}, {took}"
     sizes = result.get("sizes") or {}
     attention_dropout = f" (attention {sizes['attention_dropout']})" if sizes.get("attention_dropout") else ""
-    return (f"{cores}, {took}; embeddings {sizes.get('embedding_size', '?')}, "
+    return (f"{setup}; embeddings {sizes.get('embedding_size', '?')}, "
             f"dropout {sizes.get('dropout', '?')}{attention_dropout}, {result['parameters']:,} parameters")
 
 

@@ -82,6 +82,15 @@ def test_the_report_sets_each_model_against_the_peer_and_shows_the_gain_over_c_b
     assert "你好\\|" in text  # table cells escape the pipe
 
 
+def test_a_token_budgeted_run_names_its_hours_and_tokens_but_no_cores_which_varied_across_its_sittings():
+    converged = _result("zh-en-bilinear", "bilinear", [36.0, 29.5, 13.0], threads=2)
+    converged["training"].update(minutes=233.0, target_tokens=40_000_005, reason="token budget")
+    text = quality_report.render([converged, _result("zh-en-none", "none", [28.0, 15.0, 3.0])], plotted=False)
+    assert ("| zh-en-bilinear | 3.9 h of training, the best model at 40.0 M target tokens; embeddings 256, "
+            "dropout 0.3, 1,000 parameters, 20 epochs |") in text
+    assert "| zh-en-none | both cores, 25.0 min; embeddings 256" in text  # a time budget keeps its cores
+
+
 def test_a_folder_records_its_split_rule_and_older_folders_used_the_strict_one():
     from engine.data import SPLIT_RULE_TEXT
 
