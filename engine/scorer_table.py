@@ -27,6 +27,11 @@ class ScorerInfo:
     heads: int = 1  # attention heads: the weights are batch × heads × source; the decoder size must divide by it
     context: str = SINGLE_HEAD_CONTEXT  # how the weights form c_i (the step inspector shows it)
     head_score: str = ""  # one head's score e^h_ij, for a mechanism of several heads (the inspector shows it for one head)
+    brief_formula: str = ""  # the formula where room is short (a Compare panel's title; the whole in its tooltip); "": formula
+
+    @property
+    def formula_in_brief(self) -> str:
+        return self.brief_formula or self.formula
 
     def __post_init__(self) -> None:
         if not (len(self.colour) == len(COLOUR_PATTERN) and self.colour.startswith("#")
@@ -54,7 +59,8 @@ SCORER_TABLE: dict[str, ScorerInfo] = {info.name: info for info in (
                "e_ij = log ¼ Σ_h α^h_ij, with α^h_ij = softmax_j((W_Q^h s_{i-1})ᵀ W_K^h h_j / √(d/4))", "#ff7f0e",
                "engine.multihead:MultiHeadScorer", heads=4,
                context="c_i = W_O [Σ_j α^1_ij W_V^1 h_j; …; Σ_j α^4_ij W_V^4 h_j]",
-               head_score="e^h_ij = (W_Q^h s_{i-1})ᵀ W_K^h h_j / √(d/4)"),
+               head_score="e^h_ij = (W_Q^h s_{i-1})ᵀ W_K^h h_j / √(d/4)",
+               brief_formula="e_ij = log ¼ Σ_h α^h_ij (4 scaled-dot heads)"),
 )}
 SCORER_NAMES: tuple[str, ...] = tuple(SCORER_TABLE)
 ATTENTION_SCORER_NAMES: tuple[str, ...] = tuple(n for n, info in SCORER_TABLE.items() if info.uses_attention)

@@ -46,6 +46,23 @@ OUTPUT_LINES = 2  # the output's box: longer outputs scroll inside it
 NUMBER_LINES = 2
 
 
+class _WholeTitle(QLabel):
+    """A word-wrapped title that is never cut: at each width it asks for the height its lines need (a
+    grid cell narrowed by a 1280-pixel window wraps the multi-head formula to five lines, which the
+    layout would otherwise squeeze into three), and the map below it gives up that height."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setWordWrap(True)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        needed = self.heightForWidth(self.width())
+        if needed > 0 and needed != self.minimumHeight():
+            self.setMinimumHeight(needed)
+
+
 def _fixed_lines(label: QLabel, lines: int) -> QScrollArea:
     """``label`` in a box ``lines`` text lines high that scrolls when the text is longer. Text that
     grows while a run streams then never changes the panel's layout — a growing label would resize
@@ -155,9 +172,11 @@ class ScorerPanel(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         past = f" · <i>{html.escape(slot.past)} (read-only)</i>" if slot.past else ""
-        self.title = QLabel(f"<b>{slot.label}</b>{past}<br><span>{slot.formula}</span>")
-        self.title.setTextFormat(Qt.TextFormat.RichText)
-        self.title.setWordWrap(True)
+        info = SCORER_TABLE.get(slot.scorer)
+        formula = info.formula_in_brief if info is not None else slot.formula  # the whole in the tooltip
+        self.title = _WholeTitle(f"<b>{slot.label}</b>{past}<br><span>{formula}</span>")
+        if formula != slot.formula:
+            self.title.setToolTip(slot.formula)
         title_row = QHBoxLayout()
         title_row.addWidget(self.title, 1)
         layout.addLayout(title_row)

@@ -112,9 +112,10 @@ class CompareWidgets(QWidget):
         self.training_note = QLabel()  # how the panels' models were trained, when not alike (tooltip: in full)
         self.training_note.setObjectName("compareTrainingNote")
         self.training_note.setStyleSheet("color: #b35900;")
+        self.training_note.setWordWrap(True)  # it names every group's models: on one line it widened the window
         status_row = QHBoxLayout()
         status_row.addWidget(self.status, 1)
-        status_row.addWidget(self.training_note)
+        status_row.addWidget(self.training_note, 2)
         status_row.addWidget(self.past_label)
         status_row.addWidget(self.back_button)
         self.show_past("")

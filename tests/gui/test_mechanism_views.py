@@ -142,6 +142,22 @@ def test_a_multi_head_compare_panel_draws_the_chosen_head_and_keeps_the_mean_as_
     assert one_head.head_chooser is None and one_head.uses_attention and not fixed.uses_attention
 
 
+def test_a_compare_panel_title_shows_the_brief_formula_whole_and_the_full_one_in_its_tooltip(qtbot):
+    """The multi-head formula wrapped to five lines in a cell of a 1280-pixel window, and the layout cut it."""
+    info = SCORER_TABLE["multihead"]
+    panel = ScorerPanel(PanelSlot("multihead", info.label, info.formula, SimpleNamespace()))
+    dot = ScorerPanel(PanelSlot("dot", "Dot", SCORER_TABLE["dot"].formula, SimpleNamespace()))
+    qtbot.addWidget(panel), qtbot.addWidget(dot)
+    assert info.brief_formula in panel.title.text() and info.formula not in panel.title.text()
+    assert panel.title.toolTip() == info.formula
+    assert SCORER_TABLE["dot"].formula_in_brief == SCORER_TABLE["dot"].formula in dot.title.text()
+    assert dot.title.toolTip() == ""
+    panel.resize(300, 600)
+    panel.show()
+    qtbot.waitUntil(lambda: panel.title.width() > 0)
+    qtbot.waitUntil(lambda: panel.title.height() >= panel.title.heightForWidth(panel.title.width()))  # not cut
+
+
 def test_every_mechanism_has_its_own_colour_and_the_length_study_draws_it():
     from gui.translate.length_study.model import Series
     from gui.translate.length_study.view import HIGHLIGHT_COLOUR, series_pen
