@@ -9,14 +9,13 @@ spin box cut off at the side, is printed as ``[clip]`` lines. Run it under a vir
 window starts as a new user's does: settings remembered from using the app (direction, scorer, beam, window
 state) are not read, nor written back — they live in a fresh configuration folder for this run.
 """
-import os
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="screenshots-settings-")  # QSettings' folder on Linux
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtWidgets import (  # noqa: E402
     QAbstractButton,
     QAbstractSpinBox,
@@ -28,6 +27,10 @@ from PySide6.QtWidgets import (  # noqa: E402
 )
 
 from gui.app import create_window  # noqa: E402
+
+# A fresh settings folder, on every platform (as tests/gui/conftest.py isolates the tests' settings).
+QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp(prefix="screenshots-settings-"))
 
 OUT = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/screenshots")
 SENTENCE = "我妹妹喜欢在花园里看书。"
