@@ -78,7 +78,9 @@ def clipped(root: QWidget, name: str) -> None:
 
 def save(widget: QWidget, name: str) -> None:
     pump(1.5)
-    widget.grab().save(str(OUT / name))
+    OUT.mkdir(parents=True, exist_ok=True)
+    if not widget.grab().save(str(OUT / name)):
+        raise SystemExit(f"could not write {OUT / name}")
     clipped(widget, name)
 
 
