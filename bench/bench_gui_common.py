@@ -48,10 +48,9 @@ def bench_model(folder: str | None = None) -> Path:
 
 def isolate_settings() -> None:
     """QSettings in the benchmark's own folder, so remembered speed or beam never apply."""
-    from PySide6.QtCore import QSettings
+    from gui.stored_settings import use_settings_folder
 
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(SETTINGS_FOLDER))
+    use_settings_folder(str(SETTINGS_FOLDER))
 
 
 def full_speed(window) -> None:

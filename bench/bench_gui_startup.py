@@ -47,9 +47,8 @@ def poll():
 
 
 app = QApplication(sys.argv)  # main.run() uses this one, exactly as when it creates it
-from PySide6.QtCore import QSettings
-QSettings.setDefaultFormat(QSettings.Format.IniFormat)  # the benchmark's own settings, never the user's
-QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, {settings!r})
+from gui.stored_settings import use_settings_folder
+use_settings_folder({settings!r})  # the benchmark's own settings, never the user's
 QTimer.singleShot(0, poll)
 sys.exit(main.run(["--model", {model!r}]))
 """

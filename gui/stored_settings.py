@@ -34,3 +34,11 @@ def stored_flag(settings: QSettings, key: str, default: bool) -> bool:
     if isinstance(value, str) and value.strip().lower() in ("true", "false"):
         return value.strip().lower() == "true"
     return default
+
+
+def use_settings_folder(folder: str) -> None:
+    """Keep this process's remembered settings in ``folder`` (an INI file there), never the user's own:
+    for the tests, the benchmarks and the screenshots, which must start as a new user does and leave
+    the user's settings untouched. Call it before the first QSettings is made."""
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, folder)

@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtWidgets import (  # noqa: E402
     QAbstractButton,
     QAbstractSpinBox,
@@ -27,12 +26,13 @@ from PySide6.QtWidgets import (  # noqa: E402
 )
 
 from gui.app import create_window  # noqa: E402
+from gui.stored_settings import use_settings_folder  # noqa: E402
 
 # A fresh settings folder, on every platform (as tests/gui/conftest.py isolates the tests' settings).
-QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp(prefix="screenshots-settings-"))
+use_settings_folder(tempfile.mkdtemp(prefix="screenshots-settings-"))
 
 OUT = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/screenshots")
+OUT.mkdir(parents=True, exist_ok=True)
 SENTENCE = "我妹妹喜欢在花园里看书。"
 REFERENCE = "My sister likes reading in the garden."
 LONG = "你看起来很紧张。尽管我在学校学了6年英语，我还是说不好。"
@@ -78,7 +78,6 @@ def clipped(root: QWidget, name: str) -> None:
 
 def save(widget: QWidget, name: str) -> None:
     pump(1.5)
-    OUT.mkdir(parents=True, exist_ok=True)
     if not widget.grab().save(str(OUT / name)):
         raise SystemExit(f"could not write {OUT / name}")
     clipped(widget, name)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import threading
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QSettings
+from PySide6.QtCore import QCoreApplication
 
 import engine.catalog
+from gui.stored_settings import use_settings_folder
 from gui.workers import WorkerHandle
 from tests.gui.test_translate_support import LOAD_MS, install_models, open_window, wait_for_model
 
@@ -18,8 +19,7 @@ def private_user_state(tmp_path, monkeypatch):
     the shipped models are hidden too, so tests see only the models they install."""
     monkeypatch.setenv("ATTENTION_STUDIO_DATA", str(tmp_path / "user-data"))
     monkeypatch.setattr(engine.catalog, "SHIPPED_MODELS", tmp_path / "shipped-models")
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
+    use_settings_folder(str(tmp_path / "settings"))
     QCoreApplication.setOrganizationName("AttentionStudioTests")
     yield
 
