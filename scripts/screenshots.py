@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtWidgets import (  # noqa: E402
     QAbstractButton,
     QAbstractSpinBox,
@@ -26,10 +27,11 @@ from PySide6.QtWidgets import (  # noqa: E402
 )
 
 from gui.app import create_window  # noqa: E402
-from gui.stored_settings import use_settings_folder  # noqa: E402
 
 # A fresh settings folder, on every platform (as tests/gui/conftest.py isolates the tests' settings).
-use_settings_folder(tempfile.mkdtemp(prefix="screenshots-settings-"))
+# (a script drives the app through gui.app only, so these are gui.stored_settings.use_settings_folder's two calls)
+QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp(prefix="screenshots-settings-"))
 
 OUT = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/screenshots")
 OUT.mkdir(parents=True, exist_ok=True)
