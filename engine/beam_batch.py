@@ -10,7 +10,8 @@ penalty) than the best finished one; its answer is the best finished one (or, wh
 finished, the best of those and the live ones). Outputs equal the one-sentence search's; a test
 checks it. The same options apply: GNMT's coverage penalty (with β > 0 the continuations are taken
 by log p + cp and finished hypotheses ranked by log p / lp + cp, cp over each sentence's own source
-positions; engine.coverage) and the n-gram repetition constraint (engine.ngram_block).
+positions; engine.coverage) and the n-gram repetition constraint (engine.ngram_block); no hypothesis
+ends before its first token (engine.no_empty_output).
 
 Shapes: B sentences, R live rows over all sentences, S source length, V target vocabulary.
 """
@@ -27,6 +28,7 @@ from engine.beam_search import _expand, _Ranking
 from engine.coverage import Coverage
 from engine.model import Encoded, Seq2Seq
 from engine.ngram_block import block_repeats
+from engine.no_empty_output import forbid_empty_end
 from engine.search import _step_logp
 from engine.tokenizer import BOS_ID, EOS_ID
 
@@ -66,6 +68,7 @@ class _Sentence:
         """logp: K×V for this sentence's K live rows (batch rows first_row…); weights: R×S, every
         row's α (None without attention). Keeps the new live hypotheses and returns, for each, the
         batch row its decoder state continues from (nothing once the sentence is done)."""
+        logp = forbid_empty_end(logp, [len(r.ids) for r in self.live])
         if self.no_repeat_ngram:
             logp = block_repeats(logp, [r.ids for r in self.live], self.no_repeat_ngram)
         live, parents = self._continue(logp, weights, first_row)
@@ -83,7 +86,7 @@ class _Sentence:
         live: list[_Row] = []
         parents: list[int] = []
         for total, position in self.ranking.best(totals, coverages, 2 * self.beam_size):
-            if self.no_repeat_ngram and total == -np.inf:  # banned (sorted: no better one follows)
+            if total == -np.inf:  # banned: an empty end, a repeated n-gram (sorted: no better one follows)
                 break
             parent_index, token_id = divmod(position, vocab)
             parent = self.live[parent_index]

@@ -7,7 +7,8 @@ pruned) for the beam tree. The generator's return value (``StopIteration.value``
 :class:`Hypothesis`.
 
 Two options against outputs that go round in circles, both off by default: GNMT's coverage penalty
-(engine.coverage) and the n-gram repetition constraint (engine.ngram_block). Batched beam search for
+(engine.coverage) and the n-gram repetition constraint (engine.ngram_block). No hypothesis may end
+before its first token (engine.no_empty_output). Batched beam search for
 evaluation (engine.beam_batch) applies the same rule with the same ranking (``_Ranking``).
 
 Shapes: K live hypotheses, S source tokens, V target vocabulary, H heads (batch size 1).
@@ -25,6 +26,7 @@ from torch import Tensor
 from engine.coverage import Coverage, covering
 from engine.model import Encoded, Seq2Seq, StepOutput
 from engine.ngram_block import block_repeats
+from engine.no_empty_output import forbid_empty_end
 from engine.search import (
     NO_STEERING,
     BeamNode,
@@ -154,7 +156,7 @@ class _Expansion:
     (a live hypothesis and a token) is made of."""
 
     index: int
-    logp: Tensor  # K×V: log p(token | hypothesis, x) (banned tokens at −∞ with the n-gram constraint)
+    logp: Tensor  # K×V: log p(token | hypothesis, x) (banned tokens at −∞: an empty end, the n-gram constraint)
     out: StepOutput  # weights, scores, model_weights: K×S or None; head_weights: K×H×S or None
     coverages: list[Coverage | None]  # K: the coverage of each hypothesis' continuations (``_Ranking.children``)
     top_k: int
@@ -254,14 +256,15 @@ class _BeamSearch:
     def branch(self, expansion: _Expansion) -> DecodeStep:
         """A searched step: the 2K best continuations taken in order, those ending with EOS set aside as
         finished, until K are live → the best one's step, carrying the step's whole level."""
+        logp = forbid_empty_end(expansion.logp, [len(b.ids) for b in self.live])
         if self.no_repeat_ngram:
-            expansion = replace(expansion, logp=block_repeats(expansion.logp, [b.ids for b in self.live],
-                                                              self.no_repeat_ngram))
+            logp = block_repeats(logp, [b.ids for b in self.live], self.no_repeat_ngram)
+        expansion = replace(expansion, logp=logp)
         so_far = torch.tensor([b.log_probability for b in self.live], device=self.device).unsqueeze(1)  # K×1
         totals = so_far + expansion.logp  # K×V
         candidates = self.ranking.best(totals, expansion.coverages, 2 * self.beam_size)
-        if self.no_repeat_ngram:  # a banned continuation is no candidate (EOS never is: no live hypothesis holds it)
-            candidates = [(total, position) for total, position in candidates if total != -np.inf]
+        # a banned continuation (an empty end, a repeated n-gram) is no candidate
+        candidates = [(total, position) for total, position in candidates if total != -np.inf]
         kept, level = self._take(expansion, candidates)
         self.live = kept
         return replace(level[0].step, beam_level=tuple(level))  # type: ignore[arg-type]

@@ -10,7 +10,8 @@ attention set by hand), greedy search, and batched greedy decoding for evaluatio
 Beam search is engine.beam_search (one sentence, the same events) and engine.beam_batch (a batch).
 
 Against outputs that go round in circles, greedy search takes the n-gram repetition constraint
-(engine.ngram_block), off by default; beam search takes it and GNMT's coverage penalty.
+(engine.ngram_block), off by default; beam search takes it and GNMT's coverage penalty. Every
+search bans ``</s>`` as the first token (engine.no_empty_output): no translation comes back empty.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from torch import Tensor
 
 from engine.model import Encoded, Seq2Seq, State
 from engine.ngram_block import block_repeats
+from engine.no_empty_output import forbid_empty_end, forbid_first_end
 from engine.teacher_forcing import teacher_force
 from engine.tokenizer import BOS_ID, EOS_ID
 
@@ -261,6 +263,7 @@ def greedy(
     previous = torch.tensor([previous_id], device=device)
     for index in range(len(prefix), max_length):
         logp, out = _step(model, previous, state, encoded, steering.override_at(index, 1, device))
+        logp = forbid_empty_end(logp, [len(record.ids)])
         if no_repeat_ngram:
             logp = block_repeats(logp, [record.ids], no_repeat_ngram)
         state = out.state
@@ -291,8 +294,10 @@ def greedy_batch(
     done = torch.zeros(batch, dtype=torch.bool, device=source.device)
     outputs, weights_per_step = [], []
     produced: list[list[int]] = [[] for _ in range(batch)]  # each unfinished sentence's ids (n-gram constraint)
-    for _ in range(max_length):
+    for index in range(max_length):
         logp, state, weights, _ = _step_logp(model, previous, state, encoded)
+        if index == 0:
+            logp = forbid_first_end(logp)
         if no_repeat_ngram:
             logp = block_repeats(logp, produced, no_repeat_ngram)
         previous = logp.argmax(dim=1)  # B

@@ -27,8 +27,9 @@ inputs both count.
    BLEU / chrF with beam 5 and the chosen α (``metrics.test_beam5``).
 
 Every figure it tried is written into config.json (``decoding.tried``), so the choice can be
-checked; ``--more-alphas`` later widens the α search of tuned folders without redoing the rest, and
-``--coverage-only`` chooses β for folders tuned before. Under the peer split rule the validation pairs
+checked; ``--more-alphas`` later widens the α search of tuned folders without redoing the rest,
+``--coverage-only`` chooses β and n for folders tuned before, and ``--beam-only`` chooses α, β and n afresh
+after a change to beam search. Under the peer split rule the validation pairs
 are also training pairs: they only choose between settings, as they choose the checkpoint during
 training.
 
@@ -226,6 +227,10 @@ def main() -> int:
                         help="only choose the coverage penalty and the n-gram constraint of folders tuned before: try "
                         "--betas with the stored α, then --ngrams, keep everything else, and redo the beam figures if "
                         "a choice changes")
+    parser.add_argument("--beam-only", action="store_true",
+                        help="choose α, β and the n-gram constraint of folders tuned before afresh (after a change to "
+                        "beam search): --alphas (widened as usual), then --betas, then --ngrams; keep the checkpoint "
+                        "choice and the greedy figures, and redo the beam figures")
     args = parser.parse_args()
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -239,6 +244,9 @@ def main() -> int:
         valid = long_test_set(split.valid[: args.valid], bundle.source_language, bundle.target_language)
         if args.more_alphas:
             widen_length_penalty(folder, valid, split, args)
+            continue
+        if args.beam_only:
+            retune_beam(folder, valid, split, args)
             continue
         if args.coverage_only:
             moved = record_coverage_penalty(folder, valid, args.betas, args.beam)
@@ -267,6 +275,19 @@ def main() -> int:
         record_repeat_ngram(folder, valid, args.ngrams, args.beam)
         record_beam_figures(folder, long_pairs, split, args.beam, alpha)
     return 0
+
+
+def retune_beam(folder: Path, valid, split, args) -> None:
+    """Choose α, β and n afresh for a folder tuned before (what was tried for them is replaced; the
+    checkpoint choice and the greedy figures stay), then redo the beam figures."""
+    alpha, tried = choose_length_penalty(folder, valid, args.alphas, args.beam)
+    print(f"{folder.name}: length penalty α = {alpha} (beam-{args.beam} valid BLEU by α: {tried})", flush=True)
+    _store_choice(folder, "length_penalty", alpha, tried)
+    record_coverage_penalty(folder, valid, args.betas, args.beam)
+    record_repeat_ngram(folder, valid, args.ngrams, args.beam)
+    bundle = load_model_folder(folder)
+    record_beam_figures(folder, long_test_set(split.test, bundle.source_language, bundle.target_language), split,
+                        args.beam, alpha)
 
 
 def widen_length_penalty(folder: Path, valid, split, args) -> None:

@@ -166,3 +166,25 @@ def test_the_ngram_constraint_keeps_loops_within_the_references_bound_before_it_
 def test_the_loop_bound_is_twice_the_references_share_and_at_least_three_percent():
     from engine.repetition import loop_bound
     assert loop_bound(0.0) == 0.03 and loop_bound(0.01) == 0.03 and loop_bound(0.05) == 0.1
+
+
+def test_beam_only_chooses_every_beam_setting_afresh_and_keeps_the_checkpoint_choice(dates_models, tmp_path, monkeypatch):
+    folder = tmp_path / "model"
+    shutil.copytree(dates_models["additive"], folder)
+    info = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    averaging = {"chosen": "best model", "greedy_valid_bleu": {"best model": 50.0}, "replaced": False}
+    info["decoding"] = {"length_penalty": 0.6, "beam": 3, "coverage_penalty": 0.4, "no_repeat_ngram": 3,
+                        "tried": {"length_penalty": {"0.6": 99.0, "7.7": 1.0}, "averaging": averaging}}
+    (folder / "config.json").write_text(json.dumps(info), encoding="utf-8")
+    split = dates.dates_split(seed=1, train_size=10, valid_size=40, test_size=20)
+    redone = []
+    monkeypatch.setattr(tune, "record_beam_figures", lambda *args: redone.append(args))
+    args = type("Args", (), {"alphas": [0.0, 1.0], "betas": [0.2], "ngrams": [3], "beam": 3})()
+    tune.retune_beam(folder, split.valid, split, args)
+    decoding = load_model_folder(folder).info["decoding"]
+    tried = decoding["tried"]
+    assert "7.7" not in tried["length_penalty"] and {"0.0", "1.0"} <= set(tried["length_penalty"])  # stale ones gone
+    assert tried["length_penalty"][str(decoding["length_penalty"])] == max(tried["length_penalty"].values())
+    assert set(tried["coverage_penalty"]) == {"0.0", "0.2"} and set(tried["no_repeat_ngram"]) == {"0", "3"}
+    assert tried["averaging"] == averaging and len(redone) == 1
+    assert redone[0][-1] == decoding["length_penalty"]
