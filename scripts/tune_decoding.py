@@ -15,11 +15,13 @@ inputs both count.
    which ``translate``, ``evaluate`` and the app then use by default.
    **Coverage penalty.** Then, with that α, GNMT's β (engine.coverage) is chosen from ``--betas`` the
    same way — the highest beam valid BLEU, the smaller β on a tie, so β = 0 (off) stays unless a
-   penalty scores higher — and stored as ``decoding.coverage_penalty``; the share of looping outputs
+   penalty scores higher, and higher beyond chance (a paired bootstrap against off, p ≤ 0.05) — and
+   stored as ``decoding.coverage_penalty``; the share of looping outputs
    (engine.repetition) is recorded beside each β's BLEU, and the references' share beside them.
    **Repeated n-grams.** Then, with that α and β, the n-gram constraint (engine.ngram_block: no output
    repeats an n-gram of n sub-word tokens) is chosen from ``--ngrams`` the same way — the highest beam
-   valid BLEU, "off" (0) on a tie with off, then the larger n — among the n whose outputs loop no more
+   valid BLEU, "off" (0) on a tie with off or when the gain over off may be chance (p > 0.05), then the
+   larger n — among the n whose outputs loop no more
    often than the references allow (engine.repetition.loop_bound; when none does, the fewest loops) — and stored as
    ``decoding.no_repeat_ngram``, which beam search then uses by default (greedy decoding stays
    unconstrained unless asked); each n's share of looping outputs is recorded beside its BLEU.
@@ -59,6 +61,7 @@ from engine.length_study import record_length_study, run_length_study  # noqa: E
 from engine.paths import TATOEBA_CORPUS  # noqa: E402
 from engine.repetition import loop_bound, looping_share  # noqa: E402
 from engine.run_report import record_test_metrics  # noqa: E402
+from engine.significance import paired_bleu_gains  # noqa: E402
 from engine.snapshots import list_snapshots  # noqa: E402
 
 
@@ -129,45 +132,63 @@ def choose_length_penalty(folder: Path, valid, alphas: list[float], beam: int, w
     return best, {str(a): b for a, b in sorted(tried.items())}
 
 
-def sweep_beam_setting(folder: Path, valid, beam: int, field: str, values: list) -> dict:
+SIGNIFICANT_P = 0.05  # a beam option is turned on only when its gain over off is this unlikely to be chance
+
+
+def sweep_beam_setting(folder: Path, valid, beam: int, field: str, values: list, off=None) -> dict:
     """Per value of one beam setting (``field`` of DecodeConfig: ``coverage_penalty`` or
     ``no_repeat_ngram``), the beam valid BLEU and the share of looping outputs, every other setting the
-    model's stored one; the model is loaded once."""
+    model's stored one; with ``off`` (one of ``values``), each other value's paired-bootstrap p-value
+    against it (``p_over_off``, engine.significance). The model is loaded once."""
     bundle = load_model_folder(folder)
-    tried = {}
+    tried, outputs = {}, {}
     for value in values:
         evaluation = evaluate(bundle.translator, valid, bundle.target_language,
                               bundle.decode_config(beam, **{field: value}))
-        outputs = [t.text for t in evaluation.translations]
+        outputs[value] = [t.text for t in evaluation.translations]
         tried[value] = {"bleu": round(evaluation.scores.bleu, 2),
-                        "looping_share": round(looping_share(outputs, bundle.target_language), 4)}
+                        "looping_share": round(looping_share(outputs[value], bundle.target_language), 4)}
+    others = {value: hypotheses for value, hypotheses in outputs.items() if value != off}
+    if off in outputs and others:
+        gains = paired_bleu_gains(outputs[off], others, [p.target for p in valid], bundle.target_language)
+        for value, gain in gains.items():
+            tried[value]["p_over_off"] = round(gain.p_value, 4)
     return tried
 
 
-def best_of(tried: dict, preference: list):
-    """The value of the highest BLEU in ``tried``; on a tie the one that comes first in ``preference``."""
+def best_of(tried: dict, preference: list, off=None):
+    """The value of the highest BLEU in ``tried``; on a tie the one that comes first in ``preference``.
+    With ``off`` among them, a value other than off competes only when its gain over off is
+    significant (``p_over_off`` ≤ SIGNIFICANT_P): a tenth of a BLEU point on a hundred-odd validation
+    inputs is chance, and an option turned on by chance changes every output for nothing."""
+    if off in preference:
+        preference = [value for value in preference
+                      if value == off or tried[value].get("p_over_off", 1.0) <= SIGNIFICANT_P]
     return max(preference, key=lambda value: (tried[value]["bleu"], -preference.index(value)))
 
 
 def choose_coverage_penalty(folder: Path, valid, betas: list[float], beam: int) -> tuple[float, dict]:
-    """The β of the highest beam valid BLEU with the stored length penalty (the smaller β on a tie, so
-    0 — off — stays unless a penalty helps), and per β its BLEU and share of looping outputs."""
+    """The β of the highest beam valid BLEU with the stored length penalty among 0 (off) and the β whose
+    gain over off is significant (``best_of``; the smaller β on a tie), and per β its BLEU, share of
+    looping outputs and p-value against off."""
     values = sorted(set(betas) | {0.0})
-    tried = sweep_beam_setting(folder, valid, beam, "coverage_penalty", values)
-    return best_of(tried, values), {str(b): figures for b, figures in tried.items()}
+    tried = sweep_beam_setting(folder, valid, beam, "coverage_penalty", values, off=0.0)
+    return best_of(tried, values, off=0.0), {str(b): figures for b, figures in tried.items()}
 
 
 def choose_repeat_ngram(folder: Path, valid, ngrams: list[int], beam: int) -> tuple[int, dict]:
     """The n of the highest beam valid BLEU with the stored α and β (0 — off — on a tie, then the larger
     n: the weaker constraint) among the n whose outputs loop no more often than the references allow
-    (engine.repetition.loop_bound: twice their share, at least 3 %); when no n stays within it, the n of
-    the fewest looping outputs (then the highest BLEU). Per n its BLEU and share of looping outputs."""
+    (engine.repetition.loop_bound: twice their share, at least 3 %) — and, when off is among those, only
+    off and the n whose gain over it is significant (``best_of``); when no n stays within the bound, the n
+    of the fewest looping outputs (then the highest BLEU). Per n its BLEU, share of looping outputs and
+    p-value against off."""
     values = sorted(set(ngrams) | {0}, key=lambda n: (n != 0, -n))
-    tried = sweep_beam_setting(folder, valid, beam, "no_repeat_ngram", values)
+    tried = sweep_beam_setting(folder, valid, beam, "no_repeat_ngram", values, off=0)
     bound = loop_bound(looping_share([p.target for p in valid], read_config(folder)["target_language"]))
     within = [n for n in values if tried[n]["looping_share"] <= bound]
     if within:
-        chosen = best_of(tried, within)
+        chosen = best_of(tried, within, off=0)
     else:
         chosen = min(values, key=lambda n: (tried[n]["looping_share"], -tried[n]["bleu"], values.index(n)))
     return chosen, {str(n): figures for n, figures in sorted(tried.items())}

@@ -96,10 +96,10 @@ def test_the_coverage_penalty_is_chosen_on_valid_with_its_looping_share_and_read
     decoding = load_model_folder(folder).info["decoding"]
     tried = decoding["tried"]["coverage_penalty"]
     assert set(tried) == {"0.0", "0.4"}  # off is always tried
-    assert all(set(figures) == {"bleu", "looping_share"} for figures in tried.values())
-    best = max(figures["bleu"] for figures in tried.values())
+    assert set(tried["0.0"]) == {"bleu", "looping_share"} and set(tried["0.4"]) == {"bleu", "looping_share", "p_over_off"}
     beta = decoding["coverage_penalty"]
-    assert tried[str(beta)]["bleu"] == best and (beta == 0.0 or tried["0.0"]["bleu"] < best)
+    on_merit = tried["0.4"]["bleu"] > tried["0.0"]["bleu"] and tried["0.4"]["p_over_off"] <= tune.SIGNIFICANT_P
+    assert beta == (0.4 if on_merit else 0.0)
     assert changed == (beta != 0.0) and decoding["tried"]["looping_share_references"] == 0.0
     bundle = load_model_folder(folder)
     assert bundle.coverage_penalty == beta and bundle.decode_config(5).coverage_penalty == beta
@@ -126,10 +126,9 @@ def test_the_ngram_constraint_is_chosen_on_valid_off_on_a_tie_and_read_back(date
     decoding = load_model_folder(folder).info["decoding"]
     tried = decoding["tried"]["no_repeat_ngram"]
     assert set(tried) == {"0", "1", "3"}  # off is always tried
-    assert all(set(figures) == {"bleu", "looping_share"} for figures in tried.values())
+    assert all(set(tried[n]) == {"bleu", "looping_share", "p_over_off"} for n in ("1", "3"))
     n = decoding["no_repeat_ngram"]
-    best = max(figures["bleu"] for figures in tried.values())
-    assert tried[str(n)]["bleu"] == best and (n == 0 or tried["0"]["bleu"] < best)
+    assert n == 0 or (tried[str(n)]["bleu"] > tried["0"]["bleu"] and tried[str(n)]["p_over_off"] <= tune.SIGNIFICANT_P)
     # n = 1 forbids any token twice: dates such as 2022-02-22 need repeats, so it must lose to off.
     assert tried["1"]["bleu"] < tried["0"]["bleu"] and n != 1
     assert changed == (n != 0)
@@ -151,9 +150,9 @@ def test_a_tampered_ngram_constraint_is_refused_with_its_place(dates_models, tmp
 def test_the_ngram_constraint_keeps_loops_within_the_references_bound_before_it_looks_at_bleu(
         dates_models, monkeypatch):
     valid = dates.dates_split(seed=1, train_size=10, valid_size=40, test_size=10).valid  # ISO dates: no loops
-    figures = {0: {"bleu": 30.0, "looping_share": 0.10}, 3: {"bleu": 29.0, "looping_share": 0.02},
-               4: {"bleu": 29.5, "looping_share": 0.05}}
-    monkeypatch.setattr(tune, "sweep_beam_setting", lambda folder, valid, beam, field, values: figures)
+    figures = {0: {"bleu": 30.0, "looping_share": 0.10}, 3: {"bleu": 29.0, "looping_share": 0.02, "p_over_off": 0.3},
+               4: {"bleu": 29.5, "looping_share": 0.05, "p_over_off": 0.4}}
+    monkeypatch.setattr(tune, "sweep_beam_setting", lambda folder, valid, beam, field, values, off: figures)
     n, tried = tune.choose_repeat_ngram(dates_models["additive"], valid, [3, 4], beam=3)
     assert n == 3 and tried["0"] == figures[0]  # off and 4 loop above 3 %: the best BLEU within the bound
     figures[4]["looping_share"] = 0.03  # at the bound counts as within it
@@ -188,3 +187,26 @@ def test_beam_only_chooses_every_beam_setting_afresh_and_keeps_the_checkpoint_ch
     assert set(tried["coverage_penalty"]) == {"0.0", "0.2"} and set(tried["no_repeat_ngram"]) == {"0", "3"}
     assert tried["averaging"] == averaging and len(redone) == 1
     assert redone[0][-1] == decoding["length_penalty"]
+
+
+def test_an_option_is_turned_on_only_when_its_gain_over_off_is_beyond_chance(dates_models, monkeypatch):
+    valid = dates.dates_split(seed=1, train_size=10, valid_size=40, test_size=10).valid
+    figures = {0.0: {"bleu": 40.0, "looping_share": 0.0}, 0.1: {"bleu": 40.12, "looping_share": 0.0, "p_over_off": 0.35},
+               0.2: {"bleu": 39.0, "looping_share": 0.0, "p_over_off": 0.2}}
+    monkeypatch.setattr(tune, "sweep_beam_setting", lambda folder, valid, beam, field, values, off: figures)
+    assert tune.choose_coverage_penalty(dates_models["additive"], valid, [0.1, 0.2], beam=3)[0] == 0.0  # +0.12: chance
+    figures[0.1]["p_over_off"] = 0.01
+    assert tune.choose_coverage_penalty(dates_models["additive"], valid, [0.1, 0.2], beam=3)[0] == 0.1
+    ngrams = {0: {"bleu": 40.0, "looping_share": 0.0}, 3: {"bleu": 40.09, "looping_share": 0.0, "p_over_off": 0.4},
+              4: {"bleu": 41.5, "looping_share": 0.0, "p_over_off": 0.02}}
+    monkeypatch.setattr(tune, "sweep_beam_setting", lambda folder, valid, beam, field, values, off: ngrams)
+    assert tune.choose_repeat_ngram(dates_models["additive"], valid, [3, 4], beam=3)[0] == 4
+    ngrams[4]["p_over_off"] = 0.06
+    assert tune.choose_repeat_ngram(dates_models["additive"], valid, [3, 4], beam=3)[0] == 0
+
+
+def test_the_sweep_gives_each_option_its_p_value_against_off(dates_models):
+    valid = dates.dates_split(seed=1, train_size=10, valid_size=30, test_size=10).valid
+    tried = tune.sweep_beam_setting(dates_models["additive"], valid, 3, "no_repeat_ngram", [0, 1], off=0)
+    assert "p_over_off" not in tried[0] and 0.0 <= tried[1]["p_over_off"] <= 1.0
+    assert tried[1]["bleu"] < tried[0]["bleu"]  # n = 1 bans the repeats dates need
