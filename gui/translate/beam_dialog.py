@@ -11,7 +11,8 @@ from gui.screen_fit import fit_to_screen
 
 EXPLANATION = ("Beam search, step by step: at each output position the 2K best continuations of the live "
                "hypotheses. <b>Bold</b>: kept · faded: pruned · <span style='color:#00783c'>✓</span>: finished, "
-               "with its score log p / lp (GNMT's length penalty). Background: the token's probability. Click a "
+               "with its score log p / lp (GNMT's length penalty; plus its coverage penalty cp when the decoding "
+               "uses one). Background: the token's probability. Click a "
                "node to see its hypothesis and attention; ← → ↑ ↓ walk the tree; Enter picks a node (a finished "
                "one becomes the output shown, a live one is continued by the model from there).")
 
