@@ -339,6 +339,10 @@ def main() -> int:
     folders = _model_folders(args.models)
     kept = _kept_results(folders, args.only, args.out.with_suffix(".json"))
     measured = [folder for folder in folders if folder.name not in kept]
+    # Speeds first: decode_speeds judges the CPU by the load average, which this script's own decoding would raise.
+    started = time.monotonic()
+    speeds = decode_speeds(measured, test_pairs_for) if measured else {}
+    print(f"decode speed measured ({time.monotonic() - started:.0f} s)", flush=True)
     for folder in folders:
         if folder.name in kept:
             results.append(kept[folder.name])
@@ -349,12 +353,9 @@ def main() -> int:
         results.append(r)
         print(f"{r['name']}: greedy {r['greedy']['bleu']} / beam5 {r['beam5']['bleu']} BLEU "
               f"({time.monotonic() - started:.0f} s)", flush=True)
-    started = time.monotonic()
-    speeds = decode_speeds(measured, test_pairs_for) if measured else {}
     for r in results:
         if r["name"] not in kept:
             r["speed"] = speeds[r["name"]]
-    print(f"decode speed measured ({time.monotonic() - started:.0f} s)", flush=True)
     drop_stale_gain_tests(kept)
     add_gain_significance(results)
     for r in results:

@@ -207,3 +207,31 @@ def test_speeds_measured_again_replace_only_the_speeds_and_refuse_changed_weight
     (models / "zh-en-none" / "config.json").write_text(json.dumps({"weights": {"sha256": "retrained"}}))
     with pytest.raises(SystemExit, match="zh-en-none changed since its figures were stored"):
         quality_report.measure_speeds_again(out, models, tmp_path / "corpus.tsv")
+
+
+def test_a_measuring_run_times_the_decode_speeds_before_its_own_decoding_loads_the_cpu(tmp_path, monkeypatch):
+    """decode_speeds reads the load average; measured after the report's own decoding, it would mark every
+    speed "beside other work"."""
+    import sys
+
+    calls = []
+    folder = tmp_path / "models" / "zh-en-additive"
+    folder.mkdir(parents=True)
+    corpus = tmp_path / "corpus.tsv"
+    corpus.write_text("")
+    result = _result("zh-en-additive", "additive", [36.0, 29.5, 13.0])
+    monkeypatch.setattr(quality_report, "_model_folders", lambda models: [folder])
+    monkeypatch.setattr(quality_report, "_kept_results", lambda folders, only, stored: {})
+    monkeypatch.setattr(quality_report, "decode_speeds",
+                        lambda folders, pairs: calls.append("speeds") or {f.name: dict(result["speed"]) for f in folders})
+    monkeypatch.setattr(quality_report, "measure", lambda *args: calls.append("measure") or dict(result))
+    monkeypatch.setattr(quality_report, "read_config", lambda folder: {"weights": {"sha256": "w"}})
+    for name in ("drop_stale_gain_tests", "add_gain_significance", "add_alignment_studies"):
+        monkeypatch.setattr(quality_report, name, lambda *args: None)
+    monkeypatch.setattr(quality_report, "plot_buckets", lambda results, path: False)
+    monkeypatch.setattr(quality_report, "render", lambda results, plotted, notes: "report")
+    monkeypatch.setattr(quality_report, "training_notes", lambda models: {})
+    monkeypatch.setattr(sys, "argv", ["quality_report.py", "--models", str(tmp_path / "models"), "--corpus", str(corpus),
+                                      "--out", str(tmp_path / "quality-report.md")])
+    assert quality_report.main() == 0
+    assert calls == ["speeds", "measure"]
