@@ -270,45 +270,55 @@ def main() -> int:
             retune_beam(folder, valid, split, args)
             continue
         if args.coverage_only:
-            moved = record_coverage_penalty(folder, valid, args.betas, args.beam)
-            if record_repeat_ngram(folder, valid, args.ngrams, args.beam) or moved:
-                bundle = load_model_folder(folder)
-                record_beam_figures(folder, long_test_set(split.test, bundle.source_language, bundle.target_language),
-                                    split, args.beam, bundle.length_penalty)
+            if record_beam_options(folder, valid, args):
+                record_beam_figures(folder, long_test_pairs(folder, split), split, args.beam,
+                                    load_model_folder(folder).length_penalty)
             continue
         averaging = choose_average(folder, valid, args.average)
         print(f"{folder.name}: {averaging}", flush=True)
         bundle = load_model_folder(folder)
-        long_pairs = long_test_set(split.test, bundle.source_language, bundle.target_language)
+        long_pairs = long_test_pairs(folder, split)
         # Greedy test figures again: of the averaged model, and with the attention statistics older runs lack.
         record_test_metrics(folder, evaluate(bundle.translator, split.test, bundle.target_language), beam=1)
         # The greedy study again (of the averaged model, or with what older runs did not store).
         record_length_study(folder, run_length_study(bundle.translator, long_pairs, bundle.target_language))
         alpha, tried = choose_length_penalty(folder, valid, args.alphas, args.beam)
-        print(f"{folder.name}: length penalty α = {alpha} (beam-{args.beam} valid BLEU by α: {tried})", flush=True)
+        _print_length_penalty(folder, alpha, tried, args.beam)
         info = read_config(folder)
         info["decoding"] = {
             "length_penalty": alpha, "beam": args.beam, "chosen_on": f"the first {args.valid} validation pairs joined 1-8 at a time ({len(valid)} inputs)",
             "tried": {"length_penalty": tried, "averaging": averaging},
         }
         update_config(folder, info)
-        record_coverage_penalty(folder, valid, args.betas, args.beam)
-        record_repeat_ngram(folder, valid, args.ngrams, args.beam)
+        record_beam_options(folder, valid, args)
         record_beam_figures(folder, long_pairs, split, args.beam, alpha)
     return 0
+
+
+def long_test_pairs(folder: Path, split) -> list:
+    """The long test set of the folder's direction (its languages read from config.json, no model loaded)."""
+    info = read_config(folder)
+    return long_test_set(split.test, info["source_language"], info["target_language"])
+
+
+def _print_length_penalty(folder: Path, alpha: float, tried: dict, beam: int) -> None:
+    print(f"{folder.name}: length penalty α = {alpha} (beam-{beam} valid BLEU by α: {tried})", flush=True)
+
+
+def record_beam_options(folder: Path, valid, args) -> bool:
+    """Choose β beside the stored α, then the n-gram constraint beside both, and store them; True when either moved."""
+    moved = record_coverage_penalty(folder, valid, args.betas, args.beam)
+    return record_repeat_ngram(folder, valid, args.ngrams, args.beam) or moved
 
 
 def retune_beam(folder: Path, valid, split, args) -> None:
     """Choose α, β and n afresh for a folder tuned before (what was tried for them is replaced; the
     checkpoint choice and the greedy figures stay), then redo the beam figures."""
     alpha, tried = choose_length_penalty(folder, valid, args.alphas, args.beam)
-    print(f"{folder.name}: length penalty α = {alpha} (beam-{args.beam} valid BLEU by α: {tried})", flush=True)
+    _print_length_penalty(folder, alpha, tried, args.beam)
     _store_choice(folder, "length_penalty", alpha, tried)
-    record_coverage_penalty(folder, valid, args.betas, args.beam)
-    record_repeat_ngram(folder, valid, args.ngrams, args.beam)
-    bundle = load_model_folder(folder)
-    record_beam_figures(folder, long_test_set(split.test, bundle.source_language, bundle.target_language), split,
-                        args.beam, alpha)
+    record_beam_options(folder, valid, args)
+    record_beam_figures(folder, long_test_pairs(folder, split), split, args.beam, alpha)
 
 
 def widen_length_penalty(folder: Path, valid, split, args) -> None:
@@ -321,16 +331,14 @@ def widen_length_penalty(folder: Path, valid, split, args) -> None:
         _, more = choose_length_penalty(folder, valid, new, args.beam, widen=False)  # the α asked for
         tried.update(more)
     alpha = float(max(sorted(tried, key=float), key=lambda a: tried[a]))
-    print(f"{folder.name}: length penalty α = {alpha} (beam-{args.beam} valid BLEU by α: {tried})", flush=True)
+    _print_length_penalty(folder, alpha, tried, args.beam)
     changed = alpha != decoding.get("length_penalty")
     decoding.setdefault("tried", {})["length_penalty"] = tried
     decoding["length_penalty"] = alpha
     info["decoding"] = decoding
     update_config(folder, info)
     if changed:
-        bundle = load_model_folder(folder)
-        record_beam_figures(folder, long_test_set(split.test, bundle.source_language, bundle.target_language), split,
-                            args.beam, alpha)
+        record_beam_figures(folder, long_test_pairs(folder, split), split, args.beam, alpha)
 
 
 def record_beam_figures(folder: Path, long_pairs, split, beam: int, alpha: float) -> None:
