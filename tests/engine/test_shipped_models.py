@@ -77,8 +77,8 @@ def test_the_score_warm_up_is_compared_only_where_it_acts():
     assert len(warm_ups([info("dot", 0.1), info("bilinear", 0.2)])) == 2  # unequal where it acts: unfair
 
 
-# Shipped from the earlier, 25-minute set until their converged models are kept: the set is rebuilt one
-# model at a time, hours a model (remove a name once its rebuilt model ships).
+# Models still shipped from an earlier build than the plan's: none since every model was rebuilt under it. A
+# rebuild goes one model at a time, hours a model: a name waits here until its rebuilt model ships.
 NOT_YET_REBUILT: set[str] = set()
 
 
