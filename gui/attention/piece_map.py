@@ -36,15 +36,19 @@ class PieceMap(HeatmapView):
         self._finished = False
         self.units: MapUnits = self._cache.units((), (), words)
 
-    def set_word_view(self, words: bool) -> None:
-        """Draw words (True) or pieces, keeping what the map shows."""
+    def set_word_view(self, words: bool, draw: bool = True) -> None:
+        """Draw words (True) or pieces, keeping what the map shows: its columns, its rows and their
+        labels, redrawn in the new unit (``draw`` False: only the unit of the next drawing changes,
+        e.g. when a new sentence's map is about to replace this one)."""
         if words == self.words:
             return
         self.words = words
-        rows, finished = self._pieces, self._finished
+        if not draw:
+            return
+        rows, targets, finished = self._pieces, self.target_pieces, self._finished  # reset() empties them
         self.reset(self.source_pieces)
-        if self.target_pieces:
-            self.set_rows(rows, self.target_pieces, finished)
+        if targets:
+            self.set_rows(rows, targets, finished)
 
     def reset(self, source_tokens: Sequence[str]) -> None:
         self.source_pieces, self.target_pieces = tuple(source_tokens), ()

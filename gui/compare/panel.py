@@ -329,6 +329,19 @@ class ScorerPanel(QFrame):
             self._render_output()
         self._map_drawn(final=self.map_final)
 
+    def set_word_view(self, words: bool) -> None:
+        """Draw words (True) or pieces: the map's cells, its labels and the coverage bars are redrawn
+        in the new unit at once (a new sentence's map not drawn yet is drawn in it at its turn)."""
+        if self.heatmap is None or self.heatmap.words == words:
+            return
+        self.heatmap.set_word_view(words, draw=not self._reset_pending)
+        if self._reset_pending:
+            return
+        shown = self.shown_matrix()
+        final = self.map_final and shown is not None
+        self.coverage.set_coverage(self.heatmap.coverage(shown) if final else [], self.heatmap.column_count)
+        self._map_drawn(final=self.map_final)
+
     def _map_drawn(self, final: bool) -> None:
         self.map_final = final
         self.mapDrawn.emit(final)

@@ -310,9 +310,13 @@ class CompareTab(CompareWidgets):
 
     def _apply_view(self, *_choice) -> None:
         """Words or pieces, and the colour scale, in every map (those open large too)."""
-        for heatmap in [p.heatmap for p in self.panels.values()] + [w.heatmap for w in self.enlarged.values()]:
-            self._view_map(heatmap)
-        self.difference.heatmap.set_word_view(self.view_bar.word_view())
+        words = self.view_bar.word_view()
+        for window in self.enlarged.values():
+            self._view_map(window.heatmap)
+        for panel in self.panels.values():
+            panel.set_word_view(words)  # its map, labels and coverage bars in the new unit
+            self._view_map(panel.heatmap)
+        self.difference.heatmap.set_word_view(words)
         self._inspected, shown = ("", -1), self._inspected
         if shown[0]:
             self._inspect(*shown)
