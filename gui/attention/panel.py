@@ -27,15 +27,17 @@ explains that every step reads the same fixed context C, and :meth:`attention` h
 
 from __future__ import annotations
 
+import html
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
+from engine.scorer_table import SCORER_TABLE, ScorerInfo  # torch-free
 from gui.attention.head_rows import MEAN, head_row, shown_rows, stacked_heads
 from gui.attention.heads import HeadChooser
 from gui.attention.heatmap import HeatmapView
@@ -49,14 +51,27 @@ if TYPE_CHECKING:
     from engine.search import DecodeStep
     from engine.translator import Translation
 
-NO_ATTENTION_NOTE = (
-    "<h3>No attention: every step sees the same C</h3>"
-    "<p>This model is the plain encoder–decoder of Sutskever et al. and Cho et al. (2014): the encoder "
-    "squeezes the whole sentence into one fixed vector C, and every decoding step reads that same C. "
-    "There are no weights α<sub>ij</sub>, so there is no heatmap to draw.</p>"
-    "<p>Switch the scorer to Additive, Bilinear or Dot product to watch each output token look back at "
-    "the source tokens it needs, and compare the translations of long sentences.</p>"
-)
+
+def short_label(label: str) -> str:
+    """A mechanism's label without its parenthesis: ``Additive (Bahdanau)`` → ``Additive``."""
+    return label.split(" (", 1)[0]
+
+
+def no_attention_note(table: Mapping[str, ScorerInfo] = SCORER_TABLE) -> str:
+    """What the panel shows for a model without attention; the mechanisms it suggests instead are
+    every one of the registry (engine/scorer_table.py) that attends."""
+    names = [html.escape(short_label(info.label)) for info in table.values() if info.uses_attention]
+    choices = names[0] if len(names) < 2 else f"{', '.join(names[:-1])} or {names[-1]}"
+    return (
+        "<h3>No attention: every step sees the same C</h3>"
+        "<p>This model is the plain encoder–decoder of Sutskever et al. and Cho et al. (2014): the encoder "
+        "squeezes the whole sentence into one fixed vector C, and every decoding step reads that same C. "
+        "There are no weights α<sub>ij</sub>, so there is no heatmap to draw.</p>"
+        f"<p>Switch the scorer to {choices} to watch each output token look back at "
+        "the source tokens it needs, and compare the translations of long sentences.</p>"
+    )
+
+
 SEGMENTER_WARM_UP_MS = 2000  # after start-up, the word view's Chinese segmenter loads on a helper thread
 INSPECTOR_INTERVAL_MS = 150  # the step inspector's redraws while a run streams (see AttentionPanel)
 HOVER_HINT = "Hover a cell for its weight · wheel: zoom · drag: pan · click a row: inspect that step"
@@ -100,7 +115,7 @@ class AttentionPanel(QWidget):
         self.units_cache = UnitsCache()
         self._units = self.units_cache.units((), (), True)
         self._laid_out: tuple[tuple[str, ...], bool] | None = None  # (source, words) the columns show
-        self.note = QLabel(NO_ATTENTION_NOTE)
+        self.note = QLabel(no_attention_note())
         self.note.setObjectName("noAttentionNote")
         self.note.setWordWrap(True)
         self.note.setAlignment(Qt.AlignmentFlag.AlignCenter)
