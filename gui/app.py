@@ -25,6 +25,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from engine.paths import user_data_folder  # torch-free: the app starts before PyTorch loads
 from gui.fonts import apply_cjk_font
 from gui.main_window import MainWindow
+from gui.platform_check import platform_problem
 from gui.screen_fit import keep_on_screen
 
 APP_NAME = "Attention Studio"
@@ -157,7 +158,12 @@ def create_window(argv: list[str], *, defer_training: bool = False) -> MainWindo
 
 
 def main() -> int:
-    """Console entry point: ``attention-studio [--model MODEL_DIR]``."""
+    """Console entry point: ``attention-studio [--model MODEL_DIR]`` (a missing system library that
+    Qt's platform plugin needs is named instead, gui/platform_check.py)."""
+    problem = platform_problem(sys.argv[1:])
+    if problem:
+        print(problem, file=sys.stderr)
+        return 1
     window = create_window(sys.argv[1:], defer_training=True)
     code = QApplication.instance().exec()
     window.deleteLater()
