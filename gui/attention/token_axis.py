@@ -9,6 +9,12 @@ Chinese is written; others are rotated to read bottom to top. The axis grows to 
 The ticks and labels come from :meth:`pyqtgraph.AxisItem.setTicks` as for any axis; this class
 only lays them out and draws them (pyqtgraph's own layout drops labels that stick out at the
 ends of the axis, and cannot turn them).
+
+Labels may stand past the axis' rectangle: half a label at either end, and across the axis when
+the layout gives it less room than its labels need (a small map, or before a new height is laid
+out). The axis' bounding rectangle covers all of that (:meth:`TokenAxis.boundingRect`): the view
+repaints only what items say they cover, so a label drawn outside it stayed on screen after the
+next input as a half-clipped ghost row above the map.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ LINE_EMS = 1.2  # a one-line label's extent across its text, in ems: the glyphs'
 STACK_EMS = 1.1  # one character of a stacked (upright Chinese) label
 UPRIGHT_PUNCTUATION = frozenset("，。、；：？！“”‘’（）《》【】…—")
 MARKS = ("##", "✎", "◉")  # a continuation or what-if mark before a label: its own line when stacked
+DRAW_PAD = 4  # pixels: a glyph may reach this far past its label's rectangle (stacked lines are drawn 4 px wider)
 
 
 def stack_lines(label: str, narrow: int = 0) -> list[str] | None:
@@ -54,10 +61,40 @@ class TokenAxis(pg.AxisItem):
         self.line = math.ceil(em * LINE_EMS)  # a one-line label's extent across its text
         self.stack_line = math.ceil(em * STACK_EMS)
         self.vertical = False  # top axis: labels turned (stacked or rotated)
+        self._shown: list[str] = []  # the labels of the ticks given (setTicks)
+        self._reach = (0, 0)  # pixels the labels need along the axis (half the widest) and across it
+
+    def setTicks(self, ticks) -> None:  # noqa: N802 (pyqtgraph's name)
+        self._shown = [label for level in ticks or () for _value, label in level]
+        self._update_reach()
+        super().setTicks(ticks)
+
+    def _update_reach(self) -> None:
+        """How far the labels given can reach, so that :meth:`boundingRect` covers them all."""
+        along = max((self.label_extent(label) for label in self._shown), default=0)
+        if self.orientation == "left":
+            across = max((self.metrics.horizontalAdvance(label) for label in self._shown), default=0)
+        else:
+            across = max((self.label_length(label) for label in self._shown), default=0) if self.vertical else self.line
+        reach = (math.ceil(along / 2) + DRAW_PAD, across + TEXT_OFFSET + DRAW_PAD)
+        if reach != self._reach:
+            self.prepareGeometryChange()  # the view repaints the old rectangle and the new one
+            self._reach = reach
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 (Qt's name)
+        """pyqtgraph's rectangle, grown to hold every label as drawn: half a label past either end,
+        and across the axis as far as the longest label reaches from it."""
+        rect = super().boundingRect()
+        inner = self.mapRectFromParent(self.geometry())
+        along, across = self._reach
+        if self.orientation == "left":
+            return rect.adjusted(-max(0.0, across - inner.width()), -along, 0, along)
+        return rect.adjusted(-along, -max(0.0, across - inner.height()), along, 0)
 
     def set_vertical(self, vertical: bool, labels: list[str]) -> None:
         """Turn the top axis' labels (or not) and make the axis as tall as its longest label."""
         self.vertical = vertical
+        self._update_reach()
         extent = max((self.label_length(label) for label in labels), default=0) if vertical else self.line
         height = max(20, extent + TEXT_OFFSET + 6)
         if self.fixedHeight != height:
