@@ -30,6 +30,7 @@ from __future__ import annotations
 import functools
 import gzip
 import hashlib
+import io
 import json
 import math
 import re
@@ -41,6 +42,7 @@ from engine.align_words import WORD_RULE_VERSION, split_words
 from engine.atomic import write_bytes_atomic
 from engine.errors import ModelFileError
 from engine.paths import PROJECT_ROOT
+from engine.safe_open import read_capped
 from engine.symmetrize import SYMMETRIZATIONS, Link, format_links, parse_links, symmetrize
 
 ALIGNMENT_FORMAT = "attention-studio-alignment"
@@ -152,13 +154,13 @@ def save_alignment(path: Path, alignment: CorpusAlignment) -> None:
 def load_alignment(path: Path) -> CorpusAlignment:
     """Read and check the alignment file ``path``; AlignmentFileError with the reason otherwise."""
     path = Path(path)
+    if not path.exists() and not path.is_symlink():
+        raise AlignmentFileError(f"no alignment file at {path}")
+    # A regular file only, at most MAX_FILE_BYTES read (engine.safe_open): a pipe or device is refused.
+    packed_bytes = read_capped(path, MAX_FILE_BYTES, AlignmentFileError)
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise AlignmentFileError(f"the alignment file {path.name} is larger than {MAX_FILE_BYTES // 2**20} MB")
-        with gzip.open(path, "rb") as packed:
+        with gzip.GzipFile(fileobj=io.BytesIO(packed_bytes), mode="rb") as packed:
             raw = packed.read(MAX_JSON_BYTES + 1)
-    except FileNotFoundError:
-        raise AlignmentFileError(f"no alignment file at {path}") from None
     except (OSError, EOFError, gzip.BadGzipFile) as error:
         raise AlignmentFileError(f"the alignment file {path.name} cannot be read: {error}") from None
     if len(raw) > MAX_JSON_BYTES:

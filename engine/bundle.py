@@ -46,6 +46,7 @@ from engine.model_files import (
     replace_model_files,
     settle_model_folder,
 )
+from engine.safe_open import read_capped
 from engine.tokenizer import Tokenizer
 from engine.translator import Translator
 
@@ -61,6 +62,7 @@ FORMAT_VERSION = 1
 STORAGE_DTYPES = {"float32": torch.float32, "float16": torch.float16}
 MAX_PARAMETERS = 200_000_000  # 50× the shipped models; 800 MB as float32
 MAX_CONFIG_BYTES = 4 * 1024 * 1024  # a config.json with every metric is ~60 KB
+MAX_MODEL_FILE_BYTES = 4 * MAX_PARAMETERS + 64 * 1024**2  # the weights at MAX_PARAMETERS as float32, and a header
 
 
 @dataclass(frozen=True)
@@ -231,14 +233,11 @@ def read_config(folder: Path) -> dict[str, Any]:
 
 def _parse_config(folder: Path, files: Path) -> dict[str, Any]:
     path = files / CONFIG_FILE
-    if not path.is_file():
+    if not path.exists() and not path.is_symlink():
         raise ModelFileError(f"{folder} is not a model folder: {CONFIG_FILE} is missing")
-    try:
-        if path.stat().st_size > MAX_CONFIG_BYTES:
-            raise ModelFileError(f"{path} is {path.stat().st_size:,} bytes; a model config is at most "
-                                 f"{MAX_CONFIG_BYTES:,}")
-        info = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+    try:  # a regular file only, at most MAX_CONFIG_BYTES read (engine.safe_open)
+        info = json.loads(read_capped(path, MAX_CONFIG_BYTES, ModelFileError).decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ModelFileError(f"{path} is not valid JSON ({error})") from None
     except RecursionError:
         raise ModelFileError(f"{path} is not a valid model config: it nests too deep to read") from None
@@ -254,12 +253,9 @@ def _parse_config(folder: Path, files: Path) -> dict[str, Any]:
 
 def _read_file(folder: Path, name: str) -> bytes:
     path = folder / name
-    if not path.is_file():
+    if not path.exists() and not path.is_symlink():
         raise ModelFileError(f"{folder} is incomplete: {name} is missing")
-    try:
-        return path.read_bytes()
-    except OSError as error:
-        raise ModelFileError(f"cannot read {path}: {error.strerror or error}") from None
+    return read_capped(path, MAX_MODEL_FILE_BYTES, ModelFileError)  # a regular file only (engine.safe_open)
 
 
 def _looks_like_pickle(data: bytes) -> bool:

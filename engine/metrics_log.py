@@ -10,7 +10,9 @@ script — can follow a run while it trains, from the file alone.
 Every line is checked before it is used (engine.metrics_schema: its kind's fields typed, numbers
 finite, an attention snapshot of the shape its tokens give); a damaged line is skipped and counted
 (:class:`LogRead`), so one bad line never hides the others. Readers stream the file: resuming a run
-or finding how it ended holds one line at a time, whatever the log's size.
+or finding how it ended holds one line at a time, whatever the log's size. Only a regular file is
+read (engine.safe_open): a pipe or device where the log should be is refused in one line
+(StoredFileError), and an overlong line is skipped no further than the log's size when it was opened.
 
 Lines are the engine's events as plain JSON (``kind``: ``step``, ``validation``, ``finished``);
 :func:`events_from_records` turns them back into :mod:`engine.events` objects.
@@ -28,8 +30,10 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from engine.atomic import atomic_writer
+from engine.errors import StoredFileError
 from engine.events import FinishedEvent, FinishReason, SampleTranslation, StepEvent, TrainEvent, ValidationEvent
 from engine.metrics_schema import RECORD_KINDS, check_record
+from engine.safe_open import open_regular
 from engine.schema import SchemaError
 
 METRICS_FILE = "metrics.jsonl"
@@ -153,25 +157,37 @@ def _parse(line: bytes) -> tuple[dict[str, Any] | None, str]:
     return record, ""
 
 
+def _open_log(path: Path) -> BinaryIO | None:
+    """The log opened for reading, None when there is none yet; StoredFileError (one line) when
+    something else than a regular file stands there (a pipe would block, a device never end)."""
+    try:
+        return open_regular(path, StoredFileError)
+    except StoredFileError:
+        if not path.exists() and not path.is_symlink():
+            return None
+        raise
+
+
 def _complete_lines(path: Path, offset: int, stop: list[int] | None = None) -> Iterator[tuple[int, bytes]]:
     """(byte offset, line) of each complete line from ``offset`` on; an overlong line is yielded as
     b"" (damaged). A torn tail is not yielded; ``stop``, when given, receives the offset after the
     last complete line."""
-    try:
-        handle = path.open("rb")
-    except FileNotFoundError:
+    handle = _open_log(path)
+    if handle is None:
         return
     with handle:
+        size = os.fstat(handle.fileno()).st_size  # an overlong line is skipped up to here at most
         handle.seek(offset)
         while True:
             line = handle.readline(MAX_LINE_BYTES + 1)
             if not line.endswith(b"\n"):
                 if len(line) <= MAX_LINE_BYTES:
                     break  # a torn tail (or the end): read it next time
-                while (rest := handle.readline(1 << 20)) and not rest.endswith(b"\n"):
-                    pass  # an overlong line: skipped to its end
-                if not rest:
-                    break
+                rest = b""
+                while handle.tell() < size and (rest := handle.readline(1 << 20)) and not rest.endswith(b"\n"):
+                    pass  # an overlong line: skipped to its end (bounded by the size the log had when opened)
+                if not rest.endswith(b"\n"):
+                    break  # its end is not written yet: read it next time
                 line = b""
             where = offset
             offset = offset + len(line) if line else handle.tell()
@@ -293,9 +309,8 @@ def _finish_reason(line: bytes) -> FinishReason | None:
 def _lines_from_end(path: Path, block_size: int = 1 << 16) -> Iterator[bytes]:
     """The complete lines of ``path``, last first, each with its newline (an overlong line as b"", a
     torn tail left out), read backwards a block at a time: memory bounded by one line."""
-    try:
-        handle = path.open("rb")
-    except FileNotFoundError:
+    handle = _open_log(path)
+    if handle is None:
         return
     with handle:
         state, pending = "tail", b""  # what ``pending`` ends: the torn tail, a known line end, an overlong line

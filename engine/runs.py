@@ -296,7 +296,10 @@ class RunFolder:
     def _resume_offer(self) -> tuple[ResumableRun | None, str]:
         if not self.has_checkpoint():
             return None, f"{self.path} holds no checkpoint"
-        description = read_description(self.path)
+        try:
+            description = read_description(self.path)
+        except StoredFileError as error:  # a pipe or device where the log should be
+            return None, str(error)
         if description is None:
             return None, f"{self.path}'s metrics log does not say what the run was asked for"
         try:

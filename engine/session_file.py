@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from engine.atomic import write_bytes_atomic
+from engine.safe_open import read_capped
 from engine.search import Alternative, BeamNode, DecodeStep
 from engine.session_values import (
     SessionFileError,
@@ -333,14 +334,12 @@ def _settings(settings: Any) -> dict[str, Any]:
 def load_session(path: Path) -> Session:
     """Read and check the session file ``path``; SessionFileError with the reason otherwise."""
     path = Path(path)
-    try:
-        if path.stat().st_size > MAX_SESSION_BYTES:
-            raise SessionFileError(f"{path.name} is larger than {MAX_SESSION_BYTES // 2**20} MB: not a session file")
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise SessionFileError(f"no file at {path}") from None
-    except OSError as error:
-        raise SessionFileError(f"cannot read {path.name}: {error.strerror or error}") from None
+    if not path.exists() and not path.is_symlink():
+        raise SessionFileError(f"no file at {path}")
+    try:  # a regular file only, at most MAX_SESSION_BYTES read (engine.safe_open): a pipe or device is refused
+        raw = read_capped(path, MAX_SESSION_BYTES, SessionFileError)
+    except SessionFileError as error:
+        raise SessionFileError(f"not a session file: {error}") from None
     try:
         document = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:

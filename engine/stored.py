@@ -23,6 +23,7 @@ from safetensors import SafetensorError
 from safetensors.torch import load as load_safetensors
 
 from engine.errors import StoredFileError
+from engine.safe_open import open_regular, read_capped
 from engine.schema import SchemaError, Spec
 
 DIGEST_KEY = "digest"
@@ -55,24 +56,17 @@ def check(value: Any, spec: Spec, where: object) -> Any:
     return value
 
 
-def read_bytes(path: Path, max_bytes: int = MAX_JSON_BYTES) -> bytes:
-    """A stored file's bytes (at most ``max_bytes``)."""
-    path = Path(path)
-    try:
-        with path.open("rb") as handle:
-            data = handle.read(max_bytes + 1)
-    except FileNotFoundError:
-        raise StoredFileError(f"{path} is missing") from None
-    except OSError as error:
-        raise StoredFileError(f"cannot read {path}: {error.strerror or error}") from None
-    if len(data) > max_bytes:
-        raise StoredFileError(f"{path} is larger than {max_bytes:,} bytes; not a file this version wrote")
-    return data
+def read_bytes(path: Path, max_bytes: int | None = None) -> bytes:
+    """A stored file's bytes (at most ``max_bytes``, counted as read): a regular file only
+    (engine.safe_open: a pipe, device or folder is refused before anything is read)."""
+    return read_capped(path, MAX_JSON_BYTES if max_bytes is None else max_bytes, StoredFileError)
 
 
-def read_json(path: Path, spec: Spec, max_bytes: int = MAX_JSON_BYTES, digest: bool = False) -> Any:
-    """The JSON document in ``path``, checked against ``spec`` (and its own digest, with ``digest``)."""
-    document = check(parse_json(read_bytes(path, max_bytes), path), spec, path)
+def read_json(path: Path, spec: Spec, max_bytes: int | None = None, digest: bool = False) -> Any:
+    """The JSON document in ``path`` (at most ``max_bytes``, by default MAX_JSON_BYTES), checked
+    against ``spec`` (and its own digest, with ``digest``)."""
+    data = read_bytes(path, MAX_JSON_BYTES if max_bytes is None else max_bytes)
+    document = check(parse_json(data, path), spec, path)
     if digest:
         require_digest(document, path)
     return document
@@ -104,10 +98,11 @@ def bytes_sha256(data: bytes) -> str:
 
 
 def file_sha256(path: Path, chunk: int = 1 << 22) -> str:
-    """sha256 of a file, read in chunks (memory bounded whatever its size)."""
+    """sha256 of a regular file, read in chunks (memory bounded whatever its size; a pipe or device
+    is refused, engine.safe_open)."""
     digest = hashlib.sha256()
     try:
-        with Path(path).open("rb") as handle:
+        with open_regular(path, StoredFileError) as handle:
             while block := handle.read(chunk):
                 digest.update(block)
     except OSError as error:
