@@ -40,7 +40,7 @@ import torch
 from torch import Tensor, nn
 
 from engine.errors import ConfigError
-from engine.scorer_table import SCORER_NAMES, SCORER_TABLE
+from engine.scorer_table import RNN_SCORER_NAMES, SCORER_TABLE
 
 SHOWN_SCORE_FLOOR = torch.finfo(torch.float32).tiny  # log of a mean weight that underflowed to 0 stays finite
 
@@ -233,10 +233,13 @@ class FixedContextScorer(Scorer, entry="none"):
 
 
 class _RegisteredScorers(Mapping[str, type[Scorer]]):
-    """Registry name → mechanism class, in the registry's order; each class is imported from its
-    row's ``implementation`` when first asked for (a mechanism's module may import this one)."""
+    """Registry name → mechanism class of the RNN encoder–decoder, in the registry's order; each class is
+    imported from its row's ``implementation`` when first asked for (a mechanism's module may import this
+    one). The Transformer's row names a model of its own (engine.transformer), not a scorer."""
 
     def __getitem__(self, name: str) -> type[Scorer]:
+        if name not in RNN_SCORER_NAMES:
+            raise KeyError(name)
         module_name, _, class_name = SCORER_TABLE[name].implementation.partition(":")
         scorer_class = getattr(importlib.import_module(module_name), class_name)
         if not (isinstance(scorer_class, type) and issubclass(scorer_class, Scorer) and scorer_class.name == name):
@@ -245,10 +248,10 @@ class _RegisteredScorers(Mapping[str, type[Scorer]]):
         return scorer_class
 
     def __iter__(self) -> Iterator[str]:
-        return iter(SCORER_NAMES)
+        return iter(RNN_SCORER_NAMES)
 
     def __len__(self) -> int:
-        return len(SCORER_NAMES)
+        return len(RNN_SCORER_NAMES)
 
 
 SCORERS: Mapping[str, type[Scorer]] = _RegisteredScorers()
@@ -256,6 +259,9 @@ SCORERS: Mapping[str, type[Scorer]] = _RegisteredScorers()
 
 def build_scorer(name: str, size: int, attention_size: int) -> Scorer:
     """The mechanism registered under ``name``; an unknown name lists the valid ones."""
-    if name not in SCORER_TABLE:
-        raise ConfigError(f"unknown scorer {name!r}; valid: {', '.join(SCORER_NAMES)}")
+    if name in SCORER_TABLE and name not in RNN_SCORER_NAMES:
+        raise ConfigError(f"{name!r} is a model of its own ({SCORER_TABLE[name].implementation}), not a scorer of the "
+                          f"RNN encoder–decoder; valid scorers: {', '.join(RNN_SCORER_NAMES)}")
+    if name not in RNN_SCORER_NAMES:
+        raise ConfigError(f"unknown scorer {name!r}; valid: {', '.join(RNN_SCORER_NAMES)}")
     return SCORERS[name](size, attention_size)

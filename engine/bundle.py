@@ -281,7 +281,7 @@ def _check_size_before_building(weights_bytes: int, info: dict[str, Any], config
     hold, before any memory is allocated for it (the count is taken on the meta device). A file
     only a little too small is left to the tensor-by-tensor check, which names the mismatch."""
     with torch.device("meta"), _NoInitialization():
-        count = Seq2Seq(config).parameter_count()
+        count = build_model(config).parameter_count()
     if count > MAX_PARAMETERS:
         raise ModelFileError(f"config.json describes a model of {count:,} parameters; this app loads at most "
                              f"{MAX_PARAMETERS:,}")

@@ -18,6 +18,7 @@ from engine.scorer_table import SCORER_NAMES, SCORER_TABLE  # SCORER_NAMES re-ex
 from engine.settings_meta import Row, check_settings, setting
 
 CELL_NAMES = ("gru", "lstm", "rnn")
+POSITION_KINDS = ("sinusoidal", "learned")  # a Transformer's positions (engine.transformer_layers.Positions)
 LR_SCHEDULES = ("plateau", "budget")  # decay on a valid-BLEU plateau, or linearly over the time budget
 
 # Hard cap on the characters of one input sentence; longer input is truncated (and reported).
@@ -82,9 +83,31 @@ class ModelShape(_Serializable):
                 "embedding matrix (Press & Wolf 2017): about a million fewer parameters and faster steps; the "
                 "shipped models use it"))  # pre-output of size E
 
+    transformer_layers: int = setting(
+        3, low=1, high=12, help="Transformer only: layers of the encoder and of the decoder (each)",
+        row=Row(label="Layers", tip="Transformer only: self-attention layers in the encoder and in the decoder"))
+    feedforward_size: int = setting(
+        1024, low=8, high=16384, help="Transformer only: the inner size of each layer's feed-forward block",
+        row=Row(label="Feed-forward size", tip="Transformer only: the inner size of each layer's feed-forward "
+                "block (its model size is the embedding size)", step=128, low=64, high=4096))
+    activation_dropout: float = setting(
+        0.0, low=0.0, high=0.9, help="Transformer only: dropout inside the feed-forward blocks, after the ReLU",
+        row=Row(label="Activation dropout", tip="Transformer only: dropout after the ReLU of each feed-forward "
+                "block, in training", step=0.05, special="off"))
+    positions: str = setting(
+        "sinusoidal", choices=POSITION_KINDS, help="Transformer only: how positions are encoded",
+        row=Row(label="Positions", tip="Transformer only: fixed sinusoids (any length) or a vector learned per "
+                "position", choice_labels=("Sinusoidal", "Learned")))
+
     def __post_init__(self) -> None:
         check_settings(self)  # every described field, a ModelConfig's vocabulary sizes too
-        heads = SCORER_TABLE[self.scorer].heads
+        info = SCORER_TABLE[self.scorer]
+        heads = info.heads
+        if info.family == "transformer":
+            if self.embedding_size % heads:
+                raise ConfigError(f"the {self.scorer} model splits its size (the embedding size) into {heads} heads: "
+                                  f"embedding_size must be a multiple of {heads}; got {self.embedding_size}")
+            return
         if self.decoder_hidden_size % heads:
             raise ConfigError(f"the {self.scorer} scorer splits the decoder size into {heads} heads: "
                               f"decoder_hidden_size must be a multiple of {heads}; got {self.decoder_hidden_size}")
@@ -137,6 +160,9 @@ class TrainConfig(_Serializable):
     learning_rate: float = setting(1e-3, low=1e-7, high=1.0, help="Adam learning rate",
                                    row=Row(label="Learning rate", tip="Adam's learning rate, changed during the run by "
                                            "the schedule below", step=0.0005, decimals=5, low=0.00001))
+    warmup_steps: int = setting(0, low=0, high=1_000_000, unit="steps",
+                                help="raise the learning rate linearly from 0 over the first N optimizer steps, then "
+                                "follow the schedule (0 = off; a Transformer trains badly without it)")
     clip_norm: float = setting(1.0, low=0.0, high=1000.0, flag=None, help="gradient clipping (global L2 norm)")
     label_smoothing: float = setting(0.1, low=0.0, high=0.5, flag=None, help="label smoothing (0 disables)")
     lr_decay_factor: float = setting(0.5, low=0.01, high=1.0, flag=None,
@@ -225,6 +251,12 @@ class TrainConfig(_Serializable):
         if self.lr_schedule == "budget" and self.max_minutes <= 0:
             raise ConfigError("lr_schedule 'budget' decays over the time budget: set max_minutes > 0 "
                               "or use lr_schedule 'plateau'")
+
+    def warmup_learning_rate(self, step: int) -> float | None:
+        """The rate at optimizer step ``step`` (0-based) while the warm-up lasts; None after it."""
+        if step >= self.warmup_steps:
+            return None
+        return self.learning_rate * (step + 1) / self.warmup_steps
 
     def budget_learning_rate(self, elapsed_seconds: float) -> float:
         """The "budget" schedule's rate after ``elapsed_seconds`` of training: the base rate until

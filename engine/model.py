@@ -26,6 +26,7 @@ from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from engine.attention import build_scorer
 from engine.config import ModelConfig
+from engine.scorer_table import SCORER_TABLE
 from engine.tokenizer import PAD_ID
 
 RNN_LAYERS = {"gru": nn.GRU, "lstm": nn.LSTM, "rnn": nn.RNN}
@@ -44,6 +45,7 @@ class Encoded:
     values: Tensor  # B×… : what its weights mix (the memory itself for one head; multi-head: B×H×S×d)
     summary: Tensor  # B×D: the fixed context C of plain seq2seq
     initial_state: State  # s_0
+    self_attention: Tensor | None = None  # B×L×H×S×S: a Transformer encoder's self-attention, every layer and head
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,8 @@ class StepOutput:
     scores: Tensor | None  # B×S: raw e_ij before the softmax, padding included (several heads: log of the mean α)
     model_weights: Tensor | None = None  # B×S: the model's own α_i when ``weights`` was overridden
     head_weights: Tensor | None = None  # B×H×S: each head's α^h_i, for a mechanism of several heads only
+    layer_weights: Tensor | None = None  # B×L×H×S: a Transformer's cross-attention α of every layer and head
+    self_weights: Tensor | None = None  # B×L×H×(i+1): a Transformer decoder's self-attention over y_0..y_i
 
 
 class Encoder(nn.Module):
@@ -177,12 +181,21 @@ class Seq2Seq(nn.Module):
         context = torch.stack(contexts, dim=1)  # B×T×D
         return self.decoder.logits(hidden, context, embedded)  # B×T×V
 
+    def set_training_temperature(self, temperature: float) -> None:
+        """Soften a dot or bilinear scorer early in training (engine.attention.Scorer); a no-op for the others."""
+        self.decoder.scorer.set_training_temperature(temperature)
+
     def parameter_count(self) -> int:
         return sum(p.numel() for p in self.parameters())  # a tied matrix is counted once
 
 
-def build_model(config: ModelConfig, seed: int | None = None) -> Seq2Seq:
-    """A freshly initialized model; ``seed`` makes the initialization reproducible."""
+def build_model(config: ModelConfig, seed: int | None = None) -> nn.Module:
+    """A freshly initialized model of the family its mechanism belongs to (the RNN encoder–decoder, or
+    engine.transformer's); ``seed`` makes the initialization reproducible."""
     if seed is not None:
         torch.manual_seed(seed)
+    if SCORER_TABLE[config.scorer].family == "transformer":
+        from engine.transformer import TransformerSeq2Seq  # imports this module: built on demand
+
+        return TransformerSeq2Seq(config)
     return Seq2Seq(config)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 SINGLE_HEAD_CONTEXT = "c_i = Σ_j α_ij h_j"  # how a one-head mechanism forms its context
 COLOUR_PATTERN = "#rrggbb"
+MODEL_FAMILIES = ("rnn", "transformer")  # the RNN encoder–decoder (engine.model), the Transformer (engine.transformer)
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,7 @@ class ScorerInfo:
     context: str = SINGLE_HEAD_CONTEXT  # how the weights form c_i (the step inspector shows it)
     head_score: str = ""  # one head's score e^h_ij, for a mechanism of several heads (the inspector shows it for one head)
     brief_formula: str = ""  # the formula where room is short (a Compare panel's title; the whole in its tooltip); "": formula
+    family: str = "rnn"  # the model it belongs to: "rnn" (a scorer of engine.model's encoder–decoder) or "transformer"
 
     @property
     def formula_in_brief(self) -> str:
@@ -41,6 +43,8 @@ class ScorerInfo:
             raise ValueError(f"{self.name}: implementation must be 'module:Class'; got {self.implementation!r}")
         if self.heads < 1 or (self.heads > 1 and not self.uses_attention):
             raise ValueError(f"{self.name}: heads must be 1 or more, and 1 without attention; got {self.heads}")
+        if self.family not in MODEL_FAMILIES:
+            raise ValueError(f"{self.name}: family must be one of {', '.join(MODEL_FAMILIES)}; got {self.family!r}")
         if (self.heads > 1) != bool(self.head_score):
             raise ValueError(f"{self.name}: a mechanism of several heads, and only one, gives its head_score formula")
 
@@ -61,9 +65,16 @@ SCORER_TABLE: dict[str, ScorerInfo] = {info.name: info for info in (
                context="c_i = W_O [Σ_j α^1_ij W_V^1 h_j; …; Σ_j α^4_ij W_V^4 h_j]",
                head_score="e^h_ij = (W_Q^h s_{i-1})ᵀ W_K^h h_j / √(d/4)",
                brief_formula="e_ij = log ¼ Σ_h α^h_ij (4 scaled-dot heads)"),
+    ScorerInfo("transformer", "Transformer (Vaswani, no recurrence)",
+               "e_ij = log ¼ Σ_h α^h_ij, with α^h_ij = softmax_j((W_Q^h x_i)ᵀ W_K^h h_j / √(d/4)) in the last layer",
+               "#8c564b", "engine.transformer:TransformerSeq2Seq", heads=4, family="transformer",
+               context="c_i = W_O [Σ_j α^1_ij W_V^1 h_j; …; Σ_j α^4_ij W_V^4 h_j] (each layer; x_i: the layer's input)",
+               head_score="e^h_ij = (W_Q^h x_i)ᵀ W_K^h h_j / √(d/4)",
+               brief_formula="self-attention layers; cross-attention of 4 heads"),
 )}
 SCORER_NAMES: tuple[str, ...] = tuple(SCORER_TABLE)
 ATTENTION_SCORER_NAMES: tuple[str, ...] = tuple(n for n, info in SCORER_TABLE.items() if info.uses_attention)
+RNN_SCORER_NAMES: tuple[str, ...] = tuple(n for n, info in SCORER_TABLE.items() if info.family == "rnn")
 FIXED_CONTEXT: str = next(n for n, info in SCORER_TABLE.items() if not info.uses_attention)  # the baseline C
 
 

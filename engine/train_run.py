@@ -60,7 +60,7 @@ class TrainingRun:
         self.autocast = check_precision(self.config.precision, self.device)  # None: full fp32
         self.model = job.model.to(self.device)
         self.forward_model = self._forward_model()
-        self.scorer = job.model.decoder.scorer
+        self.scorer = job.model  # its set_training_temperature: the score warm-up (a no-op but for dot and bilinear)
         self.scaler = torch.amp.GradScaler(self.device.type) if self.autocast == torch.float16 else None
         self.single_data = job.train_pairs if job.train_pairs is not None else encode_pairs(job, job.split.train)
         self.train_data = self.single_data  # this epoch's examples: the single pairs plus joined ones

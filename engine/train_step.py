@@ -62,10 +62,14 @@ def _batch_tokens(run: TrainingRun, indices: Sequence[int], target_out: Tensor) 
 
 
 def _follow_schedules(run: TrainingRun) -> None:
-    """The learning rate of a budget schedule and the score temperature of a warm-up, as they stand
-    at this point of the training."""
+    """The learning rate of a warm-up or a budget schedule and the score temperature of a warm-up, as
+    they stand at this point of the training."""
     config = run.config
-    if config.lr_schedule == "budget":
+    warming = config.warmup_learning_rate(run.progress["step"])
+    if warming is not None:
+        for group in run.optimizer.param_groups:
+            group["lr"] = warming
+    elif config.lr_schedule == "budget":
         for group in run.optimizer.param_groups:
             group["lr"] = config.budget_learning_rate(run.elapsed())
     if config.temperature_warmup > 0:

@@ -28,6 +28,7 @@ from engine.data import normalize
 from engine.decode_memo import GreedyMemo
 from engine.language_check import LanguageCheck, check_language
 from engine.model import Encoded, Seq2Seq
+from engine.scorer_table import attends
 from engine.search import NO_STEERING, DecodeStep, Hypothesis, Steering, greedy, greedy_batch
 from engine.tokenizer import EOS_ID, Tokenizer
 
@@ -133,7 +134,7 @@ class Translator:
 
     @property
     def uses_attention(self) -> bool:
-        return self.model.decoder.scorer.uses_attention
+        return attends(self.model.config.scorer)
 
     def prepare(self, text: str) -> PreparedSource:
         """Normalize, cap and tokenize one input sentence."""

@@ -42,6 +42,7 @@ The recipe (docs/model-build.md has the measurements behind it):
     python scripts/build_shipped_models.py [--out build/models] [--max-target-tokens 40000000]
         [--parallel 2] [--threads 1] [--device cpu] [--only NAME ...]
     python scripts/build_shipped_models.py --trials   # the long-example mixes, into build/trials
+    python scripts/build_shipped_models.py --transformer-trials   # the Transformer's sizes, into build/trials
 
 Then ``python scripts/ship_models.py build/models`` copies the finished folders into resources/models.
 """
@@ -87,6 +88,12 @@ WARMED_UP = ("dot", "bilinear")
 # zh→en at embeddings 256 with more dropout; en→zh at the default sizes, which keeps the shipped set
 # within the repository's weight budget.
 DIRECTION_SHAPES = {("zh", "en"): ("--embedding-size", "256", "--dropout", "0.3"), ("en", "zh"): ()}
+# The Transformer (engine.transformer), both directions alike: the set's budget, stopping rule, split, long examples
+# and tied output layer, with its own sizes and regularization, a learning rate warmed up over its first steps, and
+# half the RNN's peak rate. Chosen by the trials below on valid only (docs/model-build.md, "The Transformer").
+TRANSFORMER_SHAPE = {"--embedding-size": "256", "--transformer-layers": "3", "--feedforward-size": "1024",
+                     "--dropout": "0.3", "--attention-dropout": "0.1", "--activation-dropout": "0.1",
+                     "--positions": "sinusoidal", "--learning-rate": "0.001", "--warmup-steps": "500"}
 
 
 @dataclass(frozen=True)
@@ -106,13 +113,29 @@ def shipped_plan(corpus: Path, max_target_tokens: int = TOKEN_CAP, seed: int = 1
     order = [("zh", "en", "additive"), ("en", "zh", "additive")]
     order += [(s, t, scorer) for scorer in SCORERS[1:] for s, t in DIRECTION_SHAPES]
     order.append(("zh", "en", "multihead"))  # the sixth mechanism, one direction within the weight budget
+    order += [(s, t, "transformer") for s, t in DIRECTION_SHAPES]  # the Transformer, both directions alike
     for source, target, scorer in order:
-        warmup = ("--temperature-warmup", f"{WARMUP_SHARE:g}") if scorer in WARMED_UP else ()
-        plans.append(ModelPlan(f"{source}-{target}-{scorer}", (
-            "--corpus", corpus_argument, "--src", source, "--tgt", target, "--scorer", scorer,
-            "--max-target-tokens", str(max_target_tokens), "--seed", str(seed), *RECIPE, *warmup,
-            *DIRECTION_SHAPES[(source, target)])))
+        arguments = ("--corpus", corpus_argument, "--src", source, "--tgt", target, "--scorer", scorer,
+                     "--max-target-tokens", str(max_target_tokens), "--seed", str(seed), *RECIPE)
+        if scorer == "transformer":
+            arguments = with_values(arguments, TRANSFORMER_SHAPE)
+        else:
+            warmup = ("--temperature-warmup", f"{WARMUP_SHARE:g}") if scorer in WARMED_UP else ()
+            arguments = (*arguments, *warmup, *DIRECTION_SHAPES[(source, target)])
+        plans.append(ModelPlan(f"{source}-{target}-{scorer}", arguments))
     return plans
+
+
+def with_values(arguments: tuple[str, ...], values: dict[str, str]) -> tuple[str, ...]:
+    """``arguments`` with each flag of ``values`` set to its value: in place where the flag is given, else
+    appended (in the order of ``values``)."""
+    changed = list(arguments)
+    for flag, value in values.items():
+        if flag in changed:
+            changed[changed.index(flag) + 1] = value
+        else:
+            changed += [flag, value]
+    return tuple(changed)
 
 
 TRIAL_TOKENS = 3_000_000  # the reduced budget the long-example mixes are compared at
@@ -128,13 +151,22 @@ def mix_trials(corpus: Path, max_target_tokens: int = TRIAL_TOKENS, seed: int = 
     budget. Each is read against the shipped zh-en-additive run's validations at the same target
     tokens (docs/model-build.md); the mix that scores higher there is the recipe's."""
     base = shipped_plan(corpus, max_target_tokens, seed)[0]
-    plans = []
-    for label, values in MIX_TRIALS.items():
-        arguments = list(base.arguments)
-        for flag, value in values.items():
-            arguments[arguments.index(flag) + 1] = value
-        plans.append(ModelPlan(f"{base.name}-{label}", tuple(arguments)))
-    return plans
+    return [ModelPlan(f"{base.name}-{label}", with_values(base.arguments, values)) for label, values in MIX_TRIALS.items()]
+
+
+TRANSFORMER_TRIAL_TOKENS = 2_000_000  # the reduced budget the Transformer's sizes are compared at
+# Each trial changes one thing of TRANSFORMER_SHAPE (the "base" trial changes nothing), after Araabi & Monz 2020's
+# advice for small corpora (shallower, narrower, more regularized) and the issue's open question (positions).
+TRANSFORMER_TRIALS = {"base": {}, "learned-positions": {"--positions": "learned"},
+                      "layers2": {"--transformer-layers": "2"}, "ff512": {"--feedforward-size": "512"}}
+
+
+def transformer_trials(corpus: Path, max_target_tokens: int = TRANSFORMER_TRIAL_TOKENS, seed: int = 1) -> list[ModelPlan]:
+    """zh→en Transformer runs that differ from the shipped recipe in one setting each, at a reduced budget, read
+    on valid only (their validation scores at the same target tokens): the sizes and positions the recipe takes."""
+    base = next(plan for plan in shipped_plan(corpus, max_target_tokens, seed) if plan.name == "zh-en-transformer")
+    return [ModelPlan(f"{base.name}-{label}", with_values(base.arguments, values))
+            for label, values in TRANSFORMER_TRIALS.items()]
 
 
 KEPT = ROOT / "resources" / "models-next"  # finished models of the set being built, until they ship
@@ -300,20 +332,27 @@ def main() -> int:
     parser.add_argument("--summary", action="store_true", help="print what each model took and exit")
     parser.add_argument("--trials", action="store_true",
                         help="build the long-example mix trials (zh→en additive, reduced budget) instead")
+    parser.add_argument("--transformer-trials", action="store_true",
+                        help="build the Transformer's size trials (zh→en, reduced budget) instead")
     args = parser.parse_args()
-    args.out = args.out or ROOT / "build" / ("trials" if args.trials else "models")
+    trials = args.trials or args.transformer_trials
+    args.out = args.out or ROOT / "build" / ("trials" if trials else "models")
     if not args.corpus.is_file():
         print(f"corpus not found: {args.corpus}", file=sys.stderr)
         return 2
-    plans = mix_trials(args.corpus, min(args.max_target_tokens, TRIAL_TOKENS), args.seed) if args.trials else (
-        shipped_plan(args.corpus, args.max_target_tokens, args.seed))
+    if args.transformer_trials:
+        plans = transformer_trials(args.corpus, min(args.max_target_tokens, TRANSFORMER_TRIAL_TOKENS), args.seed)
+    elif args.trials:
+        plans = mix_trials(args.corpus, min(args.max_target_tokens, TRIAL_TOKENS), args.seed)
+    else:
+        plans = shipped_plan(args.corpus, args.max_target_tokens, args.seed)
     if args.only:
         unknown = sorted(set(args.only) - {plan.name for plan in plans})
         if unknown:
             raise SystemExit(f"unknown model name(s) {', '.join(unknown)}; valid: {', '.join(p.name for p in plans)}")
         plans = [plan for plan in plans if plan.name in args.only]
-    kept = None if args.trials else args.kept  # the trials are never kept
-    shipped = None if args.trials else SHIPPED
+    kept = None if trials else args.kept  # the trials are never kept
+    shipped = None if trials else SHIPPED
     if args.summary:
         for row in summary(args.out, plans, kept, shipped):
             print(json.dumps(row, ensure_ascii=False))

@@ -23,6 +23,7 @@ def tiny_job(folder: Path, scorer: str = "additive", epochs: int = 4, train_size
         src_vocab_size=source_tokenizer.vocab_size, tgt_vocab_size=target_tokenizer.vocab_size, scorer=scorer,
         cell=cell, embedding_size=32, encoder_hidden_size=hidden, decoder_hidden_size=hidden,
         attention_size=hidden, dropout=0.1, tie_embeddings=tie_embeddings,
+        transformer_layers=2, feedforward_size=64,  # the Transformer's sizes (its model size: the embedding size)
     )
     train_config = TrainConfig(epochs=epochs, seed=seed, batch_size=64, label_smoothing=0.0, learning_rate=3e-3,
                                early_stopping_patience=0, **train_options)

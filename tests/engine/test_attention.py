@@ -10,7 +10,7 @@ from engine.attention import SCORERS, Attention, build_scorer, masked_softmax
 from engine.config import ModelShape
 from engine.errors import ConfigError
 from engine.model import Encoded
-from engine.scorer_table import SCORER_TABLE
+from engine.scorer_table import RNN_SCORER_NAMES, SCORER_TABLE
 
 ATTENDING = [name for name, cls in SCORERS.items() if cls.uses_attention]
 MULTI_HEAD = [name for name in ATTENDING if SCORER_TABLE[name].heads > 1]
@@ -157,9 +157,12 @@ def test_fixed_context_scorer_has_no_scores_and_attends_to_the_summary():
 
 
 def test_unknown_scorer_names_the_valid_ones():
-    with pytest.raises(ConfigError, match="unknown scorer 'no-such-scorer'; valid: additive, bilinear, dot, "
-                                          "scaled_dot, none, multihead"):
+    valid = ", ".join(RNN_SCORER_NAMES)
+    with pytest.raises(ConfigError, match=f"unknown scorer 'no-such-scorer'; valid: {valid}$"):
         build_scorer("no-such-scorer", 16, 8)
+    assert "transformer" not in RNN_SCORER_NAMES  # a model family of its own, not a scorer to build
+    with pytest.raises(ConfigError, match="transformer.* is a model of its own"):
+        build_scorer("transformer", 16, 8)
 
 
 @pytest.mark.parametrize("name", ATTENDING)
@@ -188,7 +191,9 @@ def test_the_scaled_dot_scorer_is_the_dot_scorer_at_temperature_root_d():
 
 
 def test_the_scorer_classes_and_the_torch_free_table_agree():
-    assert list(SCORERS) == list(SCORER_TABLE) and len(SCORERS) == len(SCORER_TABLE)
+    assert list(SCORERS) == list(RNN_SCORER_NAMES) and len(SCORERS) == len(RNN_SCORER_NAMES)
+    assert set(SCORER_TABLE) - set(RNN_SCORER_NAMES) == {"transformer"}  # a model family of its own
+    assert SCORER_TABLE["transformer"].implementation == "engine.transformer:TransformerSeq2Seq"
     for name, scorer in SCORERS.items():
         info = SCORER_TABLE[name]
         assert (scorer.name, scorer.label, scorer.formula, scorer.unscaled, scorer.uses_attention, scorer.heads) == (

@@ -51,7 +51,7 @@ DIRECTIONS = {direction: [p for p in SHIPPED if p.name.startswith(f"{direction}-
 PLANS = {plan.name: plan for plan in load_script("build_shipped_models").shipped_plan(TATOEBA_CORPUS)}
 PLANNED = set(PLANS)
 # Planned by scripts/build_shipped_models.py but not in resources/models yet (remove a name once it ships).
-NOT_YET_SHIPPED: set[str] = set()
+NOT_YET_SHIPPED: set[str] = {"zh-en-transformer", "en-zh-transformer"}  # the build spans many hours a model
 
 
 @pytest.mark.skipif(not SHIPPED, reason="no shipped models in resources/models")

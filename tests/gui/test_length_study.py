@@ -11,9 +11,9 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QComboBox, QTableWidget, QToolButton
 
-from engine.attention import SCORERS
 from engine.catalog import read_entry, user_models_folder
 from engine.length_study import BucketScore, LengthStudy, StudyRow, read_length_study, record_length_study
+from engine.scorer_table import SCORER_TABLE
 from gui.translate.choices import ModelChoices
 from gui.translate.length_study.dialog import LengthStudyDialog
 from gui.translate.length_study.model import (
@@ -36,7 +36,7 @@ from tests.gui.test_translate_support import (
     wait_run_end,
 )
 
-LABELS = {name: scorer.label for name, scorer in SCORERS.items()}
+LABELS = {name: info.label for name, info in SCORER_TABLE.items()}
 SHARED = {"1–10": ("短句。", "Short."), "41–60": ("一个很长的句子。" * 4, "A long sentence. " * 4)}
 
 
@@ -123,7 +123,7 @@ def test_rows_are_joined_by_source_with_a_dash_where_a_scorer_lacks_one():
 def test_read_studies_reads_config_json_and_says_what_is_missing(entries):
     choices = ModelChoices(entries, LABELS)
     studies = read_studies(choices.options("zh-en"))
-    assert [s.name for s in studies] == list(SCORERS)
+    assert [s.name for s in studies] == list(SCORER_TABLE)
     by_name = {s.name: s for s in studies}
     assert by_name["additive"].study == read_length_study(entries[0].folder) == ADDITIVE
     assert (by_name["dot"].study, by_name["dot"].note) == (None, NO_STUDY)

@@ -17,19 +17,48 @@ def test_every_scorer_is_planned_with_a_token_budget_and_held_out_validation(tmp
     plans = build.shipped_plan(corpus, max_target_tokens=20_000_000)
     names = [plan.name for plan in plans]
     one_head = [scorer for scorer in SCORER_NAMES if SCORER_TABLE[scorer].heads == 1]
-    assert sorted(names) == sorted([f"{direction}-{scorer}" for scorer in one_head for direction in ("zh-en", "en-zh")]
+    both_ways = one_head + ["transformer"]
+    assert sorted(names) == sorted([f"{direction}-{scorer}" for scorer in both_ways for direction in ("zh-en", "en-zh")]
                                    + ["zh-en-multihead"])  # multi-head attention in one direction only
-    assert set(one_head) | {"multihead"} == set(SCORER_NAMES)  # every mechanism of the registry is built
+    assert set(both_ways) | {"multihead"} == set(SCORER_NAMES)  # every mechanism of the registry is built
     assert names[:2] == ["zh-en-additive", "en-zh-additive"]  # the curves that choose the budget come first
-    assert names[-1] == "zh-en-multihead"  # added last: a resumed build finishes the others' plans first
+    # added last, in the order they were added: a resumed build finishes the earlier plans first
+    assert names[-3:] == ["zh-en-multihead", "zh-en-transformer", "en-zh-transformer"]
     for plan in plans:
         arguments = " ".join(plan.arguments)
         assert "--max-target-tokens 20000000" in arguments and "--long-validation" in arguments
         assert "--split-rule strict" in arguments  # valid is held out, so early stopping reads a held-out score
         assert "--concat-start 0" in arguments  # long examples from the start
-        assert ("--embedding-size 256" in arguments) == plan.name.startswith("zh-en")
+        transformer = plan.name.endswith("-transformer")
+        assert ("--embedding-size 256" in arguments) == (plan.name.startswith("zh-en") or transformer)
         assert ("--temperature-warmup 1 " in arguments + " ") == plan.name.endswith(("-dot", "-bilinear"))
+        assert ("--warmup-steps" in arguments) == transformer  # the learning rate's warm-up: the Transformer's own
+        assert len(plan.arguments) == len(set(a for a in plan.arguments if a.startswith("--"))) + sum(
+            not a.startswith("--") for a in plan.arguments)  # no flag given twice
         assert "--out" not in plan.arguments and "--resume" not in plan.arguments
+
+
+def test_the_transformer_is_built_alike_in_both_directions_and_its_trials_change_one_setting_each(tmp_path):
+    plans = {plan.name: plan for plan in build.shipped_plan(tmp_path / "corpus.tsv")}
+    zh_en, en_zh = plans["zh-en-transformer"].arguments, plans["en-zh-transformer"].arguments
+    assert [a for a in zh_en if a not in ("zh", "en")] == [a for a in en_zh if a not in ("zh", "en")]
+    base = _settings(zh_en)
+    trials = build.transformer_trials(tmp_path / "corpus.tsv", max_target_tokens=1_000)
+    assert [t.name for t in trials] == [f"zh-en-transformer-{label}" for label in build.TRANSFORMER_TRIALS]
+    for trial, changes in zip(trials, build.TRANSFORMER_TRIALS.values(), strict=True):
+        settings = _settings(trial.arguments)
+        differing = {flag for flag in settings if settings[flag] != base.get(flag)}
+        assert differing == set(changes) | {"--max-target-tokens"}
+
+
+def _settings(arguments: tuple[str, ...]) -> dict[str, str]:
+    """{flag: its value, or "" for a switch}."""
+    settings = {}
+    for index, argument in enumerate(arguments):
+        if argument.startswith("--"):
+            following = arguments[index + 1] if index + 1 < len(arguments) else "--"
+            settings[argument] = "" if following.startswith("--") else following
+    return settings
 
 
 def test_the_state_of_a_model_folder_decides_skip_resume_or_start(tmp_path):
