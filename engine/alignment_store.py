@@ -169,10 +169,14 @@ def load_alignment(path: Path) -> CorpusAlignment:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise AlignmentFileError(f"the alignment file {path.name} is not valid JSON: {error}") from None
+    except RecursionError:
+        raise AlignmentFileError(f"the alignment file {path.name} nests too deep to read") from None
     try:
         return alignment_from_json(data)
     except AlignmentFileError as error:
         raise AlignmentFileError(f"the alignment file {path.name} is refused: {error}") from None
+    except RecursionError:
+        raise AlignmentFileError(f"the alignment file {path.name} nests too deep to check") from None
 
 
 def _require(condition: bool, reason: str) -> None:

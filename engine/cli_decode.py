@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -156,9 +157,32 @@ def command_translate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _non_finite_fields(value, where: str = "") -> list[str]:
+    """The fields of a JSON-ready ``value`` that hold NaN or an infinity (``attention``, ``score``, …)."""
+    if isinstance(value, float):
+        return [] if math.isfinite(value) else [where or "the value"]
+    if isinstance(value, dict):
+        return [field for key, item in value.items() for field in _non_finite_fields(item, where or str(key))]
+    if isinstance(value, (list, tuple)):
+        return next((found for item in value if (found := _non_finite_fields(item, where))), [])
+    return []
+
+
+def _json_line(document: dict, what: str) -> str:
+    """``document`` as one line of strict JSON (never a bare NaN); EngineError naming the fields that
+    are not finite (a model whose weights, finite as stored, overflow on this input)."""
+    fields = list(dict.fromkeys(_non_finite_fields(document)))
+    if fields:
+        raise EngineError(f"{what}: the model's {', '.join(fields)} came out non-finite (NaN or infinity) on this "
+                          "input: its weights overflow; no result is printed")
+    return json.dumps(document, ensure_ascii=False, allow_nan=False)
+
+
 def _print_translation(translation, as_json: bool) -> None:
+    document = translation.to_json()
+    line = _json_line(document, "translate")  # checked in either form: a NaN score reads as an empty text
     if as_json:
-        print(json.dumps(translation.to_json(), ensure_ascii=False), flush=True)
+        print(line, flush=True)
         return
     if translation.notice:
         print(f"[note] {translation.notice}", file=sys.stderr)
@@ -175,7 +199,7 @@ def _force_target(args: argparse.Namespace, bundle) -> int:
     for text in _input_lines(args.text):
         forced = force_decode(bundle.translator, text, target, bundle.target_language)
         if args.json:
-            print(json.dumps(forced.to_json(), ensure_ascii=False), flush=True)
+            print(_json_line(forced.to_json(), "translate --force-target"), flush=True)
             continue
         if forced.notice:
             print(f"[note] {forced.notice}", file=sys.stderr)

@@ -38,6 +38,6 @@ def load_examples(path: Path = EXAMPLES_FILE) -> dict[str, list[Example]]:
             for language, items in data.items()
             if isinstance(items, list)
         }
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
         log.warning("cannot read the example sentences %s: %s", path, error)
         return {}

@@ -348,6 +348,8 @@ def load_session(path: Path) -> Session:
         return session_from_json(document)
     except SessionFileError as error:
         raise SessionFileError(f"{path.name} is refused: {error}") from None
+    except RecursionError:
+        raise SessionFileError(f"{path.name} is refused: it nests too deep to check") from None
 
 
 def step_json(step: DecodeStep) -> dict[str, Any]:
