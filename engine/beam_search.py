@@ -190,6 +190,8 @@ class _Expansion:
             overridden=out.model_weights is not None,
             model_attention=_row_copy(out.model_weights, parent_row),
             head_attention=_row_copy(out.head_weights, parent_row),
+            layer_attention=_row_copy(out.layer_weights, parent_row),
+            self_attention=_row_copy(out.self_weights, parent_row),
         )
 
     def pruned(self, rest: list[tuple[float, int]], live: list[_Beam], ranking: _Ranking) -> list[BeamNode]:

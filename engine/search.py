@@ -74,6 +74,8 @@ class DecodeStep:
     overridden: bool = False  # α_i was set by hand (``attention``); the model's own is ``model_attention``
     model_attention: np.ndarray | None = None  # (S,) the model's own α_i at an overridden step
     head_attention: np.ndarray | None = None  # (H,S) each head's α^h_i (``attention`` is their mean); multi-head only
+    layer_attention: np.ndarray | None = None  # (L,H,S) a Transformer's cross-attention, every layer and head
+    self_attention: np.ndarray | None = None  # (L,H,i+1) a Transformer decoder's self-attention over y_0..y_i
     beam_level: tuple[BeamNode, ...] = field(default=(), repr=False)  # beam search: every candidate of this step
 
 
@@ -118,6 +120,11 @@ def _step(model: Seq2Seq, previous: Tensor, state: State, encoded: Encoded, over
     out = decoder.step(embedded, state, encoded, override)
     logits = decoder.logits(out.state[0], out.context, embedded)  # K×V
     return torch.log_softmax(logits, dim=-1), out
+
+
+def _numpy(tensor: Tensor | None) -> np.ndarray | None:
+    """A copy of ``tensor`` as numpy (safe to send between threads); None stays None."""
+    return tensor.cpu().numpy().copy() if tensor is not None else None
 
 
 def _alternatives(logp: Tensor, top_k: int, namer: Namer) -> tuple[Alternative, ...]:
@@ -188,9 +195,10 @@ class _GreedyRecord:
         return adopted
 
     def add(self, token_id: int, logp: Tensor, state: State, weights: Tensor | None, scores: Tensor | None,
-            model_weights: Tensor | None, forced: bool, heads: Tensor | None = None) -> DecodeStep:
+            model_weights: Tensor | None, forced: bool, heads: Tensor | None = None, layers: Tensor | None = None,
+            own: Tensor | None = None) -> DecodeStep:
         """logp: V; state: the decoder state after the step; heads: H×S (or None); weights, scores, model_weights: S (or
-        None) → the step's event."""
+        None); a Transformer's layers: L×H×S and own (its self-attention): L×H×(i+1) → the step's event."""
         token_logp = float(logp[token_id])
         self.total += token_logp
         self.ids.append(token_id)
@@ -214,7 +222,9 @@ class _GreedyRecord:
             forced=forced,
             overridden=model_weights is not None,
             model_attention=model_weights.cpu().numpy().copy() if model_weights is not None else None,
-            head_attention=heads.cpu().numpy().copy() if heads is not None else None,
+            head_attention=_numpy(heads),
+            layer_attention=_numpy(layers),
+            self_attention=_numpy(own),
         )
         self.steps.append(step)
         self.states.append(state)
@@ -256,7 +266,8 @@ def greedy(
         for offset, token_id in enumerate(prefix[reused:]):
             yield record.add(token_id, run.log_probs[offset], run.states[offset], _row_of(run.weights, offset),
                              _row_of(run.scores, offset), run.model_weights[offset], forced=True,
-                             heads=_row_of(run.head_weights, offset))
+                             heads=_row_of(run.head_weights, offset), layers=_row_of(run.layer_weights, offset),
+                             own=run.self_weights[offset][0] if run.self_weights else None)
             if token_id == EOS_ID:
                 return record.hypothesis()
         state, previous_id = run.states[-1], prefix[-1]
@@ -270,7 +281,8 @@ def greedy(
         token = logp[0].argmax()
         token_id = int(token)
         yield record.add(token_id, logp[0], state, _row_of(out.weights), _row_of(out.scores),
-                         _row_of(out.model_weights), forced=False, heads=_row_of(out.head_weights))
+                         _row_of(out.model_weights), forced=False, heads=_row_of(out.head_weights),
+                         layers=_row_of(out.layer_weights), own=_row_of(out.self_weights))
         if token_id == EOS_ID:
             break
         previous = token.view(1)

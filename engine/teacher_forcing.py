@@ -38,6 +38,8 @@ class ForcedRun:
     model_weights: tuple[Tensor | None, ...]  # per step: the model's own α_i (S,) where it was overridden
     states: tuple[State, ...]  # s_1..s_T: the decoder state after each step (the last: where decoding continues)
     head_weights: Tensor | None = None  # T×H×S: each head's α^h_i, for a mechanism of several heads only
+    layer_weights: Tensor | None = None  # T×L×H×S: a Transformer's cross-attention, every layer and head
+    self_weights: tuple[Tensor, ...] = ()  # per step i: 1×L×H×(i+1), a Transformer decoder's self-attention
 
     def token_log_probs(self) -> Tensor:
         """(T,) log p(y_i | y_<i, x) of each forced token."""
@@ -59,7 +61,7 @@ def teacher_force(model: Seq2Seq, encoded: Encoded, tokens: Sequence[int],
     embedded = decoder.embedding(torch.cat([given.new_tensor([previous]), given[:-1]]))  # T×E
     state = encoded.initial_state if state is None else state
     log_prob_rows, hiddens, contexts, weight_rows, score_rows, model_rows, states = [], [], [], [], [], [], []
-    head_rows = []
+    head_rows, layer_rows, own_rows = [], [], []
     for index in range(given.numel()):
         step_input = embedded[index : index + 1]  # 1×E
         out = decoder.step(step_input, state, encoded, override_at(index) if override_at is not None else None)
@@ -76,12 +78,16 @@ def teacher_force(model: Seq2Seq, encoded: Encoded, tokens: Sequence[int],
         model_rows.append(out.model_weights[0] if out.model_weights is not None else None)
         if out.head_weights is not None:
             head_rows.append(out.head_weights)  # 1×H×S
+        if out.layer_weights is not None:
+            layer_rows.append(out.layer_weights)  # 1×L×H×S
+            own_rows.append(out.self_weights)  # 1×L×H×(i+1)
     if batched_output:
         log_prob_rows = [torch.log_softmax(decoder.logits(torch.cat(hiddens), torch.cat(contexts), embedded), dim=-1)]
     return ForcedRun(
         tokens=tuple(int(t) for t in tokens), log_probs=torch.cat(log_prob_rows),  # T×V
         weights=_joined(weight_rows), scores=_joined(score_rows),
         model_weights=tuple(model_rows), states=tuple(states), head_weights=_joined(head_rows),
+        layer_weights=_joined(layer_rows), self_weights=tuple(own_rows),
     )
 
 

@@ -69,6 +69,7 @@ class Translation:
     notice: str = ""
     steps: tuple[DecodeStep, ...] = field(default=(), repr=False)
     language_check: LanguageCheck | None = None  # whether the input is in the model's source language
+    encoder_attention: np.ndarray | None = field(default=None, repr=False)  # L×H×S×S: a Transformer encoder's
 
     @property
     def head_attention(self) -> np.ndarray | None:
@@ -188,7 +189,7 @@ class Translator:
                 self.model, encoded, max_length, namer, config.beam_size, config.length_penalty, config.top_k,
                 steering, config.coverage_penalty, config.no_repeat_ngram,
             )
-        return self._finish(prepared, hypothesis)
+        return self._finish(prepared, hypothesis, encoded)
 
     def encoded(self, prepared: PreparedSource) -> Encoded:
         """The encoder's output for ``prepared`` (not empty): the last greedy decode's when that was
@@ -261,7 +262,8 @@ class Translator:
     def _empty(self, prepared: PreparedSource) -> Translation:
         return Translation(prepared.text, (), (), "", None, None, 0.0, empty=True, notice=prepared.notice)
 
-    def _finish(self, prepared: PreparedSource, hypothesis: Hypothesis) -> Translation:
+    def _finish(self, prepared: PreparedSource, hypothesis: Hypothesis, encoded: Encoded | None = None) -> Translation:
+        own = encoded.self_attention if encoded is not None else None  # B×L×H×S×S (a Transformer's), B = 1
         return Translation(
             source=prepared.text,
             source_tokens=prepared.tokens,
@@ -274,6 +276,7 @@ class Translator:
             notice=prepared.notice,
             steps=hypothesis.steps,
             language_check=self.check_language(prepared),
+            encoder_attention=own[0].cpu().numpy().copy() if own is not None else None,
         )
 
 

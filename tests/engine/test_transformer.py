@@ -13,6 +13,7 @@ import torch
 import torch.nn.functional as functional
 from safetensors.torch import load_file, save_file
 
+from engine.attention_layers import attention_layers
 from engine.bundle import _NoInitialization, load_model_folder
 from engine.config import DecodeConfig, ModelConfig, ModelShape, TrainConfig
 from engine.errors import ConfigError, ModelFileError
@@ -218,3 +219,29 @@ def test_fused_and_explicit_attention_agree_with_a_causal_mask():
     assert torch.allclose(fused, explicit, atol=1e-6)
     assert torch.equal(weights.triu(1), torch.zeros_like(weights))  # no weight on a later position
     assert torch.allclose(attention.output_layer(reference.transpose(1, 2).reshape(2, 6, 32)), fused, atol=1e-6)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("beam_size", [1, 3])
+def test_a_translation_carries_every_layer_and_head_for_the_model_view(tiny_transformer, beam_size):
+    translator = load_model_folder(tiny_transformer).translator
+    translation = translator.translate("12 February 1987", DecodeConfig(beam_size=beam_size))
+    maps = attention_layers(translation.source_tokens, translation.tokens, translation.encoder_attention,
+                            translation.steps)
+    source, output = len(translation.source_tokens), len(translation.tokens)
+    assert (maps.layers, maps.heads) == (2, HEADS)
+    assert maps.encoder.shape == (2, HEADS, source, source) and maps.cross.shape == (2, HEADS, output, source)
+    assert maps.decoder.shape == (2, HEADS, output, output)
+    assert np.allclose(maps.map("cross", 1, None), translation.attention, atol=1e-6)  # the main map: last, mean
+    assert np.allclose(np.triu(maps.decoder, 1), 0.0)  # causal: no step reads a later input
+    assert np.allclose(maps.decoder.sum(-1), 1.0, atol=1e-5) and np.allclose(maps.encoder.sum(-1), 1.0, atol=1e-5)
+    assert maps.axes("decoder") == (translation.tokens, ("<s>", *translation.tokens[:-1]))
+    with pytest.raises(ValueError, match="encoder, decoder, cross"):
+        maps.map("self", 0, None)
+
+
+@pytest.mark.slow
+def test_an_rnn_translation_has_no_layer_maps(dates_models):
+    translation = load_model_folder(dates_models["additive"]).translator.translate("12 February 1987")
+    assert translation.encoder_attention is None
+    assert attention_layers(translation.source_tokens, translation.tokens, None, translation.steps) is None
