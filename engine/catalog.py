@@ -8,6 +8,7 @@ reason instead of being skipped silently.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +20,8 @@ from engine.paths import SHIPPED_MODELS, user_data_folder, user_models_folder
 
 __all__ = ["SHIPPED_MODELS", "ModelEntry", "UnusableFolder", "default_model", "read_entry", "scan", "user_data_folder",
            "user_models_folder"]
+
+STAGING_NAME = re.compile(r"tmp[a-z0-9_]{8}")  # tempfile.mkdtemp's names (an older ship_models staged in one)
 
 
 @dataclass(frozen=True)
@@ -81,10 +84,16 @@ def scan(folders: list[tuple[Path, bool]] | None = None) -> tuple[list[ModelEntr
 
 
 def _subfolders(root: Path) -> list[Path]:
-    """The folders in ``root`` (none when it does not exist), hidden ones left out, by name."""
+    """The folders in ``root`` (none when it does not exist), by name; hidden ones and a temporary
+    folder a copy was staged in (``tmpXXXXXXXX`` without a config.json) left out: never models."""
     if not root.is_dir():
         return []
-    return sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
+    return sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".") and not _staging(p))
+
+
+def _staging(folder: Path) -> bool:
+    """A folder named as Python's tempfile names one, holding no model of its own."""
+    return STAGING_NAME.fullmatch(folder.name) is not None and not (folder / "config.json").exists()
 
 
 def _entry_or_reason(folder: Path, shipped: bool) -> ModelEntry | UnusableFolder:

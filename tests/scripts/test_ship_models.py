@@ -35,8 +35,8 @@ def test_a_broken_folder_stops_the_copy_before_anything_is_replaced(tmp_path, da
     shutil.copytree(dates_models["dot"], build / "b-broken")
     (build / "b-broken" / "model.safetensors").write_bytes(b"not weights")
     into = tmp_path / "shipped"
-    with pytest.raises(SystemExit, match="b-broken is not a loadable model"):
+    with pytest.raises(ship_models.ShipError, match="b-broken is not a loadable model"):
         ship_models.ship(build, into)
     assert not into.exists()
-    with pytest.raises(SystemExit, match="no model folder c-missing"):
+    with pytest.raises(ship_models.ShipError, match="no model folder c-missing"):
         ship_models.ship(build, into, ["c-missing"])
