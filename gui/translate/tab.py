@@ -26,6 +26,7 @@ from gui.translate.controls import SPEED_STEPS, delay_for
 from gui.translate.history import History, fill_history_menu
 from gui.translate.input_state import LOADING_HINT, input_state
 from gui.translate.language_gate import LanguageGate
+from gui.translate.model_view_link import ModelViewLink
 from gui.translate.run_export import RunExport
 from gui.translate.status import ModelStatus, describe_model
 from gui.translate.steering import WhatIfSteering
@@ -127,6 +128,7 @@ class TranslateTab(QWidget):
         view.length_study_button.clicked.connect(self.open_length_study)
         view.compare_button.clicked.connect(lambda: self.compareRequested.emit(self.view.source_input.text()))
         view.beam_tree_button.clicked.connect(self.open_beam_tree)
+        self.model_view = ModelViewLink(view.layers_button, self)
         view.history_menu.aboutToShow.connect(
             lambda: fill_history_menu(view.history_menu, self.history, self.translate_text))
         panel.cellHovered.connect(self._on_cell_hovered)
@@ -329,6 +331,7 @@ class TranslateTab(QWidget):
         self._frame_throttle.cancel()
         self._latest_tokens = None
         self.beam_tree.run_started()
+        self.model_view.run_started()
         self.last_translation = None
         prepared = info.prepared
         self.language.run_started(info)
@@ -356,6 +359,7 @@ class TranslateTab(QWidget):
         self.last_translation = translation
         self._frame_throttle.flush()
         self.beam_tree.run_finished()
+        self.model_view.finished(translation)
         self.view.target_output.set_pieces(translation.tokens)
         self.view.attention_panel.finish(translation)
 

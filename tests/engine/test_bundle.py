@@ -193,7 +193,7 @@ def test_written_files_get_the_umask_mode_not_owner_only(folder, tmp_path):
     (lambda c: c["weights"].update(dtype=["float16"]), "weights/dtype"),
     (lambda c: c["tokenizers"]["source"].update(file=3), "tokenizers/source/file"),
     (lambda c: c["model"].update(scorer="luong"), "model/scorer: 'luong' is not one of"),
-    (lambda c: c["model"].update(hidden=3), "allowed: attention_dropout, attention_size"),
+    (lambda c: c["model"].update(hidden=3), "allowed: activation_dropout, attention_dropout, attention_size"),
     (lambda c: c.update(metrics="x"), "metrics: 'x' is not of type 'object'"),
 ])
 def test_a_config_with_wrong_types_ranges_or_keys_is_refused_with_its_place(folder, edit, reason):

@@ -1,0 +1,57 @@
+"""The Translate tab's way into a Transformer's layers and heads (gui/attention/model_view.py).
+
+Its button is enabled once a translation that carries every layer's and head's attention has finished
+(a Transformer's; an RNN's has one map, the tab's own) and says why it is not otherwise. The window
+opens beside the tab and follows: each later translation of such a model is drawn in it.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QToolButton, QWidget
+
+from engine.attention_layers import AttentionLayers, attention_layers
+from engine.translator import Translation
+from gui.attention.model_view import ModelView
+
+ENABLED_TIP = "Every layer and head of this Transformer at once: its encoder's and decoder's self-attention and " \
+              "its cross-attention, as a grid of small maps (click one to open it large)"
+DISABLED_TIP = "Layers and heads: for a Transformer model, after a translation has finished (an RNN has one " \
+               "attention map: the one below)"
+
+
+class ModelViewLink(QObject):
+    """Owns the Layers button's state and the window it opens."""
+
+    def __init__(self, button: QToolButton, window_parent: QWidget) -> None:
+        super().__init__(window_parent)
+        self.button, self.window_parent = button, window_parent
+        self.window: ModelView | None = None
+        self.maps: AttentionLayers | None = None
+        button.clicked.connect(self.open)
+        self._set_maps(None)
+
+    def run_started(self) -> None:
+        """Until the new translation finishes, the window (if open) keeps the last one's maps."""
+        self._set_maps(None)
+
+    def finished(self, translation: Translation) -> None:
+        maps = attention_layers(translation.source_tokens, translation.tokens, translation.encoder_attention,
+                                translation.steps)
+        self._set_maps(maps)
+        if maps is not None and self.window is not None and self.window.isVisible():
+            self.window.show_maps(maps)
+
+    def _set_maps(self, maps: AttentionLayers | None) -> None:
+        self.maps = maps
+        self.button.setEnabled(maps is not None)
+        self.button.setToolTip(ENABLED_TIP if maps is not None else DISABLED_TIP)
+
+    def open(self) -> None:
+        if self.maps is None:
+            return
+        if self.window is None:
+            self.window = ModelView(self.window_parent)
+        self.window.show_maps(self.maps)
+        self.window.show()
+        self.window.raise_()
