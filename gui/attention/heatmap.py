@@ -2,15 +2,19 @@
 tokens), token labels on the axes, a colour bar, hover and click reporting, highlights.
 
 Rows not decoded yet are NaN, which pyqtgraph draws transparent, so the grid visibly fills in.
-The view can be zoomed (wheel) and panned (drag); long inputs open scrolled to their start.
-No global pyqtgraph configuration is touched: the image is row-major by its own option.
+The view can be zoomed (wheel) and panned (drag); :meth:`HeatmapView.reset_zoom` (a double-click,
+or the view bar's button) brings back the view a map opens with. No global pyqtgraph configuration
+is touched: the image is row-major by its own option.
 
 Labels: the plot and its token axes come from gui/attention/map_axes.py (labels turned upright
-or thinned so that none overlaps). At 1280×800 every label of 40 columns is kept; the map shows
-as many rows as have room for their labels and scrolls (the newest row in view) past that, so
-rows are never thinned until the user zooms out. Zooming in brings every label back once they fit; the exact token of
-any cell is always reported on hover (:attr:`HeatmapView.cellHovered`), and a map can name the
-cell under the pointer itself (:meth:`HeatmapView.set_hover_caption`: small maps).
+or thinned so that none overlaps). Every column is in view, however long the input: at 1280×800
+every label of 40 columns is kept, and beyond that they are thinned evenly (never cropped). The map
+shows as many rows as have room for their labels; past that, while a run goes on it follows the
+newest row, and once it has ended it shows the output from its first row (a scroll bar beside the
+map reaches the rest, gui/attention/row_scroll.py), so rows are never thinned until the user zooms
+out. Zooming in brings every label back once they fit; the exact token of any cell is always
+reported on hover (:attr:`HeatmapView.cellHovered`), and a map can name the cell under the pointer
+itself (:meth:`HeatmapView.set_hover_caption`: small maps).
 
 Colours follow a :class:`~gui.attention.color_scale.ColorScale` (0–1, per row, automatic) whose
 name the colour bar carries; :meth:`HeatmapView.set_scale` fixes another one (a difference map).
@@ -31,7 +35,7 @@ from gui.attention.color_scale import DEFAULT_SCALE, ColorScale, color_scale
 from gui.attention.labels import axis_label
 from gui.attention.map_axes import LINE_GAP, MapAxes, axis_font
 
-VISIBLE_COLUMNS = 40  # source tokens in view at first; the rest is reached by panning or zooming out
+VISIBLE_COLUMNS = 40  # columns labelled one by one at 1280×800; a longer input is fitted, its labels thinned
 VISIBLE_ROWS = 30  # rows in view before the map is laid out (then: as many as have room for labels)
 COLOR_MAP = "viridis"
 COMPACT_BAR_WIDTH, COMPACT_BAR_AXIS = 8, 28  # pixels: a small map's colour bar and its values
@@ -45,6 +49,7 @@ class HeatmapView(MapAxes):
     cellHovered = Signal(int, int)  # row, column; (-1, -1) when the pointer leaves the cells
     rowClicked = Signal(int)
     cellClicked = Signal(int, int, bool)  # row, column, shift held (what-if: set attention by hand)
+    rowsChanged = Signal()  # the map's row count changed (a row scroll bar follows it)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)  # the plot and its token axes (gui/attention/map_axes.py)
@@ -78,6 +83,7 @@ class HeatmapView(MapAxes):
         self._columns = 0
         self._capacity = 0
         self._rows = 0
+        self._finished = False  # the rows are a finished run's: shown from the first (else the newest followed)
         self._grid = np.zeros((0, 0), np.float32)
         self._weights = np.zeros((0, 0), np.float32)  # the rows shown, before the colour scale
         self._source_labels: tuple[str, ...] = ()
@@ -177,6 +183,7 @@ class HeatmapView(MapAxes):
         self._columns = len(source_tokens)
         self._source_labels = tuple(source_tokens)
         self._rows = -1
+        self._finished = False
         self._row_labels = []
         self._set_labels("top", [axis_label(t) for t in source_tokens])
         self._set_labels("left", [])
@@ -189,10 +196,11 @@ class HeatmapView(MapAxes):
         self._weights = np.zeros((0, self._columns), np.float32)
         self.image.setImage(self._grid, levels=self._levels, autoLevels=False)
         self._place_image()  # after setImage: the rectangle's scale depends on the image size
-        self.plot.getViewBox().setRange(xRange=(-0.5, min(max(self._columns, 1), VISIBLE_COLUMNS) - 0.5),
+        self.plot.getViewBox().setRange(xRange=(-0.5, max(self._columns, 1) - 0.5),  # every column, however many
                                         yRange=(-0.5, self._capacity - 0.5), padding=0)
         self._thin_labels()  # the range may not have changed, the labels have
         self._show_empty(not self._columns)
+        self.rowsChanged.emit()
 
     def set_rows(self, matrix: np.ndarray, target_tokens: Sequence[str], finished: bool = False) -> None:
         """Show ``matrix`` (rows decoded so far) with its output-token labels; while the run goes
@@ -205,7 +213,9 @@ class HeatmapView(MapAxes):
             self._grid = np.full((capacity, max(self._columns, 1)), np.nan, np.float32)
         self._weights = np.asarray(matrix, dtype=np.float32)[:, : self._columns]
         self._draw_weights()
-        if resized:
+        ended = finished and not self._finished  # the run has just ended: its output from the first row
+        self._finished = finished
+        if resized or ended:
             self._place_image()
             self._show_rows()
         labels = [axis_label(t) for t in target_tokens[:rows]]
@@ -221,6 +231,8 @@ class HeatmapView(MapAxes):
             self._set_labels("left", labels)
             self._thin_labels()
         self._rows = rows
+        if resized:
+            self.rowsChanged.emit()
 
     def _draw_weights(self) -> None:
         """The image of the weights shown, through the colour scale."""
@@ -268,17 +280,34 @@ class HeatmapView(MapAxes):
             self._show_rows()
 
     def _show_rows(self) -> None:
-        """All rows while they have room for their labels; beyond that, scroll to keep the newest
-        row in view without zooming."""
+        """All rows while they have room for their labels; beyond that, a finished run's from the
+        first row, and while a run goes on, scrolled to keep the newest row in view without zooming."""
         view = self.plot.getViewBox()
         bottom = self._capacity - 0.5
         fitting = self._fitting_rows()
         if self._capacity <= fitting:
             view.setYRange(-0.5, bottom, padding=0)
             return
+        if self._finished:
+            view.setYRange(-0.5, fitting - 0.5, padding=0)
+            return
         top, shown_bottom = view.viewRange()[1]
         height = min(shown_bottom - top, fitting)
         view.setYRange(bottom - height, bottom, padding=0)
+
+    def reset_zoom(self) -> None:
+        """Back to the view the map opens with: every column, and the rows as :meth:`_show_rows` places them."""
+        view = self.plot.getViewBox()
+        view.setXRange(-0.5, max(self._columns, 1) - 0.5, padding=0)
+        if self._capacity:
+            top = view.viewRange()[1][0]
+            view.setYRange(top, top + min(self._capacity, self._fitting_rows()), padding=0)  # rows with room for labels
+            self._show_rows()
+
+    @property
+    def row_capacity(self) -> int:
+        """The map's rows (decoded and blank ones to come)."""
+        return self._capacity
 
     # -- highlights -------------------------------------------------------------------------
     def highlight_cell(self, row: int, column: int) -> None:
@@ -347,6 +376,9 @@ class HeatmapView(MapAxes):
 
     def _on_mouse_clicked(self, event) -> None:
         if event.button() != Qt.MouseButton.LeftButton:
+            return
+        if event.double():  # the whole map again
+            self.reset_zoom()
             return
         row, column = self.cell_at(event.scenePos())
         if row >= 0:

@@ -44,6 +44,7 @@ from gui.attention.heatmap import HeatmapView
 from gui.attention.inspector import StepInspector
 from gui.attention.map_units import MapUnits, UnitsCache, cell_text, steering_mark
 from gui.attention.record import DecodeRecord
+from gui.attention.row_scroll import with_row_scroll_bar
 from gui.attention.throttle import FrameThrottle
 from gui.attention.view_bar import MapViewBar
 
@@ -74,7 +75,8 @@ def no_attention_note(table: Mapping[str, ScorerInfo] = SCORER_TABLE) -> str:
 
 SEGMENTER_WARM_UP_MS = 2000  # after start-up, the word view's Chinese segmenter loads on a helper thread
 INSPECTOR_INTERVAL_MS = 150  # the step inspector's redraws while a run streams (see AttentionPanel)
-HOVER_HINT = "Hover a cell for its weight · wheel: zoom · drag: pan · click a row: inspect that step"
+HOVER_HINT = ("Hover a cell for its weight · wheel: zoom · drag: pan · double-click: reset zoom · "
+              "click a row: inspect that step")
 
 
 def _warm_up_segmenter() -> None:
@@ -124,7 +126,8 @@ class AttentionPanel(QWidget):
         heat_page = QWidget()
         heat_layout = QVBoxLayout(heat_page)
         heat_layout.setContentsMargins(0, 0, 0, 0)
-        heat_layout.addWidget(self.heatmap, 1)
+        heat_box, self.row_scroll = with_row_scroll_bar(self.heatmap)  # rows out of view: a scroll bar
+        heat_layout.addWidget(heat_box, 1)
         self.head_chooser = HeadChooser()
         self.head_chooser.setObjectName("attentionHeadCombo")
         below = QHBoxLayout()
@@ -161,6 +164,7 @@ class AttentionPanel(QWidget):
         self.inspector.alternativeChosen.connect(self.alternativeChosen)
         self.view_bar.wordViewChanged.connect(self.set_word_view)
         self.view_bar.colorScaleChanged.connect(self.set_color_scale)
+        self.view_bar.resetZoomRequested.connect(self.heatmap.reset_zoom)
         QTimer.singleShot(SEGMENTER_WARM_UP_MS, _warm_up_segmenter)
         self.head_chooser.headChanged.connect(lambda _head: self.render_now())
 

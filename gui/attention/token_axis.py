@@ -138,14 +138,17 @@ class TokenAxis(pg.AxisItem):
 
     def label_rect(self, position: float, label: str) -> QRectF:
         """The label's rectangle in this axis' coordinates, its tick at ``position`` (x on the top
-        axis, y on the left one)."""
+        axis, y on the left one): centred on its tick, and moved in where that would put part of it
+        past either end of the axis (the first and last column of a fitted long input)."""
         bounds = self.mapRectFromParent(self.geometry())
         extent = self.label_extent(label)
         if self.orientation == "left":
             width = self.metrics.horizontalAdvance(label)
-            return QRectF(bounds.right() - TEXT_OFFSET - width, position - extent / 2, width, extent)
+            top = _inside(position - extent / 2, extent, bounds.top(), bounds.bottom())
+            return QRectF(bounds.right() - TEXT_OFFSET - width, top, width, extent)
         length = self.label_length(label) if self.vertical else self.line
-        return QRectF(position - extent / 2, bounds.bottom() - TEXT_OFFSET - length, extent, length)
+        left = _inside(position - extent / 2, extent, bounds.left(), bounds.right())
+        return QRectF(left, bounds.bottom() - TEXT_OFFSET - length, extent, length)
 
     def tick_position(self, value: float) -> float:
         """Where the tick of ``value`` lies along this axis, in its own coordinates."""
@@ -209,3 +212,8 @@ class TokenAxis(pg.AxisItem):
         p.drawText(QRectF(-length / 2, -extent / 2, length, extent),
                    int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextDontClip), text)
         p.restore()
+
+
+def _inside(start: float, extent: float, low: float, high: float) -> float:
+    """``start`` moved so that [start, start + extent] lies within [low, high] (as far as it can)."""
+    return max(low, min(start, high - extent))

@@ -1,15 +1,16 @@
-"""The map's view choices: words or pieces, and the colour scale (a row of two small controls).
+"""The map's view choices: words or pieces, the colour scale, and a button that resets the zoom
+(a row of three small controls).
 
 Used under the Translate tab's heatmap and in the Compare tab, where one choice applies to every
 map. Object names are given by the owner (a tab may hold two bars): ``<prefix>WordView`` (the check
-box) and ``<prefix>ColorScale`` (the combo box). Both choices are remembered between sessions under
+box), ``<prefix>ColorScale`` (the combo box) and ``<prefix>ResetZoom`` (the button). Both choices are remembered between sessions under
 ``<prefix>/wordView`` and ``<prefix>/colorScale`` (:meth:`MapViewBar.restore`, :meth:`MapViewBar.save`).
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QSettings, Qt, Signal
-from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QToolButton, QWidget
 
 from gui.attention.color_scale import COLOR_SCALES, DEFAULT_SCALE
 from gui.stored_settings import stored_flag, stored_text
@@ -21,10 +22,11 @@ WORD_VIEW_TIP = ("Words: sub-word pieces merged into words â€” English by the â–
 
 
 class MapViewBar(QWidget):
-    """Words / pieces and the colour scale; says when either changes."""
+    """Words / pieces and the colour scale; says when either changes, and when the zoom is to be reset."""
 
     wordViewChanged = Signal(bool)
     colorScaleChanged = Signal(str)  # a key of gui.attention.color_scale.COLOR_SCALES
+    resetZoomRequested = Signal()  # the map(s) back to the view they open with
 
     def __init__(self, prefix: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -40,11 +42,18 @@ class MapViewBar(QWidget):
             self.scale.setItemData(self.scale.count() - 1, scale.tooltip, Qt.ItemDataRole.ToolTipRole)
         self.scale.setCurrentIndex(self.scale.findData(DEFAULT_SCALE))
         self.scale.setToolTip("Colour scale of the map (its colour bar says which)")
+        self.reset_zoom = QToolButton()
+        self.reset_zoom.setObjectName(f"{prefix}ResetZoom")
+        self.reset_zoom.setText("Reset zoom")
+        self.reset_zoom.setToolTip("Every column in view again, and the rows as the map opened (double-click a map "
+                                   "does the same)")
+        self.reset_zoom.clicked.connect(self.resetZoomRequested)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.words)
         layout.addWidget(QLabel("Colours:"))
         layout.addWidget(self.scale)
+        layout.addWidget(self.reset_zoom)
         self.words.toggled.connect(self.wordViewChanged)
         self.scale.currentIndexChanged.connect(lambda _index: self.colorScaleChanged.emit(self.scale_name()))
 

@@ -21,11 +21,13 @@ from PySide6.QtCore import QMargins, QPoint, QRect, QSize, Qt
 from PySide6.QtWidgets import QDialog, QLabel, QVBoxLayout, QWidget
 
 from gui.attention.piece_map import PieceMap
+from gui.attention.row_scroll import with_row_scroll_bar
 from gui.compare.panel import ScorerPanel
 from gui.screen_fit import FRAME_ALLOWANCE, available_geometry, fit_to_screen
 
 ENLARGED_SIZE = (1200, 720)  # a two-clause input's 25 sub-words get a label each
-HINT = "Wheel to zoom, drag to pan; hover a cell to see its step in the Compare tab's step inspector."
+HINT = ("Wheel to zoom, drag to pan, double-click to reset the zoom; hover a cell to see its step in the Compare "
+        "tab's step inspector.")
 GAP = 6  # pixels between the window's frame and the inspector
 
 
@@ -75,7 +77,8 @@ class EnlargedMap(QDialog):
         self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout = QVBoxLayout(self)
         layout.addWidget(title)
-        layout.addWidget(self.heatmap, 1)
+        heat_box, self.row_scroll = with_row_scroll_bar(self.heatmap)  # rows out of view: a scroll bar
+        layout.addWidget(heat_box, 1)
         layout.addWidget(self.caption)
         hint = QLabel(HINT)
         hint.setEnabled(False)  # drawn as secondary text

@@ -79,6 +79,7 @@ class CompareTab(CompareWidgets):
     def _wire(self) -> None:
         self.view_bar.wordViewChanged.connect(self._apply_view)
         self.view_bar.colorScaleChanged.connect(self._apply_view)
+        self.view_bar.resetZoomRequested.connect(self._reset_zoom)
         self.export_menu.addAction("Grid as PNG…", lambda: self._export("png"))
         self.export_menu.addAction("Grid as SVG…", lambda: self._export("svg"))
         self.export_menu.addAction("Matrices as JSON…", lambda: self._export("json"))
@@ -320,6 +321,13 @@ class CompareTab(CompareWidgets):
         self._inspected, shown = ("", -1), self._inspected
         if shown[0]:
             self._inspect(*shown)
+
+    def _reset_zoom(self) -> None:
+        """Every map (those open large too, and the difference map) back to the view it opened with."""
+        maps = [p.heatmap for p in self.panels.values()] + [w.heatmap for w in self.enlarged.values()]
+        for heatmap in [*maps, self.difference.heatmap]:
+            if heatmap is not None:
+                heatmap.reset_zoom()
 
     def _view_map(self, heatmap) -> None:
         if heatmap is not None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from engine.config import MAX_INPUT_CHARS, MAX_SOURCE_TOKENS
-from gui.attention.heatmap import VISIBLE_COLUMNS
 from tests.gui.test_translate_support import (
     install_models,
     open_window,
@@ -53,7 +52,10 @@ def test_long_input_is_truncated_with_a_visible_notice(qtbot, window):
     assert panel.attention().shape == (len(panel.target_tokens()), MAX_SOURCE_TOKENS)
     assert "truncated" in view.hint_label.text()
     x_range = panel.heatmap.plot.getViewBox().viewRange()[0]
-    assert x_range[1] - x_range[0] <= VISIBLE_COLUMNS + 1, "a long input opens scrolled, not squeezed"
+    columns = len(panel.heatmap._labels["top"])  # words (the default view) or pieces
+    assert columns > 40 and x_range == [-0.5, columns - 0.5], "a long input opens fitted, never cropped"
+    shown = [index for index, _ in panel.heatmap.shown_labels("top")]
+    assert shown[1] > 1 and shown == list(range(0, columns, shown[1]))  # labels thinned evenly
 
 
 def test_examples_and_history(qtbot, window):
