@@ -64,10 +64,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from engine.bundle import MAX_CONFIG_BYTES  # noqa: E402
 from engine.checkpoint import has_checkpoint  # noqa: E402
+from engine.errors import EngineError, ModelFileError  # noqa: E402
 from engine.events import ENDED_ON_ITS_OWN  # noqa: E402
 from engine.metrics_log import last_finish_reason  # noqa: E402
 from engine.paths import TATOEBA_CORPUS  # noqa: E402
+from engine.run_lock import RunFolderLock  # noqa: E402
+from engine.safe_open import read_capped  # noqa: E402
 
 TOKEN_CAP = 40_000_000  # target tokens per model at most
 # dot / bilinear: the share of the budget over which their scores warm up to the formula as written. The
@@ -176,13 +180,27 @@ SHIPPED = ROOT / "resources" / "models"  # the shipped set: a model shipped unde
 def kept_by_recipe(kept: Path | None, plan: ModelPlan) -> bool:
     """Whether ``kept`` (a folder of finished models) holds ``plan``'s model, trained by the plan's own
     arguments (a model kept under an older recipe does not count: it is built again)."""
-    if kept is None:
+    if kept is None or not (kept / plan.name / "config.json").exists():
         return False
-    try:  # a missing folder is an OSError too
-        command = json.loads((kept / plan.name / "config.json").read_text(encoding="utf-8")).get("command")
-    except (OSError, ValueError, AttributeError):  # AttributeError: valid JSON that is no object
+    try:
+        command = stored_config(kept / plan.name / "config.json").get("command")
+    except EngineError:  # damaged, or not a regular file: built again
         return False
     return isinstance(command, str) and f"train {' '.join(plan.arguments)} " in command
+
+
+def stored_config(path: Path) -> dict:
+    """A model's config.json as a dict (a regular file, at most MAX_CONFIG_BYTES read: engine.safe_open);
+    ModelFileError in one line when it cannot be read or is no JSON object."""
+    try:
+        config = json.loads(read_capped(path, MAX_CONFIG_BYTES, ModelFileError).decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as error:
+        raise ModelFileError(f"{path} is not valid JSON ({' '.join(str(error).split())[:120]})") from None
+    except RecursionError:
+        raise ModelFileError(f"{path} nests too deep to read") from None
+    if not isinstance(config, dict):
+        raise ModelFileError(f"{path} holds no JSON object")
+    return config
 
 
 def kept_in(folders: tuple[Path | None, ...], plan: ModelPlan) -> Path | None:
@@ -302,10 +320,14 @@ def summary(out: Path, plans: list[ModelPlan], kept: Path | None = None,
         done = kept_in((kept, shipped), plan)
         config_path = (done or out) / plan.name / "config.json"
         state = model_state(out / plan.name, done is not None)
-        if not config_path.is_file():
+        if not config_path.exists():
             rows.append({"model": plan.name, "state": state})
             continue
-        config = json.loads(config_path.read_text(encoding="utf-8"))
+        try:
+            config = stored_config(config_path)
+        except EngineError as error:  # one damaged folder never hides the others' rows
+            rows.append({"model": plan.name, "state": state, "problem": str(error)})
+            continue
         training = config.get("training") or {}
         history = training.get("history") or [{}]
         best = (config.get("metrics") or {}).get("valid") or {}
@@ -316,7 +338,7 @@ def summary(out: Path, plans: list[ModelPlan], kept: Path | None = None,
     return rows
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=TATOEBA_CORPUS)
     parser.add_argument("--out", type=Path, default=None, help="build/models (build/trials with --trials)")
@@ -334,7 +356,7 @@ def main() -> int:
                         help="build the long-example mix trials (zh→en additive, reduced budget) instead")
     parser.add_argument("--transformer-trials", action="store_true",
                         help="build the Transformer's size trials (zh→en, reduced budget) instead")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     trials = args.trials or args.transformer_trials
     args.out = args.out or ROOT / "build" / ("trials" if trials else "models")
     if not args.corpus.is_file():
@@ -354,15 +376,31 @@ def main() -> int:
     kept = None if trials else args.kept  # the trials are never kept
     shipped = None if trials else SHIPPED
     if args.summary:
-        for row in summary(args.out, plans, kept, shipped):
+        try:
+            rows = summary(args.out, plans, kept, shipped)
+        except EngineError as error:  # a run's log that is not a file, say
+            print(f"build_shipped_models: error: {error}", file=sys.stderr)
+            return 2
+        for row in rows:
             print(json.dumps(row, ensure_ascii=False))
         return 0
+    try:  # one build per folder, through the lock train holds (each run claims its own folder inside)
+        claim = RunFolderLock(args.out).acquire()
+    except EngineError as error:
+        print(f"build_shipped_models: error: {error}", file=sys.stderr)
+        return 2
     build = Build(args.out, args.parallel, args.threads, args.device,
                   log=lambda message: print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True),
                   kept=kept, shipped=shipped)
     signal.signal(signal.SIGTERM, build.stop)
     signal.signal(signal.SIGINT, build.stop)
-    results = build.run(under_way_first(plans, args.out, (kept, shipped)))
+    try:
+        results = build.run(under_way_first(plans, args.out, (kept, shipped)))
+    except EngineError as error:
+        print(f"build_shipped_models: error: {error}", file=sys.stderr)
+        return 2
+    finally:
+        claim.release()
     return 0 if all(code == 0 for _, _, code in results) else 1
 
 

@@ -56,10 +56,12 @@ from engine.bundle import load_model_folder, read_config, save_model_folder, upd
 from engine.concat import long_test_set  # noqa: E402
 from engine.config import DecodeConfig  # noqa: E402
 from engine.data import read_tsv, split_pairs  # noqa: E402
+from engine.errors import ConfigError, EngineError  # noqa: E402
 from engine.evaluate import evaluate  # noqa: E402
 from engine.length_study import record_length_study, run_length_study  # noqa: E402
 from engine.paths import TATOEBA_CORPUS  # noqa: E402
 from engine.repetition import loop_bound, looping_share  # noqa: E402
+from engine.run_lock import unless_training  # noqa: E402
 from engine.run_report import record_test_metrics  # noqa: E402
 from engine.significance import paired_bleu_gains  # noqa: E402
 from engine.snapshots import list_snapshots  # noqa: E402
@@ -226,7 +228,45 @@ def record_repeat_ngram(folder: Path, valid, ngrams: list[int], beam: int) -> bo
     return _store_choice(folder, "no_repeat_ngram", n, tried)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    """Tune each folder given; an engine error (a bad folder, corpus or value, a folder a training holds): one line, exit 2."""
+    args = _parser().parse_args(argv)
+    try:
+        _check_arguments(args)
+        if args.threads:
+            torch.set_num_threads(args.threads)
+        for folder in args.models:
+            with unless_training(folder):  # the lock train holds: never beside a run still writing there
+                tune_folder(folder, args)
+    except EngineError as error:
+        print(f"tune_decoding: error: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"tune_decoding: error: {where}{error.strerror or error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _check_arguments(args: argparse.Namespace) -> None:
+    """Refuse a value no decode takes before any folder is read (ConfigError naming the valid range)."""
+    if args.valid < 1:
+        raise ConfigError(f"--valid must be at least 1 (the validation pairs used); got {args.valid}")
+    if any(count < 1 for count in args.average):
+        raise ConfigError(f"--average counts must be at least 1 (snapshots averaged); got {args.average}")
+    if args.threads < 0:
+        raise ConfigError(f"--threads must be 0 (torch's default) or more; got {args.threads}")
+    checks = [("--beam", "beam_size", [args.beam]), ("--alphas", "length_penalty", args.alphas),
+              ("--betas", "coverage_penalty", args.betas), ("--ngrams", "no_repeat_ngram", args.ngrams)]
+    for flag, name, values in checks:
+        try:
+            for value in values:
+                DecodeConfig(**{name: value})
+        except ConfigError as error:
+            raise ConfigError(f"{flag}: {error}") from None
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("models", nargs="+", type=Path, help="model folders")
     parser.add_argument("--corpus", type=Path, default=TATOEBA_CORPUS)
@@ -252,47 +292,47 @@ def main() -> int:
                         help="choose α, β and the n-gram constraint of folders tuned before afresh (after a change to "
                         "beam search): --alphas (widened as usual), then --betas, then --ngrams; keep the checkpoint "
                         "choice and the greedy figures, and redo the beam figures")
-    args = parser.parse_args()
-    if args.threads:
-        torch.set_num_threads(args.threads)
-    for folder in args.models:
-        bundle = load_model_folder(folder)
-        pairs, _ = read_tsv(args.corpus, bundle.source_language, bundle.target_language)
-        split = split_pairs(pairs, "peer")  # valid and test are the same parts under every split rule
-        # The choices are made on the validation pairs joined 1-8 at a time, as the long test set is made
-        # from the test pairs: a length penalty chosen on single short sentences alone favours short
-        # outputs, which cut multi-sentence inputs short.
-        valid = long_test_set(split.valid[: args.valid], bundle.source_language, bundle.target_language)
-        if args.more_alphas:
-            widen_length_penalty(folder, valid, split, args)
-            continue
-        if args.beam_only:
-            retune_beam(folder, valid, split, args)
-            continue
-        if args.coverage_only:
-            if record_beam_options(folder, valid, args):
-                record_beam_figures(folder, long_test_pairs(folder, split), split, args.beam,
-                                    load_model_folder(folder).length_penalty)
-            continue
-        averaging = choose_average(folder, valid, args.average)
-        print(f"{folder.name}: {averaging}", flush=True)
-        bundle = load_model_folder(folder)
-        long_pairs = long_test_pairs(folder, split)
-        # Greedy test figures again: of the averaged model, and with the attention statistics older runs lack.
-        record_test_metrics(folder, evaluate(bundle.translator, split.test, bundle.target_language), beam=1)
-        # The greedy study again (of the averaged model, or with what older runs did not store).
-        record_length_study(folder, run_length_study(bundle.translator, long_pairs, bundle.target_language))
-        alpha, tried = choose_length_penalty(folder, valid, args.alphas, args.beam)
-        _print_length_penalty(folder, alpha, tried, args.beam)
-        info = read_config(folder)
-        info["decoding"] = {
-            "length_penalty": alpha, "beam": args.beam, "chosen_on": f"the first {args.valid} validation pairs joined 1-8 at a time ({len(valid)} inputs)",
-            "tried": {"length_penalty": tried, "averaging": averaging},
-        }
-        update_config(folder, info)
-        record_beam_options(folder, valid, args)
-        record_beam_figures(folder, long_pairs, split, args.beam, alpha)
-    return 0
+    return parser
+
+
+def tune_folder(folder: Path, args: argparse.Namespace) -> None:
+    """Every choice of one model folder (the module docstring), as the flags say."""
+    bundle = load_model_folder(folder)
+    pairs, _ = read_tsv(args.corpus, bundle.source_language, bundle.target_language)
+    split = split_pairs(pairs, "peer")  # valid and test are the same parts under every split rule
+    # The choices are made on the validation pairs joined 1-8 at a time, as the long test set is made
+    # from the test pairs: a length penalty chosen on single short sentences alone favours short
+    # outputs, which cut multi-sentence inputs short.
+    valid = long_test_set(split.valid[: args.valid], bundle.source_language, bundle.target_language)
+    if args.more_alphas:
+        widen_length_penalty(folder, valid, split, args)
+        return
+    if args.beam_only:
+        retune_beam(folder, valid, split, args)
+        return
+    if args.coverage_only:
+        if record_beam_options(folder, valid, args):
+            record_beam_figures(folder, long_test_pairs(folder, split), split, args.beam,
+                                load_model_folder(folder).length_penalty)
+        return
+    averaging = choose_average(folder, valid, args.average)
+    print(f"{folder.name}: {averaging}", flush=True)
+    bundle = load_model_folder(folder)
+    long_pairs = long_test_pairs(folder, split)
+    # Greedy test figures again: of the averaged model, and with the attention statistics older runs lack.
+    record_test_metrics(folder, evaluate(bundle.translator, split.test, bundle.target_language), beam=1)
+    # The greedy study again (of the averaged model, or with what older runs did not store).
+    record_length_study(folder, run_length_study(bundle.translator, long_pairs, bundle.target_language))
+    alpha, tried = choose_length_penalty(folder, valid, args.alphas, args.beam)
+    _print_length_penalty(folder, alpha, tried, args.beam)
+    info = read_config(folder)
+    info["decoding"] = {
+        "length_penalty": alpha, "beam": args.beam, "chosen_on": f"the first {args.valid} validation pairs joined 1-8 at a time ({len(valid)} inputs)",
+        "tried": {"length_penalty": tried, "averaging": averaging},
+    }
+    update_config(folder, info)
+    record_beam_options(folder, valid, args)
+    record_beam_figures(folder, long_pairs, split, args.beam, alpha)
 
 
 def long_test_pairs(folder: Path, split) -> list:
