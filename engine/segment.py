@@ -9,7 +9,9 @@ the first time Chinese is shown as words; the trimmed list loads in a fraction o
 segments corpus-like text the same way (bench/bench_words.py measures both).
 
 Without jieba installed the segmenter falls back to one word per character (what the pieces show
-anyway) and says so in :func:`segmenter_name`. Pure Python: no Qt, no torch.
+anyway) and says so in :func:`segmenter_name`. So it does when the word list cannot be used (empty,
+damaged, not a regular file, over its cap): once, with one notice (:func:`segmenter_notice`, and one
+log warning) — never an error on every decode. Pure Python: no Qt, no torch.
 """
 
 from __future__ import annotations
@@ -19,12 +21,19 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from engine.errors import DataError
+from engine.safe_open import read_capped
+
 WORDS_FILE = Path(__file__).resolve().parent.parent / "resources" / "segmenter" / "zh-words.txt"
 CHARACTERS = "characters"  # the fallback segmenter's name: one word per character
+
+MAX_WORDS_BYTES = 64 * 1024 * 1024  # the trimmed list is ~1 MB, jieba's full dictionary 5 MB
+log = logging.getLogger(__name__)
 
 _lock = threading.Lock()
 _cut: Callable[[str], list[str]] | None = None
 _name = ""
+_notice = ""
 
 
 def _characters(text: str) -> list[str]:
@@ -38,7 +47,8 @@ def _load() -> tuple[Callable[[str], list[str]], str]:
     except ImportError:
         return _characters, CHARACTERS
     jieba.setLogLevel(logging.WARNING)  # it logs every dictionary load at INFO
-    if WORDS_FILE.is_file():
+    if WORDS_FILE.exists() or WORDS_FILE.is_symlink():
+        _check_word_list(WORDS_FILE)
         tokenizer = jieba.Tokenizer(dictionary=str(WORDS_FILE))
         name = f"jieba {jieba.__version__} ({WORDS_FILE.name})"
     else:
@@ -48,12 +58,30 @@ def _load() -> tuple[Callable[[str], list[str]], str]:
     return (lambda text: tokenizer.lcut(text, HMM=True)), name
 
 
+def _check_word_list(path: Path) -> None:
+    """Refuse a word list jieba would hang on (a pipe, a device), choke on (empty) or read too much of."""
+    if not read_capped(path, MAX_WORDS_BYTES, DataError).strip():
+        raise DataError(f"{path} is empty")
+
+
+def _load_or_characters() -> tuple[Callable[[str], list[str]], str, str]:
+    """:func:`_load`, or characters and a one-line notice saying why when the word list cannot be used."""
+    try:
+        cut, name = _load()
+        return cut, name, ""
+    except Exception as error:  # jieba raises ValueError, OSError, UnicodeDecodeError … on a damaged list
+        reason = " ".join(str(error).split())[:200] or type(error).__name__
+        notice = f"the word list {WORDS_FILE.name} cannot be used ({reason}); Chinese words are shown as characters"
+        log.warning("%s", notice)
+        return _characters, f"{CHARACTERS} ({WORDS_FILE.name} unusable)", notice
+
+
 def _segmenter() -> Callable[[str], list[str]]:
-    global _cut, _name
+    global _cut, _name, _notice
     if _cut is None:
         with _lock:
             if _cut is None:
-                _cut, _name = _load()
+                _cut, _name, _notice = _load_or_characters()
     return _cut
 
 
@@ -66,6 +94,12 @@ def warm_up() -> str:
 def is_ready() -> bool:
     """True once the segmenter is loaded: :func:`segment` will not wait for it."""
     return _cut is not None
+
+
+def segmenter_notice() -> str:
+    """Why Chinese words are shown as characters when the word list could not be used ("" otherwise)."""
+    warm_up()
+    return _notice
 
 
 def segmenter_name() -> str:
