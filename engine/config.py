@@ -55,18 +55,18 @@ class ModelShape(_Serializable):
     # range checks, the model folder schema, the flags and the form rows are derived from it.
     scorer: str = setting("additive", choices=SCORER_NAMES, help="attention scorer",
                           required=True)  # attention scorer F(s, h); the form's scorer combo also offers "all"
-    cell: str = setting("gru", choices=CELL_NAMES, help="recurrent cell (default gru)",
+    cell: str = setting("gru", choices=CELL_NAMES, family="rnn", help="recurrent cell (default gru)",
                         row=Row(label="Cell", tip="Recurrent cell of encoder and decoder; GRU trains fastest and "
                                 "most reliably", choice_labels=("GRU", "LSTM", "Plain RNN (tanh)")))
     embedding_size: int = setting(128, low=1, high=8192, help="token embedding size",
                                   row=Row(tip="Size of the token embeddings (both sides)", step=16, low=8, high=1024))
     encoder_hidden_size: int = setting(256, low=1, high=8192, flag=None, row=_HIDDEN_ROW,
-                                       help="encoder size per direction; the memory is 2x this before projection")
-    encoder_layers: int = setting(1, low=1, high=8, flag=None, help="stacked bidirectional encoder layers")
+                                       family="rnn", help="encoder size per direction; the memory is 2x this before projection")
+    encoder_layers: int = setting(1, low=1, high=8, flag=None, family="rnn", help="stacked bidirectional encoder layers")
     decoder_hidden_size: int = setting(256, low=1, high=8192, flag=None, row=_HIDDEN_ROW,
-                                       help="decoder state s_i; the memory h_j is projected to this size once")
+                                       family="rnn", help="decoder state s_i; the memory h_j is projected to this size once")
     attention_size: int = setting(256, low=1, high=8192, flag=None, row=_HIDDEN_ROW,
-                                  help="hidden size of the additive scorer's tanh layer")
+                                  family="rnn", help="hidden size of the additive scorer's tanh layer")
     dropout: float = setting(0.2, low=0.0, high=0.9, help="dropout rate",
                              row=Row(label="Dropout", tip="Dropout on embeddings and the output layer during "
                                      "training (off when translating)", step=0.05))  # embeddings and pre-output
@@ -84,18 +84,18 @@ class ModelShape(_Serializable):
                 "shipped models use it"))  # pre-output of size E
 
     transformer_layers: int = setting(
-        3, low=1, high=12, help="Transformer only: layers of the encoder and of the decoder (each)",
+        3, low=1, high=12, family="transformer", help="Transformer only: layers of the encoder and of the decoder (each)",
         row=Row(label="Layers", tip="Transformer only: self-attention layers in the encoder and in the decoder"))
     feedforward_size: int = setting(
-        1024, low=8, high=16384, help="Transformer only: the inner size of each layer's feed-forward block",
+        1024, low=8, high=16384, family="transformer", help="Transformer only: the inner size of each layer's feed-forward block",
         row=Row(label="Feed-forward size", tip="Transformer only: the inner size of each layer's feed-forward "
                 "block (its model size is the embedding size)", step=128, low=64, high=4096))
     activation_dropout: float = setting(
-        0.0, low=0.0, high=0.9, help="Transformer only: dropout inside the feed-forward blocks, after the ReLU",
+        0.0, low=0.0, high=0.9, family="transformer", help="Transformer only: dropout inside the feed-forward blocks, after the ReLU",
         row=Row(label="Activation dropout", tip="Transformer only: dropout after the ReLU of each feed-forward "
                 "block, in training", step=0.05, special="off"))
     positions: str = setting(
-        "sinusoidal", choices=POSITION_KINDS, help="Transformer only: how positions are encoded",
+        "sinusoidal", choices=POSITION_KINDS, family="transformer", help="Transformer only: how positions are encoded",
         row=Row(label="Positions", tip="Transformer only: fixed sinusoids (any length) or a vector learned per "
                 "position", choice_labels=("Sinusoidal", "Learned")))
 
@@ -162,7 +162,10 @@ class TrainConfig(_Serializable):
                                            "the schedule below", step=0.0005, decimals=5, low=0.00001))
     warmup_steps: int = setting(0, low=0, high=1_000_000, unit="steps",
                                 help="raise the learning rate linearly from 0 over the first N optimizer steps, then "
-                                "follow the schedule (0 = off; a Transformer trains badly without it)")
+                                "follow the schedule (0 = off; a Transformer trains badly without it)",
+                                row=Row(label="Warm-up steps", tip="Raise the learning rate from 0 over the first N "
+                                        "optimizer steps; a Transformer trains badly without it (a few hundred)",
+                                        step=100, high=20_000, special="off"))
     clip_norm: float = setting(1.0, low=0.0, high=1000.0, flag=None, help="gradient clipping (global L2 norm)")
     label_smoothing: float = setting(0.1, low=0.0, high=0.5, flag=None, help="label smoothing (0 disables)")
     lr_decay_factor: float = setting(0.5, low=0.01, high=1.0, flag=None,

@@ -46,6 +46,7 @@ class Setting:
     flag: str | None = ""  # the train flag: "" = --field-name, None = no flag of its own
     required: bool = False  # the train flag must be given (it has no default there)
     row: Row | None = None  # None: the form leaves it at the engine's default
+    family: str = ""  # the model family it shapes ("rnn", "transformer"); "": every model, or not a model setting
 
     def __post_init__(self) -> None:
         if (self.low is None) != (self.high is None):
@@ -71,10 +72,10 @@ class Setting:
 
 def setting(default: Any = dataclasses.MISSING, *, help: str, low: float | None = None,  # noqa: A002
             high: float | None = None, choices: tuple[str, ...] = (), unit: str = "", flag: str | None = "",
-            required: bool = False, row: Row | None = None, kw_only: bool = False) -> Any:
+            required: bool = False, row: Row | None = None, kw_only: bool = False, family: str = "") -> Any:
     """A dataclass field with its default and its :class:`Setting`."""
     described = Setting(help=help, low=low, high=high, choices=choices, unit=unit, flag=flag, required=required,
-                        row=row)
+                        row=row, family=family)
     return dataclasses.field(default=default, kw_only=kw_only, metadata={KEY: described})
 
 

@@ -289,9 +289,16 @@ class TrainingForm(QWidget):
         self.concat_start.setEnabled(self.concat_max.value() > 1 and not cached)
 
     def _scorer_changed(self) -> None:
-        """The score warm-up only changes the unscaled scorers, attention dropout only the attention
-        scorers: each is offered only when a run it changes may be trained."""
+        """A row of one model family (engine.settings_meta's ``family``) is offered only for that family's
+        mechanisms, the score warm-up only for the unscaled scorers, attention dropout only for the attention
+        scorers: each only when a run it changes may be trained."""
         chosen = self.scorer_combo.currentData()
+        family = None if chosen == ALL_SCORERS else SCORER_TABLE[chosen].family
+        for binding in self._bindings:  # a row that shapes one family of models only (the RNN's cell, the layers…)
+            descriptions = described(SECTIONS[binding.section])
+            families = {descriptions[name].family for name in binding.fields if name in descriptions} - {""}
+            if families:
+                binding.widget.setEnabled(family is None or families == {family})
         self.temperature_warmup.setEnabled(chosen == ALL_SCORERS or SCORER_TABLE[chosen].unscaled)
         self.attention_dropout.setEnabled(chosen == ALL_SCORERS or SCORER_TABLE[chosen].uses_attention)
 

@@ -12,6 +12,7 @@ from engine.__main__ import build_parser
 from engine.config import SCORER_NAMES, ModelShape, TrainConfig
 from engine.errors import ConfigError
 from engine.jobs import VocabularySizes
+from engine.scorer_table import SCORER_TABLE
 from engine.settings_meta import Row, described, flag_name, setting
 from gui.training import form as form_module
 from gui.training.form import ALL_SCORERS, SECTIONS, TrainingForm
@@ -110,11 +111,22 @@ def _changed(widget, value):
     return value + step if value + step <= widget.maximum() else value - step
 
 
-def test_every_form_row_reaches_its_engine_field(form):
-    form.set_scorer("dot")  # every row offered (the score warm-up is for the unscaled scorers)
+def _family(binding) -> str:
+    descriptions = described(SECTIONS[binding.section])
+    return next((descriptions[name].family for name in binding.fields
+                 if name in descriptions and descriptions[name].family), "")
+
+
+@pytest.mark.parametrize("scorer", ["dot", "transformer"])  # an RNN scorer and the Transformer: each family's rows
+def test_every_form_row_reaches_its_engine_field(form, scorer):
+    form.set_scorer(scorer)  # every row of its family offered (the score warm-up is for the unscaled scorers)
     form.minutes.setValue(10)  # the budget schedule needs a time budget
     form.concat_max.setValue(4)  # the share and start need pairs to join
+    family = SCORER_TABLE[scorer].family
     for binding in form._bindings:
+        if _family(binding) not in ("", family) or binding.widget is form.temperature_warmup and scorer != "dot":
+            assert not binding.widget.isEnabled(), binding.fields  # another family's row: not offered
+            continue
         [before] = form.settings()
         old = getattr(getattr(before, binding.section), binding.fields[0])
         new = _changed(binding.widget, old)
@@ -128,6 +140,18 @@ def test_every_form_row_reaches_its_engine_field(form):
         part = getattr(after, binding.section)
         for name in binding.fields:
             assert getattr(part, name) == pytest.approx(new), (binding.section, name)
+
+
+def test_a_transformer_run_takes_its_own_rows_and_leaves_the_rnns_at_the_engines_defaults(form):
+    form.set_scorer("transformer")
+    [binding] = [b for b in form._bindings if b.fields == ("feedforward_size",)]
+    binding.widget.setValue(512)
+    form.hidden.setValue(form.hidden.value() + 32)  # disabled: the RNN's sizes mean nothing to a Transformer
+    [settings] = form.settings()
+    assert settings.model.feedforward_size == 512 and settings.model.decoder_hidden_size == 256
+    assert not form.cell_combo.isEnabled() and not form.hidden.isEnabled()
+    form.set_scorer("additive")
+    assert not binding.widget.isEnabled() and form.cell_combo.isEnabled()
 
 
 def test_presets_fill_the_rows_and_a_disabled_row_keeps_the_engines_default(form):
