@@ -54,11 +54,15 @@ PROGRESS = Obj({
     "concat_from_epoch": Int(low=0, nullable=True), "scheduler": SCHEDULER,
 }, required=frozenset({"step", "epoch", "batch_in_epoch", "scheduler"}))
 
+# Adam's settings bounded as the run's settings are (TrainConfig: a learning rate of at most 1; Adam's own
+# betas below 1, eps 1e-8, no weight decay): a value torch takes but whose first step overflows (lr 1e308,
+# betas of 1, eps 0 beside a huge weight decay) is refused at load, in one line.
+LEARNING_RATE, ADAM_BETA, ADAM_EPS = Num(0, 1), Num(0, 0.99999), Num(1e-12, 1e-2)
 PARAM_GROUP = Obj({
-    "lr": Num(low=0), "betas": ListOf(Num(0, 1), 2, 2), "eps": Num(low=0), "weight_decay": Num(low=0),
+    "lr": LEARNING_RATE, "betas": ListOf(ADAM_BETA, 2, 2), "eps": ADAM_EPS, "weight_decay": Num(0, 1),
     "amsgrad": Bool(), "maximize": Bool(), "foreach": Bool(nullable=True), "capturable": Bool(),
     "differentiable": Bool(), "fused": Bool(nullable=True), "decoupled_weight_decay": Bool(),
-    "initial_lr": Num(low=0), "params": ListOf(Int(0, 10_000_000), 1),
+    "initial_lr": LEARNING_RATE, "params": ListOf(Int(0, 10_000_000), 1),
 }, required=frozenset({"lr", "betas", "eps", "weight_decay", "params"}))
 
 OPTIMIZER = Obj({
