@@ -109,6 +109,16 @@ class TokenPairs(Sequence):
         offsets = self._offsets[side]
         return self._ids[side][int(offsets[index]) : int(offsets[index + 1])].tolist()
 
+    def check_vocabularies(self, source_size: int, target_size: int) -> None:
+        """Refuse ids no tokenizer of this cache gives (one beyond its vocabulary would index past the
+        embedding): StoredFileError naming the file, its largest id and the vocabulary's size."""
+        for side, size in zip(_SIDES, (source_size, target_size), strict=True):
+            ids = self._ids[side]
+            largest = int(ids.max()) if len(ids) else -1
+            if largest >= size:
+                raise StoredFileError(f"{self.folder / f'{side}.ids'} holds the id {largest:,}, beyond the {side} "
+                                      f"vocabulary of {size:,} (ids 0-{size - 1:,})")
+
     def lengths(self) -> tuple[list[int], list[int]]:
         """(source lengths, target lengths) of every pair, for batching by length without reading ids."""
         return tuple(np.diff(self._offsets[side]).tolist() for side in _SIDES)  # type: ignore[return-value]
@@ -183,6 +193,7 @@ def _prepare(folder: Path, corpus: Path, src: str, tgt: str, split_rule: str,
                           duplicates_removed=meta["duplicates_removed"],
                           skipped=tuple(SkippedLine(**s) for s in meta["skipped"]), skipped_total=meta["skipped_total"])
     pairs = TokenPairs(ids_folder, [source_tokenizer.sha256, target_tokenizer.sha256])
+    pairs.check_vocabularies(source_tokenizer.vocab_size, target_tokenizer.vocab_size)
     split = Split(train=(), valid=valid, test=test, train_removed_overlap=meta["train_removed_overlap"])
     return CachedCorpus(split, pairs, report, source_tokenizer, target_tokenizer, folder, reused)
 
