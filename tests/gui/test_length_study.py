@@ -166,7 +166,9 @@ def test_choosing_a_bucket_lists_its_inputs_with_every_output_and_the_reference(
     assert [combo.itemData(i) for i in range(combo.count())] == ["1–10", "11–20", "41–60"]
     combo.setCurrentIndex(combo.findData("41–60"))
     headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
-    assert headers[1:] == ["Source", "Reference", LABELS["additive"], LABELS["none"]]
+    assert headers[1:] == ["Source", "Reference", "Additive", "None"]  # short titles: the whole label in the tooltip
+    tips = [table.horizontalHeaderItem(c).toolTip() for c in range(table.columnCount())]
+    assert tips[1:] == ["Source", "Reference", LABELS["additive"], LABELS["none"]]
     assert table.rowCount() == 1
     assert view.table.output_texts(0) == [SHARED["41–60"][0], SHARED["41–60"][1], "out 41–60", "out 41–60"]
     assert "BLEU 25.0" in view.scores_label.text() and "chrF 24.0" in view.scores_label.text()

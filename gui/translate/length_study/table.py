@@ -1,6 +1,10 @@
 """The bucket table of the length study: a few example inputs of one source-length bucket, with
 the reference and every scorer's output; one click on a row's button (or a double click on the
 row) asks for that input to be translated in the Translate view.
+
+The inputs of the long buckets run to eight lines in a column: each row shows its first
+ROW_LINES lines (every text whole in its tooltip), so that several rows are in view at 1280×800;
+the column titles are the scorers' short names (the whole label in the title's tooltip).
 """
 
 from __future__ import annotations
@@ -43,12 +47,20 @@ def button_tip(beam: int) -> str:
 
 FIXED_COLUMNS = ("", "Source", "Reference")  # the button column, then the texts
 SOURCE_COLUMN = 1
+ROW_LINES = 2  # text lines a row shows at most (a 41–60-token input has eight)
+
+
+def short_title(label: str) -> str:
+    """A scorer's column title: its label without the parenthesis (``Bilinear (Luong "general")`` →
+    ``Bilinear``)."""
+    return label.split(" (", 1)[0]
 
 
 class StudyTable(QTableWidget):
     """One row per example input; columns: button, source, reference, one output per scorer."""
 
     rowChosen = Signal(str)  # the source text of the chosen row
+    ROW_PADDING = 4  # pixels above and below a row's text lines
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -73,7 +85,7 @@ class StudyTable(QTableWidget):
         self.clear()
         headers = [*FIXED_COLUMNS, *columns]
         self.setColumnCount(len(headers))
-        self.setHorizontalHeaderLabels(headers)
+        self.setHorizontalHeaderLabels([*FIXED_COLUMNS, *(short_title(title) for title in columns)])
         for column, title in enumerate(headers):
             self.horizontalHeaderItem(column).setToolTip(title)  # a narrow column's title is elided
         self.setRowCount(len(rows))
@@ -99,6 +111,10 @@ class StudyTable(QTableWidget):
         for column in range(1, len(headers)):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
         self.resizeRowsToContents()
+        tallest = self.fontMetrics().lineSpacing() * ROW_LINES + 2 * self.ROW_PADDING
+        for index in range(len(rows)):
+            if self.rowHeight(index) > tallest:  # the rest of its texts is in their tooltips
+                self.setRowHeight(index, tallest)
 
     def set_beam(self, beam: int) -> None:
         """The outputs shown from now on were decoded at ``beam`` (the row buttons say so)."""

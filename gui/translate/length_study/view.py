@@ -101,7 +101,10 @@ def tick_text(label: str, count: int) -> str:
     return f"{label}\nn = {count}" if count else label
 
 
-SPLIT_UNIT = 180  # px: the plot gets two, the examples and the attention table one each
+SPLIT_PARTS = (9, 8, 5)  # the plot, the bucket's inputs and how they attend: at 1280×800 the table shows
+# three rows or more (gui/translate/length_study/table.py), and the attention figures scroll in theirs
+SPLIT_UNIT = 24  # px per part at the first showing (the splitter scales them to its height)
+PLOT_MIN_HEIGHT = 200
 
 
 class LengthStudyView(QWidget):
@@ -128,7 +131,7 @@ class LengthStudyView(QWidget):
                                     "says how much the language itself repeats")
         self.plot = pg.PlotWidget()
         self.plot.setObjectName("lengthStudyPlot")
-        self.plot.setMinimumHeight(260)
+        self.plot.setMinimumHeight(PLOT_MIN_HEIGHT)
         style_plot(self.plot, "", "BLEU", "source length (sub-word tokens)")
         item = self.plot.getPlotItem()
         item.setMouseEnabled(x=False, y=False)
@@ -190,11 +193,18 @@ class LengthStudyView(QWidget):
         attention_row.addWidget(self.attention_label, 0, Qt.AlignmentFlag.AlignTop)
         attention_row.addSpacing(12)
         attention_row.addWidget(self.reading_scroll, 1)
+        # The attention figures scroll in their pane too: as tall as their table (seven rows), they
+        # left the bucket's inputs room for half a row at 1280×800.
+        attention_pane = QScrollArea()
+        attention_pane.setObjectName("lengthStudyAttentionPane")
+        attention_pane.setWidget(attention)
+        attention_pane.setWidgetResizable(True)
+        attention_pane.setFrameShape(QFrame.Shape.NoFrame)
         splitter = QSplitter(Qt.Orientation.Vertical)
-        for pane, stretch in ((self.plot, 2), (lower, 1), (attention, 1)):  # a bucket's inputs are long too
+        for pane, stretch in zip((self.plot, lower, attention_pane), SPLIT_PARTS, strict=True):
             splitter.addWidget(pane)
             splitter.setStretchFactor(splitter.count() - 1, stretch)
-        splitter.setSizes([2 * SPLIT_UNIT, SPLIT_UNIT, SPLIT_UNIT])  # the first showing too: 2 : 1 : 1
+        splitter.setSizes([part * SPLIT_UNIT for part in SPLIT_PARTS])  # the first showing too
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.caption)
