@@ -75,8 +75,7 @@ def no_attention_note(table: Mapping[str, ScorerInfo] = SCORER_TABLE) -> str:
 
 SEGMENTER_WARM_UP_MS = 2000  # after start-up, the word view's Chinese segmenter loads on a helper thread
 INSPECTOR_INTERVAL_MS = 150  # the step inspector's redraws while a run streams (see AttentionPanel)
-HOVER_HINT = ("Hover a cell for its weight · wheel: zoom · drag: pan · double-click: reset zoom · "
-              "click a row: inspect that step")
+HOVER_HINT = "Hover a cell for its weight · wheel: zoom · drag: pan · double-click: reset · click a row: its step"
 
 
 def _warm_up_segmenter() -> None:
