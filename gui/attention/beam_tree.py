@@ -282,14 +282,19 @@ class BeamTreeView(QGraphicsView):
         return None if row is None else self.levels[depth][row]
 
     # -- choosing ---------------------------------------------------------------------------
-    def choose(self, item: TreeNode | None, pick: bool = False) -> None:
-        if item is None:
-            return
+    def mark(self, item: TreeNode) -> None:
+        """Outline ``item`` as the current node and scroll it into view, without choosing it (the
+        hypothesis it stands for is already the one shown: the search's output)."""
         self._follow = False
         self.current = item
         self._outline.setPos(item.rect().topLeft())
         self._outline.show()
         self.ensureVisible(item.rect(), 24, 24)
+
+    def choose(self, item: TreeNode | None, pick: bool = False) -> None:
+        if item is None:
+            return
+        self.mark(item)
         self.nodeChosen.emit(item.node)
         if pick:
             self.nodePicked.emit(item.node)

@@ -1,13 +1,16 @@
 """The Translate tab's beam tree: the current run's levels of the search, the dialog that shows them
 (built on first use, non-modal), redrawn at most ten times a second while a search runs, its footer,
-and a node chosen (its hypothesis shown) or picked (the search continued from it)."""
+and a node chosen (its hypothesis shown) or picked (the search continued from it).
+
+Once a search has ended, the node of the output shown is outlined; the footer names the current
+node's hypothesis in words (“My sister likes …”), its log p and score, under the search's state."""
 
 from __future__ import annotations
 
 import dataclasses
 from typing import TYPE_CHECKING
 
-from gui.attention.labels import quoted
+from gui.attention.labels import join_pieces, quoted
 from gui.attention.throttle import FrameThrottle
 
 if TYPE_CHECKING:
@@ -55,6 +58,7 @@ class BeamTreeFollower:
 
     def run_ended(self) -> None:
         self._throttle.flush()
+        self._outline_output()
         self.update_footer()
 
     def _draw(self) -> None:
@@ -76,6 +80,7 @@ class BeamTreeFollower:
         self._throttle.cancel()
         self.dialog.show_levels(self.levels)
         self._shown = len(self.levels)
+        self._outline_output()
         self.update_footer()
         self.dialog.show()
         self.dialog.raise_()
@@ -92,18 +97,45 @@ class BeamTreeFollower:
         running = tab.controller.running
         beam = tab.run.beam_size if tab.run is not None else tab.view.choice_bar.beam_spin.value()
         finished = 0 if running else sum(node.status == "finished" for _, level in self.levels for node in level)
-        self.dialog.status.setText(tree_footer(beam, running, len(self.levels), finished,
-                                               len(tab.whatif.prefix_ids or ())))
+        state = tree_footer(beam, running, len(self.levels), finished, len(tab.whatif.prefix_ids or ()))
+        current = self.dialog.tree.current
+        self.dialog.status.setText(state + ("\n" + self.node_text(current.node) if current is not None else ""))
+
+    def _outline_output(self) -> None:
+        """Outline the node of the output shown (the search's result), once the search has ended."""
+        if self.dialog is None or self.tab.controller.running or not self.levels:
+            return
+        tree = self.dialog.tree
+        if tree.current is not None:
+            return  # a node the learner chose stays chosen
+        shown = tuple(self.tab.view.attention_panel.target_tokens())
+        finished = [item for level in tree.levels for item in level if item.node.status == "finished"]
+        output = next((item for item in finished
+                       if item.node.step is not None and tuple(item.node.step.hypothesis_tokens) == shown), None)
+        output = output or max(finished, key=lambda item: item.node.score, default=None)
+        if output is not None:
+            tree.mark(output)
+
+    def node_text(self, node) -> str:
+        """What the footer says of a node: its hypothesis in words, and its scores or its fate."""
+        if node.step is not None:
+            tokens = tuple(node.step.hypothesis_tokens)
+        else:  # pruned: its parent's hypothesis and its own token
+            parent = self.dialog.tree.items_by_ids.get(tuple(node.ids[:-1])) if self.dialog is not None else None
+            before = parent.node.step.hypothesis_tokens if parent is not None and parent.node.step is not None else ()
+            tokens = (*before, node.token)
+        text = f"“{join_pieces(tokens)[0]}”"
+        if node.step is None:
+            return (f"{text} was pruned at {quoted(node.token)}: the beam was full of better hypotheses "
+                    f"(log p {node.log_probability:.3f}).")
+        return (f"{text} — {len(node.ids)} tokens, log p {node.log_probability:.3f}, score {node.score:.3f} "
+                f"({node.status}).")
 
     def _on_node_chosen(self, node) -> None:
-        if node.step is None:
-            self.dialog.status.setText(f"{quoted(node.token)} was pruned: the beam was full of better hypotheses "
-                                       f"(log p {node.log_probability:.3f}).")
-            return
-        self.tab.view.target_output.set_pieces(node.step.hypothesis_tokens)
-        self.tab.view.attention_panel.show_hypothesis(node.step)
-        self.dialog.status.setText(f"Hypothesis of {len(node.ids)} tokens, log p {node.log_probability:.3f}, "
-                                   f"score {node.score:.3f} ({node.status}).")
+        if node.step is not None:
+            self.tab.view.target_output.set_pieces(node.step.hypothesis_tokens)
+            self.tab.view.attention_panel.show_hypothesis(node.step)
+        self.update_footer()
 
     def _on_node_picked(self, node) -> None:
         if node.status == "kept":  # continue the search from this live hypothesis
