@@ -20,6 +20,7 @@ from pathlib import Path
 from engine.config import MAX_INPUT_CHARS
 from engine.errors import DataError
 from engine.normalization import is_cjk, is_latin, normalize
+from engine.safe_open import open_regular
 
 # Column (0-based) of each supported language in a corpus line: English<TAB>Other[<TAB>attribution].
 LANGUAGE_COLUMNS: dict[str, int] = {"en": 0, "zh": 1}
@@ -121,17 +122,12 @@ def _check_languages(src: str, tgt: str) -> None:
 
 
 def _open_corpus(path: Path):
-    """Open ``path`` for binary reading, turning every failure into a DataError naming the path."""
-    if not path.exists():
+    """Open ``path`` for binary reading, turning every failure into a DataError naming the path. A
+    pipe, socket, device or folder is refused by the opener of every stored file (engine.safe_open:
+    opened without blocking, judged by what was opened), in one line."""
+    if not path.exists() and not path.is_symlink():
         raise DataError(f"corpus file not found: {path}")
-    if path.is_dir():
-        raise DataError(f"{path} is a folder, not a corpus file")
-    if not path.is_file():  # a FIFO, socket or device would block or never end: checked before opening
-        raise DataError(f"{path} is not a regular file (a pipe, socket or device); give a corpus file")
-    try:
-        return path.open("rb")
-    except OSError as error:
-        raise DataError(f"cannot read {path}: {error.strerror or error}") from error
+    return open_regular(path, DataError, expected="a corpus file")
 
 
 def _sniff_binary(path: Path, head: bytes) -> None:

@@ -43,13 +43,14 @@ def file_kind(mode: int) -> str:
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
-def _refusal(path: Path, kind: str) -> str:
-    return f"{path} is {kind}, not a regular file; a stored file must be a regular file"
+def _refusal(path: Path, kind: str, expected: str) -> str:
+    return f"{path} is {kind}, not a regular file; {expected} must be a regular file"
 
 
-def open_regular(path: Path, error: type[EngineError] = StoredFileError) -> BinaryIO:
+def open_regular(path: Path, error: type[EngineError] = StoredFileError, expected: str = "a stored file") -> BinaryIO:
     """``path`` opened for binary reading when it is (or links to) a regular file; ``error`` with
-    one line naming the path and what it is otherwise (missing, a pipe, a device, a folder, …)."""
+    one line naming the path and what it is otherwise (missing, a pipe, a device, a folder, …);
+    ``expected`` names what should be there ("a corpus file")."""
     path = Path(path)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
     try:
@@ -58,12 +59,12 @@ def open_regular(path: Path, error: type[EngineError] = StoredFileError) -> Bina
         raise error(f"{path} is missing") from None
     except OSError as failure:
         if failure.errno == errno.ENXIO:  # a socket (or a device with nothing behind it)
-            raise error(_refusal(path, "a socket or an unattached device")) from None
+            raise error(_refusal(path, "a socket or an unattached device", expected)) from None
         raise error(f"cannot read {path}: {failure.strerror or failure}") from None
     try:
         mode = os.fstat(descriptor).st_mode
         if not stat.S_ISREG(mode):
-            raise error(_refusal(path, file_kind(mode)))
+            raise error(_refusal(path, file_kind(mode), expected))
         if hasattr(os, "set_blocking"):
             os.set_blocking(descriptor, True)
         return os.fdopen(descriptor, "rb")
@@ -72,10 +73,10 @@ def open_regular(path: Path, error: type[EngineError] = StoredFileError) -> Bina
         raise
 
 
-def require_regular(path: Path, error: type[EngineError] = StoredFileError) -> None:
+def require_regular(path: Path, error: type[EngineError] = StoredFileError, expected: str = "a stored file") -> None:
     """Refuse ``path`` unless it is (or links to) a regular file — for readers that must hand the
     path itself on (a memory map, a library that opens it); it is opened and closed here, never read."""
-    open_regular(path, error).close()
+    open_regular(path, error, expected).close()
 
 
 def read_capped(path: Path, max_bytes: int, error: type[EngineError] = StoredFileError) -> bytes:

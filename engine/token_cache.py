@@ -44,6 +44,7 @@ from engine.data import CorpusReport, Pair, SkippedLine, Split
 from engine.errors import DataError, StoredFileError
 from engine.events import format_duration
 from engine.paths import user_data_folder
+from engine.safe_open import require_regular
 from engine.stored import file_sha256, read_json, require_sha256, with_digest
 from engine.tokenizer import Tokenizer, TokenizerSettings, train_tokenizer
 
@@ -144,8 +145,9 @@ def prepare_cached(corpus: Path, src: str, tgt: str, split_rule: str, settings: 
     """The corpus at ``corpus`` through the cache: reused when its folder exists, built otherwise.
     ``tokenizers`` (a resumed run's) replace the cache's own for the id arrays."""
     corpus = Path(corpus)
-    if not corpus.is_file():
+    if not corpus.exists() and not corpus.is_symlink():
         raise DataError(f"corpus not found: {corpus}")
+    require_regular(corpus, DataError, expected="a corpus file")  # a pipe would block the hashing, a device never end
     digest = corpus_digest(corpus, cache_root or token_cache_folder(), on_status)
     key = _key({"format": CACHE_FORMAT, "corpus": digest, "src": src, "tgt": tgt, "split_rule": split_rule,
                 "caps": HELD_OUT_CAPS, "sample": sample_size, "tokenizers": [s.__dict__ for s in settings]})

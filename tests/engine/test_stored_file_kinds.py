@@ -20,7 +20,8 @@ from engine.alignment_store import AlignmentFileError, load_alignment
 from engine.bundle import load_model_folder, read_config
 from engine.cache_check import ID_FILES
 from engine.checkpoint import load_checkpoint
-from engine.errors import ModelFileError, StoredFileError
+from engine.data import read_tsv
+from engine.errors import DataError, ModelFileError, StoredFileError
 from engine.length_study import read_length_study
 from engine.metrics_log import last_finish_reason, read_log
 from engine.paths import PROJECT_ROOT
@@ -28,7 +29,7 @@ from engine.runs import RunFolder
 from engine.session_values import SessionFileError
 from engine.snapshots import average_snapshots, read_snapshot
 from engine.stored import with_digest
-from engine.token_cache import TokenPairs
+from engine.token_cache import TokenPairs, prepare_cached
 from tests.engine.hang_guard import ends_quickly, raises_quickly
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo") or not Path("/dev/zero").exists(),
@@ -83,6 +84,9 @@ READERS = {
                            (bundle, "MAX_CONFIG_BYTES")),
     "length study": Reader("model/config.json", lambda root: read_length_study(root / "model"), ModelFileError,
                            (bundle, "MAX_CONFIG_BYTES")),
+    "corpus": Reader("corpus.tsv", lambda root: read_tsv(root / "corpus.tsv", "en", "zh"), DataError, None),
+    "token cache corpus": Reader("corpus.tsv", lambda root: prepare_cached(
+        root / "corpus.tsv", "zh", "en", "strict", (), cache_root=root / "cache"), DataError, None),
     "model weights": Reader("model/model.safetensors", lambda root: load_model_folder(root / "model"),
                             ModelFileError, (bundle, "MAX_MODEL_FILE_BYTES"), _model_folder),
 }
