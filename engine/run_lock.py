@@ -21,6 +21,7 @@ from types import TracebackType
 
 from engine.checkpoint import has_checkpoint
 from engine.errors import EngineError
+from engine.safe_open import open_regular
 
 LOCK_FILE = ".lock"
 MODEL_CONFIG_FILE = "config.json"  # the model folder's config (engine.bundle.CONFIG_FILE; no import cycle)
@@ -112,16 +113,16 @@ def claim_run_folder(folder: Path, resume: bool = False, overwrite: bool = False
 def lock_holder(folder: Path) -> str | None:
     """The process id a run holding ``folder``'s lock now recorded; None when no run holds it. Only
     reads: a folder without a lock file gets none."""
-    try:
-        handle = open(Path(folder) / LOCK_FILE, encoding="utf-8")  # noqa: SIM115 (closed below)
-    except OSError:
-        return None
+    try:  # a regular file only (engine.safe_open): a pipe in its place would block the reader for good
+        handle = open_regular(Path(folder) / LOCK_FILE, RunFolderError)
+    except RunFolderError:
+        return None  # none, or no lock any run could hold
     with handle:
         if _try_lock(handle):
             _unlock(handle)
             return None
         handle.seek(0)
-        return handle.read().strip() or "unknown"
+        return handle.read(64).decode("utf-8", "replace").strip() or "unknown"
 
 
 @contextlib.contextmanager

@@ -25,6 +25,7 @@ from engine.errors import DataError, ModelFileError, StoredFileError
 from engine.length_study import read_length_study
 from engine.metrics_log import last_finish_reason, read_log
 from engine.paths import PROJECT_ROOT
+from engine.run_lock import LOCK_FILE, lock_holder
 from engine.runs import RunFolder
 from engine.session_values import SessionFileError
 from engine.snapshots import average_snapshots, read_snapshot
@@ -159,3 +160,11 @@ def test_a_run_whose_log_is_not_a_file_is_not_offered_and_says_why(tmp_path: Pat
     assert offer is None
     why = ends_quickly(lambda: RunFolder(run).why_not_resumable(), on_hang=release).value
     assert KINDS[kind] in why and "\n" not in why
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_a_lock_file_that_is_not_a_file_holds_nothing_and_never_blocks_its_reader(tmp_path: Path, kind: str) -> None:
+    run = tmp_path / "run"
+    release = _place(kind, run / LOCK_FILE)
+    assert ends_quickly(lambda: lock_holder(run), on_hang=release).value is None
+    assert ends_quickly(lambda: RunFolder(run).phase(), on_hang=release).value is not None
