@@ -31,6 +31,7 @@ from engine.errors import EngineError, StoredFileError
 
 __all__ = ["CHUNK_BYTES", "file_kind", "open_regular", "read_capped", "require_regular"]
 
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 CHUNK_BYTES = 16 * 1024 * 1024  # one read; a capped read holds at most the cap plus one chunk
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a pipe (FIFO)"), (stat.S_ISCHR, "a device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
@@ -52,7 +53,7 @@ def open_regular(path: Path, error: type[EngineError] = StoredFileError, expecte
     one line naming the path and what it is otherwise (missing, a pipe, a device, a folder, …);
     ``expected`` names what should be there ("a corpus file")."""
     path = Path(path)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    flags = os.O_RDONLY | _NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
     try:
         descriptor = os.open(path, flags)
     except FileNotFoundError:
@@ -65,7 +66,7 @@ def open_regular(path: Path, error: type[EngineError] = StoredFileError, expecte
         mode = os.fstat(descriptor).st_mode
         if not stat.S_ISREG(mode):
             raise error(_refusal(path, file_kind(mode), expected))
-        if hasattr(os, "set_blocking"):
+        if _NONBLOCK:  # POSIX: reads block as usual from here on (Windows has no O_NONBLOCK to undo)
             os.set_blocking(descriptor, True)
         return os.fdopen(descriptor, "rb")
     except BaseException:
