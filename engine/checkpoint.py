@@ -96,8 +96,10 @@ def save_checkpoint(run_folder: Path, checkpoint: Checkpoint) -> None:
 
 
 def _remove_unnamed(folder: Path, named: str) -> None:
-    """Delete the tensor files ``state.json`` no longer names (and the earlier format's)."""
-    for path in [*folder.glob("tensors-*.safetensors"), folder / LEGACY_TENSORS_FILE]:
+    """Delete the tensor files ``state.json`` no longer names (and the earlier format's), and the
+    temporary files a killed save left (``.tensors-….tmp``, ``.state.json.….tmp``: engine.atomic's)."""
+    strays = [*folder.glob(".tensors-*.tmp"), *folder.glob(f".{STATE_FILE}.*.tmp")]
+    for path in [*folder.glob("tensors-*.safetensors"), folder / LEGACY_TENSORS_FILE, *strays]:
         if path.name != named:
             path.unlink(missing_ok=True)
 
