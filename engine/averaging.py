@@ -13,7 +13,7 @@ from pathlib import Path
 
 from engine.bundle import load_model_folder, save_model_folder
 from engine.checkpoint import discard_checkpoint
-from engine.errors import ModelFileError
+from engine.errors import ConfigError, ModelFileError
 from engine.metrics_log import MetricsLog
 from engine.run_lock import claim_run_folder
 from engine.snapshots import average_snapshots
@@ -32,6 +32,8 @@ def write_averaged_model(run_folder: Path, out: Path, last: int, overwrite: bool
     ``overwrite`` the old run's checkpoint and log go first (renamed away in one step), then the new
     model replaces the old one as one (engine.bundle)."""
     run_folder, out = Path(run_folder), Path(out)
+    if isinstance(last, bool) or not isinstance(last, int) or last < 1:
+        raise ConfigError(f"the snapshots to average (--last) must be a whole number of at least 1; got {last!r}")
     if out.resolve() == run_folder.resolve():
         raise ModelFileError("write the averaged model to another folder than the run's own (--out)")
     if not run_folder.is_dir():
