@@ -49,11 +49,11 @@ def _with_stored_run(argv: list[str]) -> list[str]:
     """``train --resume --out DIR`` alone: the run's own arguments first (engine.runs: the command it
     was started with, or what a run started in the app was asked for), the ones given after them (a
     given flag overrides its stored value; contradictions are refused when the job is prepared)."""
-    if not argv or argv[0] != "train" or "--resume" not in argv or {"--corpus", "--task"} & set(argv):
+    given = {argument.partition("=")[0] for argument in argv}  # --corpus=FILE names --corpus too
+    if not argv or argv[0] != "train" or "--resume" not in argv or {"--corpus", "--task"} & given:
         return argv
-    try:
-        out = Path(argv[argv.index("--out") + 1])
-    except (ValueError, IndexError):
+    out = _out_folder(argv)
+    if out is None:
         return argv
     stored = RunFolder(out).train_arguments()
     if stored is None:
@@ -61,6 +61,17 @@ def _with_stored_run(argv: list[str]) -> list[str]:
                           "nor, in its metrics log, what it was asked for); give the run's options, or check the "
                           "folder")
     return ["train", *override(stored, argv[1:], subparser(build_parser(), "train"))]
+
+
+def _out_folder(argv: list[str]) -> Path | None:
+    """The folder ``--out DIR`` (or ``--out=DIR``) names, the last one given; None without one."""
+    out = None
+    for index, argument in enumerate(argv):
+        if argument == "--out" and index + 1 < len(argv):
+            out = argv[index + 1]
+        elif argument.startswith("--out="):
+            out = argument.removeprefix("--out=")
+    return Path(out) if out else None
 
 
 def main(argv: list[str] | None = None) -> int:
