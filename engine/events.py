@@ -41,7 +41,10 @@ def format_duration(seconds: float | None) -> str:
 
 
 def format_tokens(count: int) -> str:
-    """A token count as people read it: "38.2 M", "950 k", "740"."""
+    """A token count as people read it: "38.2 M", "950 k", "740"; a huge one in billions ("2.5 G",
+    "1,000,000.0 G"), never a run of digits wider than the line."""
+    if count >= 1_000_000_000:
+        return f"{count / 1e9:,.1f} G"
     if count >= 1_000_000:
         return f"{count / 1e6:.1f} M"
     return f"{count / 1e3:.0f} k" if count >= 1_000 else str(count)

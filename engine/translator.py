@@ -149,7 +149,7 @@ class Translator:
         normalized = normalize(text_in, self.source_language, self.simplify_chinese)
         ids = self.source_tokenizer.encode(normalized) if normalized else []
         if len(ids) > MAX_SOURCE_TOKENS:
-            notices.append(f"input truncated to its first {MAX_SOURCE_TOKENS} of {len(ids)} sub-word tokens")
+            notices.append(f"input truncated to its first {MAX_SOURCE_TOKENS:,} of {len(ids):,} sub-word tokens")
             ids, truncated = ids[:MAX_SOURCE_TOKENS], True
         if not ids:
             notices = [EMPTY_NOTICE]
