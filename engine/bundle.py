@@ -33,7 +33,7 @@ from engine.atomic import write_json_atomic
 from engine.config import DecodeConfig, ModelConfig
 from engine.config_schema import config_problem
 from engine.errors import ConfigError, EngineError, ModelFileError, TokenizerError
-from engine.model import Seq2Seq, build_model
+from engine.model import Seq2Seq, build_model, model_class
 from engine.model_files import (
     CONFIG_FILE,
     INCOMING_FOLDER,
@@ -281,7 +281,7 @@ def _check_size_before_building(weights_bytes: int, info: dict[str, Any], config
     hold, before any memory is allocated for it (the count is taken on the meta device). A file
     only a little too small is left to the tensor-by-tensor check, which names the mismatch."""
     with torch.device("meta"), _NoInitialization():
-        count = build_model(config).parameter_count()
+        count = model_class(config)(config).parameter_count()
     if count > MAX_PARAMETERS:
         raise ModelFileError(f"config.json describes a model of {count:,} parameters; this app loads at most "
                              f"{MAX_PARAMETERS:,}")

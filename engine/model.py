@@ -189,13 +189,18 @@ class Seq2Seq(nn.Module):
         return sum(p.numel() for p in self.parameters())  # a tied matrix is counted once
 
 
+def model_class(config: ModelConfig) -> type[nn.Module]:
+    """The class of the family ``config``'s mechanism belongs to: the RNN encoder–decoder, or
+    engine.transformer's."""
+    if SCORER_TABLE[config.scorer].family == "transformer":
+        from engine.transformer import TransformerSeq2Seq  # imports this module: imported on demand
+
+        return TransformerSeq2Seq
+    return Seq2Seq
+
+
 def build_model(config: ModelConfig, seed: int | None = None) -> nn.Module:
-    """A freshly initialized model of the family its mechanism belongs to (the RNN encoder–decoder, or
-    engine.transformer's); ``seed`` makes the initialization reproducible."""
+    """A freshly initialized model of ``config``'s family; ``seed`` makes the initialization reproducible."""
     if seed is not None:
         torch.manual_seed(seed)
-    if SCORER_TABLE[config.scorer].family == "transformer":
-        from engine.transformer import TransformerSeq2Seq  # imports this module: built on demand
-
-        return TransformerSeq2Seq(config)
-    return Seq2Seq(config)
+    return model_class(config)(config)

@@ -65,12 +65,12 @@ SCORER_TABLE: dict[str, ScorerInfo] = {info.name: info for info in (
                context="c_i = W_O [Σ_j α^1_ij W_V^1 h_j; …; Σ_j α^4_ij W_V^4 h_j]",
                head_score="e^h_ij = (W_Q^h s_{i-1})ᵀ W_K^h h_j / √(d/4)",
                brief_formula="e_ij = log ¼ Σ_h α^h_ij (4 scaled-dot heads)"),
-    ScorerInfo("transformer", "Transformer (Vaswani, no recurrence)",
+    ScorerInfo("transformer", "Transformer (Vaswani)",
                "e_ij = log ¼ Σ_h α^h_ij, with α^h_ij = softmax_j((W_Q^h x_i)ᵀ W_K^h h_j / √(d/4)) in the last layer",
                "#8c564b", "engine.transformer:TransformerSeq2Seq", heads=4, family="transformer",
                context="c_i = W_O [Σ_j α^1_ij W_V^1 h_j; …; Σ_j α^4_ij W_V^4 h_j] (each layer; x_i: the layer's input)",
                head_score="e^h_ij = (W_Q^h x_i)ᵀ W_K^h h_j / √(d/4)",
-               brief_formula="self-attention layers; cross-attention of 4 heads"),
+               brief_formula="e_ij = log ¼ Σ_h α^h_ij (last layer)"),
 )}
 SCORER_NAMES: tuple[str, ...] = tuple(SCORER_TABLE)
 ATTENTION_SCORER_NAMES: tuple[str, ...] = tuple(n for n, info in SCORER_TABLE.items() if info.uses_attention)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QSizePolicy, QWidget
 
 from gui.attention.head_rows import MEAN
@@ -14,8 +14,9 @@ class HeadChooser(QComboBox):
 
     headChanged = Signal(int)  # MEAN or a head index (0-based)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, compact: bool = False) -> None:
         super().__init__(parent)
+        self.compact = compact  # "Mean" / "H1"…: a Compare panel's title row, where room is short
         self.setToolTip("A multi-head mechanism attends with several heads at once: show their mean (the row "
                         "each step reports, and every statistic uses) or one head's weights")
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
@@ -39,9 +40,10 @@ class HeadChooser(QComboBox):
             self.blockSignals(True)
             self.clear()
             if count:
-                self.addItem(f"Mean of {count} heads", MEAN)
+                self.addItem("Mean" if self.compact else f"Mean of {count} heads", MEAN)
                 for head in range(count):
-                    self.addItem(f"Head {head + 1}", head)
+                    self.addItem(f"H{head + 1}" if self.compact else f"Head {head + 1}", head)
+                    self.setItemData(head + 1, f"Head {head + 1} of {count}", Qt.ItemDataRole.ToolTipRole)
             self.blockSignals(False)
             self.headChanged.emit(self.head)
         self.setVisible(bool(count))

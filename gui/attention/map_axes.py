@@ -122,7 +122,11 @@ class MapAxes(pg.GraphicsLayoutWidget):
                 if turned != self.axes["top"].vertical:
                     self.axes["top"].set_vertical(turned, self._labels["top"])
             else:
-                stride = label_stride([self._extents["left"][j] for j in visible], pixels, LINE_GAP)
+                extents = [self._extents["left"][j] for j in visible]
+                # a label at either end of the axis is kept inside it: taller than its row, it moves inward by
+                # its overhang, towards the next label shown
+                overhang = max(0.0, (max(extents, default=0.0) - pixels) / 2)
+                stride = label_stride(extents, pixels, LINE_GAP + overhang)
             ticks = list(enumerate(self._labels[side]))[::stride]
             if ticks != self._ticks[side]:
                 self._ticks[side] = ticks

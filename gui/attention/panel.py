@@ -134,6 +134,7 @@ class AttentionPanel(QWidget):
         below.addSpacing(8)
         below.addWidget(self.hover_label, 1)
         below.addWidget(self.head_chooser)
+        self._map_tools = below  # a tab's own tools for this map go after the head chooser (add_map_tool)
         heat_layout.addLayout(below)
         self.stack.addWidget(heat_page)
         self.stack.addWidget(self.note)
@@ -194,6 +195,10 @@ class AttentionPanel(QWidget):
         return self.record.uses_attention
 
     # -- what the map shows -----------------------------------------------------------------
+    def add_map_tool(self, widget: QWidget) -> None:
+        """Put ``widget`` (e.g. the Translate tab's Layers button) in the bar under the map, at its end."""
+        self._map_tools.addWidget(widget)
+
     def word_view(self) -> bool:
         """True when the map shows words (pieces merged), False for the model's pieces."""
         return self.view_bar.word_view()

@@ -31,11 +31,14 @@ class DifferencePanel(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(QLabel("<b>Difference</b> α_A − α_B:"))  # a line of its own: the grid's columns stay alike
         row = QHBoxLayout()
-        row.addWidget(QLabel("<b>Difference</b> α_A − α_B:"))
         self.first, self.second = QComboBox(), QComboBox()
         self.first.setObjectName("compareDiffA")
         self.second.setObjectName("compareDiffB")
+        for box in (self.first, self.second):  # a mechanism's long label must not widen the grid's column
+            box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            box.setMinimumContentsLength(10)
         row.addWidget(self.first)
         row.addWidget(QLabel("−"))
         row.addWidget(self.second)

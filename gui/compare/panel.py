@@ -184,7 +184,7 @@ class ScorerPanel(QFrame):
         self.head_chooser: HeadChooser | None = None  # a multi-head mechanism's map: the mean or one head
         heads = SCORER_TABLE[slot.scorer].heads if slot.scorer in SCORER_TABLE else 1
         if heads > 1:
-            self.head_chooser = HeadChooser()
+            self.head_chooser = HeadChooser(compact=True)
             self.head_chooser.setObjectName(f"compareHeads_{slot.scorer}")
             self.head_chooser.set_head_count(heads)
             self.head_chooser.headChanged.connect(self._on_head_changed)

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from gui.attention.inspector import StepInspector
 from gui.attention.view_bar import MapViewBar
+from gui.common.fit_scroll import FitScrollArea
 from gui.common.menu_button import menu_button
 from gui.compare.aligner_map import AlignerPanel
 from gui.compare.difference import DifferencePanel
@@ -83,7 +84,10 @@ class CompareWidgets(QWidget):
         self.grid.setObjectName("compareGrid")
         self.grid_layout = QGridLayout(self.grid)
         self.grid_layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.grid, 1)
+        # More mechanisms than the screen has room for: the grid scrolls, the window never grows past the screen.
+        self.grid_scroll = FitScrollArea(self.grid)
+        self.grid_scroll.setObjectName("compareGridScroll")
+        layout.addWidget(self.grid_scroll, 1)
         self.difference = DifferencePanel()
         self.inspector = StepInspector(choosable=False, compact=True, hint=INSPECTOR_HINT)
         self.inspector.setObjectName("compareInspector")
@@ -161,6 +165,8 @@ class CompareWidgets(QWidget):
                 self.inspector_cell.setStretchFactor(1, 1)
         self.grid_layout.addWidget(self.inspector_cell, *plan.cells[INSPECTOR])
         self.grid_layout.addWidget(self.difference, *plan.cells[DIFFERENCE], 1, plan.difference_span)
+        for column in range(self.grid_layout.columnCount()):  # columns share the width alike: every map as wide
+            self.grid_layout.setColumnStretch(column, 1 if column < plan.columns else 0)
 
     def show_directions(self, directions: Sequence[str], current: str) -> None:
         """The direction box's choices (``"zh-en"`` shown as ``zh → en``), ``current`` chosen, without

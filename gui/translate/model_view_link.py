@@ -7,12 +7,16 @@ opens beside the tab and follows: each later translation of such a model is draw
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QToolButton, QWidget
 
 from engine.attention_layers import AttentionLayers, attention_layers
-from engine.translator import Translation
 from gui.attention.model_view import ModelView
+
+if TYPE_CHECKING:
+    from engine.translator import Translation  # imports torch: the window opens before it is loaded
 
 ENABLED_TIP = "Every layer and head of this Transformer at once: its encoder's and decoder's self-attention and " \
               "its cross-attention, as a grid of small maps (click one to open it large)"
