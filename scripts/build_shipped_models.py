@@ -248,9 +248,13 @@ class Build:
         """Train (or resume, or skip) one model, then finish it (:meth:`finish`); (name, its state
         before, exit code)."""
         folder = self.out / plan.name
-        state = model_state(folder, kept_in((self.kept, self.shipped), plan) is not None)
-        if state == "kept" or self.stopping:
-            return plan.name, state, 0 if state == "kept" else 130
+        done = kept_in((self.kept, self.shipped), plan)
+        state = model_state(folder, done is not None)
+        if state == "kept":  # a rerun says what it skipped, and why
+            self.log(f"{plan.name}: skipped, already built under the plan's recipe (in {done})")
+            return plan.name, state, 0
+        if self.stopping:
+            return plan.name, state, 130
         if state == "finished":  # trained before; finished now if it was not then
             return plan.name, state, self.finish(plan)
         self.log(f"{plan.name}: {'resuming' if state == 'resumable' else 'starting'}")

@@ -92,7 +92,8 @@ def test_a_model_kept_in_the_repository_is_skipped_only_under_the_plans_own_reci
     config.write_text(json.dumps({"command": command}), encoding="utf-8")
     ran = []
     runner = build.Build(tmp_path / "out", kept=kept, log=ran.append)
-    assert runner.run_one(plan) == (plan.name, "kept", 0) and not ran  # nothing trained, nothing written
+    assert runner.run_one(plan) == (plan.name, "kept", 0)  # nothing trained, nothing written
+    assert ran == [f"{plan.name}: skipped, already built under the plan's recipe (in {kept})"]  # said so
     assert not (tmp_path / "out").exists()
     row = build.summary(tmp_path / "out", [plan], kept)[0]
     assert row["model"] == plan.name and row["state"] == "kept"
