@@ -23,8 +23,16 @@ sys.path.insert(0, str(ROOT))
 
 from engine.bundle import read_config  # noqa: E402
 from engine.config import SCORER_NAMES  # noqa: E402
+from engine.errors import EngineError  # noqa: E402
 from engine.length_lesson import length_lesson  # noqa: E402
-from engine.length_study import STUDY_BUCKETS, LengthStudy, stored_length_study, study_bucket_label  # noqa: E402
+from engine.length_study import (  # noqa: E402
+    STUDY_BUCKETS,
+    LengthStudy,
+    stored_length_study,
+    study_bucket_label,
+    study_key,
+    study_problem,
+)
 from engine.repetition import loop_bound  # noqa: E402
 from engine.training_budget import budget_note, compared_with, direction_configs  # noqa: E402
 
@@ -32,16 +40,25 @@ SHORT, LONG = "1–10", "41+"
 LABELS = [study_bucket_label(*bucket) for bucket in STUDY_BUCKETS]
 
 
-def gather(models: Path) -> dict[str, dict[str, dict[int, LengthStudy]]]:
-    """direction → scorer → beam → study, for every model folder in ``models`` that stores one."""
+def gather(models: Path, warn=lambda line: print(line, file=sys.stderr)) -> dict[str, dict[str, dict[int, LengthStudy]]]:
+    """direction → scorer → beam → study, for every model folder in ``models`` that stores one. A folder
+    or a stored study that is refused (as the app refuses it) is left out with one line through ``warn``."""
     found: dict[str, dict[str, dict[int, LengthStudy]]] = {}
-    for folder in sorted(p for p in models.glob("*") if (p / "config.json").is_file()):
-        info = read_config(folder)
+    for folder in sorted(p for p in models.glob("*") if (p / "config.json").exists()):
+        try:
+            info = read_config(folder)
+        except EngineError as error:
+            warn(f"length_report: {folder.name} is left out: {error}")
+            continue
         direction = f"{info['source_language']}-{info['target_language']}"
+        stored = (info.get("metrics") or {}).get("length_study")
         for beam in (1, 5):
             study = stored_length_study(info, beam)
             if study is not None:
                 found.setdefault(direction, {}).setdefault(info["model"]["scorer"], {})[beam] = study
+            elif isinstance(stored, dict) and study_key(beam) in stored:
+                problem = study_problem(stored[study_key(beam)])
+                warn(f"length_report: {folder.name}: its beam-{beam} length study is refused ({problem}); left out")
     return found
 
 
