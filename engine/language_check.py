@@ -4,8 +4,9 @@ A model fed another language does not fail: it decodes noise with confidence (En
 zh→en gives "Antubromactimas of thenter."; Chinese typed into en→zh is nothing but byte pieces
 ``<0xE6>…`` to the English tokenizer). Two measures, both cheap and explainable:
 
-- **Script share** (Chinese and English): Han characters against Latin letters; digits,
-  punctuation, spaces, emoji and other scripts count for neither. A Han character weighs as much
+- **Script share** (Chinese and English): Han characters against English's letters, the ASCII
+  ones; digits, punctuation, spaces, emoji, other scripts and accented Latin letters (é, ñ, ü:
+  other languages' as much as English's loanwords') count for neither, so "é" × 5000 is no English. A Han character weighs as much
   as ``LATIN_LETTERS_PER_HAN`` Latin letters — a Chinese word is about 1.6 characters, an English
   one about 4.7 letters — so "我用iPhone拍照" reads as Chinese and "I love 北京" as mixed. A script
   holding at least ``DOMINANT_SHARE`` of the weighted letters is the input's language; an input
@@ -54,7 +55,7 @@ class ScriptCounts:
     """Letters of the two scripts the rule compares (everything else is neutral)."""
 
     han: int = 0
-    latin: int = 0
+    latin: int = 0  # ASCII letters (English's)
 
     @property
     def weighted_total(self) -> float:
@@ -108,12 +109,6 @@ def is_han(character: str) -> bool:
     return any(low <= point <= high for low, high in _HAN_RANGES)
 
 
-def is_latin_letter(character: str) -> bool:
-    """A letter of the Latin script: ASCII, Latin-1, Latin Extended-A/B and Extended Additional."""
-    point = ord(character)
-    return character.isalpha() and (point < 0x250 or 0x1E00 <= point <= 0x1EFF)
-
-
 def script_counts(text: str) -> ScriptCounts:
     han = latin = 0
     for character in text:
@@ -121,8 +116,6 @@ def script_counts(text: str) -> ScriptCounts:
             latin += character.isalpha()
         elif is_han(character):
             han += 1
-        elif is_latin_letter(character):
-            latin += 1
     return ScriptCounts(han, latin)
 
 
