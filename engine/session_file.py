@@ -278,8 +278,17 @@ def session_from_json(document: Any) -> Session:
              and all(is_whole(k) and 0 <= k < len(built) for k in shown), "shown must list steps by their number")
     if not model["uses_attention"]:
         require(all(step.attention is None for step in built), "a model without attention recorded attention rows")
+    _check_head_counts(built)
     return Session(dict(model), bounded_text(document.get("input"), "input"), tuple(source), dict(settings),
                    tuple(built[k] for k in shown))
+
+
+def _check_head_counts(built: list[DecodeStep]) -> None:
+    """One model decodes with one number of heads: every step's head rows count the same heads (a
+    replay draws each step with the first one's head chooser)."""
+    counts = sorted({len(heads) for step in built if (heads := getattr(step, "head_attention", None)) is not None})
+    require(len(counts) <= 1, f"its steps carry different head counts ({', '.join(map(str, counts))}); one model's "
+                              "steps all carry the same")
 
 
 def _check_format(document: Any) -> None:
