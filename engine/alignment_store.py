@@ -34,6 +34,7 @@ import io
 import json
 import math
 import re
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -161,7 +162,7 @@ def load_alignment(path: Path) -> CorpusAlignment:
     try:
         with gzip.GzipFile(fileobj=io.BytesIO(packed_bytes), mode="rb") as packed:
             raw = packed.read(MAX_JSON_BYTES + 1)
-    except (OSError, EOFError, gzip.BadGzipFile) as error:
+    except (OSError, EOFError, gzip.BadGzipFile, zlib.error) as error:  # zlib.error: a damaged deflate stream
         raise AlignmentFileError(f"the alignment file {path.name} cannot be read: {error}") from None
     if len(raw) > MAX_JSON_BYTES:
         raise AlignmentFileError(f"the alignment file {path.name} unpacks to more than {MAX_JSON_BYTES // 2**20} MB")
