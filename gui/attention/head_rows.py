@@ -39,3 +39,15 @@ def head_row(heads: np.ndarray | None, head: int, index: int | None = None) -> n
     if heads is None or head == MEAN or not 0 <= head < len(heads):
         return None
     return heads[head]
+
+
+def layer_rows(layers: np.ndarray | None, layer: int | None, head: int) -> np.ndarray | None:
+    """The T×S rows of layer ``layer`` — its heads' mean, or head ``head`` — from a run's T×L×H×S
+    (a Transformer's every layer, engine.search.DecodeStep.layer_attention per step); None for the
+    step's own rows (``layer`` None) or where there is no such layer."""
+    if layer is None or layers is None or layers.ndim != 4 or not 0 <= layer < layers.shape[1]:
+        return None
+    heads = layers[:, layer]  # T×H×S
+    if head == MEAN or not 0 <= head < heads.shape[1]:
+        return heads.mean(axis=1)
+    return heads[:, head]

@@ -10,7 +10,8 @@ from gui.attention.head_rows import MEAN
 
 
 class HeadChooser(QComboBox):
-    """"Mean of H heads" or "Head h"; shown only for a mechanism of several heads."""
+    """"Mean of H heads" or "Head h" — for a model of several layers, of each layer ("Layer 2 · Head 3");
+    shown only for a mechanism of several heads."""
 
     headChanged = Signal(int)  # MEAN or a head index (0-based)
 
@@ -22,28 +23,45 @@ class HeadChooser(QComboBox):
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
         self.currentIndexChanged.connect(lambda _index: self.headChanged.emit(self.head))
+        self._shape = (0, 1)  # (heads, layers) offered
         self.setVisible(False)
 
     @property
     def head(self) -> int:
+        data = self.currentData()  # a head, or (layer, head) for a model of several layers
+        if data is None:
+            return MEAN
+        return int(data[1]) if isinstance(data, tuple) else int(data)
+
+    @property
+    def layer(self) -> int | None:
+        """The layer chosen of a model of several (0-based), or None for the rows each step reports: the
+        one layer of an RNN's mechanism, a Transformer's last."""
         data = self.currentData()
-        return MEAN if data is None else int(data)
+        return data[0] if isinstance(data, tuple) else None
 
     @property
     def head_count(self) -> int:
-        return max(self.count() - 1, 0)
+        return self._shape[0]
 
-    def set_head_count(self, count: int) -> None:
-        """Offer ``count`` heads (none, and hidden, below 2); the choice stays when the count does."""
+    def set_head_count(self, count: int, layers: int = 1) -> None:
+        """Offer ``count`` heads (none, and hidden, below 2) — of each of ``layers`` layers, the last first
+        (a Transformer's; its earlier layers' rows come from each step's ``layer_attention``); the choice
+        stays when the counts do."""
         count = count if count >= 2 else 0
-        if count != self.head_count:
+        layers = max(layers, 1) if count else 1
+        if (count, layers) != self._shape:
+            self._shape = (count, layers)
             self.blockSignals(True)
             self.clear()
-            if count:
-                self.addItem("Mean" if self.compact else f"Mean of {count} heads", MEAN)
+            for layer in reversed(range(layers)) if count else ():
+                key = None if layer == layers - 1 else layer  # None: the step's own rows (the last layer's)
+                prefix = f"Layer {layer + 1} · " if layers > 1 else ""
+                data = (lambda head, key=key: (key, head)) if layers > 1 else (lambda head: head)
+                self.addItem(prefix + ("Mean" if self.compact else f"Mean of {count} heads"), data(MEAN))
                 for head in range(count):
-                    self.addItem(f"H{head + 1}" if self.compact else f"Head {head + 1}", head)
-                    self.setItemData(head + 1, f"Head {head + 1} of {count}", Qt.ItemDataRole.ToolTipRole)
+                    self.addItem(prefix + (f"H{head + 1}" if self.compact else f"Head {head + 1}"), data(head))
+                    self.setItemData(self.count() - 1, f"Head {head + 1} of {count}", Qt.ItemDataRole.ToolTipRole)
             self.blockSignals(False)
             self.headChanged.emit(self.head)
         self.setVisible(bool(count))

@@ -31,6 +31,7 @@ import html
 import threading
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -38,7 +39,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from engine.scorer_table import SCORER_TABLE, ScorerInfo  # torch-free
-from gui.attention.head_rows import MEAN, head_row, shown_rows, stacked_heads
+from gui.attention.head_rows import MEAN, head_row, layer_rows, shown_rows, stacked_heads
 from gui.attention.heads import HeadChooser
 from gui.attention.heatmap import HeatmapView
 from gui.attention.inspector import StepInspector
@@ -186,8 +187,14 @@ class AttentionPanel(QWidget):
         return stacked_heads([step.head_attention for step in self.record.steps])
 
     def shown_matrix(self) -> np.ndarray:
-        """What the map draws: :meth:`attention`'s rows, or the chosen head's."""
-        head = self.head_chooser.head
+        """What the map draws: :meth:`attention`'s rows, or the chosen head's (of the chosen layer)."""
+        head, layer = self.head_chooser.head, self.head_chooser.layer
+        if layer is not None:
+            steps = self.record.steps
+            layers = stacked_heads([getattr(step, "layer_attention", None) for step in steps])  # T×L×H×S
+            rows = layer_rows(layers, layer, head)
+            if rows is not None and rows.shape[0] == self.record.matrix.shape[0]:
+                return rows
         return self.record.matrix if head == MEAN else shown_rows(self.record.matrix, self.head_attention(), head)
 
     def has_attention(self) -> bool:
@@ -263,7 +270,7 @@ class AttentionPanel(QWidget):
     def show_step(self, step: DecodeStep) -> None:
         """Take in one step: data now, ``stepShown`` for each new row, drawing soon."""
         self.record.add(step)
-        self._count_heads(step.head_attention)
+        self._count_heads(step)
         self._announce()
         self._throttle.request()
 
@@ -277,7 +284,7 @@ class AttentionPanel(QWidget):
     def show_hypothesis(self, step: DecodeStep) -> None:
         """Show one hypothesis of the search (its tokens and attention rows), e.g. a beam-tree node."""
         self.record.add(step)
-        self._count_heads(step.head_attention)
+        self._count_heads(step)
         self.render_now()
         self.select_step(step.index)
 
@@ -285,9 +292,10 @@ class AttentionPanel(QWidget):
         """The run stopped early: draw what it produced."""
         self._throttle.flush()
 
-    def _count_heads(self, heads: np.ndarray | None) -> None:
-        """Offer the heads' choice when the run's mechanism has several heads (H×S rows)."""
-        self.head_chooser.set_head_count(0 if heads is None else heads.shape[0])
+    def _count_heads(self, step: DecodeStep) -> None:
+        """Offer the heads' choice when the run's mechanism has several heads (H×S rows), of each layer (L×H×S)."""
+        heads, layers = step.head_attention, getattr(step, "layer_attention", None)
+        self.head_chooser.set_head_count(0 if heads is None else heads.shape[0], 1 if layers is None else len(layers))
 
     def _announce(self) -> None:
         while self._emitted < self.record.row_count:
@@ -352,12 +360,15 @@ class AttentionPanel(QWidget):
         if index < 0:
             return
         record, units = self.record, self._units
-        step, head = record.step(index), self.head_chooser.head
-        head_weights = head_row(step.head_attention if step is not None else None, head)
-        self.inspector.show_step(index, record.target_tokens[index], step, record.row(index),
+        step, head, layer = record.step(index), self.head_chooser.head, self.head_chooser.layer
+        row, heads = record.row(index), step.head_attention if step is not None else None
+        if layer is not None and step is not None and getattr(step, "layer_attention", None) is not None:
+            row, heads = step.layer_attention[layer].mean(axis=0), step.layer_attention[layer]  # an earlier layer's
+            step = replace(step, scores=np.log(np.maximum(row, np.finfo(np.float32).tiny)))  # its log ᾱ, as the last's
+        self.inspector.show_step(index, record.target_tokens[index], step, row,
                                  record.source_tokens, record.formula, record.uses_attention,
                                  source_split=units.source, words=units.words, note=self._word_note(index),
-                                 head=head, head_weights=head_weights)
+                                 head=head, head_weights=head_row(heads, head))
 
     def _word_note(self, index: int) -> str:
         """In the word view, which output word step ``index`` belongs to when that word has several pieces."""

@@ -93,3 +93,32 @@ def _rnn_translation(dates_models):
     from engine.bundle import load_model_folder
 
     return load_model_folder(dates_models["additive"]).translator.translate("12 February 1987")
+
+
+def test_the_translate_map_shows_each_layer_and_head_of_the_cross_attention(qtbot, dates_models, tiny_transformer):
+    window = _window_with(qtbot, dates_models, tiny_transformer)
+    tab = window.translate_tab
+    type_and_translate(qtbot, window, "12 February 1987")
+    wait_run_end(qtbot, window)
+    panel = tab.view.attention_panel
+    chooser = panel.head_chooser
+    texts = [chooser.itemText(i) for i in range(chooser.count())]
+    assert texts[:5] == ["Layer 2 · Mean of 4 heads", "Layer 2 · Head 1", "Layer 2 · Head 2", "Layer 2 · Head 3",
+                         "Layer 2 · Head 4"]  # the last layer first: the rows each step reports
+    assert texts[5:] == ["Layer 1 · Mean of 4 heads"] + [f"Layer 1 · Head {h}" for h in range(1, 5)]
+    maps = tab.model_view.maps
+    assert np.allclose(panel.shown_matrix(), panel.attention())  # the default: the contract's rows
+    chooser.setCurrentIndex(texts.index("Layer 1 · Mean of 4 heads"))
+    assert np.allclose(panel.shown_matrix(), maps.map("cross", 0, None), atol=1e-6)
+    chooser.setCurrentIndex(texts.index("Layer 1 · Head 3"))
+    assert np.allclose(panel.shown_matrix(), maps.map("cross", 0, 2), atol=1e-6)
+    assert np.allclose(panel.attention(), maps.map("cross", 1, None), atol=1e-5)  # the contract stays the last mean
+    panel.view_bar.set_word_view(False)  # pieces: the inspector's rows are the map's columns
+    panel.select_step(1)
+    panel.render_now()
+    inspector = panel.inspector
+    expected = maps.map("cross", 0, 2)[1]  # layer 1, head 3, step 1
+    qtbot.waitUntil(lambda: "head 3" in inspector.title.text(), timeout=LOAD_MS)
+    model = inspector.weights
+    shown = [float(model.item(j, 3).text()) for j in range(model.rowCount())]
+    assert np.allclose(shown, expected, atol=1e-3)
