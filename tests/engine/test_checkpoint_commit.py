@@ -37,6 +37,8 @@ from engine.model import build_model
 from engine.stored import canonical_digest
 from engine.tasks import dates
 
+pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
+
 TINY = ["--task", "dates", "--scorer", "additive", "--epochs", "1", "--hidden-size", "16", "--embedding-size", "8",
         "--threads", "1"]
 

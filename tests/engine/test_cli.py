@@ -13,6 +13,8 @@ from engine.__main__ import main
 from engine.bundle import load_model_folder
 from engine.tasks import dates
 
+pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -10,6 +10,8 @@ from engine.events import StepEvent
 from engine.trainer import train
 from tests.model_factory import tiny_job
 
+pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
+
 
 def _corpus(count: int = 600) -> list[Pair]:
     return [Pair(source=f"第{i}句。", target=f"Sentence {i}.", english=f"Sentence {i}.") for i in range(count)]

@@ -8,6 +8,8 @@ import pytest
 from engine.bundle import load_model_folder
 from engine.forced import ForcedTargetError, force_decode, force_decode_ids
 
+pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
+
 SENTENCES = ["29 Nov 2026", "November 3, 1999", "二〇二六年十一月二十九日", "the 2nd of May 2030"]
 
 

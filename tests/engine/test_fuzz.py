@@ -14,6 +14,8 @@ from engine.bundle import load_model_folder
 from engine.data import normalize, preview, read_tsv
 from engine.errors import EngineError
 
+pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
+
 # Every code point, lone surrogates included (Hypothesis leaves category Cs out by default).
 ANY_TEXT = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF, exclude_categories=()),
                    max_size=300)

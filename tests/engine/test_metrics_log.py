@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 
 from engine.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent
 from engine.metrics_log import METRICS_FILE, event_record, events_from_records, read_records
 from engine.trainer import train
 from tests.model_factory import tiny_job
+
+pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
 
 
 def test_every_event_is_logged_and_read_back_as_the_same_event(tmp_path):

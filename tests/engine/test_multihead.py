@@ -19,6 +19,8 @@ from engine.tasks import dates
 from engine.trainer import train
 from tests.model_factory import tiny_job
 
+pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
+
 HEADS = 4
 SOURCES = ["29 Nov 2026", "3 May 1999", "2026年11月29日"]
 

@@ -22,6 +22,8 @@ from engine.checkpoint import checkpoint_step
 from engine.run_lock import RunFolderError, RunFolderLock, claim_run_folder
 from engine.tasks import dates
 
+pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
+
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ["--task", "dates", "--scorer", "additive", "--epochs", "1", "--hidden-size", "16", "--embedding-size", "8"]
 

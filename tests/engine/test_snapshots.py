@@ -11,6 +11,8 @@ from engine.snapshots import average_snapshots, list_snapshots, read_snapshot, s
 from engine.trainer import train
 from tests.model_factory import tiny_job
 
+pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
+
 
 def test_a_run_keeps_its_last_snapshots_and_they_average_into_a_model_folder(tmp_path, capsys):
     run = tmp_path / "run"

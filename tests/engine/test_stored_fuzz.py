@@ -36,6 +36,8 @@ from tests.engine.test_length_study import STUDY
 from tests.engine.test_metrics_damage import write_log
 from tests.engine.test_token_cache import _corpus
 
+pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
+
 FUZZ = settings(max_examples=80, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                        HealthCheck.data_too_large])

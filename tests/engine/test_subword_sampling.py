@@ -13,6 +13,8 @@ from engine.tokenizer import TokenizerSettings, train_tokenizer
 from engine.train_run import TrainingRun
 from tests.model_factory import tiny_job
 
+pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
+
 SENTENCES = [f"The meeting on Tuesday number {i} was postponed until the afternoon." for i in range(300)]
 
 

@@ -16,6 +16,8 @@ from engine.model import build_model
 from engine.trainer import train
 from tests.model_factory import tiny_job
 
+pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
+
 
 def test_the_dates_task_learns_loss_falls_and_exact_match_rises(tmp_path):
     events = list(train(tiny_job(tmp_path / "run", epochs=4)))

@@ -22,6 +22,8 @@ from engine.travel import (
 )
 from tests.model_factory import train_tiny_model
 
+pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
+
 
 @pytest.fixture(scope="module")
 def run_folder(tmp_path_factory):

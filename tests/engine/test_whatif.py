@@ -11,6 +11,8 @@ from engine.config import DecodeConfig
 from engine.forced import force_decode
 from engine.whatif import SteeringError, make_steering, parse_override
 
+pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
+
 SENTENCE = "29 Nov 2026"
 
 

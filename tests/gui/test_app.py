@@ -7,10 +7,13 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
 from PySide6.QtWidgets import QLabel
 
 from gui import app as app_module
 from gui.fonts import PREFERRED_CJK_FAMILIES, pick_cjk_family
+
+pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QHelpEvent
 from PySide6.QtWidgets import QApplication, QToolTip
@@ -12,6 +13,8 @@ from engine.search import BeamNode
 from gui.attention.beam_tree import COLUMN_WIDTH, NODE_WIDTH, ROW_HEIGHT, BeamTreeView
 from tests.gui.conftest import shown
 from tests.gui.test_translate_support import install_models, open_window, wait_for_model, wait_run_end
+
+pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
 
 
 def test_every_beam_step_records_its_candidates_and_their_fate(dates_models):

@@ -11,6 +11,8 @@ from engine.scorer_table import SCORER_NAMES
 from tests.gui.compare_support import DIRECTION, run
 from tests.gui.test_translate_support import LOAD_MS, RUN_MS, install_models, open_window, wait_for_model
 
+pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
+
 
 def test_every_scorer_decodes_the_sentence_in_its_own_panel(qtbot, compare):
     tab = compare

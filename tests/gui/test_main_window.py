@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from PySide6.QtWidgets import QComboBox, QLineEdit, QMainWindow, QPushButton, QWidget
 
 from gui.attention.panel import AttentionPanel
@@ -16,6 +17,8 @@ from tests.gui.test_translate_support import (
     type_and_translate,
     wait_for_model,
 )
+
+pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
 
 
 def test_window_has_its_tabs_and_the_named_widgets(qtbot):

@@ -20,6 +20,8 @@ from gui.attention.record import DecodeRecord
 from gui.translate.view import TranslateView
 from tests.gui.test_heatmap_labels import overlapping
 
+pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
+
 # The shipped tokenizers' pieces of two example paragraphs (resources/examples.json), each way.
 ZH = ("▁汤姆", "昨天", "晚上", "没有", "睡", "好", "。", "他", "今天早上", "起", "得很", "晚", "<0xEF>", "<0xBC>", "<0x8C>",
       "所以", "上班", "迟", "到了", "。", "他的", "老板", "很", "生气", "。", "▁", "虽", "然", "这本书", "很", "长", "<0xEF>",

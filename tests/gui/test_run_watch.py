@@ -6,8 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from gui.training.panel import TrainingPanel
 from tests.gui.test_training_units import _command_line_run
+
+pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
 
 ROOT = Path(__file__).resolve().parents[2]
 

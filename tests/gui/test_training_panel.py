@@ -22,6 +22,8 @@ from gui.training.panel import TrainingPanel
 from gui.training.records import RunRecord
 from tests.gui.conftest import shown
 
+pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
+
 RUN_TIMEOUT_MS = 60_000
 
 

@@ -18,6 +18,8 @@ from tests.gui.test_translate_support import (
     wait_run_end,
 )
 
+pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
+
 SENTENCE = "29 Nov 2026"
 
 

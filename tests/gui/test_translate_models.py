@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 
+import pytest
 from PySide6.QtCore import QSettings
 
 from engine.catalog import user_models_folder
@@ -16,6 +17,8 @@ from tests.gui.test_translate_support import (
     wait_for_model,
     wait_run_end,
 )
+
+pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
 
 
 def corrupt_copy(source, target):

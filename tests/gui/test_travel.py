@@ -25,6 +25,8 @@ from tests.gui.test_controllers import FakeTranslator, _entry
 from tests.inline_jobs import InlineJobs
 from tests.model_factory import train_tiny_model
 
+pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
+
 
 def record_with(steps: list[int], elapsed: list[float]) -> RunRecord:
     record = RunRecord("run", None, Path("run"), "#000000")

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from gui.translate.whatif_state import WhatIf
 from tests.gui.test_translate_support import install_models, open_window, wait_for_model, wait_run_end
+
+pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
 
 SENTENCE = "29 Nov 2026"
 

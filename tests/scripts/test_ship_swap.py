@@ -18,6 +18,8 @@ from engine.catalog import scan
 from engine.run_lock import RunFolderLock
 from tests.scripts import ROOT, load_script
 
+pytestmark = pytest.mark.slow  # runs the scripts as subprocesses, crashes injected at every write
+
 ship_models = load_script("ship_models")
 SHIPPED = ROOT / "resources" / "models"
 WRITES = [("os", "replace"), ("os", "unlink"), ("os", "rename"), ("os", "mkdir"), ("os", "rmdir"),

@@ -13,6 +13,8 @@ from engine.trainer import train
 from tests.model_factory import tiny_job
 from tests.scripts import load_script
 
+pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
+
 tune = load_script("tune_decoding")
 
 

@@ -14,6 +14,8 @@ import pytest
 from engine.run_lock import RunFolderLock
 from tests.scripts import ROOT, load_script
 
+pytestmark = pytest.mark.slow  # runs the scripts as subprocesses, crashes injected at every write
+
 tune_decoding = load_script("tune_decoding")
 SHIPPED = ROOT / "resources" / "models" / "en-zh-dot"
 
