@@ -84,6 +84,45 @@ def _content_tables(results: list[dict]) -> list[str]:
     return lines
 
 
+def _same_budget_peer_rows(peers: list[dict] | None) -> list[str]:
+    """The peer trained to our budget (``bench/peer_joey.py``'s rows), one table row each, as they were measured."""
+    lines = []
+    for p in peers or []:
+        t = p["training"]
+        lines.append(
+            f"| {p['name']} | {t['hours']:.1f} h of training, {t['target_tokens'] / 1e6:.1f} M target tokens (the best "
+            f"model at {t['target_tokens_at_best'] / 1e6:.1f} M), ended by {t['ended']}; embeddings "
+            f"{p['sizes']['embedding_size']}, dropout {p['sizes']['dropout']}, {p['parameters']:,} parameters, "
+            f"{t['epochs']} epochs | {p['greedy']['bleu']} / {p['greedy']['chrf']} | {p['beam5']['bleu']} / "
+            f"{p['beam5']['chrf']} (α {p['beam5']['length_penalty']}) | — |")
+    return lines
+
+
+def _same_budget_peer_note(peers: list[dict] | None) -> list[str]:
+    if not peers:
+        return []
+    return ["", "The peer at the same budget (`bench/peer_joey.py`): Joey NMT 2.3 trained on our strict split with "
+            "its own SentencePiece vocabularies (4000 per side) to our budget of "
+            f"{peers[0]['training']['budget_tokens'] / 1e6:.0f} M target tokens or its own early stopping, whichever "
+            "came first; its best checkpoint by valid BLEU decoded the same test pairs (its own beam search and length "
+            "penalty), scored with the signature above."]
+
+
+def add_same_budget_peers(report: str, peers: list[dict] | None) -> str:
+    """``report`` with the rows of the peer trained to our budget (``bench/peer_joey.py``) under the 25-minute peer
+    row, and a note under the table; unchanged without them."""
+    if not peers:
+        return report
+    lines = report.split("\n")
+    at = next((i for i, line in enumerate(lines) if line.startswith("| Joey NMT 2.3 (peer) |")), None)
+    if at is None:
+        return report
+    lines[at + 1:at + 1] = _same_budget_peer_rows(peers)
+    end = next((i for i in range(at + 1, len(lines)) if not lines[i].startswith("|")), len(lines))
+    lines[end:end] = _same_budget_peer_note(peers)
+    return "\n".join(lines)
+
+
 def _summary_table(results: list[dict], notes: dict[str, str] | None) -> list[str]:
     """The report's head: the split, the metric, the peer, every model's BLEU and how it was trained when
     a direction's models were not trained alike (``notes``)."""

@@ -44,7 +44,7 @@ from engine.significance import BOOTSTRAP_SAMPLES, paired_bleu_gains  # noqa: E4
 from engine.training_budget import budget_note, direction_configs  # noqa: E402
 from scripts.alignment_report import add_alignment_studies  # noqa: E402
 from scripts.decode_speed import decode_speeds  # noqa: E402
-from scripts.quality_render import JOEY, MIN_TESTED_SENTENCES, render  # noqa: E402
+from scripts.quality_render import JOEY, MIN_TESTED_SENTENCES, add_same_budget_peers, render  # noqa: E402
 
 __all__ = ["JOEY", "MIN_TESTED_SENTENCES", "add_gain_significance", "attention_statistics", "examples", "measure",
            "render"]
@@ -268,6 +268,13 @@ def training_notes(models: Path) -> dict[str, str]:
     return {direction: budget_note(infos) for direction, infos in direction_configs(models).items()}
 
 
+def same_budget_peers(out: Path) -> list[dict] | None:
+    """The rows of the peer trained to our budget, ``quality-peer.json`` beside the report (written by
+    ``bench/peer_joey.py``), or None when it has not been run."""
+    path = out.with_name("quality-peer.json")
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+
+
 def render_stored(out: Path, models: Path) -> int:
     """Write the report from its JSON, with the studies now stored in the model folders."""
     stored = out.with_suffix(".json")
@@ -276,8 +283,8 @@ def render_stored(out: Path, models: Path) -> int:
         return 2
     results = json.loads(stored.read_text(encoding="utf-8"))
     add_alignment_studies(results, models)
-    out.write_text(render(results, (out.parent / "img" / "bleu-by-length.png").is_file(), training_notes(models)),
-                   encoding="utf-8")
+    report = render(results, (out.parent / "img" / "bleu-by-length.png").is_file(), training_notes(models))
+    out.write_text(add_same_budget_peers(report, same_budget_peers(out)), encoding="utf-8")
     stored.write_text(json.dumps(results, ensure_ascii=False, indent=1, default=float), encoding="utf-8")
     print(f"wrote {out}")
     return 0
@@ -363,7 +370,8 @@ def main() -> int:
     add_alignment_studies(results, args.models)
     plotted = plot_buckets(results, args.out.parent / "img" / "bleu-by-length.png")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(render(results, plotted, training_notes(args.models)), encoding="utf-8")
+    report = render(results, plotted, training_notes(args.models))
+    args.out.write_text(add_same_budget_peers(report, same_budget_peers(args.out)), encoding="utf-8")
     args.out.with_suffix(".json").write_text(json.dumps(results, ensure_ascii=False, indent=1, default=float),
                                              encoding="utf-8")
     print(f"wrote {args.out}")
