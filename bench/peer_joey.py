@@ -602,8 +602,9 @@ def _default_sigint() -> None:
 
 
 def run_joey(venv: Path, arguments: list[str], threads: int, part: Path | None = None) -> int:
-    """``python -m joeynmt …`` in Joey's environment, in a process group of its own (not the terminal's); SIGTERM or Ctrl-C here reaches it
-    once, as SIGINT (it saves a checkpoint and exits). With ``part``, its older checkpoints are pruned as it trains."""
+    """``python -m joeynmt …`` in Joey's environment, in a process group of its own (not the terminal's): SIGTERM
+    or Ctrl-C here reaches it once, as SIGINT (it saves a checkpoint and exits). With ``part``, its older
+    checkpoints are pruned as it trains."""
     child = subprocess.Popen([str(venv_python(venv)), "-m", "joeynmt", *arguments], env=thread_environment(threads),
                              start_new_session=True, preexec_fn=_default_sigint)
 
