@@ -28,10 +28,17 @@ def corpus(tmp_path):
     return path
 
 
-def plans(path, epochs_b: int = 8):
-    tiny = ("--corpus", str(path), "--src", "en", "--tgt", "zh", "--scorer", "additive", "--embedding-size", "8",
-            "--hidden-size", "8", "--batch-size", "8", "--early-stopping-patience", "0", "--long-validation",
-            "--seed", "3", "--src-vocab", "400", "--tgt-vocab", "400")
+FAMILY_SHAPES = {  # a tiny model of each family: the RNN with additive attention, the Transformer (its warm-up too)
+    "rnn": ("--scorer", "additive", "--embedding-size", "8", "--hidden-size", "8"),
+    "transformer": ("--scorer", "transformer", "--embedding-size", "8", "--transformer-layers", "1",
+                    "--feedforward-size", "16", "--warmup-steps", "30"),
+}
+
+
+def plans(path, epochs_b: int = 8, family: str = "rnn"):
+    tiny = ("--corpus", str(path), "--src", "en", "--tgt", "zh", *FAMILY_SHAPES[family], "--batch-size", "8",
+            "--early-stopping-patience", "0", "--long-validation", "--seed", "3", "--src-vocab", "400",
+            "--tgt-vocab", "400")
     return [build.ModelPlan("a", (*tiny, "--epochs", "1")), build.ModelPlan("b", (*tiny, "--epochs", str(epochs_b)))]
 
 
@@ -39,7 +46,8 @@ def weights(folder):
     return (folder / "model.safetensors").read_bytes()
 
 
-def test_a_killed_build_skips_the_finished_model_and_resumes_the_other_bit_exact(tmp_path):
+@pytest.mark.parametrize("family", list(FAMILY_SHAPES))
+def test_a_killed_build_skips_the_finished_model_and_resumes_the_other_bit_exact(tmp_path, family):
     path = corpus(tmp_path)
     out = tmp_path / "models"
     first = build.Build(out, parallel=2, threads=1, log=lambda _: None)
@@ -58,18 +66,18 @@ def test_a_killed_build_skips_the_finished_model_and_resumes_the_other_bit_exact
 
     killer = threading.Thread(target=kill_b_after_its_second_epoch)
     killer.start()
-    results = dict((name, code) for name, _, code in first.run(plans(path)))
+    results = dict((name, code) for name, _, code in first.run(plans(path, family=family)))
     killer.join()
     assert results["a"] == 0 and results["b"] == -signal.SIGKILL
     assert build.model_state(out / "b") == "resumable"
     a_log = (out / "a" / "metrics.jsonl").read_bytes()
 
     again = build.Build(out, parallel=2, threads=1, log=lambda _: None)
-    states = {name: (state, code) for name, state, code in again.run(plans(path))}
+    states = {name: (state, code) for name, state, code in again.run(plans(path, family=family))}
     assert states == {"a": ("finished", 0), "b": ("resumable", 0)}
     assert (out / "a" / "metrics.jsonl").read_bytes() == a_log  # skipped: not a byte written
     assert build.model_state(out / "b") == "finished"
 
     whole = build.Build(tmp_path / "uninterrupted", parallel=1, threads=1, log=lambda _: None)
-    assert [code for _, _, code in whole.run(plans(path)[1:])] == [0]
+    assert [code for _, _, code in whole.run(plans(path, family=family)[1:])] == [0]
     assert weights(out / "b") == weights(tmp_path / "uninterrupted" / "b")
