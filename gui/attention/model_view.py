@@ -98,7 +98,11 @@ class LayerHeadGrid(pg.GraphicsLayoutWidget):
 
 
 class ModelView(QDialog):
-    """Every layer and head of one Transformer translation (non-modal)."""
+    """Every layer and head of one Transformer translation (non-modal); ``cellHovered(kind, row, column)``
+    names the cell under the pointer of the map opened large ((-1, -1) off it), so that the window it was
+    opened from can point at the two tokens in its own views of the sentence."""
+
+    cellHovered = Signal(str, int, int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -175,6 +179,7 @@ class ModelView(QDialog):
             self.caption.setText(f"Layer {layer + 1}, head {head + 1}: click to open it large.")
 
     def _on_cell_hovered(self, row: int, column: int) -> None:
+        self.cellHovered.emit(self.kind, row, column)
         if self.maps is None or row < 0:
             return
         rows, columns = self.maps.axes(self.kind)

@@ -25,11 +25,13 @@ DISABLED_TIP = "Layers and heads: for a Transformer model, after a translation h
 
 
 class ModelViewLink(QObject):
-    """Owns the Layers button's state and the window it opens."""
+    """Owns the Layers button's state and the window it opens; a cell hovered there is pointed at in the tab's
+    source and output strips (``sources`` and ``outputs``: anything with ``highlight(index)``, -1 for none)."""
 
-    def __init__(self, button: QToolButton, window_parent: QWidget) -> None:
+    def __init__(self, button: QToolButton, window_parent: QWidget, sources=None, outputs=None) -> None:
         super().__init__(window_parent)
         self.button, self.window_parent = button, window_parent
+        self.sources, self.outputs = sources, outputs
         self.window: ModelView | None = None
         self.maps: AttentionLayers | None = None
         button.clicked.connect(self.open)
@@ -56,6 +58,17 @@ class ModelViewLink(QObject):
             return
         if self.window is None:
             self.window = ModelView(self.window_parent)
+            self.window.cellHovered.connect(self._point_at)
         self.window.show_maps(self.maps)
         self.window.show()
         self.window.raise_()
+
+    def _point_at(self, kind: str, row: int, column: int) -> None:
+        """The hovered cell's tokens in the tab's strips: its source column (cross-attention, and the encoder's map:
+        the token attended to) and its output row (cross-attention, and the decoder's map: the step)."""
+        source = column if kind in ("cross", "encoder") else -1
+        output = row if kind in ("cross", "decoder") else -1
+        if self.sources is not None:
+            self.sources.highlight(source)
+        if self.outputs is not None:
+            self.outputs.highlight(output)

@@ -31,6 +31,7 @@ from gui.translate.run_export import RunExport
 from gui.translate.status import ModelStatus, describe_model
 from gui.translate.steering import WhatIfSteering
 from gui.translate.study_link import LengthStudyLink
+from gui.translate.unseen_words import UnseenWords
 from gui.translate.view import TranslateView
 
 if TYPE_CHECKING:
@@ -74,6 +75,7 @@ class TranslateTab(QWidget):
         self.beam_tree = BeamTreeFollower(self)  # the beam tree of the run shown
         self.length_study = LengthStudyLink(self)
         self.exports = RunExport(self)
+        self.unseen = UnseenWords(self.view)  # the input's words never seen in training
         self._latest_tokens: tuple[str, ...] | None = None  # the output of the newest step, not yet drawn
         self._frame_throttle = FrameThrottle(self._draw_frame, self)
         layout = QVBoxLayout(self)
@@ -128,7 +130,7 @@ class TranslateTab(QWidget):
         view.length_study_button.clicked.connect(self.open_length_study)
         view.compare_button.clicked.connect(lambda: self.compareRequested.emit(self.view.source_input.text()))
         view.beam_tree_button.clicked.connect(self.open_beam_tree)
-        self.model_view = ModelViewLink(view.layers_button, self)
+        self.model_view = ModelViewLink(view.layers_button, self, view.source_tokens, view.target_output)
         view.history_menu.aboutToShow.connect(
             lambda: fill_history_menu(view.history_menu, self.history, self.translate_text))
         panel.cellHovered.connect(self._on_cell_hovered)
@@ -173,7 +175,8 @@ class TranslateTab(QWidget):
         return None  # a decode is stopped without asking
 
     def shutdown(self, timeout_ms: int = DECODE_STOP_MS) -> bool:
-        return self.controller.shutdown(timeout_ms)
+        exports_stopped = self.exports.shutdown(timeout_ms)  # a recording being written: cancelled
+        return self.controller.shutdown(timeout_ms) and exports_stopped
 
     # -- input ------------------------------------------------------------------------------
     def translate(self) -> bool:
@@ -337,6 +340,7 @@ class TranslateTab(QWidget):
         self.language.run_started(info)
         self.view.attention_panel.begin(prepared.tokens, info.uses_attention, info.formula, info.scorer_label)
         self.view.source_tokens.set_pieces(prepared.tokens)
+        self.unseen.run_started(info)
         self.view.target_output.set_pieces([])
         self.history.add(prepared.text)
         self.update_input_state()

@@ -60,6 +60,9 @@ def test_the_layers_button_opens_every_layer_and_head_of_a_transformer_translati
                        translation.attention, atol=1e-5)
     view.open_map(1, 2)
     assert view.grid.selected == (1, 2)
+    view.heatmap.cellHovered.emit(2, 1)  # hover linked to the sentence: the two tokens are marked in the tab
+    assert (tab.view.source_tokens._highlighted, tab.view.target_output._highlighted) == (1, 2)
+    assert "→" in view.caption.text() and "layer 2, head 3" in view.caption.text()
     assert np.array_equal(view.heatmap._weights, maps.map("cross", 1, 2).astype(np.float32))
     for kind in KINDS:  # every kind draws, and the large map keeps its layer and head
         view.kind_box.setCurrentIndex(KINDS.index(kind))
