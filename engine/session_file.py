@@ -3,7 +3,7 @@
 One JSON document (UTF-8):
 
 ```
-{"format": "attention-studio-session", "format_version": 1,
+{"format": "attention-studio-session", "format_version": 2,
  "model": {"name": "zh-en-additive", "sha256": "<the weights' sha256>", "scorer": "additive",
            "scorer_label": "Additive (Bahdanau)", "formula": "e_ij = …", "uses_attention": true,
            "source_language": "zh", "target_language": "en"},
@@ -15,10 +15,13 @@ One JSON document (UTF-8):
 ```
 
 A step holds what :class:`engine.search.DecodeStep` holds — token, id, probability, α_i, e_ij, the
-top candidates, the hypothesis so far (its tokens, attention rows, log-probability), the what-if
-marks (forced, overridden, the model's own α_i), each head's α_i — and its hypothesis' earlier
-steps as indices into ``steps`` (a beam search's best hypothesis may change between steps, so they
-are not simply the steps shown before). A beam search's step also keeps every candidate it weighed
+top candidates, the hypothesis' log-probability, the what-if marks (forced, overridden, the model's
+own α_i), each head's α_i — and its hypothesis' earlier steps as indices into ``steps`` (a beam
+search's best hypothesis may change between steps, so they are not simply the steps shown before).
+The hypothesis' tokens and attention rows are rebuilt from those steps when the file is read, so
+each row is stored once (O(T·S) for T steps). Version 1 files, which stored every step's whole
+hypothesis (``hypothesis_tokens``, ``hypothesis_attention``: O(T²·S)), are still read, with the same
+checks; saving (engine/session_save.py) writes version 2. A beam search's step also keeps every candidate it weighed
 (``beam_level``, what the beam tree draws): ``[ids, token, probability, log_probability, status,
 score, step]`` each, ``step`` the index of a kept or finished candidate's own step event (saved
 before it) or null. Files without ``beam_level`` (greedy decodes, earlier recordings) read as none.
@@ -36,14 +39,12 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from engine.atomic import write_bytes_atomic
 from engine.safe_open import read_capped
 from engine.search import Alternative, BeamNode, DecodeStep
 from engine.session_values import (
@@ -57,7 +58,8 @@ from engine.session_values import (
 )
 
 SESSION_FORMAT = "attention-studio-session"
-SESSION_VERSION = 1
+SESSION_VERSION = 2  # what a save writes
+READ_VERSIONS = (1, 2)  # what a load reads: 1 stored each step's whole hypothesis
 SESSION_SUFFIX = ".session.json"
 MAX_SESSION_BYTES = 32 * 1024 * 1024
 MAX_STEPS = 4096
@@ -93,94 +95,42 @@ class Session:
                 "replayed from the file, without decoding anything.")
 
 
-def _matrix(values: np.ndarray | None) -> list | None:
-    return None if values is None else np.asarray(values, dtype=np.float64).round(7).tolist()
-
-
-def _step_json(step: DecodeStep, ids: dict[int, int]) -> dict[str, Any]:
-    return {"index": step.index, "token_id": step.token_id, "token": step.token,
-            "probability": float(step.probability), "attention": _matrix(step.attention), "scores": _matrix(step.scores),
-            "alternatives": [[a.token_id, a.token, float(a.probability)] for a in step.alternatives],
-            "hypothesis_tokens": list(step.hypothesis_tokens),
-            "hypothesis_attention": _matrix(step.hypothesis_attention),
-            "log_probability": float(step.log_probability), "is_eos": step.is_eos,
-            "previous": [ids[id(previous)] for previous in step.previous_steps], "forced": step.forced,
-            "overridden": step.overridden, "model_attention": _matrix(step.model_attention),
-            "head_attention": _matrix(getattr(step, "head_attention", None)),
-            "beam_level": [[list(node.ids), node.token, float(node.probability), float(node.log_probability),
-                            node.status, float(node.score), None if node.step is None else ids[id(node.step)]]
-                           for node in step.beam_level]}
-
-
-def _distinct(steps: Sequence[DecodeStep]) -> list[DecodeStep]:
-    """Every step reachable from ``steps`` (their hypotheses' earlier steps too), each once, each
-    after the steps it refers to."""
-    seen: dict[int, DecodeStep] = {}
-
-    def visit(step: DecodeStep) -> None:
-        if id(step) in seen:
-            return
-        for previous in step.previous_steps:
-            visit(previous)
-        for node in step.beam_level:
-            if node.step is not None:
-                visit(node.step)
-        seen[id(step)] = step
-
-    for step in steps:
-        visit(step)
-    return list(seen.values())
+def _canonical(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False).encode("utf-8")
 
 
 def _digest(document: dict[str, Any]) -> str:
+    """sha256 of the canonical JSON of everything but the digest. The steps (sorted last) are hashed one
+    by one — the same bytes as the whole at once, without one long call that holds the interpreter
+    lock (a worker saving a long decode would freeze the window meanwhile)."""
     body = {key: value for key, value in document.items() if key != "digest"}
-    text = json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def session_json(session: Session) -> dict[str, Any]:
-    """The document of ``session``, digest included."""
-    distinct = _distinct(session.steps)
-    ids = {id(step): number for number, step in enumerate(distinct)}
-    document = {"format": SESSION_FORMAT, "format_version": SESSION_VERSION,
-                "model": {key: session.model[key] for key in MODEL_KEYS}, "input": session.input,
-                "source_tokens": list(session.source_tokens), "settings": dict(session.settings),
-                "steps": [_step_json(step, ids) for step in distinct], "shown": [ids[id(step)] for step in session.steps]}
-    document["digest"] = _digest(document)
-    return document
-
-
-def _encoded(session: Session) -> bytes:
-    return json.dumps(session_json(session), ensure_ascii=False, indent=1, allow_nan=False).encode("utf-8")
-
-
-def save_session(path: Path, session: Session) -> Path:
-    """Write ``session`` to ``path`` atomically (UTF-8 JSON). A beam decode whose candidates would make
-    the file larger than a session file may be (MAX_SESSION_BYTES) is saved without them (the heatmap's
-    decode is whole; the beam tree is not replayed); a decode too large even so is refused."""
-    data = _encoded(session)
-    if len(data) > MAX_SESSION_BYTES:
-        data = _encoded(dataclasses.replace(session, steps=tuple(
-            dataclasses.replace(step, beam_level=()) for step in session.steps)))
-    if len(data) > MAX_SESSION_BYTES:
-        raise SessionFileError(f"the decode is too large to record ({len(data) / 2**20:.0f} MB; a session file holds "
-                               f"at most {MAX_SESSION_BYTES // 2**20} MB)")
-    try:
-        write_bytes_atomic(Path(path), data)
-    except OSError as error:
-        raise SessionFileError(f"cannot write {path}: {error.strerror or error}") from None
-    return Path(path)
+    steps = body.get("steps")
+    if not isinstance(steps, list) or not steps or any(key > "steps" for key in body):
+        return hashlib.sha256(_canonical(body)).hexdigest()
+    digest = hashlib.sha256(_canonical({key: value for key, value in body.items() if key != "steps"})[:-1])
+    digest.update(b',"steps":[')
+    for number, step in enumerate(steps):
+        digest.update(b"," + _canonical(step) if number else _canonical(step))
+    digest.update(b"]}")
+    return digest.hexdigest()
 
 
 # -- reading ---------------------------------------------------------------------------------------
 
-def _step(data: Any, number: int, built: list[DecodeStep], width: int) -> DecodeStep:
+def _step(data: Any, number: int, built: list[DecodeStep], width: int, version: int) -> DecodeStep:
     where = f"step {number}"
     require(isinstance(data, dict), f"{where} must be an object")
     index = data.get("index")
     require(is_whole(index) and 0 <= index < MAX_STEPS, f"{where}: index must be a whole number 0–{MAX_STEPS - 1}")
-    previous = _previous(data.get("previous"), index, built, where)
-    tokens = _hypothesis_tokens(data, index, where)
+    attention = optional_array(data.get("attention"), (width,), f"{where}: attention", weights=True)
+    if version == 1:
+        earlier = [built[p] for p in _previous(data.get("previous"), index, built, where)]
+        tokens = _hypothesis_tokens(data, index, where)
+        rows = optional_array(data.get("hypothesis_attention"), (index + 1, width), f"{where}: hypothesis_attention",
+                              weights=True)
+    else:
+        earlier = _earlier(data, index, built, where)
+        tokens, rows = _hypothesis_of(data, attention, earlier, where)
     alternatives = _alternatives(data.get("alternatives"), where)
     flags = {name: data.get(name) for name in ("is_eos", "forced", "overridden")}
     require(all(isinstance(value, bool) for value in flags.values()), f"{where}: is_eos, forced and overridden "
@@ -190,13 +140,11 @@ def _step(data: Any, number: int, built: list[DecodeStep], width: int) -> Decode
     return DecodeStep(
         index=index, token_id=data["token_id"], token=tokens[-1],
         probability=finite_number(data.get("probability"), f"{where}: probability"),
-        attention=optional_array(data.get("attention"), (width,), f"{where}: attention", weights=True),
-        scores=optional_array(data.get("scores"), (width,), f"{where}: scores"),
+        attention=attention, scores=optional_array(data.get("scores"), (width,), f"{where}: scores"),
         alternatives=alternatives, hypothesis_tokens=tuple(tokens),
-        hypothesis_attention=optional_array(data.get("hypothesis_attention"), (index + 1, width),
-                                       f"{where}: hypothesis_attention", weights=True),
+        hypothesis_attention=rows,
         log_probability=finite_number(data.get("log_probability"), f"{where}: log_probability"),
-        is_eos=flags["is_eos"], previous_steps=tuple(built[p] for p in previous), forced=flags["forced"],
+        is_eos=flags["is_eos"], previous_steps=tuple(earlier), forced=flags["forced"],
         overridden=flags["overridden"],
         model_attention=optional_array(data.get("model_attention"), (width,), f"{where}: model_attention", weights=True),
         beam_level=_beam_level(data.get("beam_level"), built, where), **extra,
@@ -236,6 +184,21 @@ def _previous(previous: Any, index: int, built: list[DecodeStep], where: str) ->
     return previous
 
 
+def _earlier(data: dict[str, Any], index: int, built: list[DecodeStep], where: str) -> list[DecodeStep]:
+    """A version-2 step's earlier steps: its ``parent`` (the hypothesis' step index − 1, whose own earlier
+    steps come first), or, where a decode did not share them so, ``previous`` naming each."""
+    require(("parent" in data) != ("previous" in data), f"{where}: a step names its parent or its earlier steps")
+    if "previous" in data:
+        return [built[p] for p in _previous(data["previous"], index, built, where)]
+    parent = data["parent"]
+    if index == 0:
+        require(parent is None, f"{where}: the first step of a hypothesis has no parent")
+        return []
+    require(is_whole(parent) and 0 <= parent < len(built) and built[parent].index == index - 1,
+             f"{where}: parent must be the number of its hypothesis' step {index - 1}, saved before it")
+    return [*built[parent].previous_steps, built[parent]]
+
+
 def _hypothesis_tokens(data: dict[str, Any], index: int, where: str) -> list[str]:
     """A step's hypothesis: its index + 1 tokens, ending with the step's own token."""
     tokens = data.get("hypothesis_tokens")
@@ -245,6 +208,23 @@ def _hypothesis_tokens(data: dict[str, Any], index: int, where: str) -> list[str
     token = bounded_text(data.get("token"), f"{where}: token", 256)
     require(tokens[-1] == token, f"{where}: the hypothesis does not end with its token")
     return tokens
+
+
+def _hypothesis_of(data: dict[str, Any], attention: np.ndarray | None, earlier: list[DecodeStep],
+                   where: str) -> tuple[list[str], np.ndarray | None]:
+    """A version-2 step's hypothesis, rebuilt from its earlier steps: their tokens and attention rows,
+    then its own (a step with attention needs every earlier step's row; float32, as the engine's)."""
+    require("hypothesis_tokens" not in data and "hypothesis_attention" not in data,
+             f"{where}: a version-2 step names its earlier steps instead of storing its hypothesis")
+    token = bounded_text(data.get("token"), f"{where}: token", 256)
+    tokens = [step.token for step in earlier] + [token]
+    if attention is None:
+        require(all(step.attention is None for step in earlier), f"{where}: attention is missing (its earlier steps "
+                                                                     "have theirs)")
+        return tokens, None
+    require(all(step.attention is not None for step in earlier), f"{where}: an earlier step of its hypothesis has no "
+                                                                    "attention row")
+    return tokens, np.stack([step.attention for step in earlier] + [attention]).astype(np.float32)
 
 
 def _alternatives(alternatives: Any, where: str) -> tuple[Alternative, ...]:
@@ -272,7 +252,7 @@ def session_from_json(document: Any) -> Session:
     model = _model(document.get("model"))
     source = _source_tokens(document.get("source_tokens"))
     settings = _settings(document.get("settings"))
-    built = _steps(document.get("steps"), len(source))
+    built = _steps(document.get("steps"), len(source), document["format_version"])
     shown = document.get("shown")
     require(isinstance(shown, list) and 0 < len(shown) <= MAX_STEPS
              and all(is_whole(k) and 0 <= k < len(built) for k in shown), "shown must list steps by their number")
@@ -295,8 +275,9 @@ def _check_format(document: Any) -> None:
     """A session document of this version, unchanged since it was saved (its digest)."""
     require(isinstance(document, dict), "not a session file (the top level is not an object)")
     require(document.get("format") == SESSION_FORMAT, f"not a session file (format is {document.get('format')!r})")
-    require(document.get("format_version") == SESSION_VERSION,
-             f"a session of format version {document.get('format_version')!r}; this version reads {SESSION_VERSION}")
+    version = document.get("format_version")
+    require(is_whole(version) and version in READ_VERSIONS,
+             f"a session of format version {version!r}; this version reads {' and '.join(map(str, READ_VERSIONS))}")
     try:
         digest = _digest(document)
     except ValueError:  # NaN or an infinity: never written by a save
@@ -322,12 +303,12 @@ def _source_tokens(source: Any) -> list[str]:
     return source
 
 
-def _steps(rows: Any, width: int) -> list[DecodeStep]:
+def _steps(rows: Any, width: int, version: int) -> list[DecodeStep]:
     """Every step event in the order saved, each checked (``width``: the source's length)."""
     require(isinstance(rows, list) and 0 < len(rows) <= MAX_STEPS, f"steps must be 1–{MAX_STEPS} step events")
     built: list[DecodeStep] = []
     for number, row in enumerate(rows):
-        built.append(_step(row, number, built, width))
+        built.append(_step(row, number, built, width, version))
     return built
 
 
@@ -361,10 +342,10 @@ def load_session(path: Path) -> Session:
         raise SessionFileError(f"{path.name} is refused: it nests too deep to check") from None
 
 
-def step_json(step: DecodeStep) -> dict[str, Any]:
-    """One step as plain data (its earlier steps and its beam candidates' steps by position): what a
-    replay must reproduce."""
-    positions = {id(previous): previous.index for previous in step.previous_steps}
-    positions |= {id(node.step): node.step.index for node in step.beam_level if node.step is not None}
-    data = _step_json(step, positions)
-    return data | {"previous": [previous.index for previous in step.previous_steps]}
+def __getattr__(name: str) -> Any:
+    """The writer's names, kept here for callers of this module (engine/session_save.py holds them)."""
+    if name in ("save_session", "session_json", "step_json", "session_saving"):
+        from engine import session_save
+
+        return getattr(session_save, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -124,6 +124,8 @@ class InlineJob(QObject):
 
     def _end(self) -> None:
         self.ended = True
+        if self._items is not None and hasattr(self._items, "close"):
+            self._items.close()  # as the real worker does: the generator's cleanup runs now
         self.done.emit(self.id)
         self.released.emit(self)
 

@@ -6,15 +6,24 @@ The decode is the attention panel's record (gui.attention.record): its source to
 and attention as shown, and every step event it took in, in order. ``metadata`` comes from the
 Translate tab: the model's name and weights hash, its languages, the beam size and the chosen speed
 (seconds per step).
+
+:func:`recording_job` takes what it needs from the panel in the GUI thread (immutable: tuples, a
+read-only matrix, the frozen step events) and returns a generator for a worker, which writes the
+file one frame (or one stage) at a time, yields a :class:`RecordingProgress` after each and returns
+the path; :func:`write_recording` runs the same generator to its end in the caller's thread.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gui.attention.animation import AnimationError, animation_of, write_gif, write_mp4
+from gui.attention import animation as animations
+from gui.attention.animation import WRITERS, AnimationError, animation_of
 from gui.attention.export import ExportError
+from gui.attention.target_file import target_problem
 
 if TYPE_CHECKING:
     from gui.attention.panel import AttentionPanel
@@ -22,32 +31,76 @@ if TYPE_CHECKING:
 RECORDINGS = ("gif", "mp4", "session")
 
 
+@dataclass(frozen=True)
+class RecordingProgress:
+    """How far a recording is: ``done`` of ``total`` (frames, or a session's stages), in words."""
+
+    done: int
+    total: int
+    what: str
+
+
+@dataclass(frozen=True)
+class RecordingJob:
+    """A recording ready to run: ``frames()`` writes it (in a worker); ``total`` items it yields."""
+
+    kind: str
+    path: Path
+    total: int
+    frames: Callable[[], Iterator[RecordingProgress]]
+
+
 def _title(metadata: dict[str, Any]) -> str:
     model, source = metadata.get("model", ""), metadata.get("source", "")
     return " · ".join(part for part in (model, source) if part)
 
 
-def write_recording(kind: str, panel: AttentionPanel, path: Path, metadata: dict[str, Any]) -> Path:
-    """Write the panel's decode as ``kind`` (one of RECORDINGS) to ``path``; ExportError says why not."""
+def recording_job(kind: str, panel: AttentionPanel, path: Path, metadata: dict[str, Any]) -> RecordingJob:
+    """The recording of the panel's decode as ``kind`` (one of RECORDINGS) at ``path``, not yet
+    written; ExportError when there is nothing to record."""
     if kind not in RECORDINGS:
         raise ExportError(f"a recording is one of {', '.join(RECORDINGS)}; got {kind!r}")
-    record = panel.record
+    record, path = panel.record, Path(path)
     if not record.target_tokens or not record.events:
         raise ExportError("translate a sentence first: there is no decode to record yet")
     if kind == "session":
-        return _write_session(panel, Path(path), metadata)
+        return _session_job(panel, path, metadata)
     if not record.uses_attention:
         raise ExportError("this model has no attention weights (fixed context C): there is no heatmap to animate")
+    problem = (animations.mp4_problem() if kind == "mp4" else "") or target_problem(path)
+    if problem:
+        raise ExportError(problem)
     try:
         animation = animation_of(record.source_tokens, record.target_tokens, record.attention(), _title(metadata),
                                  float(metadata.get("seconds_per_step", 0.0)))
-        return (write_gif if kind == "gif" else write_mp4)(animation, Path(path))
     except AnimationError as error:
         raise ExportError(str(error)) from None
+    return RecordingJob(kind, path, animation.frame_count, _frames(WRITERS[kind], animation, path))
 
 
-def _write_session(panel: AttentionPanel, path: Path, metadata: dict[str, Any]) -> Path:
-    from engine.session_file import Session, SessionFileError, save_session
+def _frames(write, animation, path) -> Callable[[], Iterator[RecordingProgress]]:
+    """The worker's generator: the writer's frames as progress, its path returned, its errors as ExportError."""
+    def run() -> Iterator[RecordingProgress]:
+        total = animation.frame_count
+        writer = write(animation, path)
+        try:
+            while True:
+                try:
+                    done = next(writer)
+                except StopIteration as stop:
+                    return stop.value
+                yield RecordingProgress(done, total, f"frame {done:,} of {total:,}")
+        except AnimationError as error:
+            raise ExportError(str(error)) from None
+        finally:
+            writer.close()
+
+    return run
+
+
+def _session_job(panel: AttentionPanel, path: Path, metadata: dict[str, Any]) -> RecordingJob:
+    from engine.session_file import Session, SessionFileError
+    from engine.session_save import SAVE_STAGES, session_saving
 
     record = panel.record
     model = {"name": str(metadata.get("model", "")), "sha256": str(metadata.get("model_sha256", "")),
@@ -59,7 +112,30 @@ def _write_session(panel: AttentionPanel, path: Path, metadata: dict[str, Any]) 
                 "seconds_per_step": float(metadata.get("seconds_per_step", 0.0))}
     session = Session(model, str(metadata.get("source", "")), tuple(record.source_tokens), settings,
                       tuple(record.events))
-    try:
-        return save_session(path, session)
-    except SessionFileError as error:
-        raise ExportError(str(error)) from None
+    total = len(SAVE_STAGES)
+
+    def stages() -> Iterator[RecordingProgress]:
+        saving = session_saving(path, session)
+        try:
+            while True:
+                try:
+                    stage = next(saving)
+                except StopIteration as stop:
+                    return stop.value
+                yield RecordingProgress(SAVE_STAGES.index(stage) + 1, total, stage)
+        except SessionFileError as error:
+            raise ExportError(str(error)) from None
+        finally:
+            saving.close()
+
+    return RecordingJob("session", path, total, stages)
+
+
+def write_recording(kind: str, panel: AttentionPanel, path: Path, metadata: dict[str, Any]) -> Path:
+    """Write the panel's decode as ``kind`` to ``path`` here and now; ExportError says why not."""
+    frames = recording_job(kind, panel, path, metadata).frames()
+    while True:
+        try:
+            next(frames)
+        except StopIteration as stop:
+            return stop.value

@@ -1,5 +1,9 @@
 """The Translate tab's exports: the current map or matrix (png, svg, csv, json) or a recording of the
-decode (gif, mp4, session file) with what was decoded, and a recorded session opened to replay."""
+decode (gif, mp4, session file) with what was decoded, and a recorded session opened to replay.
+
+A recording is written in a worker (gui.attention.recording: one frame or stage at a time), with a
+progress dialog whose Cancel stops it at the next frame — the file at the path is then left as it
+was. One recording at a time; closing the tab stops it."""
 
 from __future__ import annotations
 
@@ -7,11 +11,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog
 
 from gui.attention.export import EXPORT_KINDS, ExportError
+from gui.attention.recording import RECORDINGS, RecordingProgress, recording_job
 from gui.stored_settings import stored_text
 from gui.translate.controls import delay_for
+from gui.workers import Job, JobSet, JobStarter
 
 if TYPE_CHECKING:
     from gui.translate.tab import TranslateTab
@@ -20,9 +26,14 @@ if TYPE_CHECKING:
 class RunExport:
     """Writes the Translate tab's current run, and replays a recorded one."""
 
-    def __init__(self, tab: TranslateTab) -> None:
+    def __init__(self, tab: TranslateTab, jobs: JobStarter | None = None) -> None:
+        """``jobs`` runs the recordings (tests pass a fake that runs them inline)."""
         self.tab = tab
+        self.jobs: JobStarter = jobs if jobs is not None else JobSet(tab)
         self.replay = None  # the replay dialog last opened (gui/attention/replay.py)
+        self.recording: Job | None = None  # the recording being written
+        self.recording_path: Path | None = None
+        self.progress: QProgressDialog | None = None
 
     def metadata(self) -> dict:
         """What the export says of the run: the source, the output, the model, the search."""
@@ -53,6 +64,10 @@ class RunExport:
         if not name:
             return
         path = Path(name) if Path(name).suffix else Path(name + spec.suffix)
+        if kind in RECORDINGS:
+            if self.record(kind, path):
+                settings.setValue("export/folder", str(path.parent))
+            return
         try:
             self.export(kind, path)
         except ExportError as error:
@@ -60,6 +75,75 @@ class RunExport:
             return
         settings.setValue("export/folder", str(path.parent))
         tab.statusMessage.emit(f"Saved {path}")
+
+    # -- recordings, written in a worker ---------------------------------------------------------
+    def record(self, kind: str, path: Path) -> bool:
+        """Start writing the decode as ``kind`` (gif, mp4, session) to ``path`` in a worker, its progress
+        shown; False (and why, in a message) when it cannot start."""
+        tab, path = self.tab, Path(path)
+        if self.recording is not None:
+            QMessageBox.information(tab, "Export", f"{self.recording_path} is still being written: wait for it, or "
+                                                   "cancel it first.")
+            return False
+        try:
+            recording = recording_job(kind, tab.view.attention_panel, path, self.metadata())
+        except ExportError as error:
+            QMessageBox.warning(tab, "Export", str(error))
+            return False
+        progress = QProgressDialog(f"Writing {path.name}…", "Cancel", 0, recording.total, tab)
+        progress.setObjectName("recordingProgress")
+        progress.setWindowTitle("Export")
+        progress.setMinimumDuration(300)
+        progress.setAutoClose(False)
+        progress.setAutoReset(False)
+        job = self.jobs.start(recording.frames, f"record {kind}")
+        self.recording, self.recording_path, self.progress = job, path, progress
+        progress.canceled.connect(job.cancel)
+        job.yielded.connect(self._advanced)
+        job.returned.connect(self._written)
+        job.failed.connect(self._failed)
+        job.done.connect(self._ended)
+        return True
+
+    def cancel_recording(self) -> None:
+        """Stop the recording at its next frame; nothing is written."""
+        if self.recording is not None:
+            self.recording.cancel()
+
+    def _current(self, job_id: int) -> bool:
+        return self.recording is not None and self.recording.id == job_id
+
+    def _advanced(self, job_id: int, progress: RecordingProgress) -> None:
+        if self._current(job_id) and self.progress is not None:
+            self.progress.setMaximum(progress.total)
+            self.progress.setValue(progress.done)
+            self.progress.setLabelText(f"Writing {self.recording_path.name}: {progress.what}")
+
+    def _written(self, job_id: int, path: object) -> None:
+        if self._current(job_id):
+            self.tab.statusMessage.emit(f"Saved {path}")
+
+    def _failed(self, job_id: int, message: str, _details: str) -> None:
+        if self._current(job_id):
+            reason = message.removeprefix(f"{ExportError.__name__}: ")
+            self._ended(job_id)
+            QMessageBox.warning(self.tab, "Export", reason)
+
+    def _ended(self, job_id: int) -> None:
+        if not self._current(job_id):
+            return
+        if self.recording.worker.aborted:
+            self.tab.statusMessage.emit(f"Recording cancelled: {self.recording_path} left as it was")
+        self.recording = None
+        if self.progress is not None:
+            self.progress.close()
+            self.progress.deleteLater()
+            self.progress = None
+
+    def shutdown(self, timeout_ms: int) -> bool:
+        """Stop a recording being written (its temporary file goes) with a bounded wait."""
+        self.cancel_recording()
+        return self.jobs.stop_all(timeout_ms)
 
     def open_session(self) -> None:
         """Replay a recorded decode from its session file (without decoding: engine.session_file)."""

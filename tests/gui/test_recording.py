@@ -113,3 +113,53 @@ def test_a_beam_sessions_tree_grows_in_the_replay_and_a_node_shows_its_hypothesi
     kept = dialog.tree.levels[1][0]
     dialog.tree.choose(kept)
     assert dialog.panel.target_tokens() == list(TOKENS[:2])
+
+
+FULL_DISK_FFMPEG = """#!{python}
+import sys
+data = sys.stdin.buffer.read()
+with open(sys.argv[-1], "wb") as video:
+    video.write(b"\\x00\\x00\\x00\\x18ftypisom" + bytes(12))
+sys.stderr.write("av_interleaved_write_frame(): No space left on device\\n")
+sys.exit(1)
+"""
+
+
+def test_an_mp4_onto_a_full_disk_keeps_the_file_that_was_there(panel, tmp_path, monkeypatch):
+    import stat
+    import sys
+
+    pytest.importorskip("imageio_ffmpeg")
+    script = tmp_path / "ffmpeg"
+    script.write_text(FULL_DISK_FFMPEG.format(python=sys.executable))
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("IMAGEIO_FFMPEG_EXE", str(script))  # imageio-ffmpeg's own switch: this ffmpeg, not its own
+    target = tmp_path / "decode.mp4"
+    target.write_bytes(b"the video that was here")
+    with pytest.raises(ExportError, match="No space left on device"):
+        write_recording("mp4", panel, target, METADATA)
+    assert target.read_bytes() == b"the video that was here"
+
+
+@pytest.mark.parametrize("kind", ["gif", "mp4"])
+def test_a_folder_at_the_path_is_named_not_a_broken_pipe(panel, tmp_path, kind):
+    if kind == "mp4" and animation.mp4_problem():
+        pytest.skip("MP4 needs imageio-ffmpeg")
+    (tmp_path / f"decode.{kind}").mkdir()
+    with pytest.raises(ExportError, match="it is a folder"):
+        write_recording(kind, panel, tmp_path / f"decode.{kind}", METADATA)
+
+
+def test_a_session_file_grows_linearly_with_the_decode(qtbot, tmp_path):
+    from tests.engine.test_session_format import greedy
+
+    sizes = {}
+    for count in (60, 120):
+        steps = greedy(count)
+        long = AttentionPanel()
+        qtbot.addWidget(long)
+        long.begin(tuple(f"▁s{j}" for j in range(8)), True, "e", "Additive")
+        for step in steps:
+            long.record.add(step)
+        sizes[count] = write_recording("session", long, tmp_path / f"{count}.session.json", METADATA).stat().st_size
+    assert sizes[120] / sizes[60] < 2.2  # each step's attention once: O(T·S), not O(T²·S)
