@@ -125,6 +125,7 @@ sys.exit(1)
 """
 
 
+@pytest.mark.slow  # runs a (fake) ffmpeg
 def test_an_mp4_onto_a_full_disk_keeps_the_file_that_was_there(panel, tmp_path, monkeypatch):
     import stat
     import sys

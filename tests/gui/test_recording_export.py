@@ -1,6 +1,6 @@
 """The Translate tab's recordings run as jobs (gui/translate/run_export.py): the window only starts them,
-shows their progress, and hears how they ended — a cancel leaves the file at the path as it was, a
-failure is one line in one message. The jobs run inline here (tests/inline_jobs.py), a frame at a time."""
+shows their progress, and hears how they ended — a cancel leaves the file at the path as it was (a
+failed MP4, one line in one message: test_recording_mp4.py). The jobs run inline here (tests/inline_jobs.py), a frame at a time."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import pytest
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
 
-from gui.attention import video
 from gui.attention.panel import AttentionPanel
 from gui.translate.run_export import RunExport
 from tests.gui.test_recording import SOURCE, greedy_steps
@@ -71,25 +70,6 @@ def test_cancel_leaves_the_file_that_was_there(exports, tmp_path):
     assert target.read_bytes() == OLD and leftovers(tmp_path) == []
     assert exports.tab.said == [f"Recording cancelled: {target} left as it was"]
     assert exports.recording is None
-
-
-def test_a_failed_mp4_is_one_line_and_the_old_file_stays(exports, tmp_path, monkeypatch):
-    import stat
-    import sys
-
-    from tests.gui.test_recording_stream import FAKE
-
-    script = tmp_path / "ffmpeg"
-    script.write_text(FAKE.format(python=sys.executable, mode="full"))
-    script.chmod(script.stat().st_mode | stat.S_IEXEC)
-    monkeypatch.setattr(video, "ffmpeg_exe", lambda: str(script))
-    target = tmp_path / "decode.mp4"
-    target.write_bytes(OLD)
-    exports.record("mp4", target)
-    exports.jobs.started[-1].run()
-    assert len(exports.warnings) == 1 and exports.warnings[0].startswith(f"cannot write {target}: ffmpeg failed")
-    assert "No space left on device" in exports.warnings[0] and "Error" not in exports.warnings[0].split(":")[0]
-    assert target.read_bytes() == OLD and leftovers(tmp_path) == [] and exports.tab.said == []
 
 
 def test_a_session_is_saved_by_stages_and_one_recording_runs_at_a_time(exports, tmp_path, monkeypatch):

@@ -1,13 +1,10 @@
 """Recordings that stream (gui/attention/animation.py, frames.py, gif_stream.py, video.py): frames painted
-and written one at a time with a capped size; an MP4 written beside its target and moved into place
-only when ffmpeg exits 0 and the file is a whole MP4 — a failing, disk-filling or lying ffmpeg (a
-fake, put in its place), a folder, a missing folder or a cancel leaves the file at the path as it
-was and says the real reason in one line."""
+and written one at a time with a capped size, the file moved into place only when whole — a folder, a
+missing folder or a cancel leaves the file at the path as it was and says the real reason in one line;
+the MP4 probe. What runs ffmpeg (a fake in its place) is in test_recording_mp4.py, the slow tier."""
 
 from __future__ import annotations
 
-import stat
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -27,39 +24,6 @@ def decode(steps: int, width: int):
 
 def leftovers(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.name.endswith(".part"))
-
-
-FAKE = """#!{python}
-import os, sys
-mode, out = {mode!r}, sys.argv[-1]
-if mode == "early":  # refuses at once, reading nothing: the writer meets a closed pipe
-    sys.stderr.write("Unknown encoder 'libx264'\\n")
-    sys.exit(1)
-data = sys.stdin.buffer.read()
-with open(out, "wb") as video:
-    if mode == "full":  # the disk fills part-way
-        video.write(b"\\x00\\x00\\x00\\x18ftypisom" + bytes(12))
-        sys.stderr.write("[mp4 @ 0x1] frame written\\nav_interleaved_write_frame(): No space left on device\\n")
-        sys.exit(1)
-    if mode == "garbage":  # exits 0 with a cut-short file
-        video.write(b"\\x00\\x00\\x00\\x18ftypisom" + bytes(12) + b"\\x00\\x01\\x00\\x00mdat")
-        sys.exit(0)
-    box = lambda kind, body: (8 + len(body)).to_bytes(4, "big") + kind + body
-    video.write(box(b"ftyp", b"isom" + bytes(4)) + box(b"mdat", data[:64]) + box(b"moov", b""))
-"""
-
-
-@pytest.fixture
-def fake_ffmpeg(tmp_path, monkeypatch):
-    """Put a fake ffmpeg in the real one's place; returns a function choosing how it behaves."""
-    def use(mode: str) -> Path:
-        script = tmp_path / f"ffmpeg-{mode}"
-        script.write_text(FAKE.format(python=sys.executable, mode=mode))
-        script.chmod(script.stat().st_mode | stat.S_IEXEC)
-        monkeypatch.setattr(video, "ffmpeg_exe", lambda: str(script))
-        return script
-
-    return use
 
 
 def test_a_gif_is_written_one_frame_at_a_time(qtbot, tmp_path):
@@ -107,47 +71,9 @@ def test_a_cancelled_gif_leaves_the_file_that_was_there(qtbot, tmp_path):
     assert target.read_bytes() == OLD and leftovers(tmp_path) == []
 
 
-@pytest.mark.parametrize("mode, reason", [
-    ("full", "No space left on device"),
-    ("garbage", "cut short"),
-    ("early", "Unknown encoder 'libx264'"),
-])
-def test_a_failed_mp4_leaves_the_old_file_and_says_why(qtbot, tmp_path, fake_ffmpeg, mode, reason):
-    fake_ffmpeg(mode)
-    target = tmp_path / "decode.mp4"
-    target.write_bytes(OLD)
-    with pytest.raises(AnimationError, match=reason) as error:
-        animation.write_mp4(decode(8, 4), target)
-    assert "Broken pipe" not in str(error.value) and "\n" not in str(error.value)
-    assert target.read_bytes() == OLD and leftovers(tmp_path) == []
-
-
-def test_an_mp4_is_moved_into_place_only_when_whole(qtbot, tmp_path, fake_ffmpeg):
-    fake_ffmpeg("good")
-    target = tmp_path / "decode.mp4"
-    target.write_bytes(OLD)
-    writer = mp4_frames(decode(3, 4), target)
-    assert [next(writer) for _ in range(3)] == [1, 2, 3]
-    assert target.read_bytes() == OLD  # still the old one while ffmpeg works
-    with pytest.raises(StopIteration):
-        next(writer)
-    assert target.read_bytes()[4:8] == b"ftyp" and video.mp4_problem_of(target) == ""
-    assert leftovers(tmp_path) == []
-
-
-def test_a_cancelled_mp4_stops_ffmpeg_and_leaves_the_old_file(qtbot, tmp_path, fake_ffmpeg):
-    fake_ffmpeg("good")
-    target = tmp_path / "decode.mp4"
-    target.write_bytes(OLD)
-    writer = mp4_frames(decode(5, 4), target)
-    next(writer)
-    writer.close()
-    assert target.read_bytes() == OLD and leftovers(tmp_path) == []
-
-
 @pytest.mark.parametrize("writer", [gif_frames, mp4_frames])
-def test_a_folder_or_a_missing_folder_is_named_before_any_frame(qtbot, tmp_path, fake_ffmpeg, writer):
-    fake_ffmpeg("good")
+def test_a_folder_or_a_missing_folder_is_named_before_any_frame(qtbot, tmp_path, monkeypatch, writer):
+    monkeypatch.setattr(video, "ffmpeg_exe", lambda: "ffmpeg")  # never started: the path is refused first
     (tmp_path / "there.mp4").mkdir()
     with pytest.raises(AnimationError, match="it is a folder"):
         next(writer(decode(3, 4), tmp_path / "there.mp4"))
@@ -158,12 +84,12 @@ def test_a_folder_or_a_missing_folder_is_named_before_any_frame(qtbot, tmp_path,
         next(writer(decode(3, 4), tmp_path / "file" / "x.out"))
 
 
-def test_a_read_only_folder_is_named(qtbot, tmp_path, fake_ffmpeg):
+def test_a_read_only_folder_is_named(qtbot, tmp_path, monkeypatch):
     import os
 
     if os.geteuid() == 0:
         pytest.skip("the superuser writes into read-only folders")
-    fake_ffmpeg("good")
+    monkeypatch.setattr(video, "ffmpeg_exe", lambda: "ffmpeg")  # never started: the temporary file fails first
     folder = tmp_path / "locked"
     folder.mkdir()
     (folder / "decode.mp4").write_bytes(OLD)
