@@ -63,4 +63,4 @@ def _average_into(run_folder: Path, out: Path, last: int) -> Path:
     metadata["averaged"] = {"snapshots": [path.name for path in files], "count": len(files)}
     dtype = (bundle.info.get("weights") or {}).get("dtype", "float32")
     return save_model_folder(out, model, bundle.translator.source_tokenizer, bundle.translator.target_tokenizer,
-                             metadata, dtype)
+                             metadata, dtype, bundle.translator.training_words)  # trained on the same words

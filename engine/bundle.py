@@ -1,4 +1,5 @@
-"""The model folder (README, "Model folders"): ``config.json``, ``model.safetensors``, ``src.model``, ``tgt.model``.
+"""The model folder (README, "Model folders"): ``config.json``, ``model.safetensors``, ``src.model``, ``tgt.model``,
+and ``words.json``, the words of its training sources (engine.training_words; older folders lack it).
 
 ``config.json`` records the sha256 of the three other files, so a folder whose files do not belong
 together is detected on load. Saving replaces the four files as one (engine.model_files: one commit
@@ -42,12 +43,15 @@ from engine.model_files import (
     STAGING_FOLDER,
     TARGET_TOKENIZER_FILE,
     WEIGHTS_FILE,
+    WORDS_FILE,
     model_files_folder,
     replace_model_files,
     settle_model_folder,
 )
 from engine.safe_open import read_capped
 from engine.tokenizer import Tokenizer
+from engine.training_words import CONFIG_KEY as WORDS_KEY
+from engine.training_words import TrainingWords, load_training_words
 from engine.translator import Translator
 
 __all__ = [
@@ -180,9 +184,12 @@ def save_model_folder(
     target_tokenizer: Tokenizer,
     metadata: dict[str, Any],
     storage_dtype: str = "float32",
+    training_words: TrainingWords | None = None,
 ) -> Path:
     """Write the model folder. ``metadata`` must hold source_language and target_language and may
-    hold anything else JSON-serializable (training, data, metrics, command)."""
+    hold anything else JSON-serializable (training, data, metrics, command); ``training_words``, the
+    record of its training sources' words, is written as ``words.json`` in the same commit (none: the
+    folder has no record, and a ``training_words`` entry of ``metadata`` is dropped)."""
     if storage_dtype not in STORAGE_DTYPES:
         raise ConfigError(f"storage dtype must be one of {', '.join(STORAGE_DTYPES)}; got {storage_dtype!r}")
     folder = Path(folder)
@@ -195,6 +202,12 @@ def save_model_folder(
             for name, tensor in state.items() if name not in aliases
         }
         weights = save_safetensors(tensors)
+        files = {}
+        if training_words is not None:
+            files[WORDS_FILE] = training_words.to_bytes()
+            metadata = {**metadata, WORDS_KEY: training_words.config_entry(files[WORDS_FILE])}
+        else:
+            metadata = {key: value for key, value in metadata.items() if key != WORDS_KEY}
         config = {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
@@ -211,7 +224,8 @@ def save_model_folder(
         }
         config_bytes = (json.dumps(config, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
         replace_model_files(folder, {WEIGHTS_FILE: weights, SOURCE_TOKENIZER_FILE: source_tokenizer.model_bytes,
-                                     TARGET_TOKENIZER_FILE: target_tokenizer.model_bytes, CONFIG_FILE: config_bytes})
+                                     TARGET_TOKENIZER_FILE: target_tokenizer.model_bytes, CONFIG_FILE: config_bytes,
+                                     **files})
     except OSError as error:
         raise ModelFileError(f"cannot write the model folder {folder}: {error.strerror or error}") from None
     return folder
@@ -390,7 +404,9 @@ def _load_model_files(folder: Path, files: Path) -> ModelBundle:
     target_tokenizer = _load_tokenizer(files, info, "target", model_config.tgt_vocab_size)
     model = build_model(model_config)
     _load_weights(weights, info, model)
+    words, words_note = load_training_words(files, info)  # never raises: without it, the check is unavailable
     translator = Translator(
-        model, source_tokenizer, target_tokenizer, source_language, bool(info.get("simplify_chinese", True))
+        model, source_tokenizer, target_tokenizer, source_language, bool(info.get("simplify_chinese", True)),
+        words, words_note,
     )
     return ModelBundle(folder, translator, model_config, info)

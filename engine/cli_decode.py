@@ -52,7 +52,8 @@ def add_translate_parser(commands: argparse._SubParsersAction) -> None:
     tl.add_argument("--json", action="store_true",
                     help="one JSON object per input line; its 'warning' is null, or says that the input is not in "
                     "the model's source language (wrong_language) or mostly characters unknown to it "
-                    "(unknown_pieces)")
+                    "(unknown_pieces); 'unseen' lists the input's words its training sources never had (null when "
+                    "the model folder has no record of them)")
     tl.add_argument("--device", choices=DEVICE_CHOICES, default="auto", help="auto (default), cpu, cuda or mps")
     tl.add_argument("--force-target", metavar="TARGET", default=None,
                     help="forced decoding: instead of searching, score TARGET as the translation of each input "
@@ -143,6 +144,8 @@ def command_translate(args: argparse.Namespace) -> int:
         raise EngineError("--force-target scores one given target as it is: it takes no --prefix or --attend "
                           "(they steer a search; drop --force-target to steer one)")
     bundle = _loaded_model(args)
+    if bundle.translator.training_words is None:  # said once; --json then gives "unseen": null
+        print(f"[note] {bundle.translator.training_words_note}", file=sys.stderr)
     if args.force_target is not None:
         return _force_target(args, bundle)
     config = _decode_config(args, bundle)
@@ -153,7 +156,7 @@ def command_translate(args: argparse.Namespace) -> int:
         if prefix or overrides:
             prepared = bundle.translator.prepare(text)
             steering = make_steering(bundle.translator, prepared, bundle.target_language, prefix, overrides)
-        _print_translation(bundle.translator.translate(text, config, steering), args.json)
+        _print_translation(bundle.translator.translate(text, config, steering), args.json, _unseen(bundle, text))
     return 0
 
 
@@ -178,14 +181,21 @@ def _json_line(document: dict, what: str) -> str:
     return json.dumps(document, ensure_ascii=False, allow_nan=False)
 
 
-def _print_translation(translation, as_json: bool) -> None:
-    document = translation.to_json()
+def _unseen(bundle, text: str) -> list[str] | None:
+    """The input's words its training never had (engine.training_words); None without a usable record."""
+    return None if bundle.translator.training_words is None else bundle.translator.unseen_words(text)
+
+
+def _print_translation(translation, as_json: bool, unseen: list[str] | None = None) -> None:
+    document = translation.to_json() | {"unseen": unseen}
     line = _json_line(document, "translate")  # checked in either form: a NaN score reads as an empty text
     if as_json:
         print(line, flush=True)
         return
     if translation.notice:
         print(f"[note] {translation.notice}", file=sys.stderr)
+    if unseen:
+        print(f"[note] never seen in training: {', '.join(unseen)}", file=sys.stderr)
     if translation.warning() is not None:
         print(f"[warning] {translation.language_check.message}", file=sys.stderr)
     print(translation.text, flush=True)
@@ -199,7 +209,8 @@ def _force_target(args: argparse.Namespace, bundle) -> int:
     for text in _input_lines(args.text):
         forced = force_decode(bundle.translator, text, target, bundle.target_language)
         if args.json:
-            print(_json_line(forced.to_json(), "translate --force-target"), flush=True)
+            print(_json_line(forced.to_json() | {"unseen": _unseen(bundle, text)}, "translate --force-target"),
+                  flush=True)
             continue
         if forced.notice:
             print(f"[note] {forced.notice}", file=sys.stderr)

@@ -64,6 +64,17 @@ MODEL_CONFIG_SCHEMA: dict[str, Any] = {
             "required": ["source", "target"],
             "additionalProperties": False,
         },
+        "training_words": {  # words.json: the words of the training sources (engine.training_words)
+            "type": "object",
+            "properties": {
+                "file": {"const": "words.json"},
+                "sha256": SHA256,
+                "words": _size(0, 2_000_000),
+                "characters": _size(0, 100_000),
+            },
+            "required": ["sha256"],
+            "additionalProperties": False,
+        },
         "decoding": {
             "type": "object",
             "properties": {

@@ -1,5 +1,6 @@
 """A model folder's four files (``config.json``, ``model.safetensors``, ``src.model``,
-``tgt.model``) and their replacement as one.
+``tgt.model``), the optional record of its training words (``words.json``,
+engine.training_words), and their replacement as one.
 
 ``config.json`` records the sha256 of the three other files, so a folder whose files do not belong
 together is detected on load (engine.bundle). Saving replaces the four files as one: the new set is
@@ -24,19 +25,27 @@ CONFIG_FILE, WEIGHTS_FILE, SOURCE_TOKENIZER_FILE, TARGET_TOKENIZER_FILE = (
     "tgt.model",
 )
 MODEL_FILES = (WEIGHTS_FILE, SOURCE_TOKENIZER_FILE, TARGET_TOKENIZER_FILE, CONFIG_FILE)  # config.json last
+WORDS_FILE = "words.json"  # the training words (engine.training_words): older folders lack it
+OPTIONAL_FILES = (WORDS_FILE,)
+_ORDER = (WEIGHTS_FILE, SOURCE_TOKENIZER_FILE, TARGET_TOKENIZER_FILE, *OPTIONAL_FILES, CONFIG_FILE)
 INCOMING_FOLDER = ".incoming"  # a committed new set of the four files, while it is copied into place
 STAGING_FOLDER = ".incoming.tmp"  # a new set being written (not committed: ignored by readers)
 
 
 def replace_model_files(folder: Path, files: dict[str, bytes]) -> None:
-    """Replace the model files of ``folder`` with ``files`` as one (see the module docstring)."""
+    """Replace the model files of ``folder`` with ``files`` (the four, and any of OPTIONAL_FILES) as
+    one (see the module docstring)."""
     folder = Path(folder)
+    unknown = sorted(set(files) - set(_ORDER))
+    if unknown:
+        raise ValueError(f"not a model file: {', '.join(unknown)}; a model folder holds {', '.join(_ORDER)}")
     settle_model_folder(folder)
     staging = folder / STAGING_FOLDER
     shutil.rmtree(staging, ignore_errors=True)  # an uncommitted set from a crashed save
     staging.mkdir()
-    for name in MODEL_FILES:
-        write_bytes_atomic(staging / name, files[name])
+    for name in _ORDER:
+        if name in files or name in MODEL_FILES:
+            write_bytes_atomic(staging / name, files[name])
     os.replace(staging, folder / INCOMING_FOLDER)  # the commit point
     _fsync_folder(folder)
     settle_model_folder(folder)
@@ -48,11 +57,19 @@ def settle_model_folder(folder: Path) -> None:
     if not (incoming / CONFIG_FILE).is_file():
         shutil.rmtree(incoming, ignore_errors=True)  # never committed, or its removal was under way
         return
-    for name in MODEL_FILES:
+    for name in _ORDER:
+        if name in OPTIONAL_FILES and not (incoming / name).is_file():
+            (Path(folder) / name).unlink(missing_ok=True)  # the new set has none: the old one no longer belongs
+            continue
         write_bytes_atomic(Path(folder) / name, (incoming / name).read_bytes())
     (incoming / CONFIG_FILE).unlink()  # first: from here on readers use the folder's own files
     _fsync_folder(incoming)
     shutil.rmtree(incoming, ignore_errors=True)
+
+
+def model_file_names(folder: Path) -> tuple[str, ...]:
+    """The names of the model files ``folder`` holds: the four, and each optional one present."""
+    return tuple(name for name in _ORDER if name in MODEL_FILES or (Path(folder) / name).is_file())
 
 
 def model_files_folder(folder: Path) -> Path:

@@ -68,6 +68,7 @@ class TrainingRun:
         # The valid pairs joined 1–8 at a time (the rule of the long test set), when the run is judged on both.
         self.long_valid = long_test_set(job.split.valid, job.source_language, job.target_language) if (
             self.config.long_validation) else []
+        self.training_words = None  # the record of the training sources' words, made at the first save (validation.py)
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=self.config.learning_rate)
         self.scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(
             self.optimizer, mode="max", factor=self.config.lr_decay_factor,

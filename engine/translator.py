@@ -31,6 +31,7 @@ from engine.model import Encoded, Seq2Seq
 from engine.scorer_table import attends
 from engine.search import NO_STEERING, DecodeStep, Hypothesis, Steering, greedy, greedy_batch
 from engine.tokenizer import EOS_ID, Tokenizer
+from engine.training_words import NOT_RECORDED, TrainingWords
 
 EMPTY_NOTICE = "empty input: nothing to translate"
 
@@ -114,6 +115,8 @@ class Translator:
         target_tokenizer: Tokenizer,
         source_language: str,
         simplify_chinese: bool = True,
+        training_words: TrainingWords | None = None,
+        training_words_note: str = NOT_RECORDED,
     ) -> None:
         self.model = model.eval()
         self.source_tokenizer = source_tokenizer
@@ -121,6 +124,8 @@ class Translator:
         self.source_language = source_language
         self.simplify_chinese = simplify_chinese
         self._memo: GreedyMemo | None = None  # the last finished greedy decode (engine.decode_memo)
+        self.training_words = training_words  # the words of its training sources (engine.training_words)
+        self.training_words_note = "" if training_words is not None else training_words_note  # why none
 
     @property
     def device(self) -> torch.device:
@@ -156,6 +161,22 @@ class Translator:
         return PreparedSource(
             text, normalized, tuple(ids), tuple(self.source_tokenizer.pieces(ids)), truncated, "; ".join(notices)
         )
+
+    def unseen_words(self, text: str | PreparedSource) -> list[str]:
+        """The input's words that its training sources never had, as the model reads the input
+        (engine.training_words); [] when there is no usable record (``training_words_note`` says why)."""
+        if self.training_words is None:
+            return []
+        return self.training_words.unseen_words(self._normalized(text))
+
+    def unseen_characters(self, text: str | PreparedSource) -> list[str]:
+        """The input's Chinese characters that its training sources never had ([] without a record)."""
+        if self.training_words is None:
+            return []
+        return self.training_words.unseen_characters(self._normalized(text))
+
+    def _normalized(self, text: str | PreparedSource) -> str:
+        return text.normalized if isinstance(text, PreparedSource) else self.prepare(text).normalized
 
     def check_language(self, prepared: PreparedSource) -> LanguageCheck:
         """Whether ``prepared`` is in the model's source language (engine.language_check)."""

@@ -1,6 +1,7 @@
 """A training run's validation: the valid loss, BLEU / chrF / exact match of greedy translations
 (and the BLEU of the long valid set, when the run is judged on both), sample translations, a
-weight snapshot, and the best model saved to the run folder as a model folder."""
+weight snapshot, and the best model saved to the run folder as a model folder (with the record of
+its training sources' words, engine.training_words, made once at the first save)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from engine.events import SampleTranslation, ValidationEvent
 from engine.snapshots import save_snapshot
 from engine.tokenizer import PAD_ID
 from engine.train_step import compute_loss
+from engine.training_words import TrainingWords, collect_training_words
 from engine.translator import Translator
 
 if TYPE_CHECKING:
@@ -117,4 +119,13 @@ def save_best(run: TrainingRun, metrics: dict[str, Any], signature: str) -> None
         metrics=dict(metadata.get("metrics") or {}, valid=dict(metrics, signature=signature)),
     )
     save_model_folder(job.run_folder, run.model, job.source_tokenizer, job.target_tokenizer, metadata,
-                      job.storage_dtype)
+                      job.storage_dtype, training_words(run))
+
+
+def training_words(run: TrainingRun) -> TrainingWords | None:
+    """The record of the run's training sources' words, made at its first call; None for a run on the
+    token cache (its training pairs are ids, the text is not at hand: the model then has no record)."""
+    if run.training_words is None and run.job.train_pairs is None:
+        run.training_words = collect_training_words((pair.source for pair in run.job.split.train),
+                                                    run.job.source_language)
+    return run.training_words

@@ -5,10 +5,10 @@
 Models are built in an ignored folder (scripts/build_shipped_models.py --out build/models), tuned
 there (scripts/tune_decoding.py) and compared; the final set is then copied into the repository once,
 because every committed rebuild stays in its history. Only a model folder's four files travel —
-config.json, model.safetensors, src.model, tgt.model — never the run's checkpoint, snapshots, lock
-or metrics log. Each folder is checked (it loads, its files match their hashes) before anything is
-replaced, and the recorded command names the shipped folder as its ``--out``, so that it rebuilds
-the model where it is shipped.
+config.json, model.safetensors, src.model, tgt.model (and words.json, the record of its training
+words, where it has one) — never the run's checkpoint, snapshots, lock or metrics log. Each folder
+is checked (it loads, its files match their hashes) before anything is replaced, and the recorded
+command names the shipped folder as its ``--out``, so that it rebuilds the model where it is shipped.
 
 A crash at any instant leaves each shipped folder holding its old model or its new one, whole. The
 new set is staged in a hidden folder beside it (``.NAME.shipping-PID``: never listed as a model);
@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 from engine.atomic import _fsync_folder  # noqa: E402
 from engine.bundle import MODEL_FILES, load_model_folder, read_config, update_config  # noqa: E402
 from engine.errors import EngineError  # noqa: E402
-from engine.model_files import replace_model_files  # noqa: E402
+from engine.model_files import OPTIONAL_FILES, model_file_names, replace_model_files  # noqa: E402
 from engine.run_lock import LOCK_FILE, RunFolderLock  # noqa: E402
 
 OUT_FLAG = re.compile(r"--out \S+")
@@ -76,13 +76,14 @@ def _ship_one(folder: Path, into: Path) -> None:
     staged = into / f".{folder.name}.shipping-{os.getpid()}"
     staged.mkdir()
     try:
-        for name in MODEL_FILES:
+        names = model_file_names(folder)  # the four, and the record of training words when it has one
+        for name in names:
             shutil.copy2(folder / name, staged / name)
         _name_the_shipped_folder(staged, target)
         load_model_folder(staged)  # still whole
         if target.exists():
             with _claimed(target):
-                replace_model_files(target, {name: (staged / name).read_bytes() for name in MODEL_FILES})
+                replace_model_files(target, {name: (staged / name).read_bytes() for name in names})
                 _remove_all_but_the_model(target)
         else:
             os.replace(staged, target)  # one rename: no model, or the new one whole
@@ -118,7 +119,7 @@ def _claimed(target: Path) -> Iterator[None]:
 def _remove_all_but_the_model(target: Path) -> None:
     """After the commit: what else the folder held (an old run's checkpoint, log, notes) is removed."""
     for path in target.iterdir():
-        if path.name in MODEL_FILES or path.name == LOCK_FILE:
+        if path.name in MODEL_FILES or path.name in OPTIONAL_FILES or path.name == LOCK_FILE:
             continue
         if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path)

@@ -84,7 +84,7 @@ def _replace_weights(folder: Path, averaged_folder: Path) -> None:
     metadata["averaged"] = averaged.info["averaged"]
     translator = averaged.translator
     save_model_folder(folder, translator.model, translator.source_tokenizer, translator.target_tokenizer, metadata,
-                      (info.get("weights") or {}).get("dtype", "float32"))
+                      (info.get("weights") or {}).get("dtype", "float32"), translator.training_words)
 
 
 def choose_average(folder: Path, valid, counts: list[int]) -> dict:

@@ -3,8 +3,9 @@ remembered between sessions (QSettings: direction, scorer, beam, speed, and whet
 translating an input in another language than the model's).
 
 Beside it, one module per concern: what-if steering (gui/translate/steering.py), the beam tree
-(gui/translate/beam_tree_follow.py), the Length study dialog (gui/translate/study_link.py), and
-exports and recorded sessions (gui/translate/run_export.py)."""
+(gui/translate/beam_tree_follow.py), the Length study dialog (gui/translate/study_link.py), the
+input's words never seen in training (gui/translate/unseen_words.py), and exports and recorded
+sessions (gui/translate/run_export.py)."""
 
 from __future__ import annotations
 

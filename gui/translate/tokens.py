@@ -1,5 +1,6 @@
 """A read-only line of sub-word tokens: each token tinted so the split is visible, hover and
-click report the token, one token can be highlighted.
+click report the token, one token can be highlighted, and some marked with a wavy underline (the
+source pieces of words the model never saw in training: gui/translate/unseen_words.py).
 
 Used for the source tokens under the input and for the output (``targetOutput``), whose plain
 text is the translation as decoded so far (``text()`` and ``toPlainText()`` both give it).
@@ -8,7 +9,7 @@ text is the translation as decoded so far (``text()`` and ``toPlainText()`` both
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtGui import QColor, QMouseEvent, QPalette, QTextCharFormat, QTextCursor
@@ -43,6 +44,7 @@ class TokenStrip(QTextEdit):
         self._tints = (QColor(70, 90, 120) if dark else QColor(224, 234, 248),
                        QColor(90, 75, 110) if dark else QColor(246, 232, 214))
         self._highlight = QColor(255, 170, 40)
+        self._marked: set[int] = set()  # tokens underlined (set_marked)
 
     # -- data -------------------------------------------------------------------------------
     def set_pieces(self, pieces: Sequence[str]) -> None:
@@ -52,7 +54,7 @@ class TokenStrip(QTextEdit):
         text, spans = join_pieces(pieces)
         if not (extends and text.startswith(self._text)):
             self.clear()
-            self._text, self._pieces, self._spans = "", [], []
+            self._text, self._pieces, self._spans, self._marked = "", [], [], set()
         cursor = QTextCursor(self.document())
         cursor.movePosition(QTextCursor.MoveOperation.End)
         cursor.beginEditBlock()  # one layout pass for all the new tokens
@@ -79,7 +81,29 @@ class TokenStrip(QTextEdit):
     def _format(self, index: int) -> QTextCharFormat:
         fmt = QTextCharFormat()
         fmt.setBackground(self._tints[index % 2])
+        if index in self._marked:
+            fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SpellCheckUnderline)
+            fmt.setUnderlineColor(QColor(200, 30, 30))
         return fmt
+
+    def set_marked(self, indices: Iterable[int]) -> None:
+        """Underline tokens ``indices`` with a wavy line (as a spelling checker marks a word); the
+        others lose theirs. Kept until the next redraw of other pieces."""
+        marked = {index for index in indices if 0 <= index < len(self._spans)}
+        changed, self._marked = marked ^ self._marked, marked
+        cursor = QTextCursor(self.document())
+        cursor.beginEditBlock()
+        for index in sorted(changed):
+            start, end = self._spans[index]
+            if end > start:
+                cursor.setPosition(start)
+                cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+                cursor.setCharFormat(self._format(index))
+        cursor.endEditBlock()
+
+    def marked(self) -> list[int]:
+        """The underlined tokens, in order."""
+        return sorted(self._marked)
 
     # -- highlight --------------------------------------------------------------------------
     def highlight(self, index: int) -> None:

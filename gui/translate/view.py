@@ -3,7 +3,8 @@
 Top to bottom: choices (direction, scorer, beam, speed) with the examples, history and export
 menus and the length study button; the input line with Translate and the pause / step / stop
 buttons; a hint line (empty input, truncation, load errors) and the language notice (an input in
-another language than the model's: gui/translate/language_notice.py); the source tokens and the
+another language than the model's: gui/translate/language_notice.py); the line naming the input's
+words the model never saw in training (gui/translate/unseen_words.py); the source tokens and the
 output tokens; the attention panel.
 With no model at all an empty state replaces the workspace and offers to train the dates task.
 """
@@ -30,6 +31,7 @@ from gui.translate.controls import ChoiceBar, TransportBar
 from gui.translate.language_notice import LanguageNotice
 from gui.translate.tokens import TokenStrip
 from gui.translate.unloaded import UnloadedModels
+from gui.translate.unseen_words import UnseenWordsLine
 from gui.translate.whatif_bar import WhatIfBar
 
 ERROR_STYLE = "color: #b00020; font-weight: bold;"
@@ -100,6 +102,7 @@ class TranslateView(QWidget):
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.error_label.hide()
         self.language_notice = LanguageNotice()
+        self.unseen_line = UnseenWordsLine()  # "never seen in training: …"
         self.source_tokens = TokenStrip(lines=2)
         self.source_tokens.setObjectName("sourceTokens")
         self.source_tokens.setToolTip("The source as the model sees it: one tint per sub-word token")
@@ -142,6 +145,7 @@ class TranslateView(QWidget):
         layout.addWidget(self.hint_label)
         layout.addWidget(self.language_notice)
         layout.addWidget(self.error_label)
+        layout.addWidget(self.unseen_line)
         layout.addLayout(tokens)
         layout.addWidget(self.whatif_bar)
         layout.addWidget(self.attention_panel, 1)

@@ -1,4 +1,5 @@
-"""Shipping rebuilt models: the four model files travel, the run's state stays behind."""
+"""Shipping rebuilt models: the four model files (and the record of training words) travel, the run's state
+stays behind."""
 
 import shutil
 
@@ -24,7 +25,8 @@ def test_only_the_model_files_are_shipped_and_the_command_names_the_shipped_fold
     (into / "dates-additive" / "old.txt").write_text("an older model")
     assert ship_models.ship(build, into) == ["dates-additive"]
     shipped = into / "dates-additive"
-    assert sorted(p.name for p in shipped.iterdir()) == ["config.json", "model.safetensors", "src.model", "tgt.model"]
+    assert sorted(p.name for p in shipped.iterdir()) == ["config.json", "model.safetensors", "src.model", "tgt.model",
+                                                         "words.json"]  # the record of its training words too
     assert read_config(shipped)["command"].endswith(f"--out {shipped.resolve().as_posix()}")
     assert load_model_folder(shipped).scorer == "additive"
 

@@ -73,7 +73,7 @@ def test_a_crash_at_any_write_leaves_the_old_or_the_new_model(tmp_path: Path, mo
         if finished:
             assert scorer == "none"
             assert sorted(p.name for p in (into / "m").iterdir()) == [
-                "config.json", "model.safetensors", "src.model", "tgt.model"]
+                "config.json", "model.safetensors", "src.model", "tgt.model", "words.json"]
             assert sorted(p.name for p in into.iterdir()) == ["m"]
             break
         ship_models.ship(build, into)  # the next ship after a crash completes and tidies up
