@@ -51,3 +51,29 @@ def test_a_410_step_recording_stays_under_500_mb(qtbot, tmp_path, kind):
         watcher.join()
     assert all(isinstance(p, RecordingProgress) for p in progress) and progress[-1].done == job.total
     assert path.is_file() and peak[0] - start < LIMIT_MB
+
+
+def test_the_tab_writes_a_recording_in_a_thread_and_closing_stops_it(qtbot, tmp_path):
+    from gui.translate.run_export import RunExport
+    from tests.gui.test_recording_export import FakeTab
+
+    panel = AttentionPanel()
+    qtbot.addWidget(panel)
+    panel.begin(tuple(f"▁src{j}" for j in range(205)), True, "e", "Additive")
+    for step in greedy(410, 205):
+        panel.record.add(step)
+    tab = FakeTab(panel)
+    qtbot.addWidget(tab)
+    exports = RunExport(tab)  # real threads
+    target = tmp_path / "long.gif"
+    target.write_bytes(b"the animation that was here")
+    assert exports.record("gif", target)
+    qtbot.waitUntil(lambda: exports.progress is not None and exports.progress.value() >= 2, timeout=30_000)
+    assert exports.shutdown(10_000)  # what closing the window does
+    assert target.read_bytes() == b"the animation that was here"
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".part")]
+    qtbot.waitUntil(lambda: exports.recording is None, timeout=10_000)  # its end reaches the window
+    assert tab.said == [f"Recording cancelled: {target} left as it was"]
+    assert exports.record("gif", tmp_path / "short.gif")  # the next one starts
+    qtbot.waitUntil(lambda: exports.recording is None, timeout=60_000)
+    assert tab.said[-1] == f"Saved {tmp_path / 'short.gif'}" and (tmp_path / "short.gif").is_file()
