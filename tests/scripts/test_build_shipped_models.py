@@ -42,7 +42,7 @@ def test_the_transformer_is_built_alike_in_both_directions_and_its_trials_change
     plans = {plan.name: plan for plan in build.shipped_plan(tmp_path / "corpus.tsv")}
     zh_en, en_zh = plans["zh-en-transformer"].arguments, plans["en-zh-transformer"].arguments
     assert [a for a in zh_en if a not in ("zh", "en")] == [a for a in en_zh if a not in ("zh", "en")]
-    base = _settings(zh_en)
+    base = _settings(build.with_values(zh_en, build.TRANSFORMER_TRIAL_BASE))  # the recipe the trials started from
     trials = build.transformer_trials(tmp_path / "corpus.tsv", max_target_tokens=1_000)
     assert [t.name for t in trials] == [f"zh-en-transformer-{label}" for label in build.TRANSFORMER_TRIALS]
     for trial, changes in zip(trials, build.TRANSFORMER_TRIALS.values(), strict=True):
