@@ -11,9 +11,10 @@ decoding, what-if steering, the studies and the app drive it unchanged:
   (incremental decoding: a step costs one position's projections, not the prefix's);
 - ``decoder.logits(state[0], …)``: the output layer over the top layer's output at that position.
 
-The decoder state is ``(x_i, keys, values)``: the top layer's normalized output at the last position
-(B×D, what the output layer reads — the counterpart of the RNN's s_i), and every layer's self-attention
-keys and values of the positions so far (B×L×H×t×d each; batch first, so that beam search selects
+The decoder state is ``(x_i, keys_1, values_1, …, keys_L, values_L)``: the top layer's normalized output at
+the last position (B×D, what the output layer reads — the counterpart of the RNN's s_i), and each layer's
+self-attention keys and values of the positions so far (B×H×t×d each, one tensor a layer and kind: a step
+appends a position to each without copying the others; batch first, so that beam search selects
 hypotheses' rows as it does the RNN's state).
 
 What a step shows: the last layer's cross-attention, the heads' mean as the map's row (its scores the
@@ -97,10 +98,10 @@ class TransformerDecoder(nn.Module):
             self.output.weight = self.embedding.weight
 
     def initial_state(self, batch: int, device: torch.device, dtype: torch.dtype) -> State:
-        """No position yet: x_0 = 0 (never read) and empty caches B×L×H×0×d."""
+        """No position yet: x_0 = 0 (never read) and every layer's empty caches, B×H×0×d each."""
         size = self.embedding.embedding_dim
-        empty = torch.zeros(batch, len(self.layers), self.heads, 0, size // self.heads, device=device, dtype=dtype)
-        return (torch.zeros(batch, size, device=device, dtype=dtype), empty, empty)
+        empty = torch.zeros(batch, self.heads, 0, size // self.heads, device=device, dtype=dtype)
+        return (torch.zeros(batch, size, device=device, dtype=dtype), *(empty for _ in range(2 * len(self.layers))))
 
     def cross_keys_values(self, memory: Tensor) -> tuple[Tensor, Tensor]:
         """memory: B×S×D → every layer's cross-attention keys and values, B×L×H×S×d each."""
@@ -108,27 +109,27 @@ class TransformerDecoder(nn.Module):
         return torch.stack([k for k, _ in pairs], dim=1), torch.stack([v for _, v in pairs], dim=1)
 
     def step(self, embedded: Tensor, state: State, encoded: Encoded, override: Tensor | None = None) -> StepOutput:
-        """One output position. embedded: B×D = emb(y_{i-1}); state: (x_{i-1}, keys, values).
+        """One output position. embedded: B×D = emb(y_{i-1}); state: (x_{i-1}, keys_1, values_1, …).
 
         ``override`` (B×S, rows summing to 1; inference only) replaces the weights of every head of the
         last layer's cross-attention; the model's own are reported beside it."""
-        _, cached_keys, cached_values = state
-        position = cached_keys.size(3)
+        caches = state[1:]  # keys and values of layer 1, of layer 2, …: B×H×t×d each
+        position = caches[0].size(2)
         x = self.dropout(embedded * self.scale + self.positions(position, 1)).unsqueeze(1)  # B×1×D
         allowed = encoded.mask[:, None, None, :]  # B×1×1×S
         last = len(self.layers) - 1
-        keys, values, own, cross = [], [], [], []
+        new_caches: list[Tensor] = []
+        own, cross = [], []
         weights = None
         for index, layer in enumerate(self.layers):
-            x, (layer_keys, layer_values), weights = layer(
-                x, (cached_keys[:, index], cached_values[:, index]), (encoded.keys[:, index], encoded.values[:, index]),
+            x, layer_caches, weights = layer(
+                x, (caches[2 * index], caches[2 * index + 1]), (encoded.keys[:, index], encoded.values[:, index]),
                 None, allowed, need_weights=True, override=override if index == last else None)
-            keys.append(layer_keys)
-            values.append(layer_values)
+            new_caches += layer_caches
             own.append(weights.own[:, :, 0])  # B×H×(t+1)
             cross.append(weights.cross[:, :, 0])  # B×H×S
         output = self.final_norm(x[:, 0])  # B×D
-        new_state = (output, torch.stack(keys, dim=1), torch.stack(values, dim=1))
+        new_state = (output, *new_caches)
         layer_weights = torch.stack(cross, dim=1)  # B×L×H×S
         heads = layer_weights[:, last]  # B×H×S
         mean = heads.mean(dim=1)  # B×S

@@ -108,7 +108,8 @@ def test_incremental_decoding_equals_full_recomputation(positions, tied):
             state = out.state
             rows.append(torch.log_softmax(model.decoder.logits(out.state[0], out.context, embedded), dim=-1))
     assert torch.allclose(torch.stack(rows, dim=1), full, atol=1e-5)
-    assert state[1].shape == (2, 2, HEADS, target.size(1), 8)  # B×L×H×t×d: one cached position per step
+    assert len(state) == 1 + 2 * 2  # x_i, then each layer's keys and values
+    assert all(cache.shape == (2, HEADS, target.size(1), 8) for cache in state[1:])  # B×H×t×d: a position a step
 
 
 def test_a_step_reports_every_layer_and_head_and_its_causal_self_attention():
