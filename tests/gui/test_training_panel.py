@@ -361,3 +361,25 @@ def test_the_forms_column_is_never_narrower_than_the_form(qtbot):
     scroll = widget.form.parentWidget().parentWidget()  # the form's viewport, then its scroll area
     assert scroll.viewport().width() >= widget.form.minimumSizeHint().width()
     assert widget.form.width() <= scroll.viewport().width()  # nothing beyond the right edge
+
+
+def test_a_transformer_trains_in_the_app_with_its_own_rows_and_its_warm_up(panel, qtbot):
+    form = panel.form
+    form.set_scorer("transformer")
+    rows = {binding.fields[0]: binding.widget for binding in form._bindings}
+    assert not form.cell_combo.isEnabled() and not form.hidden.isEnabled()  # the RNN's: not a Transformer's
+    rows["transformer_layers"].setValue(1)
+    rows["feedforward_size"].setValue(64)
+    rows["warmup_steps"].setValue(10)
+    with qtbot.waitSignal(panel.runFinished, timeout=RUN_TIMEOUT_MS):
+        record = _start(panel, qtbot)
+    assert record.status == "completed" and record.step_count == 20
+    rates = record.series("learning_rate")
+    assert rates[0] < rates[-1]  # warmed up from near 0
+    bundle = load_model_folder(record.folder)
+    assert bundle.scorer == "transformer"
+    assert (bundle.model_config.transformer_layers, bundle.model_config.feedforward_size) == (1, 64)
+    assert bundle.info["training"]["train_config"]["warmup_steps"] == 10
+    assert panel.snapshots.count() == 2  # the attention on a fixed sentence: the last layer's mean
+    matrix = panel.snapshots.current_matrix()
+    assert matrix.sum(axis=1) == pytest.approx([1.0] * matrix.shape[0], abs=1e-4)
