@@ -1,4 +1,4 @@
-"""Command line: ``python -m engine train | translate | evaluate | average`` (README, "Command line").
+"""Command line: ``python -m engine train | translate | evaluate | average`` (docs/command-line.md).
 
 Exit status 0 on success; 2 with a one-line reason on stderr for bad arguments or bad files.
 Training progress goes to stderr; results (``--json`` or text) to stdout. Each command's flags and

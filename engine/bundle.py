@@ -1,4 +1,4 @@
-"""The model folder (README, "Model folders"): ``config.json``, ``model.safetensors``, ``src.model``, ``tgt.model``,
+"""The model folder (docs/command-line.md, "Model folders"): ``config.json``, ``model.safetensors``, ``src.model``, ``tgt.model``,
 and ``words.json``, the words of its training sources (engine.training_words; older folders lack it).
 
 ``config.json`` records the sha256 of the three other files, so a folder whose files do not belong

@@ -2,7 +2,7 @@
 
 Bahdanau et al.'s Figure 2 teaches that the fixed context C loses information as the input grows
 and attention does not. Whether a given set of models shows that is a matter of their figures: the
-caption of the Length study and the README say what *these* models' lines do — every line may fall
+caption of the Length study and docs/why-attention.md say what *these* models' lines do — every line may fall
 with length while attention falls less, or attention may hold its BLEU — from the stored studies.
 
 The rule, on the buckets ``1–10`` (short) and ``41+`` (long, the two longest buckets scored as one):

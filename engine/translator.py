@@ -4,7 +4,7 @@
 :meth:`Translator.steps` is a generator (one :class:`DecodeStep` per output token, returning the
 finished :class:`Translation`); :meth:`Translator.translate_many` decodes a corpus in batches.
 
-Input caps (documented in the README): at most ``MAX_INPUT_CHARS`` characters and
+Input caps (docs/user-guide.md, "Input caps and odd input"): at most ``MAX_INPUT_CHARS`` characters and
 ``MAX_SOURCE_TOKENS`` sub-word tokens are translated; longer input is truncated with a notice.
 Empty input (nothing left after normalization: whitespace, zero-width characters) gives a
 :class:`Translation` with ``empty=True`` instead of reaching the RNN. Input in another language
@@ -82,7 +82,7 @@ class Translation:
         return np.stack(rows)  # type: ignore[arg-type]
 
     def to_json(self) -> dict[str, Any]:
-        """The command line's ``translate --json`` object (README, "Command line"); a multi-head
+        """The command line's ``translate --json`` object (docs/command-line.md, "Commands"); a multi-head
         model's adds ``head_attention`` (one matrix per output token: heads × source tokens)."""
         heads = self.head_attention
         return {

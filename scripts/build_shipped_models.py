@@ -77,7 +77,7 @@ TOKEN_CAP = 40_000_000  # target tokens per model at most
 # dot / bilinear: the share of the budget over which their scores warm up to the formula as written. The
 # whole budget: warmed up over its first 4 M target tokens (a tenth), zh→en dot peaked there (valid score
 # 14.7 at 3.3 M) and never gained again in 8 validations at the plain formula (docs/model-build.md); over
-# 80–100 % of a 25-minute budget it had scored best (README, "What the recipe was chosen on").
+# 80–100 % of a 25-minute budget it had scored best (docs/shipped-models.md, "How the recipe was chosen").
 WARMUP_SHARE = 1.0
 LR_PATIENCE = 2  # validations without a better score before the learning rate is halved
 EARLY_STOPPING = 8  # validations without a better score before the run ends

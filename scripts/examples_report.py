@@ -8,7 +8,7 @@ sentences, long ones, and inputs of several sentences. This report puts each suc
 reference and every model's output for its source language — greedy, and beam 5 with the model's own
 length penalty, coverage penalty and n-gram constraint (as ``translate`` and the app decode) — with the
 share of the reference's content each output keeps (engine.content_kept) and a mark on outputs that loop
-(engine.repetition). The README quotes its translations from here, so that a quote is what the shipped
+(engine.repetition). docs/shipped-models.md quotes its translations from here, so that a quote is what the shipped
 models really say.
 """
 

@@ -238,7 +238,8 @@ def _attention_statistics(results: list[dict]) -> list[str]:
         lines += ["", f"{_listed(warmed)} trained with the score warm-up "
                   "(`--temperature-warmup`): their scores start divided by √d, as scaled dot's are, and warm up to "
                   "the plain formula over the fraction of the run it gives; they are validated, saved and decoded with the formula as "
-                  "written. Trained without it, both locked onto one source position (see the README)."]
+                  "written. Trained without it, both locked onto one source position "
+                  '(see docs/shipped-models.md, "What the figures say").']
     return lines
 
 

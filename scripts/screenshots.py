@@ -1,4 +1,4 @@
-"""Every README screenshot, from a 1280×800 window with the shipped models, and a clipping check of
+"""Every screenshot of the README and docs/, from a 1280×800 window with the shipped models, and a clipping check of
 each view: a word-wrapped label lower than its text, or any label, button, combo box, line edit or
 spin box cut off at the side, is printed as ``[clip]`` lines. Run it under a virtual display:
 

@@ -1,5 +1,5 @@
 """A save removes what a killed save left behind: the temporary files of its atomic writes
-(``.tensors-….tmp``, ``.state.json.….tmp``), as the README promises — never the committed checkpoint."""
+(``.tensors-….tmp``, ``.state.json.….tmp``), as docs/command-line.md promises ("A checkpoint is one commit") — never the committed checkpoint."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ from gui.training.settings import CORPUS_PRESET, TASK_PRESET
 # scorer has its own combo, which also offers "all" (handled by settings()).
 NOT_IN_FORM = {section: {name for name, s in described(SECTIONS[section]).items() if not s.shown}
                for section in SECTIONS}
-# Fields the command line does not offer as flags of their own (README, "Command line"): the three
+# Fields the command line does not offer as flags of their own (docs/command-line.md): the three
 # hidden sizes share one --hidden-size.
 NOT_ON_COMMAND_LINE = {name for settings_class in (ModelShape, TrainConfig)
                        for name, s in described(settings_class).items() if s.flag is None}

@@ -1,4 +1,4 @@
-"""The example inputs translated by every model, as the README quotes them."""
+"""The example inputs translated by every model, as docs/shipped-models.md quotes them."""
 
 import shutil
 
