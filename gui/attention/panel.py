@@ -111,6 +111,7 @@ class AttentionPanel(QWidget):
         self.heatmap.setObjectName("attentionHeatmap")
         self.hover_label = QLabel(HOVER_HINT)
         self.hover_label.setObjectName("attentionHoverLabel")
+        self.hover_label.setTextFormat(Qt.TextFormat.PlainText)  # tokens (a session file's too) are never markup
         # One line, cut at the side when narrow (its tooltip holds it whole); its length never widens the map's side.
         self.hover_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.view_bar = MapViewBar("attention")

@@ -43,10 +43,17 @@ class ReplayDialog(QDialog):
         self.resize(900, 640)
         self.session = session
         self.shown: list[DecodeStep] = []  # the events played so far
-        heading = QLabel(f"<b>{session.input}</b>")
-        heading.setWordWrap(True)
-        self.note = QLabel(note)
+        # The file's own words, shown as they are: an edited file's markup is never laid out as rich text.
+        self.heading = QLabel(session.input)
+        self.heading.setObjectName("replayHeading")
+        self.heading.setTextFormat(Qt.TextFormat.PlainText)
+        bold = self.heading.font()
+        bold.setBold(True)
+        self.heading.setFont(bold)
+        self.heading.setWordWrap(True)
+        self.note = QLabel(note)  # names the recorded model, as the file names it
         self.note.setObjectName("replayNote")
+        self.note.setTextFormat(Qt.TextFormat.PlainText)
         self.note.setWordWrap(True)
         self.panel = AttentionPanel()
         self.play_button = QPushButton("Play again")
@@ -59,7 +66,7 @@ class ReplayDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        layout.addWidget(heading)
+        layout.addWidget(self.heading)
         layout.addWidget(self.note)
         # A beam decode's tree beside the map (the candidates each step weighed, as recorded).
         self.tree: BeamTreeView | None = None
