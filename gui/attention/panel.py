@@ -326,6 +326,8 @@ class AttentionPanel(QWidget):
         """The map's units for the run shown; its columns laid out again when they changed (a new
         run, the other view)."""
         self._units = self.units()
+        if self._units.words:
+            self.view_bar.note_word_list()  # an unusable Chinese word list: said once
         key = (self.record.source_tokens, self._units.words)
         if key != self._laid_out:
             self._laid_out = key

@@ -5,13 +5,17 @@ Used under the Translate tab's heatmap and in the Compare tab, where one choice 
 map. Object names are given by the owner (a tab may hold two bars): ``<prefix>WordView`` (the check
 box), ``<prefix>ColorScale`` (the combo box) and ``<prefix>ResetZoom`` (the button). Both choices are remembered between sessions under
 ``<prefix>/wordView`` and ``<prefix>/colorScale`` (:meth:`MapViewBar.restore`, :meth:`MapViewBar.save`).
+
+When the Chinese word list cannot be used (engine/segment.py falls back to characters), the Words box
+says so once: a warning mark, the reason in its tooltip and ``wordListNoticed`` (never a dialog).
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QSettings, Qt, Signal
-from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QToolButton, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QStyle, QToolButton, QWidget
 
+from engine import segment  # torch-free
 from gui.attention.color_scale import COLOR_SCALES, DEFAULT_SCALE
 from gui.stored_settings import stored_flag, stored_text
 
@@ -27,6 +31,7 @@ class MapViewBar(QWidget):
     wordViewChanged = Signal(bool)
     colorScaleChanged = Signal(str)  # a key of gui.attention.color_scale.COLOR_SCALES
     resetZoomRequested = Signal()  # the map(s) back to the view they open with
+    wordListNoticed = Signal(str)  # once: why Chinese words are shown as characters (engine.segment)
 
     def __init__(self, prefix: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -35,6 +40,7 @@ class MapViewBar(QWidget):
         self.words.setObjectName(f"{prefix}WordView")
         self.words.setChecked(True)
         self.words.setToolTip(WORD_VIEW_TIP)
+        self.word_list_notice = ""  # said once, when the segmenter fell back to characters
         self.scale = QComboBox()
         self.scale.setObjectName(f"{prefix}ColorScale")
         for name, scale in COLOR_SCALES.items():
@@ -59,6 +65,19 @@ class MapViewBar(QWidget):
 
     def word_view(self) -> bool:
         return self.words.isChecked()
+
+    def note_word_list(self) -> None:
+        """Once the Chinese segmenter has loaded (never loads it): if its word list could not be used, mark
+        the Words box, give the reason in its tooltip and emit ``wordListNoticed`` — once, not per map."""
+        if self.word_list_notice or not segment.is_ready():
+            return
+        notice = segment.segmenter_notice()
+        if not notice:
+            return
+        self.word_list_notice = notice[0].upper() + notice[1:] + "."
+        self.words.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning))
+        self.words.setToolTip(f"{self.word_list_notice}\n\n{WORD_VIEW_TIP}")
+        self.wordListNoticed.emit(self.word_list_notice)
 
     def scale_name(self) -> str:
         return self.scale.currentData() or DEFAULT_SCALE

@@ -134,6 +134,7 @@ class TranslateTab(QWidget):
         self.model_view = ModelViewLink(view.layers_button, self, view.source_tokens, view.target_output)
         view.history_menu.aboutToShow.connect(
             lambda: fill_history_menu(view.history_menu, self.history, self.translate_text))
+        panel.view_bar.wordListNoticed.connect(self.statusMessage)  # once: the word list fell back to characters
         panel.cellHovered.connect(self._on_cell_hovered)
         panel.stepSelected.connect(view.target_output.highlight)
         view.target_output.tokenHovered.connect(self._on_output_hovered)
