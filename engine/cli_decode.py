@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
-import math
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +17,7 @@ from engine.concat import long_test_set
 from engine.device import DEVICE_CHOICES, resolve_device
 from engine.errors import EngineError
 from engine.evaluate import evaluate
+from engine.finite_output import json_line
 from engine.forced import force_decode
 from engine.jobs import TASKS, CorpusChoice, load_corpus
 from engine.length_study import format_study, record_length_study, run_length_study
@@ -160,27 +159,6 @@ def command_translate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _non_finite_fields(value, where: str = "") -> list[str]:
-    """The fields of a JSON-ready ``value`` that hold NaN or an infinity (``attention``, ``score``, …)."""
-    if isinstance(value, float):
-        return [] if math.isfinite(value) else [where or "the value"]
-    if isinstance(value, dict):
-        return [field for key, item in value.items() for field in _non_finite_fields(item, where or str(key))]
-    if isinstance(value, (list, tuple)):
-        return next((found for item in value if (found := _non_finite_fields(item, where))), [])
-    return []
-
-
-def _json_line(document: dict, what: str) -> str:
-    """``document`` as one line of strict JSON (never a bare NaN); EngineError naming the fields that
-    are not finite (a model whose weights, finite as stored, overflow on this input)."""
-    fields = list(dict.fromkeys(_non_finite_fields(document)))
-    if fields:
-        raise EngineError(f"{what}: the model's {', '.join(fields)} came out non-finite (NaN or infinity) on this "
-                          "input: its weights overflow; no result is printed")
-    return json.dumps(document, ensure_ascii=False, allow_nan=False)
-
-
 def _unseen(bundle, text: str) -> list[str] | None:
     """The input's words its training never had (engine.training_words); None without a usable record."""
     return None if bundle.translator.training_words is None else bundle.translator.unseen_words(text)
@@ -188,7 +166,7 @@ def _unseen(bundle, text: str) -> list[str] | None:
 
 def _print_translation(translation, as_json: bool, unseen: list[str] | None = None) -> None:
     document = translation.to_json() | {"unseen": unseen}
-    line = _json_line(document, "translate")  # checked in either form: a NaN score reads as an empty text
+    line = json_line(document, "translate")  # checked in either form: a NaN score reads as an empty text
     if as_json:
         print(line, flush=True)
         return
@@ -209,7 +187,7 @@ def _force_target(args: argparse.Namespace, bundle) -> int:
     for text in _input_lines(args.text):
         forced = force_decode(bundle.translator, text, target, bundle.target_language)
         if args.json:
-            print(_json_line(forced.to_json() | {"unseen": _unseen(bundle, text)}, "translate --force-target"),
+            print(json_line(forced.to_json() | {"unseen": _unseen(bundle, text)}, "translate --force-target"),
                   flush=True)
             continue
         if forced.notice:
@@ -234,7 +212,8 @@ def command_evaluate(args: argparse.Namespace) -> int:
     evaluation = evaluate(bundle.translator, pairs, bundle.target_language,
                           _decode_config(args, bundle))
     if args.json:
-        print(json.dumps(evaluation.to_json(include_exact_match=bool(args.task)), ensure_ascii=False))
+        print(json_line(evaluation.to_json(include_exact_match=bool(args.task)), "evaluate",
+                        "on this test set"))  # never a bare NaN
     else:
         print(f"BLEU {evaluation.scores.bleu:.2f}  chrF {evaluation.scores.chrf:.2f}  n {evaluation.count}  "
               f"{evaluation.count / max(evaluation.seconds, 1e-9):.1f} sentences/s")
@@ -271,7 +250,8 @@ def _evaluate_long_set(args: argparse.Namespace, bundle, pairs) -> int:
     if args.record:
         record_length_study(args.model, study)
     if args.json:
-        print(json.dumps({"length_study": study.to_json()}, ensure_ascii=False))
+        print(json_line({"length_study": study.to_json()}, "evaluate --long-set",
+                        "on the long test set"))  # never a bare NaN
     else:
         print(f"long test set: {study.n} inputs ({len(pairs)} pairs joined 1-8 at a time), beam {study.beam}")
         print(format_study(study))

@@ -25,6 +25,10 @@ class ModelFileError(EngineError):
     """A model folder is missing, corrupt, tampered with or does not match its config."""
 
 
+class NonFiniteError(ModelFileError):
+    """A model whose weights, finite as stored, give NaN or an infinity on an input (engine/finite_output.py)."""
+
+
 class DivergedError(EngineError):
     """Training produced non-finite losses or gradients several steps in a row."""
 

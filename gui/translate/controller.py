@@ -10,6 +10,10 @@ With ``ask_language`` on, an input that is not in the model's source language
 (engine.language_check) is not decoded: ``languageRefused`` says why, and the sentence waits — a
 model of another direction, once loaded, decodes it; ``translate(..., check_language=False)``
 decodes it as it is.
+
+Each step is checked in the decode's worker (engine.finite_output): a model whose weights overflow
+on the input (NaN attention or probabilities) ends the run with ``runRefused`` — one line, a model
+error — instead of a failure's dialog or an empty map.
 """
 
 from __future__ import annotations
@@ -20,7 +24,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from engine.errors import EngineError  # torch-free
+from engine.errors import EngineError, NonFiniteError  # torch-free
+from engine.finite_output import finite_steps  # torch-free
 from gui.translate.model_source import ModelSource
 from gui.translate.whatif_state import WhatIf
 from gui.workers import Job, JobStarter
@@ -57,6 +62,7 @@ class TranslateController(ModelSource):
     stepArrived = Signal(object)  # DecodeStep of the current run
     runFinished = Signal(object)  # Translation of the current run
     runFailed = Signal(str, str)  # message, traceback
+    runRefused = Signal(str)  # why the model's output cannot be shown (non-finite: a model error), one line
     runEnded = Signal(str)  # finished | stopped | failed
     stateChanged = Signal(str)  # idle | running | paused
     runHeld = Signal()  # the paused run's worker waits: every step it decoded has arrived
@@ -128,7 +134,7 @@ class TranslateController(ModelSource):
         def configure(worker: GeneratorWorker) -> None:
             worker.set_delay(delay)
 
-        job = self.jobs.start(lambda: translator.steps(prepared, config, steering), "decode", configure)
+        job = self.jobs.start(lambda: finite_steps(translator.steps(prepared, config, steering)), "decode", configure)
         label, formula = self.scorers.get(self.bundle.scorer, (self.bundle.scorer, ""))
         self._run_job = job
         self.last_run = RunInfo(job.id, prepared, self.bundle, self.beam_size, label, formula)
@@ -228,7 +234,11 @@ class TranslateController(ModelSource):
         if self._is_current_run(job_id):
             self._run_job = None
             self._set_state(IDLE)
-            self.runFailed.emit(message, details)
+            refused = f"{NonFiniteError.__name__}: "
+            if message.startswith(refused):
+                self.runRefused.emit(message.removeprefix(refused))
+            else:
+                self.runFailed.emit(message, details)
             self.runEnded.emit(FAILED)
 
     @Slot(int)

@@ -72,6 +72,7 @@ class TranslateTab(QWidget):
                             if e.reference}
         self.last_translation: Translation | None = None
         self.run: RunInfo | None = None  # the run shown
+        self._run_refused = False  # the error line says why the last run was refused (engine.finite_output)
         self.steering = WhatIfSteering(self)  # what the user changed in the current sentence's decode
         self.beam_tree = BeamTreeFollower(self)  # the beam tree of the run shown
         self.length_study = LengthStudyLink(self)
@@ -110,6 +111,7 @@ class TranslateTab(QWidget):
         controller.stepArrived.connect(self._on_step)
         controller.runFinished.connect(self._on_finished)
         controller.runEnded.connect(self._on_ended)
+        controller.runRefused.connect(self._on_refused)
         controller.runFailed.connect(lambda message, details: self.errorReported.emit(
             "Decoding failed", message, details))
         controller.stateChanged.connect(view.transport.set_state)
@@ -333,6 +335,9 @@ class TranslateTab(QWidget):
     @Slot(object)
     def _on_run_started(self, info: RunInfo) -> None:
         self.run = info
+        if self._run_refused:  # the previous run's refusal is no longer news
+            self.view.show_error("")
+            self._run_refused = False
         self._frame_throttle.cancel()
         self._latest_tokens = None
         self.beam_tree.run_started()
@@ -368,6 +373,12 @@ class TranslateTab(QWidget):
         self.model_view.finished(translation)
         self.view.target_output.set_pieces(translation.tokens)
         self.view.attention_panel.finish(translation)
+
+    @Slot(str)
+    def _on_refused(self, message: str) -> None:
+        """The model's output could not be shown (non-finite): one line, where model errors are said."""
+        self.view.show_error(message[:1].upper() + message[1:])
+        self._run_refused = True
 
     @Slot(str)
     def _on_ended(self, outcome: str) -> None:
