@@ -1,5 +1,6 @@
 """The Translate tab's exports: the current map or matrix (png, svg, csv, json) or a recording of the
-decode (gif, mp4, session file) with what was decoded, and a recorded session opened to replay.
+decode (gif, mp4, session file) with what was decoded, and a recorded session opened to replay
+(read in a worker: gui/translate/session_open.py).
 
 A recording is written in a worker (gui.attention.recording: one frame or stage at a time), with a
 progress dialog whose Cancel stops it at the next frame — the file at the path is then left as it
@@ -17,6 +18,7 @@ from gui.attention.export import EXPORT_KINDS, ExportError
 from gui.attention.recording import RECORDINGS, RecordingProgress, recording_job
 from gui.stored_settings import stored_text
 from gui.translate.controls import delay_for
+from gui.translate.session_open import SessionOpener
 from gui.workers import Job, JobSet, JobStarter
 
 if TYPE_CHECKING:
@@ -30,7 +32,7 @@ class RunExport:
         """``jobs`` runs the recordings (tests pass a fake that runs them inline)."""
         self.tab = tab
         self.jobs: JobStarter = jobs if jobs is not None else JobSet(tab)
-        self.replay = None  # the replay dialog last opened (gui/attention/replay.py)
+        self.sessions = SessionOpener(tab, self.jobs)  # a recorded session, read in a worker and replayed
         self.recording: Job | None = None  # the recording being written
         self.recording_path: Path | None = None
         self.progress: QProgressDialog | None = None
@@ -141,27 +143,17 @@ class RunExport:
             self.progress = None
 
     def shutdown(self, timeout_ms: int) -> bool:
-        """Stop a recording being written (its temporary file goes) with a bounded wait."""
+        """Stop a recording being written (its temporary file goes), or a session being read, with a bounded
+        wait."""
         self.cancel_recording()
         return self.jobs.stop_all(timeout_ms)
 
     def open_session(self) -> None:
-        """Replay a recorded decode from its session file (without decoding: engine.session_file)."""
-        from engine.session_file import SessionFileError, load_session
-        from gui.attention.replay import ReplayDialog
+        """Replay a recorded decode from its session file (without decoding: engine.session_file), the
+        file read and checked in a worker."""
+        self.sessions.ask_and_open()
 
-        tab = self.tab
-        name, _ = QFileDialog.getOpenFileName(tab, "Open a recorded session", str(Path.home()),
-                                              "Attention Studio session (*.session.json);;JSON (*.json)")
-        if not name:
-            return
-        try:
-            session = load_session(Path(name))
-        except SessionFileError as error:
-            QMessageBox.warning(tab, "Open a recorded session", str(error))
-            return
-        bundle = tab.controller.bundle
-        sha256 = (bundle.info.get("weights") or {}).get("sha256", "") if bundle is not None else ""
-        self.replay = ReplayDialog(session, session.note(sha256, bundle.folder.name if bundle is not None else ""), tab)
-        self.replay.show()
-        self.replay.play()
+    @property
+    def replay(self):
+        """The replay dialog last opened (gui/attention/replay.py), or None."""
+        return self.sessions.replay
