@@ -1,4 +1,5 @@
-"""Attention Studio: ``python main.py [--model MODEL_DIR]`` opens the window."""
+"""Attention Studio: ``python main.py [--model MODEL_DIR | NAME]`` opens the window (NAME: a shipped model's,
+e.g. ``zh-en-additive``)."""
 
 import sys
 

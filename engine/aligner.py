@@ -29,7 +29,6 @@ from pathlib import Path
 
 from engine.align_words import split_words, word_strings
 from engine.alignment_store import (
-    SHIPPED_ALIGNMENT,
     AlignedPair,
     AlignmentFileError,
     CorpusAlignment,
@@ -38,6 +37,7 @@ from engine.alignment_store import (
 )
 from engine.data import Pair, normalize
 from engine.errors import EngineError
+from engine.paths import SHIPPED_ALIGNMENT
 from engine.symmetrize import Link, parse_links, symmetrize
 
 ALIGNER_NAME = "eflomal"

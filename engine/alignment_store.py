@@ -42,13 +42,11 @@ from typing import Any
 from engine.align_words import WORD_RULE_VERSION, split_words
 from engine.atomic import write_bytes_atomic
 from engine.errors import ModelFileError
-from engine.paths import PROJECT_ROOT
 from engine.safe_open import read_capped
 from engine.symmetrize import SYMMETRIZATIONS, Link, format_links, parse_links, symmetrize
 
 ALIGNMENT_FORMAT = "attention-studio-alignment"
 ALIGNMENT_FORMAT_VERSION = 1
-SHIPPED_ALIGNMENT = PROJECT_ROOT / "resources" / "alignments" / "cmn-eng.zh-en.json.gz"
 MAX_FILE_BYTES = 64 * 1024 * 1024  # gzip'd; the shipped file is well under 1 MB
 MAX_JSON_BYTES = 512 * 1024 * 1024  # once unpacked: a gzip bomb stops here
 _KEY = re.compile(r"[0-9a-f]{16}")

@@ -21,6 +21,7 @@ from engine.finite_output import json_line
 from engine.forced import force_decode
 from engine.jobs import TASKS, CorpusChoice, load_corpus
 from engine.length_study import format_study, record_length_study, run_length_study
+from engine.paths import model_argument
 from engine.run_lock import unless_training
 from engine.search import NO_STEERING
 from engine.tasks import dates
@@ -44,9 +45,12 @@ def _add_decoding_flags(parser: argparse.ArgumentParser) -> None:
                         "greedy: off")
 
 
+MODEL_HELP = "model folder, or a shipped model's name (zh-en-additive, …)"
+
+
 def add_translate_parser(commands: argparse._SubParsersAction) -> None:
     tl = commands.add_parser("translate", help="translate TEXT arguments, or stdin lines if none")
-    tl.add_argument("--model", type=Path, required=True, help="model folder")
+    tl.add_argument("--model", type=model_argument, required=True, help=MODEL_HELP)
     _add_decoding_flags(tl)
     tl.add_argument("--json", action="store_true",
                     help="one JSON object per input line; its 'warning' is null, or says that the input is not in "
@@ -67,7 +71,7 @@ def add_translate_parser(commands: argparse._SubParsersAction) -> None:
 
 def add_evaluate_parser(commands: argparse._SubParsersAction) -> None:
     ev = commands.add_parser("evaluate", help="BLEU and chrF on a test set")
-    ev.add_argument("--model", type=Path, required=True, help="model folder")
+    ev.add_argument("--model", type=model_argument, required=True, help=MODEL_HELP)
     test = ev.add_mutually_exclusive_group(required=True)
     test.add_argument("--test", type=Path, help="TSV file (the model's direction is used)")
     test.add_argument("--task", choices=TASKS, help="the built-in task's test split")

@@ -13,9 +13,8 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.paths import PROJECT_ROOT
+from engine.paths import EXAMPLES_FILE
 
-EXAMPLES_FILE = PROJECT_ROOT / "resources" / "examples.json"
 EXAMPLE_LENGTHS = ("short", "long", "paragraph")  # the groups, in the order they are offered
 
 log = logging.getLogger("attention_studio")

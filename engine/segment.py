@@ -22,9 +22,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine.errors import DataError
+from engine.paths import SEGMENTER_WORDS
 from engine.safe_open import read_capped
 
-WORDS_FILE = Path(__file__).resolve().parent.parent / "resources" / "segmenter" / "zh-words.txt"
+WORDS_FILE = SEGMENTER_WORDS  # engine/paths.py: the shipped files' folder, installed or in a checkout
 CHARACTERS = "characters"  # the fallback segmenter's name: one word per character
 
 MAX_WORDS_BYTES = 64 * 1024 * 1024  # the trimmed list is ~1 MB, jieba's full dictionary 5 MB

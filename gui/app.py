@@ -20,9 +20,10 @@ from pathlib import Path
 from types import TracebackType
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
-from engine.paths import user_data_folder  # torch-free: the app starts before PyTorch loads
+from engine.paths import APP_ICON, model_argument, user_data_folder  # torch-free: the app starts before PyTorch loads
 from gui.fonts import apply_cjk_font
 from gui.main_window import MainWindow
 from gui.platform_check import platform_problem
@@ -33,10 +34,11 @@ log = logging.getLogger("attention_studio")
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    """``[--model MODEL_DIR]``; Qt's own options (``-platform …``) and a leading program name are
+    """``[--model MODEL_DIR | NAME]``; Qt's own options (``-platform …``) and a leading program name are
     left alone."""
     parser = argparse.ArgumentParser(prog="attention-studio", description="Watch an attention translator work.")
-    parser.add_argument("--model", type=Path, default=None, help="model folder to open")
+    parser.add_argument("--model", type=model_argument, default=None,
+                        help="model folder to open, or a shipped model's name (zh-en-additive, …)")
     args, _unknown = parser.parse_known_args(argv)
     return args
 
@@ -119,6 +121,9 @@ def ensure_application(argv: list[str]) -> QApplication:
     if app is None:
         app = QApplication([sys.argv[0] if sys.argv else "attention-studio", *argv])
     app.setApplicationName(APP_NAME)
+    app.setDesktopFileName("attention-studio")  # resources/attention-studio.desktop
+    if APP_ICON.is_file():
+        app.setWindowIcon(QIcon(str(APP_ICON)))  # every window's icon, the main one included
     if not app.organizationName():
         app.setOrganizationName(APP_NAME)
     return app  # type: ignore[return-value]
@@ -158,7 +163,7 @@ def create_window(argv: list[str], *, defer_training: bool = False) -> MainWindo
 
 
 def main() -> int:
-    """Console entry point: ``attention-studio [--model MODEL_DIR]`` (a missing system library that
+    """Console entry point: ``attention-studio [--model MODEL_DIR | NAME]`` (a missing system library that
     Qt's platform plugin needs is named instead, gui/platform_check.py)."""
     problem = platform_problem(sys.argv[1:])
     if problem:

@@ -31,14 +31,14 @@ sys.path.insert(0, str(ROOT))
 from engine.aligner import align_corpus, aligner_problem, file_sha256  # noqa: E402
 from engine.alignment_lesson import AlignmentFigures, alignment_reading  # noqa: E402
 from engine.alignment_scores import THRESHOLD, AlignmentStudy, stored_alignment_study  # noqa: E402
-from engine.alignment_store import SHIPPED_ALIGNMENT, load_alignment, save_alignment  # noqa: E402
+from engine.alignment_store import load_alignment, save_alignment  # noqa: E402
 from engine.alignment_study import record_alignment_study, run_alignment_study  # noqa: E402
 from engine.bundle import load_model_folder, read_config  # noqa: E402
 from engine.config import SCORER_NAMES  # noqa: E402
 from engine.data import read_tsv, split_pairs  # noqa: E402
 from engine.errors import EngineError  # noqa: E402
 from engine.length_study import stored_length_study  # noqa: E402
-from engine.paths import TATOEBA_CORPUS  # noqa: E402
+from engine.paths import SHIPPED_ALIGNMENT, TATOEBA_CORPUS  # noqa: E402
 
 LONG = "41+"
 
