@@ -2,9 +2,10 @@
 
 What ships with the app — the models, the corpus with its licence note, the segmenter's word list,
 the example sentences, the alignment, the icon and the desktop entry — lies in one folder,
-:data:`RESOURCES`: the package ``attention_studio_resources`` of an installed wheel (found through
-``importlib.resources``; in a checkout, and in an editable install, that package is the checkout's
-``resources/`` folder), else, in a checkout that was never installed, ``resources/`` beside the source.
+:data:`RESOURCES`: the package ``attention_studio_resources`` of an installed wheel, found through
+``importlib.resources``. Code that runs from a checkout reads the checkout's ``resources/`` (the folder
+that package is made of; an editable install maps the package there too), installed or not, so that
+the code and the files it reads always come from the same place.
 
 The user's data folder comes from platformdirs; the ``ATTENTION_STUDIO_DATA`` environment variable
 overrides it (tests and portable installs use that).
@@ -21,15 +22,18 @@ import platformdirs
 
 APP_NAME = "attention-studio"
 RESOURCES_PACKAGE = "attention_studio_resources"
-PROJECT_ROOT = Path(__file__).resolve().parent.parent  # the checkout (in an installed wheel: site-packages)
+PROJECT_ROOT = Path(__file__).resolve().parent.parent  # a checkout (an installed wheel: site-packages)
 
 
 def _resources_folder() -> Path:
-    """The shipped files' folder: the installed package's, else the checkout's ``resources/``."""
+    """The shipped files' folder: a checkout's own ``resources/``, else the installed package's."""
+    checkout = PROJECT_ROOT / "resources"
+    if (PROJECT_ROOT / "pyproject.toml").is_file() and (checkout / "__init__.py").is_file():
+        return checkout
     try:
         folder = resources.files(RESOURCES_PACKAGE)
-    except ModuleNotFoundError:  # a checkout run without an install
-        return PROJECT_ROOT / "resources"
+    except ModuleNotFoundError:  # neither a checkout nor an install: the readers say what is missing
+        return checkout
     if isinstance(folder, Path):
         return folder
     # An install that is not plain files on disk (a zip): the readers need paths, so say so plainly.

@@ -25,12 +25,15 @@ def test_the_checkout_reads_its_own_resources_folder():
         assert path.is_file(), path
 
 
-def test_without_an_install_the_folder_beside_the_source_is_used(monkeypatch):
+def test_installed_files_are_found_through_importlib_resources(tmp_path, monkeypatch):
+    monkeypatch.setattr(paths, "PROJECT_ROOT", tmp_path)  # code that does not run from a checkout
+    assert paths._resources_folder() == resources.files(paths.RESOURCES_PACKAGE)
+
     def not_installed(name):
         raise ModuleNotFoundError(name)
 
     monkeypatch.setattr(resources, "files", not_installed)
-    assert paths._resources_folder() == paths.PROJECT_ROOT / "resources"
+    assert paths._resources_folder() == tmp_path / "resources"  # nothing found: the readers say what is missing
 
 
 def test_model_argument_takes_a_shipped_name_a_folder_or_names_the_choices(tmp_path, monkeypatch):
