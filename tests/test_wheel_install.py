@@ -147,6 +147,10 @@ def test_wheel_installs_and_runs_the_app(tmp_path):
     assert lines.get("shipped", "").split() == shipped, window.stdout
     assert lines.get("loaded") == "zh-en-additive" and lines.get("icon") == "True", window.stdout
 
+    helped = subprocess.run([str(venv / "bin" / "attention-studio"), "--help"], capture_output=True, text=True,
+                            cwd=work, env=env, timeout=300)
+    assert helped.returncode == 0 and "--model" in helped.stdout, helped.stdout + helped.stderr  # the entry point
+
     unknown = subprocess.run([str(python), "-m", "engine", "translate", "--model", "no-such-model", "x"],
                              capture_output=True, text=True, cwd=work, env=env, timeout=300)
     assert unknown.returncode == 2 and "zh-en-additive" in unknown.stderr, unknown.stderr
