@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from engine import segment
+from engine import segment, words
 from gui.attention.view_bar import WORD_VIEW_TIP
 from gui.translate.tab import TranslateTab
 from tests.gui.test_recording import SOURCE, greedy_steps
@@ -15,10 +15,14 @@ from tests.gui.test_recording import SOURCE, greedy_steps
 
 @pytest.fixture
 def fresh_segmenter(monkeypatch: pytest.MonkeyPatch):
-    """The segmenter as if not loaded yet (restored after the test)."""
-    monkeypatch.setattr(segment, "_cut", None)
-    monkeypatch.setattr(segment, "_name", "")
-    monkeypatch.setattr(segment, "_notice", "")
+    """The segmenter as if not loaded yet (restored after the test), once a load under way has ended (an
+    earlier panel's warm-up thread holds the segmenter's lock while it loads); no word boundaries kept
+    from an earlier segmenter's cuts."""
+    words._han_boundaries.cache_clear()
+    with segment._lock:
+        monkeypatch.setattr(segment, "_cut", None)
+        monkeypatch.setattr(segment, "_name", "")
+        monkeypatch.setattr(segment, "_notice", "")
     return segment
 
 
