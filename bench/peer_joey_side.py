@@ -60,8 +60,8 @@ def count(config_path: str) -> dict:
 def stats(checkpoint: str) -> dict:
     import torch
 
-    # Joey's own checkpoint (optimizer and scheduler states, a sampler state): trusted, written by this run.
-    state = torch.load(checkpoint, map_location="cpu", weights_only=False)
+    # Joey's own checkpoint: tensors, numbers and dicts only, so torch's restricted loader reads it (nothing unpickled).
+    state = torch.load(checkpoint, map_location="cpu", weights_only=True)
     # A tied output layer is one tensor under two names: count each storage once, as model.parameters() does.
     parameters = sum({tensor.data_ptr(): int(tensor.numel()) for tensor in state["model_state"].values()}.values())
     return {**{key: float(value) if isinstance(value, float) else value

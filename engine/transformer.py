@@ -52,14 +52,20 @@ def _layers(config: ModelConfig, layer_class: type[nn.Module]) -> nn.ModuleList:
                          for _ in range(config.transformer_layers))
 
 
+def _embedding(vocab_size: int, size: int) -> nn.Embedding:
+    """V×D token embeddings drawn from N(0, 1/D) (scaled by √D where they are read), padding exactly 0."""
+    embedding = nn.Embedding(vocab_size, size, padding_idx=PAD_ID)
+    nn.init.normal_(embedding.weight, 0.0, size**-0.5)
+    with torch.no_grad():
+        embedding.weight[PAD_ID].zero_()
+    return embedding
+
+
 class TransformerEncoder(nn.Module):
     def __init__(self, config: ModelConfig) -> None:
         super().__init__()
         self.scale = math.sqrt(config.embedding_size)
-        self.embedding = nn.Embedding(config.src_vocab_size, config.embedding_size, padding_idx=PAD_ID)
-        nn.init.normal_(self.embedding.weight, 0.0, config.embedding_size**-0.5)
-        with torch.no_grad():
-            self.embedding.weight[PAD_ID].zero_()
+        self.embedding = _embedding(config.src_vocab_size, config.embedding_size)
         self.positions = Positions(config.positions, config.embedding_size)
         self.dropout = nn.Dropout(config.dropout)
         self.layers = _layers(config, EncoderLayer)
@@ -85,10 +91,7 @@ class TransformerDecoder(nn.Module):
         size = config.embedding_size
         self.scale = math.sqrt(size)
         self.heads = SCORER_TABLE[config.scorer].heads
-        self.embedding = nn.Embedding(config.tgt_vocab_size, size, padding_idx=PAD_ID)
-        nn.init.normal_(self.embedding.weight, 0.0, size**-0.5)
-        with torch.no_grad():
-            self.embedding.weight[PAD_ID].zero_()
+        self.embedding = _embedding(config.tgt_vocab_size, size)
         self.positions = Positions(config.positions, size)
         self.dropout = nn.Dropout(config.dropout)
         self.layers = _layers(config, DecoderLayer)

@@ -41,13 +41,13 @@ def head_row(heads: np.ndarray | None, head: int, index: int | None = None) -> n
     return heads[head]
 
 
-def layer_rows(layers: np.ndarray | None, layer: int | None, head: int) -> np.ndarray | None:
-    """The T×S rows of layer ``layer`` — its heads' mean, or head ``head`` — from a run's T×L×H×S
-    (a Transformer's every layer, engine.search.DecodeStep.layer_attention per step); None for the
-    step's own rows (``layer`` None) or where there is no such layer."""
-    if layer is None or layers is None or layers.ndim != 4 or not 0 <= layer < layers.shape[1]:
+def layer_rows(steps: Sequence[np.ndarray | None], layer: int | None, head: int) -> np.ndarray | None:
+    """The T×S rows of layer ``layer`` — its heads' mean, or head ``head`` — from each step's L×H×S rows (a
+    Transformer's every layer, engine.search.DecodeStep.layer_attention); None for the step's own rows
+    (``layer`` None) or where a step has no such layer. Only the chosen layer is stacked."""
+    if layer is None or not steps or any(rows is None or not 0 <= layer < len(rows) for rows in steps):
         return None
-    heads = layers[:, layer]  # T×H×S
+    heads = np.stack([rows[layer] for rows in steps])  # type: ignore[index]  # T×H×S
     if head == MEAN or not 0 <= head < heads.shape[1]:
         return heads.mean(axis=1)
     return heads[:, head]

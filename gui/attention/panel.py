@@ -27,10 +27,9 @@ explains that every step reads the same fixed context C, and :meth:`attention` h
 
 from __future__ import annotations
 
-import html
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -38,12 +37,12 @@ import numpy as np
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
-from engine.scorer_table import SCORER_TABLE, ScorerInfo  # torch-free
 from gui.attention.head_rows import MEAN, head_row, layer_rows, shown_rows, stacked_heads
 from gui.attention.heads import HeadChooser
 from gui.attention.heatmap import HeatmapView
 from gui.attention.inspector import StepInspector
 from gui.attention.map_units import MapUnits, UnitsCache, cell_text, steering_mark
+from gui.attention.no_attention import no_attention_note
 from gui.attention.record import DecodeRecord
 from gui.attention.row_scroll import with_row_scroll_bar
 from gui.attention.throttle import FrameThrottle
@@ -52,26 +51,6 @@ from gui.attention.view_bar import MapViewBar
 if TYPE_CHECKING:
     from engine.search import DecodeStep
     from engine.translator import Translation
-
-
-def short_label(label: str) -> str:
-    """A mechanism's label without its parenthesis: ``Additive (Bahdanau)`` → ``Additive``."""
-    return label.split(" (", 1)[0]
-
-
-def no_attention_note(table: Mapping[str, ScorerInfo] = SCORER_TABLE) -> str:
-    """What the panel shows for a model without attention; the mechanisms it suggests instead are
-    every one of the registry (engine/scorer_table.py) that attends."""
-    names = [html.escape(short_label(info.label)) for info in table.values() if info.uses_attention]
-    choices = names[0] if len(names) < 2 else f"{', '.join(names[:-1])} or {names[-1]}"
-    return (
-        "<h3>No attention: every step sees the same C</h3>"
-        "<p>This model is the plain encoder–decoder of Sutskever et al. and Cho et al. (2014): the encoder "
-        "squeezes the whole sentence into one fixed vector C, and every decoding step reads that same C. "
-        "There are no weights α<sub>ij</sub>, so there is no heatmap to draw.</p>"
-        f"<p>Switch the scorer to {choices} to watch each output token look back at "
-        "the source tokens it needs, and compare the translations of long sentences.</p>"
-    )
 
 
 SEGMENTER_WARM_UP_MS = 2000  # after start-up, the word view's Chinese segmenter loads on a helper thread
@@ -190,12 +169,9 @@ class AttentionPanel(QWidget):
     def shown_matrix(self) -> np.ndarray:
         """What the map draws: :meth:`attention`'s rows, or the chosen head's (of the chosen layer)."""
         head, layer = self.head_chooser.head, self.head_chooser.layer
-        if layer is not None:
-            steps = self.record.steps
-            layers = stacked_heads([getattr(step, "layer_attention", None) for step in steps])  # T×L×H×S
-            rows = layer_rows(layers, layer, head)
-            if rows is not None and rows.shape[0] == self.record.matrix.shape[0]:
-                return rows
+        rows = layer_rows([step.layer_attention for step in self.record.steps], layer, head)
+        if rows is not None and rows.shape[0] == self.record.matrix.shape[0]:
+            return rows
         return self.record.matrix if head == MEAN else shown_rows(self.record.matrix, self.head_attention(), head)
 
     def has_attention(self) -> bool:
@@ -295,7 +271,7 @@ class AttentionPanel(QWidget):
 
     def _count_heads(self, step: DecodeStep) -> None:
         """Offer the heads' choice when the run's mechanism has several heads (H×S rows), of each layer (L×H×S)."""
-        heads, layers = step.head_attention, getattr(step, "layer_attention", None)
+        heads, layers = step.head_attention, step.layer_attention
         self.head_chooser.set_head_count(0 if heads is None else heads.shape[0], 1 if layers is None else len(layers))
 
     def _announce(self) -> None:
@@ -365,7 +341,7 @@ class AttentionPanel(QWidget):
         record, units = self.record, self._units
         step, head, layer = record.step(index), self.head_chooser.head, self.head_chooser.layer
         row, heads = record.row(index), step.head_attention if step is not None else None
-        if layer is not None and step is not None and getattr(step, "layer_attention", None) is not None:
+        if layer is not None and step is not None and step.layer_attention is not None:
             row, heads = step.layer_attention[layer].mean(axis=0), step.layer_attention[layer]  # an earlier layer's
             step = replace(step, scores=np.log(np.maximum(row, np.finfo(np.float32).tiny)))  # its log ᾱ, as the last's
         self.inspector.show_step(index, record.target_tokens[index], step, row,

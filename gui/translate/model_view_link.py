@@ -33,25 +33,32 @@ class ModelViewLink(QObject):
         self.button, self.window_parent = button, window_parent
         self.sources, self.outputs = sources, outputs
         self.window: ModelView | None = None
-        self.maps: AttentionLayers | None = None
+        self._translation: Translation | None = None  # the last one with every layer's attention
+        self._maps: AttentionLayers | None = None  # its maps, assembled when first asked for
         button.clicked.connect(self.open)
-        self._set_maps(None)
+        self._set_translation(None)
 
     def run_started(self) -> None:
         """Until the new translation finishes, the window (if open) keeps the last one's maps."""
-        self._set_maps(None)
+        self._set_translation(None)
 
     def finished(self, translation: Translation) -> None:
-        maps = attention_layers(translation.source_tokens, translation.tokens, translation.encoder_attention,
-                                translation.steps)
-        self._set_maps(maps)
-        if maps is not None and self.window is not None and self.window.isVisible():
-            self.window.show_maps(maps)
+        self._set_translation(translation if translation.encoder_attention is not None else None)
+        if self.window is not None and self.window.isVisible() and self.maps is not None:
+            self.window.show_maps(self.maps)
 
-    def _set_maps(self, maps: AttentionLayers | None) -> None:
-        self.maps = maps
-        self.button.setEnabled(maps is not None)
-        self.button.setToolTip(ENABLED_TIP if maps is not None else DISABLED_TIP)
+    @property
+    def maps(self) -> AttentionLayers | None:
+        """The last Transformer translation's maps (assembled once, when the window first needs them)."""
+        if self._maps is None and self._translation is not None:
+            found = self._translation
+            self._maps = attention_layers(found.source_tokens, found.tokens, found.encoder_attention, found.steps)
+        return self._maps
+
+    def _set_translation(self, translation: Translation | None) -> None:
+        self._translation, self._maps = translation, None
+        self.button.setEnabled(translation is not None)
+        self.button.setToolTip(ENABLED_TIP if translation is not None else DISABLED_TIP)
 
     def open(self) -> None:
         if self.maps is None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.scorer_table import SCORER_TABLE
-from gui.attention import panel as panel_module
+from gui.attention import no_attention as panel_module
 from gui.attention.panel import AttentionPanel
 
 
