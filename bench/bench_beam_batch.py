@@ -1,4 +1,4 @@
-"""Beam-5 evaluation speed: one sentence at a time against batched beam search (engine.beam_batch).
+"""Beam-5 evaluation speed: one sentence at a time against batched beam search (engine.decoding.beam_batch).
 
     python bench/bench_beam_batch.py [--model resources/models/zh-en-additive] [--limit 500] [--threads 2]
 
@@ -19,9 +19,9 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.bundle import load_model_folder  # noqa: E402
-from engine.jobs import CorpusChoice, load_corpus  # noqa: E402
-from engine.paths import TATOEBA_CORPUS  # noqa: E402
+from engine.models.bundle import load_model_folder  # noqa: E402
+from engine.models.paths import TATOEBA_CORPUS  # noqa: E402
+from engine.training.jobs import CorpusChoice, load_corpus  # noqa: E402
 
 JOEY_BEAM5_SENTENCES_PER_SECOND = 73.0
 

@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 def make_corpus(path: Path, pairs: int) -> int:
     """``pairs`` lines from the Tatoeba corpus, copy r of each pair numbered "(r)" on both sides."""
-    from engine.paths import TATOEBA_CORPUS
+    from engine.models.paths import TATOEBA_CORPUS
 
     lines = [line for line in TATOEBA_CORPUS.read_text(encoding="utf-8").splitlines() if line.count("\t") >= 1]
     written = 0
@@ -58,9 +58,9 @@ def make_corpus(path: Path, pairs: int) -> int:
 
 
 def phase_prepare(corpus: Path) -> dict:
-    from engine.jobs import CorpusChoice
-    from engine.token_cache import prepare_cached
-    from engine.tokenizer import TokenizerSettings
+    from engine.corpus.token_cache import prepare_cached
+    from engine.text.tokenizer import TokenizerSettings
+    from engine.training.jobs import CorpusChoice
 
     marks: list[tuple[float, str]] = []
     started = time.perf_counter()
@@ -82,10 +82,10 @@ def phase_prepare(corpus: Path) -> dict:
 
 
 def phase_train(corpus: Path, steps: int, out: Path) -> dict:
-    from engine.config import ModelShape, TrainConfig
-    from engine.events import StepEvent, TrainControl
-    from engine.jobs import CorpusChoice, prepare_job
-    from engine.trainer import train
+    from engine.settings.config import ModelShape, TrainConfig
+    from engine.training.events import StepEvent, TrainControl
+    from engine.training.jobs import CorpusChoice, prepare_job
+    from engine.training.trainer import train
 
     started = PROCESS_STARTED
     job, _ = prepare_job(CorpusChoice(corpus=corpus, token_cache=True), out,

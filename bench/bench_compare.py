@@ -31,11 +31,11 @@ def main() -> None:
     from PySide6.QtCore import QEventLoop
     from PySide6.QtWidgets import QApplication
 
-    import engine.catalog
+    import engine.models.catalog
     from gui.app import create_window
 
     isolate_settings()
-    engine.catalog.SHIPPED_MODELS = ROOT / "resources" / "models"
+    engine.models.catalog.SHIPPED_MODELS = ROOT / "resources" / "models"
     window = create_window([])
     app = QApplication.instance()
     window.tabs.setCurrentWidget(window.compare_tab)
@@ -69,7 +69,7 @@ def main() -> None:
     print(f"grid complete: median {statistics.median(completions) * 1000:.0f} ms, max {max(completions) * 1000:.0f} ms")
     print(f"10 ms timer: longest stall {max(stalls):.1f} ms, p95 "
           f"{sorted(stalls)[int(0.95 * (len(stalls) - 1))]:.1f} ms (n={len(stalls)})")
-    from engine.forced import force_decode_ids
+    from engine.decoding.forced import force_decode_ids
 
     ids = list(range(10, 60))  # a 50-token target
     for scorer, bundle in sorted(tab.controller.bundles.items()):

@@ -19,11 +19,11 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.bundle import load_model_folder  # noqa: E402
-from engine.config import DecodeConfig  # noqa: E402
-from engine.jobs import CorpusChoice, load_corpus  # noqa: E402
-from engine.paths import TATOEBA_CORPUS  # noqa: E402
-from engine.tasks import dates  # noqa: E402
+from engine.corpus.tasks import dates  # noqa: E402
+from engine.models.bundle import load_model_folder  # noqa: E402
+from engine.models.paths import TATOEBA_CORPUS  # noqa: E402
+from engine.settings.config import DecodeConfig  # noqa: E402
+from engine.training.jobs import CorpusChoice, load_corpus  # noqa: E402
 
 
 def percentile(values: list[float], q: float) -> float:

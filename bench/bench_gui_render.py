@@ -65,7 +65,7 @@ def main() -> None:
     model = bench_model(args.model)
     from PySide6.QtWidgets import QApplication
 
-    from engine.config import DecodeConfig
+    from engine.settings.config import DecodeConfig
     from gui.app import create_window
     from gui.translate.controller import RunInfo
 

@@ -62,7 +62,7 @@ def synthetic_steps(count: int, width: int):
     """``count`` greedy steps over ``width`` source tokens, as the engine makes them."""
     import numpy as np
 
-    from engine.search import Alternative, DecodeStep
+    from engine.decoding.search import Alternative, DecodeStep
 
     rng = np.random.default_rng(0)
     rows = rng.dirichlet(np.full(width, 0.3), size=count).astype(np.float32)
@@ -87,7 +87,7 @@ def one_case(kind: str, count: int, in_window: bool, cap_mb: float, folder: str)
     from gui.attention.panel import AttentionPanel
 
     with contextlib.suppress(ImportError):  # what the app imports once (absent from older checkouts)
-        import engine.session_save  # noqa: F401
+        import engine.records.session_save  # noqa: F401
         from gui.attention.frames import viridis_palette
 
         viridis_palette()

@@ -25,7 +25,7 @@ TICK_MS = 10
 
 
 def write_log(folder: Path, steps: int) -> None:
-    from engine.config import ModelShape, TrainConfig
+    from engine.settings.config import ModelShape, TrainConfig
 
     folder.mkdir(parents=True)
     lines = [{"kind": "start", "source_language": "zh", "target_language": "en", "task": None,

@@ -7,9 +7,9 @@ model build's folders. For each of its snapshots, and again for the saved model,
 what the app does after a click (goal: ≤ 1 s to the first translation):
 
 1. **find** — list the run's weight points and pick the one nearest the clicked step
-   (engine.travel.weight_points / nearest_point);
+   (engine.records.travel.weight_points / nearest_point);
 2. **load** — read the run folder's config.json and tokenizers, build the model and load the
-   snapshot's weights, every stored file checked (engine.travel.load_point);
+   snapshot's weights, every stored file checked (engine.records.travel.load_point);
 3. **translate** — greedy decode of one sentence in the run's source language, every step's event
    as the Translate tab receives it (Translator.steps).
 
@@ -30,8 +30,8 @@ sys.path.insert(0, str(ROOT))
 
 import torch  # noqa: E402
 
-from engine.config import DecodeConfig  # noqa: E402
-from engine.travel import load_point, nearest_point, weight_points  # noqa: E402
+from engine.records.travel import load_point, nearest_point, weight_points  # noqa: E402
+from engine.settings.config import DecodeConfig  # noqa: E402
 
 SENTENCES = {"zh": "我昨天晚上没有睡好，所以今天早上起得很晚。", "en": "I didn't sleep well last night, so I got up late."}
 

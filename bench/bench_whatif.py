@@ -5,8 +5,8 @@
 1. **Continuing from a prefix.** A two-sentence input is decoded freely (greedy), timing every step;
    then the first half of its own output is given as a prefix and the decode continues from there.
    Goal: the continuation costs no more than the free decode's remaining steps — the prefix is
-   taken from the decode just shown (engine.decode_memo) or teacher-forced without search
-   (engine.teacher_forcing), never re-decoded.
+   taken from the decode just shown (engine.decoding.decode_memo) or teacher-forced without search
+   (engine.decoding.teacher_forcing), never re-decoded.
 2. **The beam tree's update + paint per step, beam 10**: the recorded levels of a beam-10 search
    are added to the tree one step at a time, each followed by the event processing that paints
    it (what Qt repaints: the new column, or the whole view when it scrolls), and — the worst case —
@@ -31,8 +31,8 @@ TICK_MS = 10
 
 
 def prefix_costs(translator, text: str, repeats: int) -> None:
-    from engine.config import DecodeConfig
-    from engine.search import Steering
+    from engine.decoding.search import Steering
+    from engine.settings.config import DecodeConfig
 
     def timed_steps(steering: Steering = Steering()) -> tuple[list[float], list[int]]:
         started = time.perf_counter()
@@ -64,7 +64,7 @@ def prefix_costs(translator, text: str, repeats: int) -> None:
 
 
 def tree_costs(app, translator, text: str) -> None:
-    from engine.config import DecodeConfig
+    from engine.settings.config import DecodeConfig
     from gui.translate.beam_dialog import BeamTreeDialog
 
     levels = [(step.index, step.beam_level) for step in translator.steps(text, DecodeConfig(beam_size=10))
@@ -140,7 +140,7 @@ def main() -> None:
     model = bench_model(args.model)
     from PySide6.QtWidgets import QApplication
 
-    from engine.bundle import load_model_folder
+    from engine.models.bundle import load_model_folder
     from gui.app import create_window
 
     isolate_settings()

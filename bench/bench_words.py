@@ -1,4 +1,4 @@
-"""The word view's cost and the Chinese segmenter it relies on (engine/words.py, engine/segment.py).
+"""The word view's cost and the Chinese segmenter it relies on (engine/text/words.py, engine/text/segment.py).
 
     .venv/bin/python bench/bench_words.py [--sentences 2000] [--full]
 
@@ -30,8 +30,8 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from engine import segment  # noqa: E402
-from engine.words import merge_attention, split_words  # noqa: E402
+from engine.text import segment  # noqa: E402
+from engine.text.words import merge_attention, split_words  # noqa: E402
 
 ZH_PIECES = ("▁汤姆", "昨天", "晚上", "没有", "睡", "好", "。", "他", "今天早上", "起", "得很", "晚", "<0xEF>", "<0xBC>",
              "<0x8C>", "所以", "上班", "迟", "到了", "。", "他的", "老板", "很", "生气", "。")
@@ -83,8 +83,8 @@ def agreement(cut, reference, sentences: list[str]) -> tuple[float, float, float
 
 
 def corpus_sentences(count: int) -> list[str]:
-    from engine.data import read_tsv
-    from engine.paths import TATOEBA_CORPUS
+    from engine.corpus.data import read_tsv
+    from engine.models.paths import TATOEBA_CORPUS
 
     pairs, _ = read_tsv(TATOEBA_CORPUS, "zh", "en")
     sentences = ["".join(ch for ch in pair.source if "\u4e00" <= ch <= "\u9fff") for pair in pairs]
@@ -134,7 +134,7 @@ def main() -> None:
             print(f"  boundaries of {label:20s} against full jieba: precision {precision:.3f}, recall {recall:.3f}, "
                   f"F1 {f1:.3f}")
 
-    from engine.tokenizer import Tokenizer
+    from engine.text.tokenizer import Tokenizer
 
     tokenizer = Tokenizer((ROOT / "resources" / "models" / "zh-en-additive" / "src.model").read_bytes())
     pieces = words = longest = 0

@@ -29,8 +29,8 @@ What it does, every step skipped when its output is already there (rerun the sam
    Joey's ``torch.load`` calls keep torch's newer default ``weights_only=True``: its checkpoints hold only tensors,
    numbers, strings and lists, which that loader accepts (a smoke run killed and rerun loads one back to resume, and
    every run to decode), so they need no patch.
-3. **Our split, exported** (``data/``): the engine's own strict split (``engine.jobs.load_corpus``, the rule of
-   ``engine.data.split_pairs``: test = the pairs whose English sha256 digest starts with ``0``, valid = ``1``, and
+3. **Our split, exported** (``data/``): the engine's own strict split (``engine.training.jobs.load_corpus``, the rule of
+   ``engine.corpus.data.split_pairs``: test = the pairs whose English sha256 digest starts with ``0``, valid = ``1``, and
    no training pair shares a source sentence with them) of the Tatoeba corpus, zh→en, as Joey's plain-text
    files ``{train,dev,test}.{zh,en}``, the sentences as the engine normalized them; ``split.json`` records the
    counts. Then Joey's own SentencePiece vocabularies, 4000 pieces per side, trained on the training sentences
@@ -68,7 +68,7 @@ What it does, every step skipped when its output is already there (rerun the sam
 7. **Decoding and scoring**: the best checkpoint (by valid BLEU) decodes the test split greedily and with beam 5
    and Joey's own length penalty (``beam_alpha`` 1.0, the value Joey's published configs use; Joey's code
    default, -1, turns the penalty off), by ``python -m joeynmt test``. The hypotheses are scored here with the
-   quality report's own function (``engine.evaluate.corpus_scores``: sacrebleu, detokenized, the same
+   quality report's own function (``engine.evaluation.evaluate.corpus_scores``: sacrebleu, detokenized, the same
    signature). ``OUT/results.json`` gets one row per model: BLEU and chrF greedy / beam 5, training hours (the
    wall clock of Joey's logs, from each sitting's first line to its last: loading and validations included),
    target tokens seen (in all, and at the best checkpoint), steps, epochs, parameters, and how the run ended.
@@ -238,9 +238,9 @@ def thread_environment(threads: int) -> dict[str, str]:
 
 
 def split_of_corpus(corpus: Path | None = None):
-    """The engine's strict zh→en split of the corpus (engine.jobs.load_corpus: the rule of engine.data.split_pairs)."""
-    from engine.jobs import CorpusChoice, load_corpus
-    from engine.paths import TATOEBA_CORPUS
+    """The engine's strict zh→en split of the corpus (engine.training.jobs.load_corpus: the rule of engine.corpus.data.split_pairs)."""
+    from engine.models.paths import TATOEBA_CORPUS
+    from engine.training.jobs import CorpusChoice, load_corpus
 
     choice = CorpusChoice(corpus=corpus or TATOEBA_CORPUS, source_language=SOURCE, target_language=TARGET,
                           split_rule="strict")
@@ -286,7 +286,7 @@ def _digest(*paths: Path) -> str:
 def ensure_vocabularies(venv: Path, data: Path, threads: int) -> dict[str, dict]:
     """Joey's SentencePiece models and vocabulary files, one per side, from the training sentences; kept while the
     training text is the same."""
-    from engine.tokenizer import TokenizerSettings, coverage_that_fits
+    from engine.text.tokenizer import TokenizerSettings, coverage_that_fits
 
     made = {}
     for lang in (SOURCE, TARGET):
@@ -731,7 +731,7 @@ def _scalar(text: str) -> Any:
 def model_result(model: str, folder: Path, venv: Path, outputs: dict[str, list[str]], references: Sequence[str],
                  budget: int, threads: int) -> dict:
     """One row of results.json: the scores, the training it took, the parameters."""
-    from engine.evaluate import corpus_scores
+    from engine.evaluation.evaluate import corpus_scores
 
     logs = [parse_train_log((p / "train.log").read_text(encoding="utf-8")) for p in parts(folder)
             if (p / "train.log").is_file()]

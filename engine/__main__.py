@@ -2,7 +2,7 @@
 
 Exit status 0 on success; 2 with a one-line reason on stderr for bad arguments or bad files.
 Training progress goes to stderr; results (``--json`` or text) to stdout. Each command's flags and
-work are in its own module: ``train`` in engine/cli_train.py, the others in engine/cli_decode.py.
+work are in its own module: ``train`` in engine/cli/cli_train.py, the others in engine/cli/cli_decode.py.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from engine.cli_decode import (
+from engine.cli.cli_decode import (
     add_average_parser,
     add_evaluate_parser,
     add_translate_parser,
@@ -19,10 +19,10 @@ from engine.cli_decode import (
     command_evaluate,
     command_translate,
 )
-from engine.cli_train import add_train_parser, command_train
-from engine.errors import EngineError
-from engine.resume_args import override, subparser
-from engine.runs import RunFolder
+from engine.cli.cli_train import add_train_parser, command_train
+from engine.records.runs import RunFolder
+from engine.settings.errors import EngineError
+from engine.training.resume_args import override, subparser
 
 
 class _Parser(argparse.ArgumentParser):
@@ -46,7 +46,7 @@ COMMANDS = {"train": command_train, "translate": command_translate, "evaluate": 
 
 
 def _with_stored_run(argv: list[str]) -> list[str]:
-    """``train --resume --out DIR`` alone: the run's own arguments first (engine.runs: the command it
+    """``train --resume --out DIR`` alone: the run's own arguments first (engine.records.runs: the command it
     was started with, or what a run started in the app was asked for), the ones given after them (a
     given flag overrides its stored value; contradictions are refused when the job is prepared)."""
     given = {argument.partition("=")[0] for argument in argv}  # --corpus=FILE names --corpus too

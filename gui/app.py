@@ -23,7 +23,11 @@ from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
-from engine.paths import APP_ICON, model_argument, user_data_folder  # torch-free: the app starts before PyTorch loads
+from engine.models.paths import (  # torch-free: the app starts before PyTorch loads
+    APP_ICON,
+    model_argument,
+    user_data_folder,
+)
 from gui.fonts import apply_cjk_font
 from gui.main_window import MainWindow
 from gui.platform_check import platform_problem

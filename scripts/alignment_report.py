@@ -8,7 +8,7 @@
    read from ``--alignment``; made first when the file is missing or with ``--realign`` (about a
    minute; needs ``pip install eflomal``). An alignment of another corpus file is refused.
 2. Each attention model is forced through its test split's references and its attention scored
-   against the aligner's links (``engine.alignment_study``: AER, precision and recall of the
+   against the aligner's links (``engine.studies.alignment_study``: AER, precision and recall of the
    argmax links and of the links with α ≥ 0.3); the study is stored in the model's config.json
    (``metrics.alignment``), where the app's Length study reads it.
 3. The report tabulates the stored studies per direction with the reading in words, beside each
@@ -28,17 +28,17 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.aligner import align_corpus, aligner_problem, file_sha256  # noqa: E402
-from engine.alignment_lesson import AlignmentFigures, alignment_reading  # noqa: E402
-from engine.alignment_scores import THRESHOLD, AlignmentStudy, stored_alignment_study  # noqa: E402
-from engine.alignment_store import load_alignment, save_alignment  # noqa: E402
-from engine.alignment_study import record_alignment_study, run_alignment_study  # noqa: E402
-from engine.bundle import load_model_folder, read_config  # noqa: E402
-from engine.config import SCORER_NAMES  # noqa: E402
-from engine.data import read_tsv, split_pairs  # noqa: E402
-from engine.errors import EngineError  # noqa: E402
-from engine.length_study import stored_length_study  # noqa: E402
-from engine.paths import SHIPPED_ALIGNMENT, TATOEBA_CORPUS  # noqa: E402
+from engine.corpus.data import read_tsv, split_pairs  # noqa: E402
+from engine.models.bundle import load_model_folder, read_config  # noqa: E402
+from engine.models.paths import SHIPPED_ALIGNMENT, TATOEBA_CORPUS  # noqa: E402
+from engine.settings.config import SCORER_NAMES  # noqa: E402
+from engine.settings.errors import EngineError  # noqa: E402
+from engine.studies.aligner import align_corpus, aligner_problem, file_sha256  # noqa: E402
+from engine.studies.alignment_lesson import AlignmentFigures, alignment_reading  # noqa: E402
+from engine.studies.alignment_scores import THRESHOLD, AlignmentStudy, stored_alignment_study  # noqa: E402
+from engine.studies.alignment_store import load_alignment, save_alignment  # noqa: E402
+from engine.studies.alignment_study import record_alignment_study, run_alignment_study  # noqa: E402
+from engine.studies.length_study import stored_length_study  # noqa: E402
 
 LONG = "41+"
 
@@ -110,7 +110,7 @@ def render(found: dict, alignment, threads: int) -> str:
              "Is attention alignment? Each model is fed the held-out test split's references (forced decoding) and its "
              "attention, mapped from sub-word pieces to words, is scored against the links of a statistical word "
              f"aligner: {alignment.description} (aligned in {alignment.seconds:.0f} s). Words: Chinese characters "
-             "(each a word), English words and punctuation marks (`engine/align_words.py`).", "",
+             "(each a word), English words and punctuation marks (`engine/studies/align_words.py`).", "",
              "*argmax*: each output word linked to its most-attended source word; *α ≥ "
              f"{THRESHOLD}*: every source word that gets at least {THRESHOLD} of an output word's attention. The "
              "aligner's links are taken as sure links: precision = |A∩S|/|A|, recall = |A∩S|/|S|, "

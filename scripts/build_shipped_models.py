@@ -32,7 +32,7 @@ The recipe (docs/model-build.md has the measurements behind it):
   1–8 at a time (``--long-validation``): a model is chosen for translating both single sentences and
   long inputs;
 - long examples from the start: a share of every epoch's examples are 2–K training pairs joined into
-  one (engine.concat);
+  one (engine.corpus.concat);
 - the strict split rule: test = the pairs whose English sha256 digest starts with ``0`` (the peer's test
   split), valid = ``1…``, both held out of training, and no training pair shares a source with them —
   so early stopping reads a held-out score and no test sentence is ever seen in training;
@@ -64,14 +64,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.bundle import MAX_CONFIG_BYTES  # noqa: E402
-from engine.checkpoint import has_checkpoint  # noqa: E402
-from engine.errors import EngineError, ModelFileError  # noqa: E402
-from engine.events import ENDED_ON_ITS_OWN  # noqa: E402
-from engine.metrics_log import last_finish_reason  # noqa: E402
-from engine.paths import TATOEBA_CORPUS  # noqa: E402
-from engine.run_lock import RunFolderLock  # noqa: E402
-from engine.safe_open import read_capped  # noqa: E402
+from engine.files.run_lock import RunFolderLock  # noqa: E402
+from engine.files.safe_open import read_capped  # noqa: E402
+from engine.models.bundle import MAX_CONFIG_BYTES  # noqa: E402
+from engine.models.paths import TATOEBA_CORPUS  # noqa: E402
+from engine.records.metrics_log import last_finish_reason  # noqa: E402
+from engine.settings.errors import EngineError, ModelFileError  # noqa: E402
+from engine.training.checkpoint import has_checkpoint  # noqa: E402
+from engine.training.events import ENDED_ON_ITS_OWN  # noqa: E402
 
 TOKEN_CAP = 40_000_000  # target tokens per model at most
 # dot / bilinear: the share of the budget over which their scores warm up to the formula as written. The
@@ -92,7 +92,7 @@ WARMED_UP = ("dot", "bilinear")
 # zh→en at embeddings 256 with more dropout; en→zh at the default sizes, which keeps the shipped set
 # within the repository's weight budget.
 DIRECTION_SHAPES = {("zh", "en"): ("--embedding-size", "256", "--dropout", "0.3"), ("en", "zh"): ()}
-# The Transformer (engine.transformer), both directions alike: the set's budget, stopping rule, split, long examples
+# The Transformer (engine.networks.transformer), both directions alike: the set's budget, stopping rule, split, long examples
 # and tied output layer, with its own sizes and regularization, a learning rate warmed up over its first steps, and
 # half the RNN's peak rate. Chosen by the trials below on valid only (docs/model-build.md, "The Transformer").
 TRANSFORMER_SHAPE = {"--embedding-size": "256", "--transformer-layers": "2", "--feedforward-size": "1024",
@@ -193,7 +193,7 @@ def kept_by_recipe(kept: Path | None, plan: ModelPlan) -> bool:
 
 
 def stored_config(path: Path) -> dict:
-    """A model's config.json as a dict (a regular file, at most MAX_CONFIG_BYTES read: engine.safe_open);
+    """A model's config.json as a dict (a regular file, at most MAX_CONFIG_BYTES read: engine.files.safe_open);
     ModelFileError in one line when it cannot be read or is no JSON object."""
     try:
         config = json.loads(read_capped(path, MAX_CONFIG_BYTES, ModelFileError).decode("utf-8"))

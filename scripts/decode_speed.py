@@ -14,9 +14,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.bundle import load_model_folder
-from engine.config import DecodeConfig
-from engine.data import Pair
+from engine.corpus.data import Pair
+from engine.models.bundle import load_model_folder
+from engine.settings.config import DecodeConfig
 
 SPEED_SENTENCES = 200  # the first test sources of the model's direction
 SPEED_ROUNDS = 5  # timed rounds over every model, after one warm-up round

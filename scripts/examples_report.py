@@ -3,12 +3,12 @@
     python scripts/examples_report.py [--models resources/models] [--out docs/examples.md]
                                       [--groups long paragraph]
 
-The Examples menu (``resources/examples.json``, engine.examples) is what a new user tries first: short
+The Examples menu (``resources/examples.json``, engine.corpus.examples) is what a new user tries first: short
 sentences, long ones, and inputs of several sentences. This report puts each such input beside its
 reference and every model's output for its source language — greedy, and beam 5 with the model's own
 length penalty, coverage penalty and n-gram constraint (as ``translate`` and the app decode) — with the
-share of the reference's content each output keeps (engine.content_kept) and a mark on outputs that loop
-(engine.repetition). docs/shipped-models.md quotes its translations from here, so that a quote is what the shipped
+share of the reference's content each output keeps (engine.evaluation.content_kept) and a mark on outputs that loop
+(engine.decoding.repetition). docs/shipped-models.md quotes its translations from here, so that a quote is what the shipped
 models really say.
 """
 
@@ -22,11 +22,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.bundle import load_model_folder, read_config  # noqa: E402
-from engine.config import SCORER_NAMES  # noqa: E402
-from engine.content_kept import content_kept  # noqa: E402
-from engine.examples import EXAMPLE_LENGTHS, Example, load_examples  # noqa: E402
-from engine.repetition import loops  # noqa: E402
+from engine.corpus.examples import EXAMPLE_LENGTHS, Example, load_examples  # noqa: E402
+from engine.decoding.repetition import loops  # noqa: E402
+from engine.evaluation.content_kept import content_kept  # noqa: E402
+from engine.models.bundle import load_model_folder, read_config  # noqa: E402
+from engine.settings.config import SCORER_NAMES  # noqa: E402
 
 DECODINGS = ((1, "greedy"), (5, "beam 5"))
 
@@ -91,7 +91,7 @@ def render(found: dict[str, tuple[list[Example], list[ModelOutputs]]]) -> str:
              "and beam 5 with the model's own length penalty, coverage penalty and n-gram constraint — what "
              "`python -m engine translate` and the app give. *kept* is the share of the reference's content units "
              "(words without stop words; Han characters without function characters) that the output holds "
-             "(`engine/content_kept.py`); **(loops)** marks an output in which a word 3-gram occurs three times or "
+             "(`engine/evaluation/content_kept.py`); **(loops)** marks an output in which a word 3-gram occurs three times or "
              "more. Written by `scripts/examples_report.py`.", ""]
     for direction, (examples, results) in found.items():
         lines += [f"## {direction}", ""]

@@ -21,11 +21,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.bundle import read_config  # noqa: E402
-from engine.config import SCORER_NAMES  # noqa: E402
-from engine.errors import EngineError  # noqa: E402
-from engine.length_lesson import length_lesson  # noqa: E402
-from engine.length_study import (  # noqa: E402
+from engine.decoding.repetition import loop_bound  # noqa: E402
+from engine.models.bundle import read_config  # noqa: E402
+from engine.settings.config import SCORER_NAMES  # noqa: E402
+from engine.settings.errors import EngineError  # noqa: E402
+from engine.studies.length_lesson import length_lesson  # noqa: E402
+from engine.studies.length_study import (  # noqa: E402
     STUDY_BUCKETS,
     LengthStudy,
     stored_length_study,
@@ -33,8 +34,7 @@ from engine.length_study import (  # noqa: E402
     study_key,
     study_problem,
 )
-from engine.repetition import loop_bound  # noqa: E402
-from engine.training_budget import budget_note, compared_with, direction_configs  # noqa: E402
+from engine.studies.training_budget import budget_note, compared_with, direction_configs  # noqa: E402
 
 SHORT, LONG = "1–10", "41+"
 LABELS = [study_bucket_label(*bucket) for bucket in STUDY_BUCKETS]
@@ -190,7 +190,7 @@ def render(found: dict[str, dict[str, dict[int, LengthStudy]]], plotted: list[st
     lines = ["# The length study: why attention", "",
              "BLEU by source length on the long test set: the held-out test pairs (English sha256 digest starting "
              "with `0`) joined 1 to 8 at a time after one seeded shuffle, Chinese without a separator and English "
-             "with a space, every test pair used once (`engine.concat.long_test_set`). Each input is translated as "
+             "with a space, every test pair used once (`engine.corpus.concat.long_test_set`). Each input is translated as "
              "one sequence. Lengths are source sub-word tokens; *41+* scores the two longest buckets as one. "
              "Read from the studies stored in each model folder (`python -m engine evaluate --long-set --record`).",
              ""]
@@ -208,7 +208,7 @@ def plot(direction: str, by_scorer: dict[str, dict[int, LengthStudy]], path: Pat
         import matplotlib.pyplot as plt
     except ImportError:
         return False
-    from engine.scorer_table import SCORER_TABLE, attends  # the app's own palette
+    from engine.networks.scorer_table import SCORER_TABLE, attends  # the app's own palette
 
     figure, axes = plt.subplots(figsize=(7, 4))
     for scorer in SCORER_NAMES:

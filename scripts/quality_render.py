@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import torch
 
-from engine.attention import SCORERS
+from engine.networks.attention import SCORERS
 from scripts.alignment_report import alignment_section
 from scripts.decode_speed import BESIDE_OTHER_WORK, SPEED_ROUNDS, SPEED_SENTENCES
 
@@ -64,7 +64,7 @@ def _content_tables(results: list[dict]) -> list[str]:
     if not any("content_kept" in r for r in results):
         return []  # figures measured before content kept was
     lines = ["", "## Content kept, by direction", "",
-             "*Content kept* (`engine/content_kept.py`): the share of the references' content units the outputs "
+             "*Content kept* (`engine/evaluation/content_kept.py`): the share of the references' content units the outputs "
              "also hold, clipped — Han characters without function characters for a Chinese target, words "
              "without stop words for an English one. A recall: it catches dropped content (a verb and its "
              "object left out) that BLEU barely notices; read it beside BLEU.", ""]
@@ -279,7 +279,7 @@ def _examples_and_commands(results: list[dict]) -> list[str]:
 
 def render(results: list[dict], plotted: bool, notes: dict[str, str] | None = None) -> str:
     """The report; ``notes``: direction → how its models were trained when not alike
-    (engine.training_budget.budget_note), said under the first table."""
+    (engine.studies.training_budget.budget_note), said under the first table."""
     lines = (_summary_table(results, notes) + _unseen_sources_table(results) + _content_tables(results)
              + _length_tables(results, plotted) + _attention_statistics(results) + alignment_section(results)
              + _speed_table(results) + _examples_and_commands(results))

@@ -33,15 +33,15 @@ sys.path.insert(0, str(ROOT))
 
 from sacrebleu.metrics import CHRF  # noqa: E402
 
-from engine.attention_stats import attention_stats, row_entropy  # noqa: E402
-from engine.bundle import load_model_folder, read_config  # noqa: E402
-from engine.config import SCORER_NAMES, DecodeConfig  # noqa: E402
-from engine.content_kept import content_kept  # noqa: E402
-from engine.data import SPLIT_RULE_TEXT, Pair, read_tsv, split_pairs  # noqa: E402
-from engine.evaluate import LENGTH_BUCKETS, bucket_label, corpus_scores, evaluate  # noqa: E402
-from engine.paths import TATOEBA_CORPUS  # noqa: E402
-from engine.significance import BOOTSTRAP_SAMPLES, paired_bleu_gains  # noqa: E402
-from engine.training_budget import budget_note, direction_configs  # noqa: E402
+from engine.corpus.data import SPLIT_RULE_TEXT, Pair, read_tsv, split_pairs  # noqa: E402
+from engine.decoding.attention_stats import attention_stats, row_entropy  # noqa: E402
+from engine.evaluation.content_kept import content_kept  # noqa: E402
+from engine.evaluation.evaluate import LENGTH_BUCKETS, bucket_label, corpus_scores, evaluate  # noqa: E402
+from engine.evaluation.significance import BOOTSTRAP_SAMPLES, paired_bleu_gains  # noqa: E402
+from engine.models.bundle import load_model_folder, read_config  # noqa: E402
+from engine.models.paths import TATOEBA_CORPUS  # noqa: E402
+from engine.settings.config import SCORER_NAMES, DecodeConfig  # noqa: E402
+from engine.studies.training_budget import budget_note, direction_configs  # noqa: E402
 from scripts.alignment_report import add_alignment_studies  # noqa: E402
 from scripts.decode_speed import decode_speeds  # noqa: E402
 from scripts.quality_render import JOEY, MIN_TESTED_SENTENCES, add_same_budget_peers, render  # noqa: E402
@@ -96,7 +96,7 @@ def _unseen_scores(pairs: list[Pair], translations, unseen: list[int], target_la
 
 
 def _bucket_content(pairs: list[Pair], translations, label: str, target_language: str) -> float:
-    """Content kept (engine.content_kept) over the pairs whose source length falls in bucket ``label``."""
+    """Content kept (engine.evaluation.content_kept) over the pairs whose source length falls in bucket ``label``."""
     bounds = next((low, high) for low, high in LENGTH_BUCKETS if bucket_label(low, high) == label)
     members = [i for i, t in enumerate(translations) if bounds[0] <= len(t.source_tokens) <= bounds[1]]
     kept = content_kept([translations[i].text for i in members], [pairs[i].target for i in members], target_language)

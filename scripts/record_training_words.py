@@ -1,4 +1,4 @@
-"""Add the record of their training words (words.json, engine.training_words) to model folders saved before
+"""Add the record of their training words (words.json, engine.models.training_words) to model folders saved before
 models recorded it — the shipped models by default.
 
     python scripts/record_training_words.py [--models resources/models] [--corpus FILE.tsv] [--only NAME ...]
@@ -11,7 +11,7 @@ from its recorded seed. A model trained on the token cache is refused (its train
 and streamed; it is not read again here).
 
 The weights and the tokenizers are not touched: the folder's files are written again as they are,
-with words.json and config.json's ``training_words`` entry added, as one commit (engine.model_files),
+with words.json and config.json's ``training_words`` entry added, as one commit (engine.models.model_files),
 under the run lock when the folder is a run's; their sha256 is checked before and after. A folder whose
 record is already the one the corpus gives is left as it is. Every engine error ends in one line on
 stderr, exit 2.
@@ -27,16 +27,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.bundle import load_model_folder, read_config  # noqa: E402
-from engine.data import SPLIT_RULE_TEXT  # noqa: E402
-from engine.errors import EngineError  # noqa: E402
-from engine.jobs import CorpusChoice, load_corpus  # noqa: E402
-from engine.model_files import CONFIG_FILE, WORDS_FILE, model_file_names, replace_model_files  # noqa: E402
-from engine.paths import SHIPPED_MODELS, TATOEBA_CORPUS  # noqa: E402
-from engine.run_lock import unless_training  # noqa: E402
-from engine.safe_open import read_capped  # noqa: E402
-from engine.stored import bytes_sha256  # noqa: E402
-from engine.training_words import CONFIG_KEY, TrainingWords, collect_training_words  # noqa: E402
+from engine.corpus.data import SPLIT_RULE_TEXT  # noqa: E402
+from engine.files.run_lock import unless_training  # noqa: E402
+from engine.files.safe_open import read_capped  # noqa: E402
+from engine.files.stored import bytes_sha256  # noqa: E402
+from engine.models.bundle import load_model_folder, read_config  # noqa: E402
+from engine.models.model_files import CONFIG_FILE, WORDS_FILE, model_file_names, replace_model_files  # noqa: E402
+from engine.models.paths import SHIPPED_MODELS, TATOEBA_CORPUS  # noqa: E402
+from engine.models.training_words import CONFIG_KEY, TrainingWords, collect_training_words  # noqa: E402
+from engine.settings.errors import EngineError  # noqa: E402
+from engine.training.jobs import CorpusChoice, load_corpus  # noqa: E402
 
 MAX_FILE_BYTES = 2 * 1024**3  # a model file read back whole (the weights: at most ~850 MB)
 

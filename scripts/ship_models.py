@@ -13,9 +13,9 @@ command names the shipped folder as its ``--out``, so that it rebuilds the model
 A crash at any instant leaves each shipped folder holding its old model or its new one, whole. The
 new set is staged in a hidden folder beside it (``.NAME.shipping-PID``: never listed as a model);
 a folder that did not exist is put in place by one rename, and one that did has its four files
-replaced as one by the model save's own commit (engine.model_files: ``.incoming/`` is the commit
+replaced as one by the model save's own commit (engine.models.model_files: ``.incoming/`` is the commit
 point, readers take the set from there until it is copied in), under the same lock as ``train``
-(engine.run_lock: a folder a training writes is refused). Only then are the other files the folder
+(engine.files.run_lock: a folder a training writes is refused). Only then are the other files the folder
 held (an old run's state) removed. Every engine error ends in one line on stderr, exit 2.
 """
 
@@ -33,11 +33,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.atomic import _fsync_folder  # noqa: E402
-from engine.bundle import MODEL_FILES, load_model_folder, read_config, update_config  # noqa: E402
-from engine.errors import EngineError  # noqa: E402
-from engine.model_files import OPTIONAL_FILES, model_file_names, replace_model_files  # noqa: E402
-from engine.run_lock import LOCK_FILE, RunFolderLock  # noqa: E402
+from engine.files.atomic import _fsync_folder  # noqa: E402
+from engine.files.run_lock import LOCK_FILE, RunFolderLock  # noqa: E402
+from engine.models.bundle import MODEL_FILES, load_model_folder, read_config, update_config  # noqa: E402
+from engine.models.model_files import OPTIONAL_FILES, model_file_names, replace_model_files  # noqa: E402
+from engine.settings.errors import EngineError  # noqa: E402
 
 OUT_FLAG = re.compile(r"--out \S+")
 

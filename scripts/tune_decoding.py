@@ -9,20 +9,20 @@ inputs both count.
    against the run's best model; the folder keeps whichever scores higher, and says so in
    config.json (``averaged``). A replaced model is scored again on the test pairs and the long
    test set.
-2. **Beam length penalty.** GNMT's α (``engine.search.length_penalty_factor``) is chosen from
+2. **Beam length penalty.** GNMT's α (``engine.decoding.search.length_penalty_factor``) is chosen from
    ``--alphas`` (widened upwards by 0.6 at a time, up to 5, while the best is the largest tried) by beam-5
    BLEU on the long validation set and stored as ``decoding.length_penalty``,
    which ``translate``, ``evaluate`` and the app then use by default.
-   **Coverage penalty.** Then, with that α, GNMT's β (engine.coverage) is chosen from ``--betas`` the
+   **Coverage penalty.** Then, with that α, GNMT's β (engine.decoding.coverage) is chosen from ``--betas`` the
    same way — the highest beam valid BLEU, the smaller β on a tie, so β = 0 (off) stays unless a
    penalty scores higher, and higher beyond chance (a paired bootstrap against off, p ≤ 0.05) — and
    stored as ``decoding.coverage_penalty``; the share of looping outputs
-   (engine.repetition) is recorded beside each β's BLEU, and the references' share beside them.
-   **Repeated n-grams.** Then, with that α and β, the n-gram constraint (engine.ngram_block: no output
+   (engine.decoding.repetition) is recorded beside each β's BLEU, and the references' share beside them.
+   **Repeated n-grams.** Then, with that α and β, the n-gram constraint (engine.decoding.ngram_block: no output
    repeats an n-gram of n sub-word tokens) is chosen from ``--ngrams`` the same way — the highest beam
    valid BLEU, "off" (0) on a tie with off or when the gain over off may be chance (p > 0.05), then the
    larger n — among the n whose outputs loop no more
-   often than the references allow (engine.repetition.loop_bound; when none does, the fewest loops) — and stored as
+   often than the references allow (engine.decoding.repetition.loop_bound; when none does, the fewest loops) — and stored as
    ``decoding.no_repeat_ngram``, which beam search then uses by default (greedy decoding stays
    unconstrained unless asked); each n's share of looping outputs is recorded beside its BLEU.
 3. The length study on the long test set is recorded again, greedy and with beam 5, and the test
@@ -51,20 +51,20 @@ sys.path.insert(0, str(ROOT))
 
 import torch  # noqa: E402
 
-from engine.averaging import write_averaged_model  # noqa: E402
-from engine.bundle import load_model_folder, read_config, save_model_folder, update_config  # noqa: E402
-from engine.concat import long_test_set  # noqa: E402
-from engine.config import DecodeConfig  # noqa: E402
-from engine.data import read_tsv, split_pairs  # noqa: E402
-from engine.errors import ConfigError, EngineError  # noqa: E402
-from engine.evaluate import evaluate  # noqa: E402
-from engine.length_study import record_length_study, run_length_study  # noqa: E402
-from engine.paths import TATOEBA_CORPUS  # noqa: E402
-from engine.repetition import loop_bound, looping_share  # noqa: E402
-from engine.run_lock import unless_training  # noqa: E402
-from engine.run_report import record_test_metrics  # noqa: E402
-from engine.significance import paired_bleu_gains  # noqa: E402
-from engine.snapshots import list_snapshots  # noqa: E402
+from engine.corpus.concat import long_test_set  # noqa: E402
+from engine.corpus.data import read_tsv, split_pairs  # noqa: E402
+from engine.decoding.repetition import loop_bound, looping_share  # noqa: E402
+from engine.evaluation.evaluate import evaluate  # noqa: E402
+from engine.evaluation.run_report import record_test_metrics  # noqa: E402
+from engine.evaluation.significance import paired_bleu_gains  # noqa: E402
+from engine.files.run_lock import unless_training  # noqa: E402
+from engine.models.bundle import load_model_folder, read_config, save_model_folder, update_config  # noqa: E402
+from engine.models.paths import TATOEBA_CORPUS  # noqa: E402
+from engine.settings.config import DecodeConfig  # noqa: E402
+from engine.settings.errors import ConfigError, EngineError  # noqa: E402
+from engine.studies.length_study import record_length_study, run_length_study  # noqa: E402
+from engine.training.averaging import write_averaged_model  # noqa: E402
+from engine.training.snapshots import list_snapshots  # noqa: E402
 
 
 def _valid_bleu(folder: Path, valid, config: DecodeConfig) -> float:
@@ -141,7 +141,7 @@ def sweep_beam_setting(folder: Path, valid, beam: int, field: str, values: list,
     """Per value of one beam setting (``field`` of DecodeConfig: ``coverage_penalty`` or
     ``no_repeat_ngram``), the beam valid BLEU and the share of looping outputs, every other setting the
     model's stored one; with ``off`` (one of ``values``), each other value's paired-bootstrap p-value
-    against it (``p_over_off``, engine.significance). The model is loaded once."""
+    against it (``p_over_off``, engine.evaluation.significance). The model is loaded once."""
     bundle = load_model_folder(folder)
     tried, outputs = {}, {}
     for value in values:
@@ -181,7 +181,7 @@ def choose_coverage_penalty(folder: Path, valid, betas: list[float], beam: int) 
 def choose_repeat_ngram(folder: Path, valid, ngrams: list[int], beam: int) -> tuple[int, dict]:
     """The n of the highest beam valid BLEU with the stored α and β (0 — off — on a tie, then the larger
     n: the weaker constraint) among the n whose outputs loop no more often than the references allow
-    (engine.repetition.loop_bound: twice their share, at least 3 %) — and, when off is among those, only
+    (engine.decoding.repetition.loop_bound: twice their share, at least 3 %) — and, when off is among those, only
     off and the n whose gain over it is significant (``best_of``); when no n stays within the bound, the n
     of the fewest looping outputs (then the highest BLEU). Per n its BLEU, share of looping outputs and
     p-value against off."""

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.config import ModelConfig, TrainConfig
-from engine.events import FinishedEvent
-from engine.jobs import _samples
-from engine.model import build_model
-from engine.tasks import dates
-from engine.tokenizer import TokenizerSettings, train_tokenizer
-from engine.trainer import TrainingJob, train
+from engine.corpus.tasks import dates
+from engine.networks.model import build_model
+from engine.settings.config import ModelConfig, TrainConfig
+from engine.text.tokenizer import TokenizerSettings, train_tokenizer
+from engine.training.events import FinishedEvent
+from engine.training.jobs import _samples
+from engine.training.trainer import TrainingJob, train
 
 
 def tiny_job(folder: Path, scorer: str = "additive", epochs: int = 4, train_size: int = 4000,

@@ -28,8 +28,8 @@ from PySide6.QtGui import QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QWidget
 
-from engine.atomic import write_bytes_atomic
-from engine.words import MERGE_RULE
+from engine.files.atomic import write_bytes_atomic
+from engine.text.words import MERGE_RULE
 from gui.attention.panel import AttentionPanel
 
 log = logging.getLogger("attention_studio")
@@ -100,7 +100,7 @@ def _export_with(write: Callable[[str], Any], path: Path) -> Path:
 
 
 def matrix_csv(panel: AttentionPanel) -> str:
-    """The matrix in the map's view: pieces, or words (merged, engine/words.py)."""
+    """The matrix in the map's view: pieces, or words (merged, engine/text/words.py)."""
     _require_rows(panel)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")

@@ -1,6 +1,6 @@
 """Which rows a map of a multi-head mechanism draws (pure numpy: no Qt).
 
-A mechanism of several heads (engine.multihead) has, at every step, one row of α per head; the row
+A mechanism of several heads (engine.networks.multihead) has, at every step, one row of α per head; the row
 a step shows is their mean, a distribution over the source tokens like each head's. A map draws the
 mean or one head (gui.attention.heads.HeadChooser); the data behind a panel's contract
 (``attention()``) stays the mean.
@@ -43,7 +43,7 @@ def head_row(heads: np.ndarray | None, head: int, index: int | None = None) -> n
 
 def layer_rows(steps: Sequence[np.ndarray | None], layer: int | None, head: int) -> np.ndarray | None:
     """The T×S rows of layer ``layer`` — its heads' mean, or head ``head`` — from each step's L×H×S rows (a
-    Transformer's every layer, engine.search.DecodeStep.layer_attention); None for the step's own rows
+    Transformer's every layer, engine.decoding.search.DecodeStep.layer_attention); None for the step's own rows
     (``layer`` None) or where a step has no such layer. Only the chosen layer is stacked."""
     if layer is None or not steps or any(rows is None or not 0 <= layer < len(rows) for rows in steps):
         return None

@@ -24,13 +24,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.scorer_table import context_formula, head_score_formula  # torch-free
-from engine.words import WordSplit, merge_columns, merge_scores
+from engine.networks.scorer_table import context_formula, head_score_formula  # torch-free
+from engine.text.words import WordSplit, merge_columns, merge_scores
 from gui.attention.head_rows import MEAN
 from gui.attention.labels import piece_label, quoted, token_label
 
 if TYPE_CHECKING:
-    from engine.search import DecodeStep
+    from engine.decoding.search import DecodeStep
 
 SOFTMAX = "α_ij = exp(e_ij) / Σ_k exp(e_ik)"
 HEAD_SOFTMAX = "α^h_ij = exp(e^h_ij) / Σ_k exp(e^h_ik)"
@@ -227,7 +227,7 @@ class StepInspector(QWidget):
         head, and so does the table — its weights, its formulas, and no score column (a head's own
         scores are not kept; the mean's e_ij would not be the scores of its α).
 
-        ``source_split`` (the source's pieces grouped into words, engine/words.py): with ``words``
+        ``source_split`` (the source's pieces grouped into words, engine/text/words.py): with ``words``
         the table lists source words — α summed over a word's pieces, the score log Σ exp over
         them (softmax over those scores gives the summed α); without, pieces that continue a word
         are marked ``##``."""

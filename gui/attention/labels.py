@@ -5,7 +5,7 @@ a piece that is only the mark is shown as ``␣`` (an open box, the visible spac
 looked exactly like the character 一). In the piece view of the map and the inspector, a piece
 that continues the word before it (``▁Al`` ``though``; 图书 馆 when the segmenter reads one word
 图书馆) is marked ``##though`` — the convention of BERT's WordPiece — so the sub-word split and the
-words it belongs to are both visible (engine/words.py decides where words start). In running
+words it belongs to are both visible (engine/text/words.py decides where words start). In running
 text the mark becomes a space. Byte-fallback pieces such as ``<0xF0>`` and unknown pieces are
 shown unchanged, so nothing the model saw is hidden.
 """

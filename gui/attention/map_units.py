@@ -1,7 +1,7 @@
 """What a map's rows and columns are: the model's pieces, or words (the word view).
 
 :class:`MapUnits` turns a piece-level attention matrix into what the map draws (words: α summed
-over a source word's pieces and averaged over an output word's pieces, engine/words.py), gives
+over a source word's pieces and averaged over an output word's pieces, engine/text/words.py), gives
 the axis labels (pieces marked ``##`` where they continue a word; words as text), and maps indices
 both ways — the map reports the cell under the pointer in its own units, while runs, steps and
 the panel's public accessors stay in pieces. :class:`UnitsCache` keeps the source's split for a
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.words import WordSplit, merge_columns, merge_rows, split_words
+from engine.text.words import WordSplit, merge_columns, merge_rows, split_words
 from gui.attention.labels import SPACE_MARK, WORD_START, piece_label
 
 

@@ -1,12 +1,12 @@
 """What a model without attention shows in place of its map (the fixed context C of plain seq2seq): the
-note that says why, and the mechanisms of the registry (engine/scorer_table.py) it suggests instead."""
+note that says why, and the mechanisms of the registry (engine/networks/scorer_table.py) it suggests instead."""
 
 from __future__ import annotations
 
 import html
 from collections.abc import Mapping
 
-from engine.scorer_table import SCORER_TABLE, ScorerInfo  # torch-free
+from engine.networks.scorer_table import SCORER_TABLE, ScorerInfo  # torch-free
 
 
 def short_label(label: str) -> str:
@@ -16,7 +16,7 @@ def short_label(label: str) -> str:
 
 def no_attention_note(table: Mapping[str, ScorerInfo] = SCORER_TABLE) -> str:
     """What the panel shows for a model without attention; the mechanisms it suggests instead are
-    every one of the registry (engine/scorer_table.py) that attends."""
+    every one of the registry (engine/networks/scorer_table.py) that attends."""
     names = [html.escape(short_label(info.label)) for info in table.values() if info.uses_attention]
     choices = names[0] if len(names) < 2 else f"{', '.join(names[:-1])} or {names[-1]}"
     return (

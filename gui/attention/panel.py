@@ -12,7 +12,7 @@ the map shows: ``attention()``, ``source_tokens()``, ``target_tokens()`` and ``s
 their meaning when the word view (on by default, ``attentionWordView``) draws words. What the map
 shows has its own accessors: :meth:`word_view`, :meth:`source_words`, :meth:`target_words`,
 :meth:`word_attention` (α summed over a source word's pieces, averaged over an output word's,
-engine/words.py) and :meth:`shown_attention` (whichever the map draws). The signals that carry
+engine/text/words.py) and :meth:`shown_attention` (whichever the map draws). The signals that carry
 a position (``cellHovered``, ``stepSelected``, ``cellClicked``) and the methods that take one
 (:meth:`select_step`, :meth:`preview_step`, :meth:`highlight_column`) speak of pieces too; a
 word's row or column stands for its first piece. The colour scale (``attentionColorScale``: 0–1,
@@ -49,8 +49,8 @@ from gui.attention.throttle import FrameThrottle
 from gui.attention.view_bar import MapViewBar
 
 if TYPE_CHECKING:
-    from engine.search import DecodeStep
-    from engine.translator import Translation
+    from engine.decoding.search import DecodeStep
+    from engine.decoding.translator import Translation
 
 
 SEGMENTER_WARM_UP_MS = 2000  # after start-up, the word view's Chinese segmenter loads on a helper thread
@@ -59,13 +59,13 @@ HOVER_HINT = "Hover a cell for its weight · wheel: zoom · drag: pan · double-
 
 
 def _warm_up_segmenter() -> None:
-    """Load the Chinese segmenter (engine/segment.py) on a helper thread, once: loaded at the first
+    """Load the Chinese segmenter (engine/text/segment.py) on a helper thread, once: loaded at the first
     Chinese map instead, its dictionary would stall the window for a fraction of a second."""
     global _segmenter_warming
     if _segmenter_warming:
         return
     _segmenter_warming = True
-    from engine import segment
+    from engine.text import segment
 
     threading.Thread(target=segment.warm_up, name="segmenter-warm-up", daemon=True).start()
 
@@ -210,7 +210,7 @@ class AttentionPanel(QWidget):
         return self.units_cache.units(self.record.source_tokens, self.record.target_tokens, self.word_view())
 
     def source_words(self) -> list[str]:
-        """The source as words (engine/words.py), whichever view the map shows."""
+        """The source as words (engine/text/words.py), whichever view the map shows."""
         return list(self.units_cache.units(self.record.source_tokens, (), True).source.words)
 
     def target_words(self) -> list[str]:

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from engine.search import DecodeStep
-    from engine.translator import Translation
+    from engine.decoding.search import DecodeStep
+    from engine.decoding.translator import Translation
 
 
 @dataclass

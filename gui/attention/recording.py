@@ -1,5 +1,5 @@
 """Record the decode on screen: as an animated GIF, an MP4 video (gui.attention.animation) or a
-session file that replays it without the model (engine.session_file) — the Export menu's last
+session file that replays it without the model (engine.records.session_file) — the Export menu's last
 three entries.
 
 The decode is the attention panel's record (gui.attention.record): its source tokens, its output
@@ -99,8 +99,8 @@ def _frames(write, animation, path) -> Callable[[], Iterator[RecordingProgress]]
 
 
 def _session_job(panel: AttentionPanel, path: Path, metadata: dict[str, Any]) -> RecordingJob:
-    from engine.session_file import Session, SessionFileError
-    from engine.session_save import SAVE_STAGES, session_saving
+    from engine.records.session_file import Session, SessionFileError
+    from engine.records.session_save import SAVE_STAGES, session_saving
 
     record = panel.record
     model = {"name": str(metadata.get("model", "")), "sha256": str(metadata.get("model_sha256", "")),

@@ -1,4 +1,4 @@
-"""Replay a recorded decode from its session file (engine.session_file), without its model.
+"""Replay a recorded decode from its session file (engine.records.session_file), without its model.
 
 The dialog shows the session's input and a note on the model (the one in use, or another: the
 decode is replayed from the file either way, never decoded again), and plays the recorded step
@@ -27,8 +27,8 @@ from gui.attention.beam_tree import BeamTreeView
 from gui.attention.panel import AttentionPanel
 
 if TYPE_CHECKING:
-    from engine.search import DecodeStep
-    from engine.session_file import Session
+    from engine.decoding.search import DecodeStep
+    from engine.records.session_file import Session
 
 FASTEST_REPLAY_MS = 150  # a session recorded at full speed replays at this pace, so that it can be watched
 

@@ -6,7 +6,7 @@ map. Object names are given by the owner (a tab may hold two bars): ``<prefix>Wo
 box), ``<prefix>ColorScale`` (the combo box) and ``<prefix>ResetZoom`` (the button). Both choices are remembered between sessions under
 ``<prefix>/wordView`` and ``<prefix>/colorScale`` (:meth:`MapViewBar.restore`, :meth:`MapViewBar.save`).
 
-When the Chinese word list cannot be used (engine/segment.py falls back to characters), the Words box
+When the Chinese word list cannot be used (engine/text/segment.py falls back to characters), the Words box
 says so once: a warning mark, the reason in its tooltip and ``wordListNoticed`` (never a dialog).
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QStyle, QToolButton, QWidget
 
-from engine import segment  # torch-free
+from engine.text import segment  # torch-free
 from gui.attention.color_scale import COLOR_SCALES, DEFAULT_SCALE
 from gui.stored_settings import stored_flag, stored_text
 
@@ -31,7 +31,7 @@ class MapViewBar(QWidget):
     wordViewChanged = Signal(bool)
     colorScaleChanged = Signal(str)  # a key of gui.attention.color_scale.COLOR_SCALES
     resetZoomRequested = Signal()  # the map(s) back to the view they open with
-    wordListNoticed = Signal(str)  # once: why Chinese words are shown as characters (engine.segment)
+    wordListNoticed = Signal(str)  # once: why Chinese words are shown as characters (engine.text.segment)
 
     def __init__(self, prefix: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)

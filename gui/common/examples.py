@@ -1,4 +1,4 @@
-"""The example sentences (engine.examples), offered as a menu by the Translate and Compare tabs."""
+"""The example sentences (engine.corpus.examples), offered as a menu by the Translate and Compare tabs."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from PySide6.QtWidgets import QMenu
 
-from engine.examples import EXAMPLE_LENGTHS, Example, load_examples
+from engine.corpus.examples import EXAMPLE_LENGTHS, Example, load_examples
 
 __all__ = ["EXAMPLE_GROUPS", "Example", "fill_examples_menu", "load_examples", "menu_text"]
 

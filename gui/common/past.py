@@ -1,4 +1,4 @@
-"""The job that loads a run's model as it was at an earlier step (engine.travel), for the Translate
+"""The job that loads a run's model as it was at an earlier step (engine.records.travel), for the Translate
 and Compare controllers: a click on a training curve names a run folder and a step; this finds the
 run's weights nearest that step (a validation snapshot, or its saved model) and loads them read-only."""
 
@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 from gui.common.catalog_jobs import LoadFailure
 
 if TYPE_CHECKING:
-    from engine.bundle import ModelBundle
-    from engine.travel import WeightPoint
+    from engine.models.bundle import ModelBundle
+    from engine.records.travel import WeightPoint
 
 
 @dataclass(frozen=True)
@@ -37,8 +37,8 @@ class PastModel:
 
 def past_items(folder: Path, step: float) -> Iterator[PastModel | LoadFailure]:
     """One item: the run ``folder``'s model at the weight point nearest ``step``, or why not."""
-    from engine.errors import EngineError
-    from engine.travel import load_point, nearest_point, weight_points
+    from engine.records.travel import load_point, nearest_point, weight_points
+    from engine.settings.errors import EngineError
 
     point = nearest_point(weight_points(folder), step)
     if point is None:

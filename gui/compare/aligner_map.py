@@ -4,7 +4,7 @@ shared target, drawn as dots beside the scorers' attention maps.
 Once every model is given one target (the reference, or one scorer's output), the maps share rows and
 columns; this panel shows, on the same sentence pair, what eflomal links — one dot per (target word,
 source word) link, source words along the top axis as in the maps, target words down the side. Words
-are the aligner's (Chinese characters, English words and punctuation: engine.align_words), so a
+are the aligner's (Chinese characters, English words and punctuation: engine.studies.align_words), so a
 map's row of pieces and the aligner's row of words line up by reading, not cell by cell. The links
 are the stored corpus alignment's when the pair is a corpus pair, else eflomal's on this pair alone
 with the corpus's priors (about a second; needs eflomal installed — the note says so when it is
@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 from gui.common.plotstyle import BACKGROUND, FOREGROUND
 
 if TYPE_CHECKING:
-    from engine.aligner import AlignerMap
+    from engine.studies.aligner import AlignerMap
 
 TITLE = "<b>Aligner</b> (eflomal): word links"
 NO_TARGET_HINT = ("The word aligner's links appear here once the maps share one target: choose the reference or "
@@ -107,7 +107,7 @@ class AlignerPanel(QFrame):
         self.note.setText(WAITING)
 
     def show_map(self, found: AlignerMap | None) -> None:
-        """Draw ``found`` (engine.aligner.AlignerMap); None: there is no shared target."""
+        """Draw ``found`` (engine.studies.aligner.AlignerMap); None: there is no shared target."""
         if found is None:
             self._draw((), (), frozenset())
             self.note.setText(NO_TARGET_HINT)

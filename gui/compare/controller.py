@@ -1,9 +1,9 @@
 """The Compare view's controller: the only code of the view that starts workers and calls the engine.
 
-It finds one model per scorer of the chosen direction (engine.catalog), loads them in the
+It finds one model per scorer of the chosen direction (engine.models.catalog), loads them in the
 background, and on :meth:`compare` decodes the sentence with every model at once — one worker
 that steps the models in turn — streaming each model's steps as the Translate view does. When a shared target is chosen it
-then forces that target on every model (engine.forced), so that the maps share rows, and asks the
+then forces that target on every model (engine.decoding.forced), so that the maps share rows, and asks the
 word aligner for its links between the sentence and that target (the aligner map). Every run has
 an id: items of an older run are dropped, so no panel ever shows rows of a sentence it no longer
 shows.
@@ -24,7 +24,7 @@ from gui.compare.model import OWN_OUTPUTS, PanelSlot, forced_target, plan_slots
 from gui.workers import JobSet, JobStarter
 
 if TYPE_CHECKING:
-    from engine.bundle import ModelBundle
+    from engine.models.bundle import ModelBundle
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ def interleaved_items(translators: dict[str, object], text: str) -> Iterator[tup
     One worker runs all the models: five Python threads decoding at once would compete with the GUI
     thread for the interpreter lock and the two cores, and hold the event loop for the whole run;
     taking turns streams every panel just as live and leaves the GUI thread its share."""
-    from engine.config import DecodeConfig
+    from engine.settings.config import DecodeConfig
 
     generators = {scorer: translator.steps(text, DecodeConfig()) for scorer, translator in translators.items()}
     while generators:
@@ -74,10 +74,10 @@ ALIGNER = "aligner"  # the key of the word aligner's item after the models' forc
 
 
 def forced_and_aligned(bundles: dict[str, ModelBundle], text: str, target: str) -> Iterator[tuple[str, object]]:
-    """:func:`forced_items`, then (ALIGNER, engine.aligner.AlignerMap): the word aligner's links
+    """:func:`forced_items`, then (ALIGNER, engine.studies.aligner.AlignerMap): the word aligner's links
     between ``text`` and ``target``, in the same worker once the models are done (it never raises:
     a missing aligner or alignment file is said in the map's note)."""
-    from engine.aligner import aligner_map
+    from engine.studies.aligner import aligner_map
 
     yield from forced_items(bundles, text, target)
     if bundles:
@@ -89,8 +89,8 @@ def forced_items(bundles: dict[str, ModelBundle], text: str, target: str) -> Ite
     """``target`` forced on every model, one after another: (scorer, ForcedDecode or ForcedFailure).
     One worker for all, for the reason given in :func:`interleaved_items` (five forcing threads at
     once made each of the window's paints wait for the interpreter lock)."""
-    from engine.errors import EngineError
-    from engine.forced import force_decode
+    from engine.decoding.forced import force_decode
+    from engine.settings.errors import EngineError
 
     for scorer, bundle in bundles.items():
         try:
@@ -113,7 +113,7 @@ class CompareController(QObject):
     forcedFailed = Signal(str, str)  # scorer, message
     runFinished = Signal()  # every panel has its final content for the current run and target
     alignerStarted = Signal()  # the word aligner is about to link the source and the shared target
-    alignerReady = Signal(object)  # its engine.aligner.AlignerMap; None: the maps share no target
+    alignerReady = Signal(object)  # its engine.studies.aligner.AlignerMap; None: the maps share no target
     pastChanged = Signal(str)  # a run's earlier weights back their scorer's panel: their label; "" when back
     pastFailed = Signal(str)  # why a run's earlier weights cannot be used (the panels keep their models)
 
@@ -295,7 +295,7 @@ class CompareController(QObject):
     def _on_decoded(self, run_id: int, scorer: str, item: object) -> None:
         if run_id != self._run_id:
             return
-        from engine.translator import Translation
+        from engine.decoding.translator import Translation
 
         if isinstance(item, DecodeFailure):
             self._on_decode_failed(run_id, scorer, item.message)

@@ -6,7 +6,7 @@ Two ways to compare (the target choice):
 - **Each scorer's own output** — every model decodes freely; the maps have different rows (each
   its own output), so they can be looked at side by side but not subtracted.
 - **One shared target** — the reference, or one scorer's output, is *forced* on every model
-  (engine.forced): every map then has the same rows and columns, and the difference
+  (engine.decoding.forced): every map then has the same rows and columns, and the difference
   α_A − α_B of any two attention scorers is defined cell by cell.
 """
 
@@ -19,14 +19,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from engine.scorer_table import ATTENTION_SCORER_NAMES, SCORER_NAMES  # torch-free
+from engine.networks.scorer_table import ATTENTION_SCORER_NAMES, SCORER_NAMES  # torch-free
 from gui.attention.head_rows import stacked_heads
 
 if TYPE_CHECKING:
-    from engine.catalog import ModelEntry
-    from engine.forced import ForcedDecode
-    from engine.search import DecodeStep
-    from engine.translator import Translation
+    from engine.decoding.forced import ForcedDecode
+    from engine.decoding.search import DecodeStep
+    from engine.decoding.translator import Translation
+    from engine.models.catalog import ModelEntry
 
 SCORER_ORDER = SCORER_NAMES  # the grid's panels, in the engine's order
 ATTENTION_SCORERS = ATTENTION_SCORER_NAMES
@@ -54,11 +54,11 @@ class PanelSlot:
 
 def training_note(slots: Sequence[PanelSlot]) -> tuple[str, str]:
     """(a status line's few words, the whole sentence) naming how the panels' models were trained when
-    they were not all trained alike (engine.training_budget); ("", "") when they were. Reads each
+    they were not all trained alike (engine.studies.training_budget); ("", "") when they were. Reads each
     model's config.json; a panel backed by a run's earlier weights, or an unreadable folder, is left out."""
-    from engine.bundle import read_config
-    from engine.errors import EngineError
-    from engine.training_budget import budget_note, short_budget_note
+    from engine.models.bundle import read_config
+    from engine.settings.errors import EngineError
+    from engine.studies.training_budget import budget_note, short_budget_note
 
     infos = {}
     for slot in slots:
@@ -183,7 +183,7 @@ class PanelRows:
     """The rows a panel's map shows, with what each step computed (for the step inspector).
 
     Free decoding keeps the decode's steps (probability, e_ij, top-k candidates); a forced target
-    keeps its per-step probabilities and e_ij (engine.forced)."""
+    keeps its per-step probabilities and e_ij (engine.decoding.forced)."""
 
     tokens: tuple[str, ...] = ()
     attention: np.ndarray | None = None  # T×S α; None for the fixed-context scorer
@@ -229,8 +229,8 @@ def panel_numbers(tokens, attention: np.ndarray | None, log_probability: float, 
     """A panel's numbers for its rows (``tokens``, ``attention`` T×S, their ``log_probability``);
     BLEU and chrF always score the scorer's own output ``text`` against ``reference`` (none without
     one), also while the map shows a forced target (``forced``: then labelled as such)."""
-    from engine.attention_stats import attention_stats
-    from engine.evaluate import sentence_scores
+    from engine.decoding.attention_stats import attention_stats
+    from engine.evaluation.evaluate import sentence_scores
 
     stats = attention_stats(attention) if attention is not None and attention.size else None
     bleu = chrf = None

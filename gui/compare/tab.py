@@ -71,7 +71,7 @@ class CompareTab(CompareWidgets):
         self.scheduler = PanelScheduler(self)  # the maps redraw one panel at a time
         self.examples = load_examples()
         self._inspected: tuple[str, int] = ("", -1)  # (scorer, step) the inspector shows
-        self._input_notice = ""  # what was cut from a long input (engine.translator.PreparedSource.notice)
+        self._input_notice = ""  # what was cut from a long input (engine.decoding.translator.PreparedSource.notice)
         self.enlarged: dict[str, EnlargedMap] = {}  # the maps open in windows of their own, by scorer
         self._wire()
 

@@ -28,9 +28,16 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from engine.catalog import user_models_folder
-from engine.events import FinishedEvent, FinishReason, StepEvent, TrainControl, ValidationEvent, format_duration
-from engine.runs import ResumableRun, RunFolder, RunPhase, resumable_runs
+from engine.models.catalog import user_models_folder
+from engine.records.runs import ResumableRun, RunFolder, RunPhase, resumable_runs
+from engine.training.events import (
+    FinishedEvent,
+    FinishReason,
+    StepEvent,
+    TrainControl,
+    ValidationEvent,
+    format_duration,
+)
 from gui.common.plotstyle import run_colour
 from gui.training.corpus import CorpusEntry, CorpusInspection, inspect_corpus
 from gui.training.records import RunRecord
@@ -96,7 +103,7 @@ class TrainingController(QObject):
         return user_models_folder()
 
     def resumable(self) -> list[ResumableRun]:
-        """The runs of the models folder that can continue, newest first (engine.runs)."""
+        """The runs of the models folder that can continue, newest first (engine.records.runs)."""
         return resumable_runs(self.models_folder())
 
     # -- runs --------------------------------------------------------------------------------

@@ -12,14 +12,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.data import CorpusReport, preview, read_tsv, split_pairs
-from engine.errors import DataError
-from engine.paths import TATOEBA_CORPUS
-from engine.tasks import dates
+from engine.corpus.data import CorpusReport, preview, read_tsv, split_pairs
+from engine.corpus.tasks import dates
+from engine.models.paths import TATOEBA_CORPUS
+from engine.settings.errors import DataError
 
 # The Tatoeba / manythings Chinese–English corpus, kept beside the project (never inside it).
 PREVIEW_ROWS = 8
-MIN_TRAIN_PAIRS = 50  # engine.jobs refuses smaller corpora; say so before the run
+MIN_TRAIN_PAIRS = 50  # engine.training.jobs refuses smaller corpora; say so before the run
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ that kind's preset.
 
 Each settings row is *bound* to the field of the engine's dataclass it sets (:meth:`_bind`): the
 form reads and writes every bound row the same way. A row's widget, range, step, tooltip and label
-come from its field's description (engine/settings_meta.py; the widgets: gui/training/rows.py); a
+come from its field's description (engine/settings/settings_meta.py; the widgets: gui/training/rows.py); a
 described field the form shows but does not place by hand gets a row of its own at the end of its
 box, so a new setting is its dataclass field (docs/architecture.md, "What a change touches"). A disabled row (a setting the
 chosen scorer or schedule does not use) asks for nothing: the field keeps the engine's default.
@@ -33,11 +33,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.config import SCORER_NAMES, ModelShape, TrainConfig
-from engine.jobs import CorpusChoice, VocabularySizes
-from engine.scorer_table import SCORER_TABLE
-from engine.settings_meta import described
-from engine.tasks import dates
+from engine.corpus.tasks import dates
+from engine.networks.scorer_table import SCORER_TABLE
+from engine.settings.config import SCORER_NAMES, ModelShape, TrainConfig
+from engine.settings.settings_meta import described
+from engine.training.jobs import CorpusChoice, VocabularySizes
 from gui.training.corpus import CorpusEntry, builtin_entries
 from gui.training.corpus_view import CorpusPreview
 from gui.training.rows import read_value, row_widget, spin, write_value
@@ -289,7 +289,7 @@ class TrainingForm(QWidget):
         self.concat_start.setEnabled(self.concat_max.value() > 1 and not cached)
 
     def _scorer_changed(self) -> None:
-        """A row of one model family (engine.settings_meta's ``family``) is offered only for that family's
+        """A row of one model family (engine.settings.settings_meta's ``family``) is offered only for that family's
         mechanisms, the score warm-up only for the unscaled scorers, attention dropout only for the attention
         scorers: each only when a run it changes may be trained."""
         chosen = self.scorer_combo.currentData()

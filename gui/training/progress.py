@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.config import TrainConfig
-from engine.events import FinishedEvent, StepEvent, format_duration, format_tokens
-from engine.runs import RunPhase
+from engine.records.runs import RunPhase
+from engine.settings.config import TrainConfig
+from engine.training.events import FinishedEvent, StepEvent, format_duration, format_tokens
 
 
 @dataclass(frozen=True)

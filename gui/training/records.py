@@ -5,7 +5,7 @@ export writes it. Step data lives in growing numpy buffers so that redrawing a c
 second never copies a Python list.
 
 A :class:`RunRecord` is the run *as shown* — its plot series, held in memory for this session. The
-run's stored record (its request, checkpoint, log, phase) has one owner, :class:`engine.runs.RunFolder`,
+run's stored record (its request, checkpoint, log, phase) has one owner, :class:`engine.records.runs.RunFolder`,
 which a record holds as :attr:`RunRecord.run`.
 """
 
@@ -19,8 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.events import FinishedEvent, SampleTranslation, StepEvent, ValidationEvent
-from engine.runs import RunFolder, RunPhase
+from engine.records.runs import RunFolder, RunPhase
+from engine.training.events import FinishedEvent, SampleTranslation, StepEvent, ValidationEvent
 from gui.training.settings import RunSettings
 
 DEFAULT_SMOOTHING = 0.9  # weight of the past in the smoothed training loss (TensorBoard's convention)

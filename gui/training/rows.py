@@ -1,6 +1,6 @@
 """The widgets of the training form's rows, made from the engine's field descriptions.
 
-A described field (engine/settings_meta.py) becomes a check box, a combo box of its choices or a
+A described field (engine/settings/settings_meta.py) becomes a check box, a combo box of its choices or a
 spin box with its row's range, step, special value and tooltip; :func:`read_value` and
 :func:`write_value` read and fill any of them the same way.
 """
@@ -11,7 +11,7 @@ from typing import Any, get_type_hints
 
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QSpinBox, QWidget
 
-from engine.settings_meta import described
+from engine.settings.settings_meta import described
 
 
 def read_value(widget: QWidget) -> Any:

@@ -30,11 +30,11 @@ from typing import Any
 
 import torch
 
-from engine.errors import ConfigError, DataError, DivergedError, EngineError, ModelFileError, TokenizerError
-from engine.events import FinishedEvent, FinishReason, StepEvent, TrainControl, ValidationEvent
-from engine.jobs import LoadedCorpus, prepare_job
-from engine.runs import RunFolder, RunFolderError
-from engine.trainer import TrainingJob, train
+from engine.records.runs import RunFolder, RunFolderError
+from engine.settings.errors import ConfigError, DataError, DivergedError, EngineError, ModelFileError, TokenizerError
+from engine.training.events import FinishedEvent, FinishReason, StepEvent, TrainControl, ValidationEvent
+from engine.training.jobs import LoadedCorpus, prepare_job
+from engine.training.trainer import TrainingJob, train
 from gui.heap import freeze_new_objects
 from gui.training.settings import RunSettings
 
@@ -81,7 +81,7 @@ class RunPrepared:
     report_summary: str  # one line about the data
     torch_threads: int
     resumed_at_step: int  # 0 for a fresh run
-    device: str = "cpu"  # where it trains, e.g. "cuda (NVIDIA H200)" (engine.device)
+    device: str = "cpu"  # where it trains, e.g. "cuda (NVIDIA H200)" (engine.networks.device)
 
 
 @dataclass(frozen=True)

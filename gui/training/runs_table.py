@@ -12,12 +12,12 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
-from engine.events import format_duration, format_tokens  # torch-free
-from engine.scorer_table import SCORER_TABLE
+from engine.networks.scorer_table import SCORER_TABLE
+from engine.training.events import format_duration, format_tokens  # torch-free
 from gui.training.records import RunRecord
 
 if TYPE_CHECKING:
-    from engine.config import TrainConfig
+    from engine.settings.config import TrainConfig
 
 COLUMNS = ("Run", "Corpus", "Direction", "Scorer", "Cell", "Emb/Hidden", "Budget", "Status", "Best valid BLEU",
            "Test BLEU", "Steps", "Time")

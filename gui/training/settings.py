@@ -1,11 +1,11 @@
 """What one training run is asked to do: the engine's own settings, composed.
 
 :class:`RunSettings` knows no Qt and restates no field: it is the engine's request of a run
-(:class:`engine.runs.RunSpec`: a :class:`~engine.jobs.CorpusChoice`, a :class:`~engine.config.ModelShape`,
-a :class:`~engine.config.TrainConfig` and :class:`~engine.jobs.VocabularySizes`, as they are) with
+(:class:`engine.records.runs.RunSpec`: a :class:`~engine.training.jobs.CorpusChoice`, a :class:`~engine.settings.config.ModelShape`,
+a :class:`~engine.settings.config.TrainConfig` and :class:`~engine.training.jobs.VocabularySizes`, as they are) with
 the form's presets as defaults, and it names its run folder. A run's settings are never written by
 the app: the engine records what a run was asked for, and :meth:`RunSettings.of_request` takes what
-:meth:`engine.runs.RunFolder.request` reads back (to resume a run, or to show one started elsewhere).
+:meth:`engine.records.runs.RunFolder.request` reads back (to resume a run, or to show one started elsewhere).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import datetime
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
-from engine.config import ModelShape, TrainConfig
-from engine.runs import RunSpec
-from engine.tasks import dates
+from engine.corpus.tasks import dates
+from engine.records.runs import RunSpec
+from engine.settings.config import ModelShape, TrainConfig
 
 LANGUAGE_LABELS = {"zh": "Chinese", "en": "English", dates.SOURCE_LANGUAGE: "dates", dates.TARGET_LANGUAGE: "ISO"}
 
@@ -91,7 +91,7 @@ class RunSettings(RunSpec):
 
     @classmethod
     def of_request(cls, request: RunSpec, name: str) -> RunSettings:
-        """The settings of a run that asked for ``request`` (engine.runs.RunFolder.request), in the folder ``name``."""
+        """The settings of a run that asked for ``request`` (engine.records.runs.RunFolder.request), in the folder ``name``."""
         return cls(**{f.name: getattr(request, f.name) for f in fields(RunSpec)}, name=name)
 
 

@@ -1,6 +1,6 @@
 """Watching a run started elsewhere — from the command line, under torchrun, on a share or a folder
 synced from a GPU server — from its folder alone: its metrics log, followed through
-:meth:`engine.runs.RunFolder.follow` in a worker every half second, feeds a :class:`RunRecord`, so
+:meth:`engine.records.runs.RunFolder.follow` in a worker every half second, feeds a :class:`RunRecord`, so
 its curves and attention snapshots grow in the Train tab like the app's own runs (read only; a torn
 last line waits for the next read).
 """
@@ -15,8 +15,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from engine.events import FinishedEvent, StepEvent, ValidationEvent
-from engine.runs import LogLines, LogRead, RunFolder, RunPhase, RunSpec
+from engine.records.runs import LogLines, LogRead, RunFolder, RunPhase, RunSpec
+from engine.training.events import FinishedEvent, StepEvent, ValidationEvent
 from gui.training.records import RunRecord, StepBlock
 from gui.training.settings import RunSettings
 from gui.workers import JobStarter
@@ -42,7 +42,7 @@ class LogChunk:
     identity: int  # the log file's inode
     restarted: bool  # read from the start again (the log was replaced)
     steps_ahead: int = 0  # about how many step lines the log holds beyond these (0 at its end)
-    damaged: LogRead = LogRead([], 0)  # damaged lines skipped among these (engine.metrics_log), records left out
+    damaged: LogRead = LogRead([], 0)  # damaged lines skipped among these (engine.records.metrics_log), records left out
 
 
 def _chunk(events: list, described: bool, request: RunSpec | None, offset: int, identity: int, restarted: bool,

@@ -14,7 +14,7 @@ from gui.attention.labels import join_pieces, quoted
 from gui.attention.throttle import FrameThrottle
 
 if TYPE_CHECKING:
-    from engine.search import DecodeStep
+    from engine.decoding.search import DecodeStep
     from gui.translate.beam_dialog import BeamTreeDialog
     from gui.translate.tab import TranslateTab
 

@@ -11,10 +11,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.config import SCORER_NAMES
+from engine.settings.config import SCORER_NAMES
 
 if TYPE_CHECKING:
-    from engine.catalog import ModelEntry
+    from engine.models.catalog import ModelEntry
 
 LANGUAGE_NAMES = {"zh": "Chinese", "en": "English", "dates-src": "Dates", "iso": "ISO 8601"}
 DIRECTION_ORDER = ("zh-en", "en-zh", "dates-src-iso")  # known directions first, others after

@@ -7,11 +7,11 @@ id; signals of a job that is no longer current (a cancelled run, a superseded lo
 so rows of one model never land under another run's tokens.
 
 With ``ask_language`` on, an input that is not in the model's source language
-(engine.language_check) is not decoded: ``languageRefused`` says why, and the sentence waits — a
+(engine.text.language_check) is not decoded: ``languageRefused`` says why, and the sentence waits — a
 model of another direction, once loaded, decodes it; ``translate(..., check_language=False)``
 decodes it as it is.
 
-Each step is checked in the decode's worker (engine.finite_output): a model whose weights overflow
+Each step is checked in the decode's worker (engine.decoding.finite_output): a model whose weights overflow
 on the input (NaN attention or probabilities) ends the run with ``runRefused`` — one line, a model
 error — instead of a failure's dialog or an empty map.
 """
@@ -24,15 +24,15 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from engine.errors import EngineError, NonFiniteError  # torch-free
-from engine.finite_output import finite_steps  # torch-free
+from engine.decoding.finite_output import finite_steps  # torch-free
+from engine.settings.errors import EngineError, NonFiniteError  # torch-free
 from gui.translate.model_source import ModelSource
 from gui.translate.whatif_state import WhatIf
 from gui.workers import Job, JobStarter
 
 if TYPE_CHECKING:
-    from engine.bundle import ModelBundle
-    from engine.translator import PreparedSource
+    from engine.decoding.translator import PreparedSource
+    from engine.models.bundle import ModelBundle
     from gui.workers import GeneratorWorker
 
 IDLE, RUNNING, PAUSED = "idle", "running", "paused"
@@ -67,7 +67,7 @@ class TranslateController(ModelSource):
     stateChanged = Signal(str)  # idle | running | paused
     runHeld = Signal()  # the paused run's worker waits: every step it decoded has arrived
     whatIfRefused = Signal(str)  # why a what-if change cannot apply (the previous decode stays)
-    languageRefused = Signal(str, object)  # text, engine.language_check.LanguageCheck: not decoded
+    languageRefused = Signal(str, object)  # text, engine.text.language_check.LanguageCheck: not decoded
 
     def __init__(self, parent: QObject | None = None, jobs: JobStarter | None = None) -> None:
         """``jobs`` starts the background jobs (tests pass a fake that runs them inline)."""
@@ -166,8 +166,8 @@ class TranslateController(ModelSource):
 
     def _steering(self, prepared: PreparedSource, whatif: WhatIf | None):
         """The engine's Steering for ``whatif`` (raises EngineError when it cannot apply)."""
-        from engine.search import NO_STEERING
-        from engine.whatif import make_steering
+        from engine.decoding.search import NO_STEERING
+        from engine.decoding.whatif import make_steering
 
         if whatif is None or not whatif.active:
             return NO_STEERING

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSlider, QSpinBox, QWidget
 
-from engine.scorer_table import SCORER_TABLE
+from engine.networks.scorer_table import SCORER_TABLE
 from gui.translate.choices import ScorerOption
 
 LOADING_MODELS = "Loading models…"  # the direction and scorer boxes until the catalog lists them

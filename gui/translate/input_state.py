@@ -13,7 +13,7 @@ NO_MODEL_HINT = "No model is loaded: choose a direction and scorer that have a m
 
 
 class PreparedView(Protocol):
-    """What :class:`engine.translator.PreparedSource` tells about an input."""
+    """What :class:`engine.decoding.translator.PreparedSource` tells about an input."""
 
     empty: bool
     truncated: bool

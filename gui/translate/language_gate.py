@@ -1,7 +1,7 @@
 """The language check between the Translate controller and the input's status line.
 
 With the setting on (``translate/ask_language``, the default) the controller refuses an input that
-is not in the model's source language (engine.language_check) and the status line says why, with
+is not in the model's source language (engine.text.language_check) and the status line says why, with
 one click to switch to the direction that reads it, to translate it anyway, or to stop asking. With
 it off the input is decoded, and the status line still says what it looks like, with one click to
 switch direction or to be asked again. The tab acts on the clicks (``switchRequested``,
@@ -18,7 +18,7 @@ from gui.stored_settings import stored_flag
 from gui.translate.language_notice import notice_text
 
 if TYPE_CHECKING:
-    from engine.language_check import LanguageCheck
+    from engine.text.language_check import LanguageCheck
     from gui.translate.controller import RunInfo, TranslateController
     from gui.translate.language_notice import LanguageNotice
 

@@ -1,5 +1,5 @@
 """The input's status line for an input in another language than the model's source
-(engine.language_check): what is wrong, and one click each to switch direction, translate it
+(engine.text.language_check): what is wrong, and one click each to switch direction, translate it
 anyway, or stop being asked. Widgets only; :func:`notice_text` words it (plain function, tested).
 
 Two forms:
@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
-from engine.language_check import Verdict, language_name  # torch-free
+from engine.text.language_check import Verdict, language_name  # torch-free
 
 if TYPE_CHECKING:
-    from engine.language_check import LanguageCheck
+    from engine.text.language_check import LanguageCheck
 
 NOTICE_STYLE = "QFrame#languageNotice { background: #fff4e0; border: 1px solid #e0b060; border-radius: 3px; }"
 

@@ -149,7 +149,7 @@ class RunExport:
         return self.jobs.stop_all(timeout_ms)
 
     def open_session(self) -> None:
-        """Replay a recorded decode from its session file (without decoding: engine.session_file), the
+        """Replay a recorded decode from its session file (without decoding: engine.records.session_file), the
         file read and checked in a worker."""
         self.sessions.ask_and_open()
 

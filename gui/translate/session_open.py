@@ -1,6 +1,6 @@
 """Opening a recorded session to replay it (the Translate tab's File menu).
 
-The file is read and checked in a worker — engine.session_file with every one of its checks, through
+The file is read and checked in a worker — engine.records.session_file with every one of its checks, through
 the safe opener — so a long recording never holds the window; the replay dialog (gui/attention/replay.py)
 opens in the window's thread when the session arrives, and a refused file says why in one message. One
 load at a time: opening another file drops the one being read.
@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from gui.workers import Job, JobStarter
 
 if TYPE_CHECKING:
-    from engine.session_file import Session
+    from engine.records.session_file import Session
     from gui.attention.replay import ReplayDialog
     from gui.translate.tab import TranslateTab
 
@@ -27,7 +27,7 @@ FILE_FILTER = "Attention Studio session (*.session.json);;JSON (*.json)"
 
 def read_session(path: Path) -> Generator[None, None, Session]:
     """The worker's job: the session at ``path``, read and checked (SessionFileError says why not)."""
-    from engine import session_file  # imported in the worker: it brings the engine's decoding types
+    from engine.records import session_file  # imported in the worker: it brings the engine's decoding types
 
     yield from ()
     return session_file.load_session(path)

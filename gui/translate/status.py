@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QWidget
 
 if TYPE_CHECKING:
-    from engine.bundle import ModelBundle
+    from engine.models.bundle import ModelBundle
 
 ATTRIBUTION_CHARS = 70
 

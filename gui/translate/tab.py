@@ -36,10 +36,10 @@ from gui.translate.unseen_words import UnseenWords
 from gui.translate.view import TranslateView
 
 if TYPE_CHECKING:
-    from engine.bundle import ModelBundle
-    from engine.catalog import ModelEntry
-    from engine.search import DecodeStep
-    from engine.translator import Translation
+    from engine.decoding.search import DecodeStep
+    from engine.decoding.translator import Translation
+    from engine.models.bundle import ModelBundle
+    from engine.models.catalog import ModelEntry
     from gui.translate.beam_dialog import BeamTreeDialog
     from gui.translate.choices import ModelChoices
     from gui.translate.controller import RunInfo
@@ -72,7 +72,7 @@ class TranslateTab(QWidget):
                             if e.reference}
         self.last_translation: Translation | None = None
         self.run: RunInfo | None = None  # the run shown
-        self._run_refused = False  # the error line says why the last run was refused (engine.finite_output)
+        self._run_refused = False  # the error line says why the last run was refused (engine.decoding.finite_output)
         self.steering = WhatIfSteering(self)  # what the user changed in the current sentence's decode
         self.beam_tree = BeamTreeFollower(self)  # the beam tree of the run shown
         self.length_study = LengthStudyLink(self)

@@ -1,6 +1,6 @@
 """The model folders the catalog could not use, said rather than left out in silence: a "models not
 loaded" button beside the model choices (hidden when every folder loaded) whose menu lists each folder
-with the engine's reason (engine.catalog.scan)."""
+with the engine's reason (engine.models.catalog.scan)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 
 if TYPE_CHECKING:
-    from engine.catalog import UnusableFolder
+    from engine.models.catalog import UnusableFolder
 
 MENU_TEXT_CHARS = 160  # a reason longer than this is cut in the menu (the tooltip holds it whole)
 

@@ -7,7 +7,7 @@ hypothesis itself (one row of ids per live hypothesis, -1 after its end), so eve
 beam, batched — reads the same script whatever rows it keeps, and the outcome of a search is
 known by hand.
 
-:func:`scripted` puts the scripted step in place of the network's (``engine.search._step``, which
+:func:`scripted` puts the scripted step in place of the network's (``engine.decoding.search._step``, which
 the batched searches call too, and the one beam search calls) for one test and returns the fake model.
 """
 
@@ -20,10 +20,10 @@ import pytest
 import torch
 from torch import Tensor
 
-import engine.beam_search
-import engine.search
-from engine.model import Encoded, StepOutput
-from engine.tokenizer import BOS_ID, EOS_ID
+import engine.decoding.beam_search
+import engine.decoding.search
+from engine.networks.model import Encoded, StepOutput
+from engine.text.tokenizer import BOS_ID, EOS_ID
 
 VOCAB = 12  # ids 4…11 are words
 WORDS = tuple(range(4, VOCAB))
@@ -97,8 +97,8 @@ def _scripted_step(model: ScriptedModel, previous: Tensor, state, encoded: Encod
 
 def scripted(monkeypatch: pytest.MonkeyPatch, script: Script) -> ScriptedModel:
     """The fake model of ``script``, its step in place of the network's until the test ends."""
-    monkeypatch.setattr(engine.search, "_step", _scripted_step)
-    monkeypatch.setattr(engine.beam_search, "_step", _scripted_step)
+    monkeypatch.setattr(engine.decoding.search, "_step", _scripted_step)
+    monkeypatch.setattr(engine.decoding.beam_search, "_step", _scripted_step)
     return ScriptedModel(script)
 
 

@@ -1,9 +1,9 @@
-"""Words for alignment and the piece → word maps (engine/align_words.py)."""
+"""Words for alignment and the piece → word maps (engine/studies/align_words.py)."""
 
 import numpy as np
 import pytest
 
-from engine.align_words import piece_characters, piece_word_map, split_words, word_attention, word_strings
+from engine.studies.align_words import piece_characters, piece_word_map, split_words, word_attention, word_strings
 
 
 def texts(text: str, language: str) -> list[str]:

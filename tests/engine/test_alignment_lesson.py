@@ -1,6 +1,6 @@
-"""The alignment reading says what the figures show, whichever way they come out (engine/alignment_lesson.py)."""
+"""The alignment reading says what the figures show, whichever way they come out (engine/studies/alignment_lesson.py)."""
 
-from engine.alignment_lesson import AlignmentFigures, agreement, alignment_reading
+from engine.studies.alignment_lesson import AlignmentFigures, agreement, alignment_reading
 
 
 def figures(*rows) -> list[AlignmentFigures]:

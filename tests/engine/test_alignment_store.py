@@ -1,5 +1,5 @@
 """The stored corpus alignment: round trip, lookups in both directions, refusal of damaged or foreign
-files (engine/alignment_store.py), and the aligner itself when eflomal is installed (engine/aligner.py)."""
+files (engine/studies/alignment_store.py), and the aligner itself when eflomal is installed (engine/studies/aligner.py)."""
 
 import gzip
 import json
@@ -7,8 +7,9 @@ import sys
 
 import pytest
 
-from engine import aligner
-from engine.alignment_store import (
+from engine.corpus.data import Pair
+from engine.studies import aligner
+from engine.studies.alignment_store import (
     AlignedPair,
     AlignmentFileError,
     CorpusAlignment,
@@ -16,7 +17,6 @@ from engine.alignment_store import (
     pair_key,
     save_alignment,
 )
-from engine.data import Pair
 
 ZH, EN = "汤姆睡了。", "Tom slept."  # words: 汤 姆 睡 了 。 / Tom slept .
 FORWARD = frozenset({(0, 0), (2, 1), (4, 2)})

@@ -1,5 +1,5 @@
 """Attention against the aligner's links: AER, precision and recall on hand-made fixtures, the stored
-study's round trip and refusals, and a tiny model's study end to end (engine/alignment_study.py)."""
+study's round trip and refusals, and a tiny model's study end to end (engine/studies/alignment_study.py)."""
 
 import copy
 import shutil
@@ -7,8 +7,11 @@ import shutil
 import numpy as np
 import pytest
 
-from engine.align_words import split_words
-from engine.alignment_scores import (
+from engine.corpus.tasks import dates
+from engine.decoding.forced import force_decode
+from engine.models.bundle import load_model_folder, read_config
+from engine.studies.align_words import split_words
+from engine.studies.alignment_scores import (
     AlignmentStudy,
     LinkScores,
     argmax_links,
@@ -16,17 +19,14 @@ from engine.alignment_scores import (
     stored_alignment_study,
     threshold_links,
 )
-from engine.alignment_store import AlignedPair, AlignmentFileError, CorpusAlignment, pair_key
-from engine.alignment_study import (
+from engine.studies.alignment_store import AlignedPair, AlignmentFileError, CorpusAlignment, pair_key
+from engine.studies.alignment_study import (
     AlignmentStudyError,
     read_alignment_study,
     record_alignment_study,
     run_alignment_study,
 )
-from engine.bundle import load_model_folder, read_config
-from engine.forced import force_decode
-from engine.forced_attention import forced_attention
-from engine.tasks import dates
+from engine.studies.forced_attention import forced_attention
 
 # Three output words × four source words; rows sum to 1.
 WORDS = np.array([[0.70, 0.10, 0.10, 0.10],

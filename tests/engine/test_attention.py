@@ -6,11 +6,11 @@ import math
 import pytest
 import torch
 
-from engine.attention import SCORERS, Attention, build_scorer, masked_softmax
-from engine.config import ModelShape
-from engine.errors import ConfigError
-from engine.model import Encoded
-from engine.scorer_table import RNN_SCORER_NAMES, SCORER_TABLE
+from engine.networks.attention import SCORERS, Attention, build_scorer, masked_softmax
+from engine.networks.model import Encoded
+from engine.networks.scorer_table import RNN_SCORER_NAMES, SCORER_TABLE
+from engine.settings.config import ModelShape
+from engine.settings.errors import ConfigError
 
 ATTENDING = [name for name, cls in SCORERS.items() if cls.uses_attention]
 MULTI_HEAD = [name for name in ATTENDING if SCORER_TABLE[name].heads > 1]
@@ -193,7 +193,7 @@ def test_the_scaled_dot_scorer_is_the_dot_scorer_at_temperature_root_d():
 def test_the_scorer_classes_and_the_torch_free_table_agree():
     assert list(SCORERS) == list(RNN_SCORER_NAMES) and len(SCORERS) == len(RNN_SCORER_NAMES)
     assert set(SCORER_TABLE) - set(RNN_SCORER_NAMES) == {"transformer"}  # a model family of its own
-    assert SCORER_TABLE["transformer"].implementation == "engine.transformer:TransformerSeq2Seq"
+    assert SCORER_TABLE["transformer"].implementation == "engine.networks.transformer:TransformerSeq2Seq"
     for name, scorer in SCORERS.items():
         info = SCORER_TABLE[name]
         assert (scorer.name, scorer.label, scorer.formula, scorer.unscaled, scorer.uses_attention, scorer.heads) == (
@@ -204,9 +204,9 @@ def test_the_scorer_classes_and_the_torch_free_table_agree():
 def test_a_registry_row_that_names_the_wrong_class_is_refused(monkeypatch):
     import dataclasses
 
-    from engine import scorer_table
+    from engine.networks import scorer_table
 
-    wrong = dataclasses.replace(SCORER_TABLE["dot"], implementation="engine.attention:AdditiveScorer")
+    wrong = dataclasses.replace(SCORER_TABLE["dot"], implementation="engine.networks.attention:AdditiveScorer")
     monkeypatch.setitem(scorer_table.SCORER_TABLE, "dot", wrong)
     with pytest.raises(ConfigError, match="not a Scorer declared with entry='dot'"):
         build_scorer("dot", 16, 8)

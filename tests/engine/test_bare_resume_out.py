@@ -11,7 +11,7 @@ import engine.__main__ as cli
 
 
 class _StoredRun:
-    """A run folder whose stored command is known (what engine.runs.RunFolder reads from its log)."""
+    """A run folder whose stored command is known (what engine.records.runs.RunFolder reads from its log)."""
 
     seen: list[Path] = []
 

@@ -10,10 +10,10 @@ import pytest
 import torch
 from safetensors.torch import load_file, save_file
 
-from engine.bundle import load_model_folder, save_model_folder
-from engine.errors import ModelFileError
-from engine.model import build_model
-from engine.tokenizer import TokenizerSettings, train_tokenizer
+from engine.models.bundle import load_model_folder, save_model_folder
+from engine.networks.model import build_model
+from engine.settings.errors import ModelFileError
+from engine.text.tokenizer import TokenizerSettings, train_tokenizer
 
 
 @pytest.fixture
@@ -229,7 +229,7 @@ def test_an_oversized_architecture_is_refused_before_anything_is_allocated(folde
     def never(*args, **kwargs):
         raise AssertionError("a model was built")
 
-    monkeypatch.setattr("engine.bundle.build_model", never)
+    monkeypatch.setattr("engine.models.bundle.build_model", never)
     with pytest.raises(ModelFileError, match="this app loads at most"):
         load_model_folder(folder)
     config["model"].update(embedding_size=64, encoder_hidden_size=512, decoder_hidden_size=512, attention_size=512,
@@ -247,9 +247,9 @@ def test_the_size_check_counts_every_architecture_exactly_and_loads_nothing_heav
     import sys
     from pathlib import Path
 
-    from engine.bundle import _NoInitialization
-    from engine.config import ModelConfig
-    from engine.model import Seq2Seq
+    from engine.models.bundle import _NoInitialization
+    from engine.networks.model import Seq2Seq
+    from engine.settings.config import ModelConfig
 
     for scorer in ("additive", "bilinear", "dot", "scaled_dot", "none"):
         for cell in ("gru", "lstm"):
@@ -257,7 +257,7 @@ def test_the_size_check_counts_every_architecture_exactly_and_loads_nothing_heav
             with torch.device("meta"), _NoInitialization():
                 counted = Seq2Seq(config).parameter_count()
             assert counted == build_model(config).parameter_count(), (scorer, cell)
-    script = ("import sys; from engine.bundle import load_model_folder; load_model_folder(sys.argv[1]); "
+    script = ("import sys; from engine.models.bundle import load_model_folder; load_model_folder(sys.argv[1]); "
               "print(sorted(m for m in ('sympy', 'torch._dynamo') if m in sys.modules))")
     root = Path(__file__).resolve().parents[2]
     result = subprocess.run([sys.executable, "-c", script, str(folder)], cwd=root, capture_output=True, text=True,

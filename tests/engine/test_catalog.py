@@ -3,7 +3,7 @@
 import os
 import shutil
 
-from engine.catalog import default_model, scan, user_models_folder
+from engine.models.catalog import default_model, scan, user_models_folder
 
 
 def test_scan_lists_models_and_reports_unusable_folders(dates_models, tmp_path):

@@ -17,10 +17,15 @@ import pytest
 import torch
 from safetensors.torch import save as save_safetensors
 
-import engine.jobs
+import engine.training.jobs
 from engine.__main__ import main
-from engine.atomic import write_bytes_atomic, write_json_atomic
-from engine.checkpoint import (
+from engine.corpus.tasks import dates
+from engine.files.atomic import write_bytes_atomic, write_json_atomic
+from engine.files.stored import canonical_digest
+from engine.networks.model import build_model
+from engine.settings.config import ModelConfig
+from engine.settings.errors import StoredFileError
+from engine.training.checkpoint import (
     CHECKPOINT_FOLDER,
     LEGACY_TENSORS_FILE,
     STATE_FILE,
@@ -31,11 +36,6 @@ from engine.checkpoint import (
     restore_training_state,
     save_checkpoint,
 )
-from engine.config import ModelConfig
-from engine.errors import StoredFileError
-from engine.model import build_model
-from engine.stored import canonical_digest
-from engine.tasks import dates
 
 pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
 
@@ -182,7 +182,7 @@ EDITS = {
 def trained_run(tmp_path_factory):
     small = functools.partial(dates.dates_split, train_size=300, valid_size=20, test_size=20)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(engine.jobs.dates, "dates_split", small)
+        patch.setattr(engine.training.jobs.dates, "dates_split", small)
         run = tmp_path_factory.mktemp("trained") / "run"
         assert main(["train", *TINY, "--out", str(run)]) == 0
     return run
@@ -190,7 +190,7 @@ def trained_run(tmp_path_factory):
 
 @pytest.fixture
 def small_dates(monkeypatch):
-    monkeypatch.setattr(engine.jobs.dates, "dates_split",
+    monkeypatch.setattr(engine.training.jobs.dates, "dates_split",
                         functools.partial(dates.dates_split, train_size=300, valid_size=20, test_size=20))
 
 

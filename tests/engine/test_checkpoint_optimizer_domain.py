@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 import torch
 
-from engine.checkpoint import CHECKPOINT_FOLDER, STATE_FILE, Checkpoint, load_checkpoint, save_checkpoint
-from engine.config import ModelConfig
-from engine.errors import StoredFileError
-from engine.model import build_model
-from engine.stored import with_digest
+from engine.files.stored import with_digest
+from engine.networks.model import build_model
+from engine.settings.config import ModelConfig
+from engine.settings.errors import StoredFileError
+from engine.training.checkpoint import CHECKPOINT_FOLDER, STATE_FILE, Checkpoint, load_checkpoint, save_checkpoint
 
 
 def _saved(run: Path) -> None:

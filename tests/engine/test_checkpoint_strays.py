@@ -7,9 +7,9 @@ from pathlib import Path
 
 import torch
 
-from engine.checkpoint import CHECKPOINT_FOLDER, STATE_FILE, Checkpoint, load_checkpoint, save_checkpoint
-from engine.config import ModelConfig
-from engine.model import build_model
+from engine.networks.model import build_model
+from engine.settings.config import ModelConfig
+from engine.training.checkpoint import CHECKPOINT_FOLDER, STATE_FILE, Checkpoint, load_checkpoint, save_checkpoint
 
 
 def _checkpoint(step: int) -> Checkpoint:

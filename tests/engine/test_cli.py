@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-import engine.jobs
+import engine.training.jobs
 from engine.__main__ import main
-from engine.bundle import load_model_folder
-from engine.tasks import dates
+from engine.corpus.tasks import dates
+from engine.models.bundle import load_model_folder
 
 pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
 
@@ -46,7 +46,7 @@ def test_evaluate_json_for_the_dates_task(dates_models, capsys):
 
 
 def test_train_on_the_dates_task_writes_a_usable_model_folder(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(engine.jobs.dates, "dates_split",
+    monkeypatch.setattr(engine.training.jobs.dates, "dates_split",
                         functools.partial(dates.dates_split, train_size=600, valid_size=40, test_size=40))
     out = tmp_path / "model"
     code = main(["train", "--task", "dates", "--scorer", "dot", "--epochs", "1", "--hidden-size", "32",
@@ -158,7 +158,7 @@ def test_the_length_penalty_option_reaches_beam_search_and_is_checked(dates_mode
 
 
 def test_the_coverage_penalty_and_the_ngram_option_reach_the_search_and_are_checked(dates_models, capsys):
-    from engine.config import DecodeConfig
+    from engine.settings.config import DecodeConfig
 
     model = str(dates_models["additive"])
     for beam in ("1", "3"):
@@ -182,7 +182,7 @@ def test_a_models_own_ngram_constraint_is_the_beams_default_and_greedy_stays_unc
                                                                                            capsys):
     import shutil
 
-    from engine.bundle import read_config, update_config
+    from engine.models.bundle import read_config, update_config
 
     model = tmp_path / "tuned"
     shutil.copytree(dates_models["additive"], model, ignore=shutil.ignore_patterns("checkpoint*"))
@@ -221,7 +221,7 @@ def test_invalid_utf8_and_lone_surrogates_are_replaced_with_a_note_never_a_trace
 
 
 def test_normalization_turns_lone_surrogates_into_the_replacement_character():
-    from engine.data import normalize
+    from engine.corpus.data import normalize
 
     assert normalize("a\udcff b\ud800", "en") == "a\ufffd b\ufffd"
     assert normalize("你\udc80好", "zh") == "你\ufffd好"

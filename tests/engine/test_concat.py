@@ -4,10 +4,10 @@ import collections
 
 import pytest
 
-from engine.concat import join_pairs, join_text, joined_count, joined_training_pairs, long_test_set, member_keys
-from engine.data import Pair, split_bucket, split_pairs
-from engine.events import StepEvent
-from engine.trainer import train
+from engine.corpus.concat import join_pairs, join_text, joined_count, joined_training_pairs, long_test_set, member_keys
+from engine.corpus.data import Pair, split_bucket, split_pairs
+from engine.training.events import StepEvent
+from engine.training.trainer import train
 from tests.model_factory import tiny_job
 
 pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases

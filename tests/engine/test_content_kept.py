@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.content_kept import content_kept, content_units
+from engine.evaluation.content_kept import content_kept, content_units
 
 
 def test_the_dropped_verb_and_object_are_missed_in_chinese():

@@ -1,4 +1,4 @@
-"""Tests of corpus reading, normalization and splitting (engine.data)."""
+"""Tests of corpus reading, normalization and splitting (engine.corpus.data)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.data import (
+from engine.corpus.data import (
     MAX_SENTENCE_CHARS,
     CorpusReport,
     Pair,
@@ -19,8 +19,8 @@ from engine.data import (
     read_tsv,
     split_pairs,
 )
-from engine.errors import ConfigError, DataError
-from engine.paths import TATOEBA_CORPUS
+from engine.models.paths import TATOEBA_CORPUS
+from engine.settings.errors import ConfigError, DataError
 
 REAL_CORPUS = TATOEBA_CORPUS
 ATTR = "CC-BY 2.0 (France) Attribution: tatoeba.org #1 (a) & #2 (b)"

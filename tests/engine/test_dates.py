@@ -1,4 +1,4 @@
-"""Tests of the built-in dates task (engine.tasks.dates)."""
+"""Tests of the built-in dates task (engine.corpus.tasks.dates)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,8 @@ import re
 
 import pytest
 
-from engine.errors import DataError
-from engine.tasks import TASKS, task_split
-from engine.tasks.dates import (
+from engine.corpus.tasks import TASKS, task_split
+from engine.corpus.tasks.dates import (
     FIRST_DATE,
     LAST_DATE,
     STYLES,
@@ -20,6 +19,7 @@ from engine.tasks.dates import (
     ordinal,
     zh_number,
 )
+from engine.settings.errors import DataError
 
 SUNDAY = datetime.date(2026, 11, 29)
 ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$")

@@ -1,10 +1,10 @@
-"""Continuing a what-if decode from the last decode of the same sentence (engine.decode_memo)."""
+"""Continuing a what-if decode from the last decode of the same sentence (engine.decoding.decode_memo)."""
 
 import numpy as np
 import pytest
 
-from engine.bundle import load_model_folder
-from engine.search import Steering
+from engine.decoding.search import Steering
+from engine.models.bundle import load_model_folder
 
 SENTENCE = "29 Nov 2026"
 
@@ -83,7 +83,7 @@ def test_another_sentence_or_a_beam_search_starts_afresh(dates_models, monkeypat
     calls = _counting(translator, monkeypatch)
     translator.translate("3 May 1999", steering=Steering(prefix=(free.steps[0].token_id,)))
     assert calls["encode"] == 1
-    from engine.config import DecodeConfig
+    from engine.settings.config import DecodeConfig
 
     beamed = translator.translate(SENTENCE, DecodeConfig(beam_size=3), Steering(prefix=(free.steps[0].token_id,)))
     assert beamed.steps[0].forced and calls["encode"] == 2

@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 import torch
 
-from engine.beam_batch import beam_batch
-from engine.beam_search import beam
-from engine.config import DecodeConfig
-from engine.coverage import COVERAGE_FLOOR, add_row, coverage_penalty
-from engine.errors import ConfigError
-from engine.ngram_block import banned_tokens, block_repeats
-from engine.search import greedy, greedy_batch
-from engine.tokenizer import EOS_ID
+from engine.decoding.beam_batch import beam_batch
+from engine.decoding.beam_search import beam
+from engine.decoding.coverage import COVERAGE_FLOOR, add_row, coverage_penalty
+from engine.decoding.ngram_block import banned_tokens, block_repeats
+from engine.decoding.search import greedy, greedy_batch
+from engine.settings.config import DecodeConfig
+from engine.settings.errors import ConfigError
+from engine.text.tokenizer import EOS_ID
 from tests.engine.scripted_decoder import Script, names, run, scripted
 
 A, B, C = 4, 5, 6
@@ -135,7 +135,7 @@ def test_the_ngram_constraint_in_the_batched_searches(monkeypatch):
 
 
 def test_a_banned_token_is_no_alternative_and_a_forced_one_is_never_banned(monkeypatch):
-    from engine.search import Steering
+    from engine.decoding.search import Steering
 
     model = scripted(monkeypatch, LOOP)
     steps, _ = run(greedy(model, model.encode_one(2), 10, names, no_repeat_ngram=2))
@@ -171,8 +171,8 @@ def test_the_options_are_range_checked_with_their_range_named():
 @pytest.mark.parametrize("beta, n", [(0.4, 0), (0.2, 1), (0.0, 2)])
 def test_on_a_trained_model_the_batched_beam_gives_the_one_by_one_outputs_with_the_options(
         dates_models, scorer, beta, n):
-    from engine.bundle import load_model_folder
-    from engine.tasks import dates
+    from engine.corpus.tasks import dates
+    from engine.models.bundle import load_model_folder
 
     translator = load_model_folder(dates_models[scorer]).translator
     sentences = [p.source for p in dates.dates_split(seed=5, train_size=40, valid_size=1, test_size=1).train]

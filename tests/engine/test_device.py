@@ -4,9 +4,9 @@ import pytest
 import torch
 
 from engine.__main__ import main
-from engine.bundle import load_model_folder
-from engine.device import available_devices, check_precision, resolve_device
-from engine.errors import ConfigError
+from engine.models.bundle import load_model_folder
+from engine.networks.device import available_devices, check_precision, resolve_device
+from engine.settings.errors import ConfigError
 
 
 def test_auto_picks_the_first_device_there_is_and_a_missing_one_is_refused_by_name():

@@ -1,4 +1,4 @@
-"""Data-parallel training under torchrun (engine.distributed): two gloo processes on the CPU take
+"""Data-parallel training under torchrun (engine.training.distributed): two gloo processes on the CPU take
 the steps one process takes on the same global batch."""
 
 import os
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.distributed import SINGLE, Distributed, from_environment
-from engine.errors import ConfigError
-from engine.metrics_log import read_records
+from engine.records.metrics_log import read_records
+from engine.settings.errors import ConfigError
+from engine.training.distributed import SINGLE, Distributed, from_environment
 
 ROOT = Path(__file__).resolve().parents[2]
 # A tiny dates model, no dropout (each rank would draw other masks than one process does), a fixed

@@ -1,4 +1,4 @@
-"""Finite results only (engine/finite_output.py): a decode whose steps come out non-finite is refused
+"""Finite results only (engine/decoding/finite_output.py): a decode whose steps come out non-finite is refused
 in one line with a model error, and ``evaluate --json`` (with or without ``--long-set``) never prints a
 bare NaN or Infinity — a non-finite figure ends in one line on stderr and exit status 2."""
 
@@ -11,10 +11,10 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-import engine.cli_decode
+import engine.cli.cli_decode
 from engine.__main__ import main
-from engine.errors import ModelFileError, NonFiniteError
-from engine.finite_output import finite_steps, non_finite_fields
+from engine.decoding.finite_output import finite_steps, non_finite_fields
+from engine.settings.errors import ModelFileError, NonFiniteError
 
 
 def _step(index: int, alpha: float) -> SimpleNamespace:
@@ -65,13 +65,13 @@ def evaluate_with_nan(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     """``evaluate`` of a model whose figures come out NaN (nothing is decoded)."""
     bundle = SimpleNamespace(info={}, translator=SimpleNamespace(to=lambda device: None), source_language="en",
                              target_language="en", decode_config=lambda *args: None)
-    monkeypatch.setattr(engine.cli_decode, "load_model_folder", lambda folder: bundle)
-    monkeypatch.setattr(engine.cli_decode.dates, "dates_split", lambda seed: SimpleNamespace(test=[]))
+    monkeypatch.setattr(engine.cli.cli_decode, "load_model_folder", lambda folder: bundle)
+    monkeypatch.setattr(engine.cli.cli_decode.dates, "dates_split", lambda seed: SimpleNamespace(test=[]))
     nan_evaluation = SimpleNamespace(to_json=lambda include_exact_match: {"bleu": float("nan"), "chrf": 1.0})
-    monkeypatch.setattr(engine.cli_decode, "evaluate", lambda *args: nan_evaluation)
-    monkeypatch.setattr(engine.cli_decode, "long_test_set", lambda *args: [])
+    monkeypatch.setattr(engine.cli.cli_decode, "evaluate", lambda *args: nan_evaluation)
+    monkeypatch.setattr(engine.cli.cli_decode, "long_test_set", lambda *args: [])
     nan_study = SimpleNamespace(to_json=lambda: {"buckets": [{"bleu": float("inf")}]})
-    monkeypatch.setattr(engine.cli_decode, "run_length_study", lambda *args: nan_study)
+    monkeypatch.setattr(engine.cli.cli_decode, "run_length_study", lambda *args: nan_study)
     (tmp_path / "model").mkdir()
     return ["evaluate", "--model", str(tmp_path / "model"), "--task", "dates", "--json"]
 

@@ -5,8 +5,8 @@ import json
 import numpy as np
 import pytest
 
-from engine.bundle import load_model_folder
-from engine.forced import ForcedTargetError, force_decode, force_decode_ids
+from engine.decoding.forced import ForcedTargetError, force_decode, force_decode_ids
+from engine.models.bundle import load_model_folder
 
 pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
 

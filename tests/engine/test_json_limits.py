@@ -11,15 +11,15 @@ from pathlib import Path
 import pytest
 import torch
 
-import engine.cli_decode
+import engine.cli.cli_decode
 from engine.__main__ import main
-from engine.alignment_store import AlignmentFileError, load_alignment
-from engine.bundle import load_model_folder, read_config
-from engine.errors import ModelFileError
-from engine.examples import load_examples
-from engine.paths import PROJECT_ROOT
-from engine.session_file import load_session
-from engine.session_values import SessionFileError
+from engine.corpus.examples import load_examples
+from engine.models.bundle import load_model_folder, read_config
+from engine.models.paths import PROJECT_ROOT
+from engine.records.session_file import load_session
+from engine.records.session_values import SessionFileError
+from engine.settings.errors import ModelFileError
+from engine.studies.alignment_store import AlignmentFileError, load_alignment
 
 SHIPPED_MODEL = PROJECT_ROOT / "resources" / "models" / "en-zh-additive"
 DEPTH = 100_000
@@ -79,7 +79,7 @@ def overflowing_model(tmp_path_factory: pytest.TempPathFactory):
 @pytest.mark.parametrize("as_json", [["--json"], []])
 def test_translate_reports_non_finite_output_in_one_line_never_bare_nan(overflowing_model, monkeypatch, capsys,
                                                                         as_json: list[str]) -> None:
-    monkeypatch.setattr(engine.cli_decode, "load_model_folder", lambda folder: overflowing_model)
+    monkeypatch.setattr(engine.cli.cli_decode, "load_model_folder", lambda folder: overflowing_model)
     code = main(["translate", "--model", str(SHIPPED_MODEL), *as_json, "hello there"])
     out, err = capsys.readouterr()
     assert code == 2 and out == ""

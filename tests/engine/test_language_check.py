@@ -1,12 +1,12 @@
-"""The language check before decoding (engine.language_check): Chinese, English, mixed input,
+"""The language check before decoding (engine.text.language_check): Chinese, English, mixed input,
 digits only and emoji, on the pieces the shipped tokenizers give; the ``warning`` of ``translate --json``."""
 
 import json
 
 import pytest
 
-from engine.catalog import SHIPPED_MODELS
-from engine.language_check import (
+from engine.models.catalog import SHIPPED_MODELS
+from engine.text.language_check import (
     BYTE_SHARE_LIMIT,
     DOMINANT_SHARE,
     Verdict,
@@ -106,7 +106,7 @@ SHIPPED_PAIR = all((SHIPPED_MODELS / name).is_dir() for name in ("zh-en-additive
 
 @pytest.mark.skipif(not SHIPPED_PAIR, reason="the zh-en and en-zh additive models are not shipped")
 def test_the_shipped_tokenizers_give_the_pieces_above():
-    from engine.tokenizer import Tokenizer
+    from engine.text.tokenizer import Tokenizer
 
     for folder, table in (("zh-en-additive", ZH_PIECES), ("en-zh-additive", EN_PIECES)):
         tokenizer = Tokenizer((SHIPPED_MODELS / folder / "src.model").read_bytes())

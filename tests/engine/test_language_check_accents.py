@@ -3,7 +3,7 @@ so "é" × 5000 does not "look like English" to a zh→en model, while English w
 
 from __future__ import annotations
 
-from engine.language_check import Verdict, check_language, script_counts
+from engine.text.language_check import Verdict, check_language, script_counts
 
 
 def test_accented_letters_alone_are_no_english() -> None:

@@ -91,16 +91,16 @@ def test_the_import_map_sees_each_kind_of_import(tmp_path):
     names = imported_modules(source)
     assert {"gui.compare.tab", "gui.translate.view", "gui.training.panel.TrainingPanel"} <= set(names)
     assert [gui_package_of(n) for n in ("gui.workers", "gui.heap.freeze_new_objects", "gui.translate",
-                                        "gui.translate.length_study.view", "engine.model")] == [
+                                        "gui.translate.length_study.view", "engine.networks.model")] == [
         None, None, "translate", "translate", None]
 
 
 # The files the engine keeps in a run folder; the GUI reaches them only through their one owner,
-# engine.runs.RunFolder, never by name.
+# engine.records.runs.RunFolder, never by name.
 ENGINE_RUN_FILES = ("metrics.jsonl", "state.json", "state.safetensors", "run.json")
-# The engine's readers and writers of those files: only engine.runs calls them for the GUI.
-RUN_FILE_MODULES = ("engine.checkpoint", "engine.metrics_log", "engine.run_report", "engine.run_lock",
-                    "engine.resume_args")
+# The engine's readers and writers of those files: only engine.records.runs calls them for the GUI.
+RUN_FILE_MODULES = ("engine.training.checkpoint", "engine.records.metrics_log", "engine.evaluation.run_report", "engine.files.run_lock",
+                    "engine.training.resume_args")
 
 
 def test_the_gui_never_names_a_run_folders_files():
@@ -113,7 +113,7 @@ def test_the_gui_never_names_a_run_folders_files():
 
 def test_the_gui_reads_a_runs_state_only_through_its_one_owner():
     """No module of gui/ imports the run folder's readers and writers: a run's request, progress,
-    phase, log and resumability come from engine.runs (RunFolder, RunPhase)."""
+    phase, log and resumability come from engine.records.runs (RunFolder, RunPhase)."""
     for path in (ROOT / "gui").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
@@ -124,4 +124,4 @@ def test_the_gui_reads_a_runs_state_only_through_its_one_owner():
                 continue
             for name in names:
                 assert not name.startswith(RUN_FILE_MODULES), (
-                    f"{path.relative_to(ROOT)} imports {name}: ask engine.runs.RunFolder instead")
+                    f"{path.relative_to(ROOT)} imports {name}: ask engine.records.runs.RunFolder instead")

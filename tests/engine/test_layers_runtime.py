@@ -14,7 +14,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_importing_every_engine_module_loads_no_qt():
-    modules = [f"engine.{p.stem}" for p in (ROOT / "engine").glob("*.py") if p.stem != "__init__"]
+    modules = [".".join(p.relative_to(ROOT).with_suffix("").parts) for p in (ROOT / "engine").rglob("*.py")
+               if p.stem not in ("__init__", "__main__")]
     code = (f"import importlib, sys\nfor m in {modules!r}: importlib.import_module(m)\n"
             "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph')]\n"
             "print(bad); sys.exit(1 if bad else 0)")

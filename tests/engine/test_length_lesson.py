@@ -1,7 +1,7 @@
 """The length study's lesson is derived from its figures: falling lines and holding lines read differently."""
 
-from engine.length_lesson import length_lesson
-from engine.length_study import BucketScore, LengthStudy
+from engine.studies.length_lesson import length_lesson
+from engine.studies.length_study import BucketScore, LengthStudy
 
 
 def study(short: float, long: float) -> LengthStudy:

@@ -5,9 +5,11 @@ import json
 import pytest
 
 from engine.__main__ import main
-from engine.bundle import load_model_folder
-from engine.concat import long_test_set
-from engine.length_study import (
+from engine.corpus.concat import long_test_set
+from engine.corpus.tasks import dates
+from engine.decoding.repetition import looping_share
+from engine.models.bundle import load_model_folder
+from engine.studies.length_study import (
     STUDY_BUCKETS,
     LengthStudy,
     format_study,
@@ -20,8 +22,6 @@ from engine.length_study import (
     study_bucket_of,
     study_problem,
 )
-from engine.repetition import looping_share
-from engine.tasks import dates
 
 
 def test_buckets_cover_every_length_from_one():

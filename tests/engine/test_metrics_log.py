@@ -7,9 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from engine.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent
-from engine.metrics_log import METRICS_FILE, event_record, events_from_records, read_records
-from engine.trainer import train
+from engine.records.metrics_log import METRICS_FILE, event_record, events_from_records, read_records
+from engine.training.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent
+from engine.training.trainer import train
 from tests.model_factory import tiny_job
 
 pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases

@@ -3,9 +3,9 @@
 import pytest
 import torch
 
-from engine.config import ModelConfig, TrainConfig
-from engine.errors import ConfigError
-from engine.model import build_model
+from engine.networks.model import build_model
+from engine.settings.config import ModelConfig, TrainConfig
+from engine.settings.errors import ConfigError
 
 
 def _config(**options):

@@ -8,15 +8,15 @@ import numpy as np
 import pytest
 import torch
 
-import engine.jobs
+import engine.training.jobs
 from engine.__main__ import main
-from engine.bundle import load_model_folder, read_config, save_model_folder
-from engine.config import DecodeConfig
-from engine.config_schema import config_problem
-from engine.events import FinishedEvent, StepEvent, ValidationEvent
-from engine.forced import force_decode_ids
-from engine.tasks import dates
-from engine.trainer import train
+from engine.corpus.tasks import dates
+from engine.decoding.forced import force_decode_ids
+from engine.models.bundle import load_model_folder, read_config, save_model_folder
+from engine.models.config_schema import config_problem
+from engine.settings.config import DecodeConfig
+from engine.training.events import FinishedEvent, StepEvent, ValidationEvent
+from engine.training.trainer import train
 from tests.model_factory import tiny_job
 
 pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
@@ -30,7 +30,7 @@ def cli_model(tmp_path_factory):
     """A multi-head model trained by ``python -m engine train --scorer multihead`` (tiny sizes)."""
     out = tmp_path_factory.mktemp("multihead") / "model"
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(engine.jobs.dates, "dates_split",
+        patch.setattr(engine.training.jobs.dates, "dates_split",
                       functools.partial(dates.dates_split, train_size=600, valid_size=40, test_size=40))
         code = main(["train", "--task", "dates", "--scorer", "multihead", "--epochs", "1", "--hidden-size", "32",
                      "--embedding-size", "16", "--out", str(out)])

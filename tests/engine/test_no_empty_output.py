@@ -7,11 +7,11 @@ import math
 import pytest
 import torch
 
-from engine.beam_batch import beam_batch
-from engine.beam_search import beam
-from engine.no_empty_output import forbid_empty_end, forbid_first_end
-from engine.search import Steering, greedy, greedy_batch
-from engine.tokenizer import EOS_ID
+from engine.decoding.beam_batch import beam_batch
+from engine.decoding.beam_search import beam
+from engine.decoding.no_empty_output import forbid_empty_end, forbid_first_end
+from engine.decoding.search import Steering, greedy, greedy_batch
+from engine.text.tokenizer import EOS_ID
 from tests.engine.scripted_decoder import Script, names, run, scripted
 
 A, B, C = 4, 5, 6

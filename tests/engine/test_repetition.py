@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.repetition import looping_share, loops, most_repeated, words
+from engine.decoding.repetition import looping_share, loops, most_repeated, words
 
 
 def test_english_words_are_whitespace_tokens_as_written():

@@ -8,12 +8,12 @@ import json
 
 import pytest
 
-import engine.jobs
+import engine.training.jobs
 from engine.__main__ import main
-from engine.checkpoint import checkpoint_progress, checkpoint_step
-from engine.metrics_log import METRICS_FILE, read_description
-from engine.runs import stored_train_arguments
-from engine.tasks import dates
+from engine.corpus.tasks import dates
+from engine.records.metrics_log import METRICS_FILE, read_description
+from engine.records.runs import stored_train_arguments
+from engine.training.checkpoint import checkpoint_progress, checkpoint_step
 from tests.engine.test_metrics_damage import DAMAGED
 
 pytestmark = pytest.mark.slow
@@ -26,7 +26,7 @@ WORDS, ENGLISH = "猫狗书茶山河车花", ["cat", "dog", "book", "tea", "moun
 
 @pytest.fixture
 def small_dates(monkeypatch):
-    monkeypatch.setattr(engine.jobs.dates, "dates_split",
+    monkeypatch.setattr(engine.training.jobs.dates, "dates_split",
                         functools.partial(dates.dates_split, train_size=300, valid_size=20, test_size=20))
 
 

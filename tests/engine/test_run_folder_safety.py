@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 import torch
 
-import engine.bundle
-import engine.jobs
+import engine.models.bundle
+import engine.training.jobs
 from engine.__main__ import main
-from engine.bundle import INCOMING_FOLDER, load_model_folder, model_files_folder, save_model_folder
-from engine.checkpoint import checkpoint_step
-from engine.run_lock import RunFolderError, RunFolderLock, claim_run_folder
-from engine.tasks import dates
+from engine.corpus.tasks import dates
+from engine.files.run_lock import RunFolderError, RunFolderLock, claim_run_folder
+from engine.models.bundle import INCOMING_FOLDER, load_model_folder, model_files_folder, save_model_folder
+from engine.training.checkpoint import checkpoint_step
 
 pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
 
@@ -30,7 +30,7 @@ TINY = ["--task", "dates", "--scorer", "additive", "--epochs", "1", "--hidden-si
 
 @pytest.fixture
 def small_dates(monkeypatch):
-    monkeypatch.setattr(engine.jobs.dates, "dates_split",
+    monkeypatch.setattr(engine.training.jobs.dates, "dates_split",
                         functools.partial(dates.dates_split, train_size=300, valid_size=20, test_size=20))
 
 
@@ -141,11 +141,11 @@ def test_readers_take_a_committed_replacement_before_it_is_copied_into_place(tmp
     save_model_folder(tmp_path / "other", translator.model, translator.source_tokenizer, translator.target_tokenizer,
                       dict(metadata, notes="new"))
     incoming.mkdir()
-    for name in engine.bundle.MODEL_FILES:
+    for name in engine.models.bundle.MODEL_FILES:
         (incoming / name).write_bytes((tmp_path / "other" / name).read_bytes())
     (folder / "model.safetensors").write_bytes(b"torn")  # the copy had begun
     assert load_model_folder(folder).info["notes"] == "new"
-    engine.bundle.settle_model_folder(folder)  # the next writer finishes the copy
+    engine.models.bundle.settle_model_folder(folder)  # the next writer finishes the copy
     assert not incoming.exists() and load_model_folder(folder).info["notes"] == "new"
 
 
@@ -177,7 +177,7 @@ def test_an_interrupt_before_any_checkpoint_says_there_is_nothing_to_resume(tmp_
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("engine.cli_train.prepare_job", interrupted)
+    monkeypatch.setattr("engine.cli.cli_train.prepare_job", interrupted)
     assert main(["train", *TINY, "--out", str(tmp_path / "run")]) == 130
     assert "nothing to resume" in capsys.readouterr().err
 
@@ -253,7 +253,7 @@ def test_a_full_disk_while_checkpointing_is_one_line_and_the_last_checkpoint_sta
                                                                                         monkeypatch, capsys):
     import errno
 
-    import engine.checkpoint
+    import engine.training.checkpoint
 
     out = tmp_path / "run"
     assert main(["train", *TINY, "--out", str(out)]) == 0
@@ -262,7 +262,7 @@ def test_a_full_disk_while_checkpointing_is_one_line_and_the_last_checkpoint_sta
     def full(path, data):
         raise OSError(errno.ENOSPC, "No space left on device", str(path))
 
-    monkeypatch.setattr(engine.checkpoint, "write_bytes_atomic", full)
+    monkeypatch.setattr(engine.training.checkpoint, "write_bytes_atomic", full)
     capsys.readouterr()
     assert main(["train", *TINY[:4], "--epochs", "2", *TINY[6:], "--resume", "--out", str(out)]) == 2
     error = capsys.readouterr().err

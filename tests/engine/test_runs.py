@@ -1,4 +1,4 @@
-"""A run's state, one owner (engine.runs.RunFolder): its request read back from the log's start line and
+"""A run's state, one owner (engine.records.runs.RunFolder): its request read back from the log's start line and
 written as train flags, its progress, its phase, whether it can continue (and why not), the log
 followed, the folder discarded; and a run started as the app starts one resumed from the command line."""
 
@@ -12,26 +12,26 @@ from pathlib import Path
 
 import pytest
 
-import engine.jobs
+import engine.training.jobs
 from engine.__main__ import build_parser, main
-from engine.checkpoint import checkpoint_progress, save_checkpoint
-from engine.cli_train import _corpus_choice, _settings_from
-from engine.config import ModelShape, TrainConfig
-from engine.data import SPLIT_RULE_TEXT
-from engine.events import FinishReason, StepEvent, TrainControl, ValidationEvent
-from engine.jobs import CorpusChoice, VocabularySizes, prepare_job
-from engine.metrics_log import METRICS_FILE, MetricsLog
-from engine.run_lock import claim_run_folder
-from engine.runs import RunFolder, RunPhase, RunSpec, resumable_runs
-from engine.tasks import dates
-from engine.trainer import train
+from engine.cli.cli_train import _corpus_choice, _settings_from
+from engine.corpus.data import SPLIT_RULE_TEXT
+from engine.corpus.tasks import dates
+from engine.files.run_lock import claim_run_folder
+from engine.records.metrics_log import METRICS_FILE, MetricsLog
+from engine.records.runs import RunFolder, RunPhase, RunSpec, resumable_runs
+from engine.settings.config import ModelShape, TrainConfig
+from engine.training.checkpoint import checkpoint_progress, save_checkpoint
+from engine.training.events import FinishReason, StepEvent, TrainControl, ValidationEvent
+from engine.training.jobs import CorpusChoice, VocabularySizes, prepare_job
+from engine.training.trainer import train
 from tests.engine.test_checkpoint_commit import _parts
 
 APP_COMMAND = "Attention Studio, Train tab"  # what the app's runner records as a run's command
 
 
 def _description(request: RunSpec, command: str = APP_COMMAND) -> dict:
-    """A run's start line as engine.trainer writes it."""
+    """A run's start line as engine.training.trainer writes it."""
     corpus = request.corpus
     data = ({"task": corpus.task} if corpus.task else
             {"corpus": corpus.corpus.name, "split_rule": SPLIT_RULE_TEXT[corpus.split_rule],
@@ -120,7 +120,7 @@ def test_progress_phase_and_resumability_are_read_from_the_folder(tmp_path):
 
 
 def _finished(reason: FinishReason):
-    from engine.events import FinishedEvent
+    from engine.training.events import FinishedEvent
 
     return FinishedEvent(reason=reason, best_bleu=1.0, best_epoch=1, steps=3, epochs_completed=1, seconds=1.0,
                          tokens_per_second=1.0, skipped_steps=0, model_folder="")
@@ -156,7 +156,7 @@ def test_discard_removes_only_a_folder_that_holds_nothing_worth_keeping(tmp_path
 
 @pytest.fixture
 def small_dates(monkeypatch):
-    monkeypatch.setattr(engine.jobs.dates, "dates_split",
+    monkeypatch.setattr(engine.training.jobs.dates, "dates_split",
                         functools.partial(dates.dates_split, train_size=300, valid_size=20, test_size=20))
 
 

@@ -1,4 +1,4 @@
-"""The opener of every stored file (engine/safe_open.py): a regular file only, read in bounded chunks up
+"""The opener of every stored file (engine/files/safe_open.py): a regular file only, read in bounded chunks up
 to a cap that counts what was read."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from engine import safe_open
-from engine.errors import DataError, StoredFileError
-from engine.safe_open import open_regular, read_capped
+from engine.files import safe_open
+from engine.files.safe_open import open_regular, read_capped
+from engine.settings.errors import DataError, StoredFileError
 
 
 def test_a_file_of_exactly_the_cap_is_read_and_one_byte_more_is_refused(tmp_path: Path) -> None:

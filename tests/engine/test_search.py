@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from engine.bundle import load_model_folder
-from engine.config import DecodeConfig
+from engine.models.bundle import load_model_folder
+from engine.settings.config import DecodeConfig
 
 SENTENCES = ["29 Nov 2026", "November 3, 1999", "二〇二六年十一月二十九日", "12/01/75", "the 2nd of May 2030"]
 
@@ -52,7 +52,7 @@ def test_beam_of_one_is_exactly_greedy(translator, sentence):
 def _run_beam(translator, sentence, size, length_penalty=0.0):
     import torch
 
-    from engine.beam_search import beam
+    from engine.decoding.beam_search import beam
 
     prepared = translator.prepare(sentence)
     with torch.no_grad():
@@ -115,7 +115,7 @@ def test_every_step_carries_its_hypothesis_earlier_steps(translator):
 
 
 def test_the_length_penalty_is_gnmts():
-    from engine.search import length_penalty_factor
+    from engine.decoding.search import length_penalty_factor
 
     assert length_penalty_factor(1, 1.0) == pytest.approx(1.0)
     assert length_penalty_factor(7, 1.0) == pytest.approx(2.0)
@@ -124,7 +124,7 @@ def test_the_length_penalty_is_gnmts():
 
 
 def test_beam_search_goes_on_while_a_live_hypothesis_beats_the_finished_ones():
-    from engine.beam_search import _Beam, _search_is_over
+    from engine.decoding.beam_search import _Beam, _search_is_over
 
     short = _Beam((5, 2), -3.0, 0, ())  # finished early, poor score
     good_live = _Beam((5, 6, 7), -1.0, 0, ())
@@ -138,7 +138,7 @@ def test_beam_search_goes_on_while_a_live_hypothesis_beats_the_finished_ones():
 @pytest.mark.parametrize("scorer", ["additive", "none"])
 @pytest.mark.parametrize("beam_size, alpha", [(2, 0.0), (5, 1.0), (5, 2.0)])
 def test_batched_beam_search_gives_the_one_by_one_outputs(dates_models, scorer, beam_size, alpha):
-    from engine.tasks import dates
+    from engine.corpus.tasks import dates
 
     model = load_model_folder(dates_models[scorer]).translator
     sentences = SENTENCES + [p.source for p in dates.dates_split(seed=3, train_size=80, valid_size=1,

@@ -1,5 +1,5 @@
 """The session file of a recorded decode: the replay's events equal the recorded ones, and a damaged,
-edited or foreign file is refused with the reason (engine/session_file.py)."""
+edited or foreign file is refused with the reason (engine/records/session_file.py)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from engine.bundle import load_model_folder
-from engine.config import DecodeConfig
-from engine.search import Alternative, BeamNode, DecodeStep
-from engine.session_file import (
+from engine.decoding.search import Alternative, BeamNode, DecodeStep
+from engine.models.bundle import load_model_folder
+from engine.records.session_file import (
     Session,
     SessionFileError,
     load_session,
@@ -21,6 +20,7 @@ from engine.session_file import (
     session_json,
     step_json,
 )
+from engine.settings.config import DecodeConfig
 
 SOURCE = ("▁我们", "走", "吧", "。")
 MODEL = {"name": "zh-en-additive", "sha256": "ab" * 32, "scorer": "additive", "scorer_label": "Additive (Bahdanau)",
@@ -76,7 +76,7 @@ def edited(change) -> dict:
 
 def resealed(change) -> dict:
     """An edit with the digest computed again: the checks behind the digest must catch it."""
-    from engine.session_file import _digest
+    from engine.records.session_file import _digest
 
     document = edited(change)
     document["digest"] = _digest(document)
@@ -137,8 +137,8 @@ def test_a_real_decode_round_trips(dates_models, tmp_path, beam):
 
 
 def test_a_session_too_large_with_its_beam_candidates_is_saved_without_them(tmp_path, monkeypatch):
-    import engine.session_file as session_file
-    from engine.session_save import _encoded
+    import engine.records.session_file as session_file
+    from engine.records.session_save import _encoded
 
     whole = len(_encoded(session()))
     monkeypatch.setattr(session_file, "MAX_SESSION_BYTES", whole - 1)

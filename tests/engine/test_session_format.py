@@ -1,4 +1,4 @@
-"""Session files of format version 2 (engine/session_save.py, read by engine/session_file.py): each
+"""Session files of format version 2 (engine/records/session_save.py, read by engine/records/session_file.py): each
 step's attention stored once (O(T·S)), the size checked before anything is encoded, the stages a worker
 shows — and the files of version 1 (each step's whole hypothesis) still read, with their checks."""
 
@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine import session_save
-from engine.search import Alternative, DecodeStep
-from engine.session_file import Session, SessionFileError, load_session, session_from_json
-from engine.session_save import SAVE_STAGES, save_session, session_json, session_saving, step_json
+from engine.decoding.search import Alternative, DecodeStep
+from engine.records import session_save
+from engine.records.session_file import Session, SessionFileError, load_session, session_from_json
+from engine.records.session_save import SAVE_STAGES, save_session, session_json, session_saving, step_json
 
 DATA = Path(__file__).parent / "data"
 MODEL = {"name": "m", "sha256": "ab" * 32, "scorer": "additive", "scorer_label": "Additive", "formula": "e",
@@ -61,7 +61,7 @@ def test_a_version_1_file_still_loads_with_its_checks():
     assert [step_json(s) for s in loaded.steps] == [step_json(s) for s in hand_made_steps()]
     document = json.loads(path.read_text("utf-8"))
     document["steps"][0]["hypothesis_tokens"] = ["▁other"]
-    from engine.session_file import _digest
+    from engine.records.session_file import _digest
 
     document["digest"] = _digest(document)
     with pytest.raises(SessionFileError, match="does not end with its token"):
@@ -78,7 +78,7 @@ def test_steps_that_do_not_share_their_earlier_steps_name_each(tmp_path):
 
 
 def test_the_size_is_checked_before_anything_is_encoded(tmp_path, monkeypatch):
-    import engine.session_file as session_file
+    import engine.records.session_file as session_file
 
     def encoded(_session):
         raise AssertionError("encoded although the estimate was already too large")

@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from engine.session_file import SessionFileError, load_session, save_session
+from engine.records.session_file import SessionFileError, load_session, save_session
 from tests.engine.test_session_file import hand_made_steps, session
 
 

@@ -8,10 +8,10 @@ from dataclasses import MISSING, dataclass, fields
 
 import pytest
 
-from engine.config import DecodeConfig, ModelConfig, ModelShape, TrainConfig
-from engine.config_schema import MODEL_CONFIG_SCHEMA
-from engine.errors import ConfigError
-from engine.settings_meta import Row, Setting, add_flags, described, schema_of, setting
+from engine.models.config_schema import MODEL_CONFIG_SCHEMA
+from engine.settings.config import DecodeConfig, ModelConfig, ModelShape, TrainConfig
+from engine.settings.errors import ConfigError
+from engine.settings.settings_meta import Row, Setting, add_flags, described, schema_of, setting
 
 DESCRIBED = (ModelShape, ModelConfig, TrainConfig, DecodeConfig)
 MODEL_SECTION = MODEL_CONFIG_SCHEMA["properties"]["model"]
@@ -59,7 +59,7 @@ def _model_info(**model) -> dict:
 
 
 def _schema_accepts(**model) -> bool:
-    from engine.config_schema import config_problem
+    from engine.models.config_schema import config_problem
 
     return config_problem(_model_info(**model)) is None
 

@@ -2,13 +2,13 @@
 
 import pytest
 
-from engine.bundle import load_model_folder
-from engine.catalog import SHIPPED_MODELS, default_model, scan
-from engine.config import TrainConfig
-from engine.length_study import read_length_study
-from engine.paths import TATOEBA_CORPUS
-from engine.scorer_table import SCORER_TABLE
-from engine.training_budget import budget_note, recipe_groups, recipe_key
+from engine.models.bundle import load_model_folder
+from engine.models.catalog import SHIPPED_MODELS, default_model, scan
+from engine.models.paths import TATOEBA_CORPUS
+from engine.networks.scorer_table import SCORER_TABLE
+from engine.settings.config import TrainConfig
+from engine.studies.length_study import read_length_study
+from engine.studies.training_budget import budget_note, recipe_groups, recipe_key
 from tests.scripts import load_script
 
 SHIPPED = sorted(p for p in SHIPPED_MODELS.glob("*") if (p / "config.json").is_file()) if SHIPPED_MODELS.is_dir() \
@@ -86,7 +86,7 @@ NOT_YET_REBUILT: set[str] = set()
 def test_the_shipped_models_of_a_direction_differ_only_in_their_scorer_within_each_build(direction):
     """A fair comparison: same split, architecture, sizes, tokenizers, seed and recipe (the score warm-up
     aside: it acts only on the unscaled scorers) — among the models rebuilt under the plan's recipe, and
-    among those of the earlier set still shipped. The views name the two groups (engine.training_budget)."""
+    among those of the earlier set still shipped. The views name the two groups (engine.studies.training_budget)."""
     infos = {folder.name: load_model_folder(folder).info for folder in DIRECTIONS[direction]}
     build_script = load_script("build_shipped_models")
     rebuilt = {name for name in infos if build_script.kept_by_recipe(SHIPPED_MODELS, PLANS[name])}

@@ -2,8 +2,8 @@
 
 import pytest
 
-from engine.evaluate import corpus_scores
-from engine.significance import paired_bleu_gains
+from engine.evaluation.evaluate import corpus_scores
+from engine.evaluation.significance import paired_bleu_gains
 
 REFERENCES = ["The cat sat on the mat.", "A dog ran in the park.", "She reads a book every night.",
               "We went home early."] * 60

@@ -5,10 +5,10 @@ import torch
 from safetensors.torch import load_file
 
 from engine.__main__ import main
-from engine.bundle import load_model_folder
-from engine.errors import ModelFileError
-from engine.snapshots import average_snapshots, list_snapshots, read_snapshot, save_snapshot
-from engine.trainer import train
+from engine.models.bundle import load_model_folder
+from engine.settings.errors import ModelFileError
+from engine.training.snapshots import average_snapshots, list_snapshots, read_snapshot, save_snapshot
+from engine.training.trainer import train
 from tests.model_factory import tiny_job
 
 pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases

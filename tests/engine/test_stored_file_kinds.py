@@ -1,5 +1,5 @@
 """Every reader of a stored file refuses what is not a regular file, and a file over its cap, in one
-line and at once (engine.safe_open): a pipe (it would block until a writer came), a link to a device
+line and at once (engine.files.safe_open): a pipe (it would block until a writer came), a link to a device
 (``/dev/zero`` never ends), a folder, and a file larger than the reader's cap. Each case runs under a
 guard (tests/engine/hang_guard.py), so a regression fails instead of hanging the suite."""
 
@@ -15,22 +15,26 @@ from typing import Any
 
 import pytest
 
-from engine import alignment_store, bundle, checkpoint, metrics_log, session_file, snapshots, stored
-from engine.alignment_store import AlignmentFileError, load_alignment
-from engine.bundle import load_model_folder, read_config
-from engine.cache_check import ID_FILES
-from engine.checkpoint import load_checkpoint
-from engine.data import read_tsv
-from engine.errors import DataError, ModelFileError, StoredFileError
-from engine.length_study import read_length_study
-from engine.metrics_log import last_finish_reason, read_log
-from engine.paths import PROJECT_ROOT
-from engine.run_lock import LOCK_FILE, lock_holder
-from engine.runs import RunFolder
-from engine.session_values import SessionFileError
-from engine.snapshots import average_snapshots, read_snapshot
-from engine.stored import with_digest
-from engine.token_cache import TokenPairs, prepare_cached
+from engine.corpus.cache_check import ID_FILES
+from engine.corpus.data import read_tsv
+from engine.corpus.token_cache import TokenPairs, prepare_cached
+from engine.files import stored
+from engine.files.run_lock import LOCK_FILE, lock_holder
+from engine.files.stored import with_digest
+from engine.models import bundle
+from engine.models.bundle import load_model_folder, read_config
+from engine.models.paths import PROJECT_ROOT
+from engine.records import metrics_log, session_file
+from engine.records.metrics_log import last_finish_reason, read_log
+from engine.records.runs import RunFolder
+from engine.records.session_values import SessionFileError
+from engine.settings.errors import DataError, ModelFileError, StoredFileError
+from engine.studies import alignment_store
+from engine.studies.alignment_store import AlignmentFileError, load_alignment
+from engine.studies.length_study import read_length_study
+from engine.training import checkpoint, snapshots
+from engine.training.checkpoint import load_checkpoint
+from engine.training.snapshots import average_snapshots, read_snapshot
 from tests.engine.hang_guard import ends_quickly, raises_quickly
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo") or not Path("/dev/zero").exists(),

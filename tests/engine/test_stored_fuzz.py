@@ -1,4 +1,4 @@
-"""Property-based tests of every reader of a stored file (engine.stored): a checkpoint, a run's request
+"""Property-based tests of every reader of a stored file (engine.files.stored): a checkpoint, a run's request
 and stored command, the metrics log, a length study, a token cache and a weight snapshot. Random byte
 flips, truncations, values swapped for values of another type and non-finite numbers are refused with
 one line that names the file — or read back as they were, when the change made no difference — and
@@ -18,19 +18,25 @@ import torch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import metrics_log
-from engine.checkpoint import CHECKPOINT_FOLDER, STATE_FILE, load_checkpoint, restore_training_state, save_checkpoint
-from engine.errors import EngineError, StoredFileError
-from engine.events import FinishedEvent, FinishReason, StepEvent
-from engine.length_study import LengthStudy, stored_length_study
-from engine.metrics_log import METRICS_FILE, events_from_records, last_finish_reason, read_description, read_log
-from engine.metrics_schema import RECORDS, check_record
-from engine.runs import stored_train_arguments
-from engine.schema import SchemaError
-from engine.snapshots import read_snapshot, save_snapshot
-from engine.stored import canonical_digest, file_sha256
-from engine.token_cache import TokenPairs, corpus_digest, prepare_cached
-from engine.tokenizer import TokenizerSettings
+from engine.corpus.token_cache import TokenPairs, corpus_digest, prepare_cached
+from engine.files.schema import SchemaError
+from engine.files.stored import canonical_digest, file_sha256
+from engine.records import metrics_log
+from engine.records.metrics_log import METRICS_FILE, events_from_records, last_finish_reason, read_description, read_log
+from engine.records.metrics_schema import RECORDS, check_record
+from engine.records.runs import stored_train_arguments
+from engine.settings.errors import EngineError, StoredFileError
+from engine.studies.length_study import LengthStudy, stored_length_study
+from engine.text.tokenizer import TokenizerSettings
+from engine.training.checkpoint import (
+    CHECKPOINT_FOLDER,
+    STATE_FILE,
+    load_checkpoint,
+    restore_training_state,
+    save_checkpoint,
+)
+from engine.training.events import FinishedEvent, FinishReason, StepEvent
+from engine.training.snapshots import read_snapshot, save_snapshot
 from tests.engine.test_checkpoint_commit import _parts
 from tests.engine.test_length_study import STUDY
 from tests.engine.test_metrics_damage import write_log
@@ -301,7 +307,7 @@ def test_a_changed_snapshot_is_refused_in_one_line(tmp_path_factory, data):
     except StoredFileError as error:
         _one_line_naming(error, path)
     else:
-        # Snapshots are float16 (engine.snapshots.snapshot_dtype): a read that passes gives the stored values.
+        # Snapshots are float16 (engine.training.snapshots.snapshot_dtype): a read that passes gives the stored values.
         assert read.keys() == weights.keys() and all(torch.equal(read[k], weights[k].half()) for k in weights)
 
 

@@ -6,11 +6,11 @@ import sys
 import numpy as np
 import pytest
 
-from engine.config import TrainConfig
-from engine.errors import ConfigError
-from engine.events import TrainControl
-from engine.tokenizer import TokenizerSettings, train_tokenizer
-from engine.train_run import TrainingRun
+from engine.settings.config import TrainConfig
+from engine.settings.errors import ConfigError
+from engine.text.tokenizer import TokenizerSettings, train_tokenizer
+from engine.training.events import TrainControl
+from engine.training.train_run import TrainingRun
 from tests.model_factory import tiny_job
 
 pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
@@ -37,7 +37,7 @@ def test_sampled_segmentations_vary_decode_to_the_same_text_and_repeat_per_seed(
 
 SAMPLE_IN_A_NEW_PROCESS = """
 import sys, numpy as np
-from engine.tokenizer import Tokenizer
+from engine.text.tokenizer import Tokenizer
 tokenizer = Tokenizer(open(sys.argv[1], "rb").read())
 rng = np.random.default_rng(7)
 print([tokenizer.encode(sys.argv[2], sample_alpha=0.1, rng=rng) for _ in range(20)])

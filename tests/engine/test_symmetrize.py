@@ -1,8 +1,8 @@
-"""grow-diag-final(-and) on a fixture worked by hand (engine/symmetrize.py)."""
+"""grow-diag-final(-and) on a fixture worked by hand (engine/studies/symmetrize.py)."""
 
 import pytest
 
-from engine.symmetrize import format_links, grow_diag_final, parse_links, symmetrize
+from engine.studies.symmetrize import format_links, grow_diag_final, parse_links, symmetrize
 
 # Source words 0–6, target words 0–5 (source, target):
 FORWARD = {(0, 0), (1, 2), (2, 2), (3, 3), (5, 0)}

@@ -1,14 +1,14 @@
-"""TensorBoard event files (engine.tensorboard_log), an optional extra."""
+"""TensorBoard event files (engine.training.tensorboard_log), an optional extra."""
 
 import sys
 
 import numpy as np
 import pytest
 
-from engine.errors import ConfigError
-from engine.events import FinishedEvent, StepEvent
-from engine.tensorboard_log import EXTRA_HINT, TensorBoardLog, attention_image, require_tensorboard
-from engine.trainer import train
+from engine.settings.errors import ConfigError
+from engine.training.events import FinishedEvent, StepEvent
+from engine.training.tensorboard_log import EXTRA_HINT, TensorBoardLog, attention_image, require_tensorboard
+from engine.training.trainer import train
 from tests.model_factory import tiny_job
 
 

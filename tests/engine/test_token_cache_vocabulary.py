@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.errors import StoredFileError
-from engine.stored import file_sha256, with_digest
-from engine.token_cache import TokenPairs, prepare_cached
-from engine.tokenizer import TokenizerSettings
+from engine.corpus.token_cache import TokenPairs, prepare_cached
+from engine.files.stored import file_sha256, with_digest
+from engine.settings.errors import StoredFileError
+from engine.text.tokenizer import TokenizerSettings
 
 SETTINGS = (TokenizerSettings.for_language("zh", 300), TokenizerSettings.for_language("en", 300))
 WORDS = ["猫", "狗", "书", "茶", "山", "河", "车", "花"]

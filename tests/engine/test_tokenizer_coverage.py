@@ -1,7 +1,7 @@
 """Chinese tokenizers keep every training character as a piece; a corpus with more characters than the
 vocabulary can hold keeps the most frequent ones instead of failing."""
 
-from engine.tokenizer import BYTE_PIECES, TokenizerSettings, coverage_that_fits, train_tokenizer
+from engine.text.tokenizer import BYTE_PIECES, TokenizerSettings, coverage_that_fits, train_tokenizer
 
 HAN = [chr(0x4E00 + i) for i in range(600)]
 

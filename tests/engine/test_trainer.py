@@ -6,14 +6,14 @@ import math
 import pytest
 import torch
 
-import engine.train_step as train_step_module
-from engine.bundle import load_model_folder
-from engine.config import TrainConfig
-from engine.errors import ConfigError, DivergedError
-from engine.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent
-from engine.metrics_log import events_from_records, read_log
-from engine.model import build_model
-from engine.trainer import train
+import engine.training.train_step as train_step_module
+from engine.models.bundle import load_model_folder
+from engine.networks.model import build_model
+from engine.records.metrics_log import events_from_records, read_log
+from engine.settings.config import TrainConfig
+from engine.settings.errors import ConfigError, DivergedError
+from engine.training.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent
+from engine.training.trainer import train
 from tests.model_factory import tiny_job
 
 pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
@@ -221,7 +221,7 @@ def test_a_resumed_run_keeps_its_clock_so_budget_and_warm_up_go_on(tmp_path):
 def test_batches_group_similar_target_lengths_so_the_decoder_pads_little():
     import random
 
-    from engine.trainer import make_batches
+    from engine.training.trainer import make_batches
 
     rng = random.Random(3)
     data = []

@@ -1,8 +1,8 @@
 """A model's training budget in words, and the note that says when the models drawn together were not
 trained alike."""
 
-from engine.config import TrainConfig
-from engine.training_budget import (
+from engine.settings.config import TrainConfig
+from engine.studies.training_budget import (
     budget_note,
     recipe_groups,
     recipe_key,
@@ -86,8 +86,8 @@ def test_the_configs_of_a_models_folder_are_read_by_direction_and_an_unreadable_
 
     import pytest
 
-    from engine.catalog import SHIPPED_MODELS
-    from engine.training_budget import direction_configs
+    from engine.models.catalog import SHIPPED_MODELS
+    from engine.studies.training_budget import direction_configs
 
     names = ("zh-en-additive", "en-zh-none")
     if not all((SHIPPED_MODELS / name / "config.json").is_file() for name in names):

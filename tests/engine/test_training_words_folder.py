@@ -8,11 +8,11 @@ import shutil
 import pytest
 
 from engine.__main__ import main
-from engine.bundle import load_model_folder, read_config, save_model_folder, update_config
-from engine.model_files import WORDS_FILE
-from engine.paths import SHIPPED_MODELS, TATOEBA_CORPUS
-from engine.stored import file_sha256
-from engine.training_words import NOT_RECORDED
+from engine.files.stored import file_sha256
+from engine.models.bundle import load_model_folder, read_config, save_model_folder, update_config
+from engine.models.model_files import WORDS_FILE
+from engine.models.paths import SHIPPED_MODELS, TATOEBA_CORPUS
+from engine.models.training_words import NOT_RECORDED
 from tests.scripts import load_script
 
 pytestmark = pytest.mark.slow  # trained models, subprocess-free but reading whole folders and the corpus
@@ -61,7 +61,7 @@ def test_a_damaged_or_missing_record_leaves_the_model_loading_and_translating(da
     elif damage == "edited":
         (folder / WORDS_FILE).write_bytes((folder / WORDS_FILE).read_bytes().replace(b'"nov"', b'"nox"'))
     elif damage == "oversize":
-        monkeypatch.setattr("engine.training_words.MAX_RECORD_BYTES", 64)
+        monkeypatch.setattr("engine.models.training_words.MAX_RECORD_BYTES", 64)
     else:
         _strip_record(folder)
     translator = load_model_folder(folder).translator

@@ -1,4 +1,4 @@
-"""The Transformer family (engine.transformer): one layer against a reference computation, causal
+"""The Transformer family (engine.networks.transformer): one layer against a reference computation, causal
 masking, incremental decoding against full recomputation, what a step reports, set attention, and a
 tiny trained model through the same folder, search and refusal contracts as the RNN's."""
 
@@ -13,13 +13,13 @@ import torch
 import torch.nn.functional as functional
 from safetensors.torch import load_file, save_file
 
-from engine.attention_layers import attention_layers
-from engine.bundle import _NoInitialization, load_model_folder
-from engine.config import DecodeConfig, ModelConfig, ModelShape, TrainConfig
-from engine.errors import ConfigError, ModelFileError
-from engine.model import build_model
-from engine.transformer import TransformerSeq2Seq
-from engine.transformer_layers import EncoderLayer, MultiHeadAttention
+from engine.models.bundle import _NoInitialization, load_model_folder
+from engine.networks.attention_layers import attention_layers
+from engine.networks.model import build_model
+from engine.networks.transformer import TransformerSeq2Seq
+from engine.networks.transformer_layers import EncoderLayer, MultiHeadAttention
+from engine.settings.config import DecodeConfig, ModelConfig, ModelShape, TrainConfig
+from engine.settings.errors import ConfigError, ModelFileError
 from tests.model_factory import train_tiny_model
 
 HEADS = 4

@@ -4,8 +4,8 @@ import time
 
 import pytest
 
-from engine.bundle import load_model_folder
-from engine.config import MAX_INPUT_CHARS, MAX_SOURCE_TOKENS
+from engine.models.bundle import load_model_folder
+from engine.settings.config import MAX_INPUT_CHARS, MAX_SOURCE_TOKENS
 
 
 @pytest.fixture(scope="module")

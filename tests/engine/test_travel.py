@@ -1,5 +1,5 @@
 """Back through training: a run's weight points, the one nearest a curve's step, and a snapshot
-loaded read-only — or refused with the reason (engine/travel.py)."""
+loaded read-only — or refused with the reason (engine/records/travel.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 import torch
 from safetensors.torch import load_file, save_file
 
-from engine.bundle import load_model_folder
-from engine.travel import (
+from engine.models.bundle import load_model_folder
+from engine.records.travel import (
     SAVED,
     SNAPSHOT,
     SnapshotError,

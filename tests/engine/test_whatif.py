@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from engine.__main__ import main
-from engine.bundle import load_model_folder
-from engine.config import DecodeConfig
-from engine.forced import force_decode
-from engine.whatif import SteeringError, make_steering, parse_override
+from engine.decoding.forced import force_decode
+from engine.decoding.whatif import SteeringError, make_steering, parse_override
+from engine.models.bundle import load_model_folder
+from engine.settings.config import DecodeConfig
 
 pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
 

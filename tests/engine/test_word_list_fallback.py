@@ -1,5 +1,5 @@
 """A Words-view word list that cannot be used (empty, damaged, a pipe, a device link) gives one word per
-character and one notice, loaded once — never an error on every decode (engine/segment.py)."""
+character and one notice, loaded once — never an error on every decode (engine/text/segment.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import segment as segment_module
+from engine.text import segment as segment_module
 from tests.engine.hang_guard import ends_quickly
 
 
@@ -44,7 +44,7 @@ def test_an_unusable_word_list_falls_back_to_characters_with_one_notice(
     loads = []
     real_load = segment_module._load
     monkeypatch.setattr(segment_module, "_load", lambda: loads.append(1) or real_load())
-    with caplog.at_level(logging.WARNING, logger="engine.segment"):
+    with caplog.at_level(logging.WARNING, logger="engine.text.segment"):
         cuts = ends_quickly(lambda: [segment_module.segment("我明天要去图书馆") for _ in range(5)]).value
     assert cuts == [list("我明天要去图书馆")] * 5
     assert loads == [1]  # tried once, not on every decode

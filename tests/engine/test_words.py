@@ -1,4 +1,4 @@
-"""The word view's merge (engine/words.py): where words start, and attention merged with them —
+"""The word view's merge (engine/text/words.py): where words start, and attention merged with them —
 every merged row still sums to 1, and the word scores give back the summed weights."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import segment as segment_module
-from engine.words import (
+from engine.text import segment as segment_module
+from engine.text.words import (
     WordSplit,
     merge_attention,
     merge_columns,
@@ -122,7 +122,7 @@ def test_the_segmenter_cuts_chinese_into_words_that_join_back():
     assert "jieba" in segment_module.segmenter_name()
 
 
-@pytest.mark.parametrize("module", ["engine.words", "engine.segment"])
+@pytest.mark.parametrize("module", ["engine.text.words", "engine.text.segment"])
 def test_the_merge_loads_neither_torch_nor_qt(module):
     code = f"import sys, {module}; print(sorted(m for m in ('torch', 'PySide6') if m in sys.modules))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -7,9 +7,9 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QHelpEvent
 from PySide6.QtWidgets import QApplication, QToolTip
 
-from engine.bundle import load_model_folder
-from engine.config import DecodeConfig
-from engine.search import BeamNode
+from engine.decoding.search import BeamNode
+from engine.models.bundle import load_model_folder
+from engine.settings.config import DecodeConfig
 from gui.attention.beam_tree import COLUMN_WIDTH, NODE_WIDTH, ROW_HEIGHT, BeamTreeView
 from tests.gui.conftest import shown
 from tests.gui.test_translate_support import install_models, open_window, wait_for_model, wait_run_end

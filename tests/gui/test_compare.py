@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from engine.scorer_table import SCORER_NAMES
+from engine.networks.scorer_table import SCORER_NAMES
 from tests.gui.compare_support import DIRECTION, run
 from tests.gui.test_translate_support import LOAD_MS, RUN_MS, install_models, open_window, wait_for_model
 
@@ -74,7 +74,7 @@ def test_the_difference_panel_offers_the_shared_target_that_makes_two_maps_compa
 
 
 def test_a_long_input_is_compared_on_its_first_part_and_the_status_says_so(qtbot, compare):
-    from engine.config import MAX_SOURCE_TOKENS
+    from engine.settings.config import MAX_SOURCE_TOKENS
 
     tab = compare
     run(qtbot, tab, "29 Nov 2026, " * 60)

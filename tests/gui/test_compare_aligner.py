@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.aligner import AlignerMap
+from engine.studies.aligner import AlignerMap
 from gui.compare.aligner_map import (
     NO_TARGET_HINT,
     WAITING,

@@ -64,7 +64,7 @@ def test_an_output_token_of_a_forced_target_shows_its_probability_and_scores(qtb
     panel = tab.panels["additive"]
     assert panel.forced
     forced = tab.controller.bundles["additive"].translator  # the engine's own forced decoding, for the figures
-    from engine.forced import force_decode
+    from engine.decoding.forced import force_decode
 
     expected = force_decode(forced, SENTENCE, "2026-11-29", tab.controller.bundles["additive"].target_language)
     assert f'href="{STEP_LINK}3"' in panel.output.text()

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.catalog import ModelEntry
-from engine.travel import SNAPSHOT, WeightPoint
+from engine.models.catalog import ModelEntry
+from engine.records.travel import SNAPSHOT, WeightPoint
 from gui.common.catalog_jobs import CatalogSnapshot, LoadFailure
 from gui.common.past import PastModel
 from gui.compare.controller import CompareController

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from engine.scorer_table import SCORER_TABLE
+from engine.networks.scorer_table import SCORER_TABLE
 from gui.attention.piece_map import PieceMap
 from gui.compare.model import PanelNumbers, PanelRows, PanelSlot
 from gui.compare.panel import ScorerPanel

@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.catalog import ModelEntry
-from engine.events import FinishedEvent, FinishReason, StepEvent
-from engine.runs import RunPhase
+from engine.models.catalog import ModelEntry
+from engine.records.runs import RunPhase
+from engine.training.events import FinishedEvent, FinishReason, StepEvent
 from gui.common.catalog_jobs import LoadFailure
 from gui.training.controller import TrainingController
 from gui.training.runner import RunFailed
@@ -213,8 +213,8 @@ def _step(epoch: int, batch: int, elapsed: float, target_tokens: int = 0) -> Ste
 
 
 def test_a_token_budget_or_a_step_limit_that_binds_sets_the_bar_and_is_named():
-    from engine.config import TrainConfig
-    from engine.events import format_tokens
+    from engine.settings.config import TrainConfig
+    from engine.training.events import format_tokens
     from gui.training.progress import Progress, run_progress
 
     tokens = TrainConfig(epochs=1000, max_target_tokens=40_000_000)
@@ -231,7 +231,7 @@ def test_a_token_budget_or_a_step_limit_that_binds_sets_the_bar_and_is_named():
 
 
 def test_progress_is_the_larger_of_epochs_and_budget_and_a_run_that_ended_on_its_own_is_complete():
-    from engine.config import TrainConfig
+    from engine.settings.config import TrainConfig
     from gui.training.progress import Progress, run_progress
 
     assert run_progress(TrainConfig(epochs=4), None, None, RunPhase.PREPARING) == Progress(0.0, "preparing")

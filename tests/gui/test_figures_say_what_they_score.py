@@ -98,7 +98,7 @@ def test_compare_under_a_forced_target_scores_the_forced_text_and_labels_bleu_as
 
 
 def test_a_length_study_row_is_decoded_greedily_as_the_study_was_and_the_hint_says_so(qtbot, dates_models):
-    from engine.length_study import BucketScore, LengthStudy, StudyRow, record_length_study
+    from engine.studies.length_study import BucketScore, LengthStudy, StudyRow, record_length_study
     from gui.translate.length_study.dialog import LengthStudyDialog
 
     root = install_models(dates_models, ("additive",))

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from engine.alignment_scores import AlignmentStudy, LinkScores
-from engine.catalog import read_entry
+from engine.models.catalog import read_entry
+from engine.studies.alignment_scores import AlignmentStudy, LinkScores
 from gui.translate.choices import ScorerOption
 from gui.translate.length_study.alignment import alignment_cells, alignment_text, table_rows
 from gui.translate.length_study.model import ATTENTION_COLUMNS, ScorerStudy, attention_table, gather, read_studies

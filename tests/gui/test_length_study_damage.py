@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 
-from engine.catalog import read_entry
+from engine.models.catalog import read_entry
 from gui.translate.choices import ScorerOption
 from gui.translate.length_study.model import NO_STUDY, attention_table, gather, read_studies
 

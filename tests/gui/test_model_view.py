@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from engine.attention_layers import KINDS
-from engine.catalog import user_models_folder
+from engine.models.catalog import user_models_folder
+from engine.networks.attention_layers import KINDS
 from gui.attention.model_view import ModelView
 from gui.screen_fit import available_geometry
 from tests.gui.test_translate_support import LOAD_MS, open_window, type_and_translate, wait_run_end
@@ -93,7 +93,7 @@ def test_an_rnn_translation_leaves_the_layers_button_off_and_says_why(qtbot, dat
 
 
 def _rnn_translation(dates_models):
-    from engine.bundle import load_model_folder
+    from engine.models.bundle import load_model_folder
 
     return load_model_folder(dates_models["additive"]).translator.translate("12 February 1987")
 

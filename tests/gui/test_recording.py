@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from engine.search import Alternative, DecodeStep
-from engine.session_file import load_session, step_json
+from engine.decoding.search import Alternative, DecodeStep
+from engine.records.session_file import load_session, step_json
 from gui.attention import animation
 from gui.attention.export import EXPORT_KINDS, ExportError
 from gui.attention.panel import AttentionPanel
@@ -92,8 +92,8 @@ def test_a_saved_session_replays_the_recorded_events_without_the_model(qtbot, pa
 def test_a_beam_sessions_tree_grows_in_the_replay_and_a_node_shows_its_hypothesis(qtbot, panel, tmp_path):
     from dataclasses import replace
 
-    from engine.search import BeamNode
-    from engine.session_file import Session, save_session
+    from engine.decoding.search import BeamNode
+    from engine.records.session_file import Session, save_session
 
     steps = greedy_steps()
     levels = [(BeamNode(tuple(range(20, 21 + i)), TOKENS[i], 0.8, -0.2 * (i + 1), "kept", -0.2, steps[i]),

@@ -83,7 +83,7 @@ def test_a_session_is_saved_by_stages_and_one_recording_runs_at_a_time(exports, 
     assert "checking its size" in exports.progress.labelText()
     job.run()
     assert exports.tab.said == [f"Saved {target}"]
-    from engine.session_file import load_session
+    from engine.records.session_file import load_session
 
     assert [step.token for step in load_session(target).steps] == [s.token for s in greedy_steps()]
 

@@ -1,4 +1,4 @@
-"""The app and the command line resume each other's runs (engine.runs.RunFolder: one resume path).
+"""The app and the command line resume each other's runs (engine.records.runs.RunFolder: one resume path).
 Tiny dates-task runs, driven through the Train tab's controller with inline jobs (no thread)."""
 
 from __future__ import annotations
@@ -7,13 +7,13 @@ import functools
 
 import pytest
 
-import engine.cli_train
+import engine.cli.cli_train
 from engine.__main__ import main
-from engine.checkpoint import checkpoint_progress
-from engine.config import ModelShape, TrainConfig
-from engine.events import ValidationEvent
-from engine.runs import RunFolder, RunPhase
-from engine.tasks import dates
+from engine.corpus.tasks import dates
+from engine.records.runs import RunFolder, RunPhase
+from engine.settings.config import ModelShape, TrainConfig
+from engine.training.checkpoint import checkpoint_progress
+from engine.training.events import ValidationEvent
 from gui.training.controller import TrainingController
 from gui.training.settings import RunSettings
 from tests.inline_jobs import InlineJobs
@@ -32,16 +32,16 @@ def small_dates(monkeypatch):
 def test_a_command_line_run_is_offered_in_the_app_and_resumes_there(tmp_path, monkeypatch):
     controller = TrainingController(jobs=InlineJobs())
     folder = controller.models_folder() / "cli-run"
-    real_train = engine.cli_train.train
+    real_train = engine.cli.cli_train.train
 
     def stopped_at_the_first_validation(job, control, **options):
         for event in real_train(job, control, **options):
             yield event
             if isinstance(event, ValidationEvent):
-                control.request_stop()  # what Ctrl-C does (engine.interrupt)
+                control.request_stop()  # what Ctrl-C does (engine.training.interrupt)
 
     with monkeypatch.context() as patched:
-        patched.setattr(engine.cli_train, "train", stopped_at_the_first_validation)
+        patched.setattr(engine.cli.cli_train, "train", stopped_at_the_first_validation)
         assert main(["train", *TINY, "--out", str(folder)]) == 130
     [offer] = controller.resumable()
     assert offer.folder == folder and offer.progress.epoch == 1 and "1/2 epochs" in offer.label

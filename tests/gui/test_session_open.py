@@ -8,8 +8,8 @@ import threading
 import pytest
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-import engine.session_file
-from engine.session_file import Session, save_session
+import engine.records.session_file
+from engine.records.session_file import Session, save_session
 from gui.translate.tab import TranslateTab
 from tests.gui.test_recording import SOURCE, TOKENS, greedy_steps
 
@@ -23,13 +23,13 @@ def tab(qtbot, monkeypatch):
     tab = TranslateTab()
     qtbot.addWidget(tab)
     tab.load_threads = []
-    real_load = engine.session_file.load_session
+    real_load = engine.records.session_file.load_session
 
     def recording_load(path):
         tab.load_threads.append(threading.current_thread())
         return real_load(path)
 
-    monkeypatch.setattr(engine.session_file, "load_session", recording_load)
+    monkeypatch.setattr(engine.records.session_file, "load_session", recording_load)
     yield tab
     tab.shutdown(5000)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.events import StepEvent, ValidationEvent
+from engine.training.events import StepEvent, ValidationEvent
 from gui.training.curves import CurvesView
 from gui.training.ranges import curves_x_bounds
 from gui.training.records import RunRecord, write_metrics_csv
@@ -96,7 +96,7 @@ def test_the_csv_export_has_the_tokens_of_every_step_and_validation(tmp_path):
 
 
 def test_the_runs_table_names_the_budget_that_ends_a_run():
-    from engine.config import TrainConfig
+    from engine.settings.config import TrainConfig
     from gui.training.runs_table import budget_text
 
     assert budget_text(TrainConfig(epochs=1000, max_target_tokens=40_000_000)) == "40.0 M tokens"

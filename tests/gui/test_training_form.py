@@ -9,17 +9,17 @@ import pytest
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QSpinBox
 
 from engine.__main__ import build_parser
-from engine.config import SCORER_NAMES, ModelShape, TrainConfig
-from engine.errors import ConfigError
-from engine.jobs import VocabularySizes
-from engine.scorer_table import SCORER_TABLE
-from engine.settings_meta import Row, described, flag_name, setting
+from engine.networks.scorer_table import SCORER_TABLE
+from engine.settings.config import SCORER_NAMES, ModelShape, TrainConfig
+from engine.settings.errors import ConfigError
+from engine.settings.settings_meta import Row, described, flag_name, setting
+from engine.training.jobs import VocabularySizes
 from gui.training import form as form_module
 from gui.training.form import ALL_SCORERS, SECTIONS, TrainingForm
 from gui.training.settings import CORPUS_PRESET, TASK_PRESET
 
 # Fields that keep the engine's value in the app (a run in the app has no say over them): for the
-# described dataclasses, the fields whose setting has no form row (engine/settings_meta.py); the
+# described dataclasses, the fields whose setting has no form row (engine/settings/settings_meta.py); the
 # scorer has its own combo, which also offers "all" (handled by settings()).
 NOT_IN_FORM = {section: {name for name, s in described(SECTIONS[section]).items() if not s.shown}
                for section in SECTIONS}
@@ -66,7 +66,7 @@ def test_every_setting_has_a_command_line_flag_that_stores_under_its_name():
 def test_rows_take_their_range_tooltip_and_label_from_the_fields_description(form):
     for binding in form._bindings:
         if binding.section == "vocabularies":
-            continue  # not described (engine/jobs.py)
+            continue  # not described (engine/training/jobs.py)
         described_field = described(SECTIONS[binding.section])[binding.fields[0]]
         assert described_field.shown, binding.fields
         assert binding.widget.toolTip() == (described_field.row.tip or described_field.help)

@@ -12,11 +12,11 @@ import pytest
 import torch
 from PySide6.QtCore import Qt
 
-import engine.train_step
-from engine.bundle import load_model_folder
-from engine.catalog import scan, user_models_folder
-from engine.checkpoint import has_checkpoint
-from engine.tasks import dates
+import engine.training.train_step
+from engine.corpus.tasks import dates
+from engine.models.bundle import load_model_folder
+from engine.models.catalog import scan, user_models_folder
+from engine.training.checkpoint import has_checkpoint
 from gui.training.form import ALL_SCORERS
 from gui.training.panel import TrainingPanel
 from gui.training.records import RunRecord
@@ -215,7 +215,7 @@ def test_a_diverging_run_shows_the_error_and_the_app_stays_usable(panel, qtbot, 
     def nan_loss(logits: torch.Tensor, target: torch.Tensor, label_smoothing: float) -> torch.Tensor:
         return logits.sum() * math.nan
 
-    monkeypatch.setattr(engine.train_step, "compute_loss", nan_loss)
+    monkeypatch.setattr(engine.training.train_step, "compute_loss", nan_loss)
     with qtbot.waitSignal(panel.runFinished, timeout=RUN_TIMEOUT_MS):
         record = _start(panel, qtbot)
     assert record.status == "diverged" and record.diverged_at is not None

@@ -12,13 +12,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.checkpoint import save_checkpoint
-from engine.config import ModelShape, TrainConfig
-from engine.errors import ConfigError
-from engine.events import StepEvent, TrainControl, ValidationEvent
-from engine.jobs import CorpusChoice
-from engine.metrics_log import MetricsLog
-from engine.runs import RunSpec, resumable_runs
+from engine.records.metrics_log import MetricsLog
+from engine.records.runs import RunSpec, resumable_runs
+from engine.settings.config import ModelShape, TrainConfig
+from engine.settings.errors import ConfigError
+from engine.training.checkpoint import save_checkpoint
+from engine.training.events import StepEvent, TrainControl, ValidationEvent
+from engine.training.jobs import CorpusChoice
 from gui.training.corpus import CorpusEntry, inspect_corpus
 from gui.training.ranges import curves_x_bounds, nice_bounds, nice_ceil
 from gui.training.records import RunRecord, smooth, write_metrics_csv
@@ -50,7 +50,7 @@ def test_run_names_are_made_from_corpus_scorer_and_time_and_never_reuse_a_folder
 
 
 def _description(settings: RunSettings) -> dict:
-    """What the engine's metrics log records of a run started with ``settings`` (engine.trainer)."""
+    """What the engine's metrics log records of a run started with ``settings`` (engine.training.trainer)."""
     corpus = settings.corpus
     return {"source_language": corpus.source_language, "target_language": corpus.target_language,
             "model": settings.model.with_vocabularies(400, 300).to_dict(), "train_config": settings.train.to_dict(),
@@ -164,7 +164,7 @@ def test_plot_ranges_round_to_nice_numbers_and_skip_nan():
 
 
 def test_the_step_axis_leaves_room_to_grow_only_while_a_run_goes_on(tmp_path):
-    from engine.events import FinishedEvent, FinishReason
+    from engine.training.events import FinishedEvent, FinishReason
 
     record = RunRecord("run", RunSettings(), tmp_path, "#1f77b4")
     record.add_steps([_step(step, 2.0) for step in (1, 14_820, 29_640)])
@@ -179,7 +179,7 @@ def test_the_step_axis_leaves_room_to_grow_only_while_a_run_goes_on(tmp_path):
 def test_the_app_never_trains_into_a_folder_that_holds_a_model_or_that_another_run_holds(tmp_path, dates_models):
     import shutil
 
-    from engine.run_lock import claim_run_folder
+    from engine.files.run_lock import claim_run_folder
 
     settings = RunSettings(train=TrainConfig(epochs=1))
     holding = tmp_path / "models" / "holding"

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from engine.bundle import load_model_folder
-from engine.config import DecodeConfig
-from engine.scorer_table import SCORER_NAMES
+from engine.models.bundle import load_model_folder
+from engine.networks.scorer_table import SCORER_NAMES
+from engine.settings.config import DecodeConfig
 from tests.gui.test_translate_support import (
     RUN_MS,
     install_models,

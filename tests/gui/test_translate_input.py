@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.config import MAX_INPUT_CHARS, MAX_SOURCE_TOKENS
+from engine.settings.config import MAX_INPUT_CHARS, MAX_SOURCE_TOKENS
 from tests.gui.test_translate_support import (
     install_models,
     open_window,

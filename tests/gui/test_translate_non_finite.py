@@ -1,6 +1,6 @@
 """A model whose finite weights overflow on an input (NaN attention and probabilities, an empty text read
 from them) ends its decode in one line in the Translate tab's model-error line — no step reaches the map,
-no "Decoding failed" dialog — and the next run clears it (engine/finite_output.py, checked in the worker)."""
+no "Decoding failed" dialog — and the next run clears it (engine/decoding/finite_output.py, checked in the worker)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import pytest
 import torch
 
 import gui.translate.tab as tab_module
-from engine.bundle import load_model_folder
-from engine.catalog import ModelEntry
-from engine.paths import PROJECT_ROOT
+from engine.models.bundle import load_model_folder
+from engine.models.catalog import ModelEntry
+from engine.models.paths import PROJECT_ROOT
 from gui.translate.controller import FAILED, IDLE, TranslateController
 from tests.inline_jobs import InlineJobs
 

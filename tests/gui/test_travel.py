@@ -12,8 +12,8 @@ import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtTest import QTest
 
-from engine.events import StepEvent
-from engine.travel import SNAPSHOT, WeightPoint, weight_points
+from engine.records.travel import SNAPSHOT, WeightPoint, weight_points
+from engine.training.events import StepEvent
 from gui.common.catalog_jobs import LoadFailure
 from gui.common.past import PastModel, past_items
 from gui.training.panel import TrainingPanel

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.catalog import UnusableFolder, scan, user_models_folder
-from engine.metrics_log import MetricsLog
+from engine.models.catalog import UnusableFolder, scan, user_models_folder
+from engine.records.metrics_log import MetricsLog
 from gui.translate.unloaded import UnloadedModels, unloaded_label
 from tests.gui.test_translate_support import install_models, open_window, wait_for_model
 

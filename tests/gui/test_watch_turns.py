@@ -6,9 +6,9 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from engine.config import TrainConfig
-from engine.events import StepEvent
-from engine.metrics_log import MetricsLog
+from engine.records.metrics_log import MetricsLog
+from engine.settings.config import TrainConfig
+from engine.training.events import StepEvent
 from gui.training.records import RunRecord
 from gui.training.settings import RunSettings
 from tests.inline_jobs import InlineJobs
@@ -155,7 +155,7 @@ def test_a_watcher_stopped_before_its_first_read_never_reads(tmp_path, qtbot):
 def test_a_run_that_validates_on_long_inputs_draws_that_bleu_dashed_beside_the_valid_bleu(qtbot, tmp_path):
     import csv
 
-    from engine.events import ValidationEvent
+    from engine.training.events import ValidationEvent
     from gui.training.curves import LONG_BLEU_TITLE, CurvesView
     from gui.training.records import write_metrics_csv
 

@@ -1,4 +1,4 @@
-"""An unusable Chinese word list (engine/segment.py falls back to characters) is said once in the
+"""An unusable Chinese word list (engine/text/segment.py falls back to characters) is said once in the
 Translate tab — a passing status line, a mark and the reason on the Words box — not on every decode,
 and never in a dialog."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from engine import segment, words
+from engine.text import segment, words
 from gui.attention.view_bar import WORD_VIEW_TIP
 from gui.translate.tab import TranslateTab
 from tests.gui.test_recording import SOURCE, greedy_steps

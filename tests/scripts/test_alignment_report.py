@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from engine.alignment_scores import AlignmentStudy, LinkScores
+from engine.studies.alignment_scores import AlignmentStudy, LinkScores
 from tests.scripts import load_script
 
 alignment_report = load_script("alignment_report")

@@ -1,7 +1,7 @@
 """The quality report's decode-speed timing."""
 
-from engine.bundle import load_model_folder
-from engine.data import Pair
+from engine.corpus.data import Pair
+from engine.models.bundle import load_model_folder
 from scripts import decode_speed
 
 

@@ -2,8 +2,8 @@
 
 import shutil
 
-from engine.bundle import load_model_folder
-from engine.examples import load_examples
+from engine.corpus.examples import load_examples
+from engine.models.bundle import load_model_folder
 from tests.scripts import load_script
 
 report = load_script("examples_report")

@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from engine.length_study import BucketScore, LengthStudy
+from engine.studies.length_study import BucketScore, LengthStudy
 from tests.scripts import load_script
 
 report = load_script("length_report")

@@ -158,7 +158,7 @@ def test_a_decode_config_reads_only_the_test_split_with_the_checkpoint(tmp_path)
 
 def _corpus(path: Path) -> Path:
     """A small corpus whose pairs fall in every part, with training pairs that share a source with a held-out one."""
-    from engine.data import split_bucket
+    from engine.corpus.data import split_bucket
 
     lines, held_out = [], []
     for i in range(400):
@@ -175,7 +175,7 @@ def _corpus(path: Path) -> Path:
 
 
 def test_the_split_export_is_the_engines_strict_split(tmp_path):
-    from engine.data import read_tsv, split_pairs
+    from engine.corpus.data import read_tsv, split_pairs
 
     corpus = _corpus(tmp_path / "corpus.tsv")
     split = peer.split_of_corpus(corpus)

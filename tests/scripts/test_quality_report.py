@@ -92,7 +92,7 @@ def test_a_token_budgeted_run_names_its_hours_and_tokens_but_no_cores_which_vari
 
 
 def test_a_folder_records_its_split_rule_and_older_folders_used_the_strict_one():
-    from engine.data import SPLIT_RULE_TEXT
+    from engine.corpus.data import SPLIT_RULE_TEXT
 
     assert quality_report.split_rule_of({"data": {"split_rule": SPLIT_RULE_TEXT["peer"]}}) == "peer"
     assert quality_report.split_rule_of({"data": {"split_rule": SPLIT_RULE_TEXT["strict"]}}) == "strict"

@@ -1,5 +1,5 @@
 """Shipping a model swaps it in: a crash at any write leaves the shipped folder holding its old model or
-its new one, whole, and nothing staged on the way is ever listed as a model (engine.catalog)."""
+its new one, whole, and nothing staged on the way is ever listed as a model (engine.models.catalog)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.bundle import load_model_folder, read_config
-from engine.catalog import scan
-from engine.run_lock import RunFolderLock
+from engine.files.run_lock import RunFolderLock
+from engine.models.bundle import load_model_folder, read_config
+from engine.models.catalog import scan
 from tests.scripts import ROOT, load_script
 
 pytestmark = pytest.mark.slow  # runs the scripts as subprocesses, crashes injected at every write

@@ -5,11 +5,11 @@ import shutil
 
 import pytest
 
-from engine.bundle import load_model_folder
-from engine.config import DecodeConfig
-from engine.errors import ModelFileError
-from engine.tasks import dates
-from engine.trainer import train
+from engine.corpus.tasks import dates
+from engine.models.bundle import load_model_folder
+from engine.settings.config import DecodeConfig
+from engine.settings.errors import ModelFileError
+from engine.training.trainer import train
 from tests.model_factory import tiny_job
 from tests.scripts import load_script
 
@@ -165,7 +165,7 @@ def test_the_ngram_constraint_keeps_loops_within_the_references_bound_before_it_
 
 
 def test_the_loop_bound_is_twice_the_references_share_and_at_least_three_percent():
-    from engine.repetition import loop_bound
+    from engine.decoding.repetition import loop_bound
     assert loop_bound(0.0) == 0.03 and loop_bound(0.01) == 0.03 and loop_bound(0.05) == 0.1
 
 

@@ -1,11 +1,11 @@
 """The alignment study in the Length study's "How they attend" table: read, tabulated, read out.
 
 Each model folder may store how its attention scores against a statistical word aligner
-(``engine.alignment_scores``: AER, precision and recall of its argmax links on the test split's
+(``engine.studies.alignment_scores``: AER, precision and recall of its argmax links on the test split's
 references). This module reads that study from a config.json (a damaged one is refused with the
 reason, which the reading then names), makes the table's two extra cells, and writes the sentences
 beside the table — which scorer aligns best, and whether aligning better goes with translating long
-inputs better (``engine.alignment_lesson``, from the same stored figures: either way).
+inputs better (``engine.studies.alignment_lesson``, from the same stored figures: either way).
 
 Pure Python (no Qt); imported once the engine is loaded.
 """
@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.alignment_lesson import AlignmentFigures, alignment_reading
-from engine.alignment_scores import AlignmentStudy, stored_alignment_study
-from engine.errors import EngineError
-from engine.scorer_table import ATTENTION_SCORER_NAMES
-from engine.training_budget import among
+from engine.networks.scorer_table import ATTENTION_SCORER_NAMES
+from engine.settings.errors import EngineError
+from engine.studies.alignment_lesson import AlignmentFigures, alignment_reading
+from engine.studies.alignment_scores import AlignmentStudy, stored_alignment_study
+from engine.studies.training_budget import among
 
 if TYPE_CHECKING:
     from gui.translate.length_study.model import LengthStudyData, ScorerStudy
@@ -74,7 +74,7 @@ def _long_bleu(data: LengthStudyData, studied: list[ScorerStudy]) -> tuple[str, 
 
 
 def _group_reading(data: LengthStudyData, group: list[ScorerStudy]) -> str:
-    """engine.alignment_lesson's reading of ``group`` (scorers trained alike); "" for fewer than two."""
+    """engine.studies.alignment_lesson's reading of ``group`` (scorers trained alike); "" for fewer than two."""
     label, long_bleu = _long_bleu(data, group)
     return alignment_reading([AlignmentFigures(s.name, s.label, s.alignment.argmax.aer, s.alignment.argmax.precision,
                                                s.alignment.argmax.recall, long_bleu.get(s.name)) for s in group], label)

@@ -1,12 +1,12 @@
 """What the length study view draws, gathered from the studies stored in the model folders.
 
-Pure Python (no Qt): given one (scorer name, label, :class:`~engine.length_study.LengthStudy` or
+Pure Python (no Qt): given one (scorer name, label, :class:`~engine.studies.length_study.LengthStudy` or
 None) per scorer of a direction, :func:`gather` makes the plot series (x = bucket index, y = BLEU)
 and, per bucket, the table rows: the example inputs joined by source text across the scorers, with
 every scorer's output (``—`` where a scorer has no row for that source) and the reference.
 
 The studies are read with :func:`read_studies` from the models' ``config.json`` only (no weights,
-no decoding); this module is imported once the engine is loaded (it needs ``engine.length_study``).
+no decoding); this module is imported once the engine is loaded (it needs ``engine.studies.length_study``).
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from engine.config import SCORER_NAMES
-from engine.length_study import STUDY_BUCKETS, LengthStudy, study_bucket_label
-from engine.scorer_table import attends
+from engine.networks.scorer_table import attends
+from engine.settings.config import SCORER_NAMES
+from engine.studies.length_study import STUDY_BUCKETS, LengthStudy, study_bucket_label
 
 if TYPE_CHECKING:
-    from engine.alignment_study import AlignmentStudy
+    from engine.studies.alignment_study import AlignmentStudy
     from gui.translate.choices import ScorerOption
 
 BUCKET_LABELS: tuple[str, ...] = tuple(study_bucket_label(low, high) for low, high in STUDY_BUCKETS)
@@ -41,7 +41,7 @@ class ScorerStudy:
     attention: dict | None = None  # metrics.test.attention of config.json: how it attends on the test split
     alignment: AlignmentStudy | None = None  # metrics.alignment: its attention against a word aligner
     alignment_note: str = ""  # why a stored alignment study is refused ("" when it reads, or there is none)
-    config: Mapping | None = None  # the model's config.json: how it was trained (engine.training_budget)
+    config: Mapping | None = None  # the model's config.json: how it was trained (engine.studies.training_budget)
 
 
 @dataclass(frozen=True)
@@ -116,27 +116,27 @@ class LengthStudyData:
     def trained_like_fixed_context(self) -> tuple[ScorerStudy, ...]:
         """The drawn scorers trained like the fixed context C (all of them when they were all trained
         alike, or when C has no model here): the lines a lesson about attention may set against C."""
-        from engine.scorer_table import FIXED_CONTEXT
-        from engine.training_budget import compared_with
+        from engine.networks.scorer_table import FIXED_CONTEXT
+        from engine.studies.training_budget import compared_with
 
         drawn = [s for s in self.scorers if s.study is not None]
         alike = set(compared_with({s.name: s.config for s in drawn}, FIXED_CONTEXT))
         return tuple(s for s in drawn if s.name in alike)
 
     def trained_alike_groups(self, names: Sequence[str]) -> list[tuple[str, ...]]:
-        """``names`` (scorers of this direction) grouped by how they were trained (engine.training_budget),
+        """``names`` (scorers of this direction) grouped by how they were trained (engine.studies.training_budget),
         in the order given: one group when they all were trained alike or some model's config is unknown.
         What the views compare scorer against scorer (the attention and alignment readings) is read
         within a group."""
-        from engine.training_budget import groups_of
+        from engine.studies.training_budget import groups_of
 
         return groups_of(names, {s.name: s.config for s in self.scorers})
 
     @property
     def budget_note(self) -> str:
         """A sentence naming how the drawn models were trained when they were not all trained alike
-        (engine.training_budget), "" when they were."""
-        from engine.training_budget import budget_note
+        (engine.studies.training_budget), "" when they were."""
+        from engine.studies.training_budget import budget_note
 
         drawn = {s.name: s.config for s in self.scorers if s.study is not None and s.config is not None}
         return budget_note(drawn, {s.name: s.label for s in self.scorers})
@@ -199,9 +199,9 @@ def _series(scorer: ScorerStudy) -> Series:
 def read_studies(options: Sequence[ScorerOption], beam: int = 1) -> list[ScorerStudy]:
     """The stored study of the model backing each scorer option (config.json only). A scorer
     without a model, or whose folder is unreadable or has no study, gets None with the reason."""
-    from engine.bundle import read_config
-    from engine.errors import EngineError
-    from engine.length_study import stored_length_study
+    from engine.models.bundle import read_config
+    from engine.settings.errors import EngineError
+    from engine.studies.length_study import stored_length_study
     from gui.translate.length_study.alignment import stored_alignment
 
     studies = []
@@ -224,9 +224,9 @@ def read_studies(options: Sequence[ScorerOption], beam: int = 1) -> list[ScorerS
 def study_beams(options: Sequence[ScorerOption]) -> tuple[int, ...]:
     """The beam sizes at which some scorer option's model stored a study (config.json only),
     smallest first; an unreadable folder adds none."""
-    from engine.bundle import read_config
-    from engine.errors import EngineError
-    from engine.length_study import stored_study_beams
+    from engine.models.bundle import read_config
+    from engine.settings.errors import EngineError
+    from engine.studies.length_study import stored_study_beams
 
     beams: set[int] = set()
     for option in options:

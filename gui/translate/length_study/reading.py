@@ -8,7 +8,7 @@ source most evenly, how monotonic they all are, and whether the evenly covering 
 translates the longest inputs better. Every statement is derived from the figures passed in (the
 comparisons can come out either way), never from what the shipped models happen to do.
 
-Scorers not trained alike (engine.training_budget: a converged model beside a 25-minute one) are not
+Scorers not trained alike (engine.studies.training_budget: a converged model beside a 25-minute one) are not
 set against each other: the reading compares within each group of two or more that were, and names it.
 
 Pure Python (no Qt).
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.scorer_table import FIXED_CONTEXT
-from engine.training_budget import among
+from engine.networks.scorer_table import FIXED_CONTEXT
+from engine.studies.training_budget import among
 from gui.translate.length_study.model import LengthStudyData
 
 NEEDED = ("mean_entropy", "mean_max_weight", "monotonic_share", "coverage_deviation")

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.repetition import LOOP_COUNT, LOOP_NGRAM, most_repeated
+from engine.decoding.repetition import LOOP_COUNT, LOOP_NGRAM, most_repeated
 from gui.translate.length_study.model import MISSING_OUTPUT, TableRow
 
 BUTTON_TEXT = "Translate ▸"
@@ -32,7 +32,7 @@ BUTTON_TIP = "Load this input into the Translate view and watch it decode {how},
 
 
 def looping_words(text: str, language: str) -> str:
-    """'"w1 w2 w3" 3 times' when ``text`` loops (engine.repetition), else ""."""
+    """'"w1 w2 w3" 3 times' when ``text`` loops (engine.decoding.repetition), else ""."""
     ngram, count = most_repeated(text, language)
     if count < LOOP_COUNT:
         return ""

@@ -15,9 +15,9 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QFrame, QHBoxLayout, QLabel, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
-from engine.length_lesson import length_lesson
-from engine.repetition import LOOP_COUNT, LOOP_NGRAM
-from engine.scorer_table import FIXED_CONTEXT, SCORER_TABLE
+from engine.decoding.repetition import LOOP_COUNT, LOOP_NGRAM
+from engine.networks.scorer_table import FIXED_CONTEXT, SCORER_TABLE
+from engine.studies.length_lesson import length_lesson
 from gui.common.plotstyle import FOREGROUND, style_plot
 from gui.translate.length_study.alignment import ALIGNMENT_COLUMNS, alignment_text, table_rows
 from gui.translate.length_study.model import (
@@ -52,9 +52,9 @@ CAPTION = CAPTION_THEORY + caption_data()  # before any figures are shown
 
 
 def caption_for(data: LengthStudyData) -> str:
-    """The caption with what these models' lines show, derived from their figures (engine.length_lesson):
+    """The caption with what these models' lines show, derived from their figures (engine.studies.length_lesson):
     when the models were not all trained alike, the lesson sets C against the models trained like it,
-    and a note names how each group was trained (engine.training_budget)."""
+    and a note names how each group was trained (engine.studies.training_budget)."""
     lesson = length_lesson({s.name: s.study for s in data.trained_like_fixed_context()})
     note = data.budget_note
     unequal = f" <b style='color:#b35900'>{html.escape(note)}</b>" if note else ""
@@ -78,7 +78,7 @@ def looping_text(data: LengthStudyData) -> str:
             f"characters): {html.escape(' · '.join(parts))}; in the table, such outputs are tinted orange.</small>")
 
 
-# Each scorer's colour is its registry row's (engine.scorer_table): calm, distinct hues for the
+# Each scorer's colour is its registry row's (engine.networks.scorer_table): calm, distinct hues for the
 # attention mechanisms; the fixed vector C's line (red) is also thick and dashed.
 OTHER_COLOURS = ("#8c564b", "#7f7f7f", "#bcbd22")  # a scorer the registry does not know
 HIGHLIGHT_COLOUR = SCORER_TABLE[FIXED_CONTEXT].colour

@@ -1,0 +1,1 @@
+"""The command line's commands (train, translate, evaluate, average)."""

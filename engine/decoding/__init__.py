@@ -1,0 +1,1 @@
+"""Decoding: greedy and beam search, the translator, forced decoding, steering and what they measure."""

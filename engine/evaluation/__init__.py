@@ -1,0 +1,1 @@
+"""Evaluation: BLEU and chrF with sacrebleu, significance, run reports, content kept."""

@@ -1,0 +1,1 @@
+"""Stored files: the typed schema, the one opener, atomic writes, locks."""

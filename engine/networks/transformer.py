@@ -1,0 +1,190 @@
+"""The Transformer encoder–decoder (Vaswani et al. 2017): attention in place of the recurrence.
+
+A model family beside engine.networks.model's RNN, behind the same contract, so that every search, forced
+decoding, what-if steering, the studies and the app drive it unchanged:
+
+- :meth:`TransformerSeq2Seq.encode` → :class:`~engine.networks.model.Encoded`: the memory h_1..h_n (the
+  encoder stack's output), the mask, the cross-attention keys and values of every decoder layer
+  computed once per sentence, and the encoder's self-attention (every layer and head, for display);
+- ``decoder.embedding(y)`` and ``decoder.step(embedded, state, encoded, override)`` →
+  :class:`~engine.networks.model.StepOutput`: one output position at a time with cached keys and values
+  (incremental decoding: a step costs one position's projections, not the prefix's);
+- ``decoder.logits(state[0], …)``: the output layer over the top layer's output at that position.
+
+The decoder state is ``(x_i, keys_1, values_1, …, keys_L, values_L)``: the top layer's normalized output at
+the last position (B×D, what the output layer reads — the counterpart of the RNN's s_i), and each layer's
+self-attention keys and values of the positions so far (B×H×t×d each, one tensor a layer and kind: a step
+appends a position to each without copying the others; batch first, so that beam search selects
+hypotheses' rows as it does the RNN's state).
+
+What a step shows: the last layer's cross-attention, the heads' mean as the map's row (its scores the
+log of that mean, as for the RNN's multi-head mechanism), each head's row, every layer's and head's
+row (``layer_weights``), and the decoder's self-attention over y_0..y_i (``self_weights``).
+Set attention by hand (``override``) replaces every head's weights of the last layer's cross-attention.
+
+Pre-norm layers (engine.networks.transformer_layers), embeddings scaled by √D, sinusoidal or learned positions,
+the output layer tied to the target embedding when asked, dropout on the residuals, the attention
+weights and the feed-forward activations.
+
+Shapes: B batch, S source length, T target length, D model size (the embedding size), L layers, H heads,
+d = D/H, V target vocabulary.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch import Tensor, nn
+
+from engine.networks.attention import SHOWN_SCORE_FLOOR
+from engine.networks.model import Encoded, State, StepOutput
+from engine.networks.scorer_table import SCORER_TABLE
+from engine.networks.transformer_layers import DecoderLayer, EncoderLayer, Positions
+from engine.settings.config import ModelConfig
+from engine.text.tokenizer import PAD_ID
+
+
+def _layers(config: ModelConfig, layer_class: type[nn.Module]) -> nn.ModuleList:
+    heads = SCORER_TABLE[config.scorer].heads
+    return nn.ModuleList(layer_class(config.embedding_size, heads, config.feedforward_size, config.dropout,
+                                     config.attention_dropout, config.activation_dropout)
+                         for _ in range(config.transformer_layers))
+
+
+def _embedding(vocab_size: int, size: int) -> nn.Embedding:
+    """V×D token embeddings drawn from N(0, 1/D) (scaled by √D where they are read), padding exactly 0."""
+    embedding = nn.Embedding(vocab_size, size, padding_idx=PAD_ID)
+    nn.init.normal_(embedding.weight, 0.0, size**-0.5)
+    with torch.no_grad():
+        embedding.weight[PAD_ID].zero_()
+    return embedding
+
+
+class TransformerEncoder(nn.Module):
+    def __init__(self, config: ModelConfig) -> None:
+        super().__init__()
+        self.scale = math.sqrt(config.embedding_size)
+        self.embedding = _embedding(config.src_vocab_size, config.embedding_size)
+        self.positions = Positions(config.positions, config.embedding_size)
+        self.dropout = nn.Dropout(config.dropout)
+        self.layers = _layers(config, EncoderLayer)
+        self.final_norm = nn.LayerNorm(config.embedding_size)
+
+    def forward(self, source: Tensor, need_weights: bool = False) -> tuple[Tensor, Tensor, Tensor | None]:
+        """source: B×S ids → (memory B×S×D, mask B×S, self-attention B×L×H×S×S or None)."""
+        mask = source != PAD_ID  # B×S
+        x = self.embedding(source) * self.scale + self.positions(0, source.size(1))  # B×S×D
+        x = self.dropout(x)
+        allowed = mask[:, None, None, :]  # B×1×1×S
+        weights = []
+        for layer in self.layers:
+            x, layer_weights = layer(x, allowed, need_weights)
+            weights.append(layer_weights)
+        stacked = torch.stack(weights, dim=1) if need_weights else None  # B×L×H×S×S
+        return self.final_norm(x), mask, stacked
+
+
+class TransformerDecoder(nn.Module):
+    def __init__(self, config: ModelConfig) -> None:
+        super().__init__()
+        size = config.embedding_size
+        self.scale = math.sqrt(size)
+        self.heads = SCORER_TABLE[config.scorer].heads
+        self.embedding = _embedding(config.tgt_vocab_size, size)
+        self.positions = Positions(config.positions, size)
+        self.dropout = nn.Dropout(config.dropout)
+        self.layers = _layers(config, DecoderLayer)
+        self.final_norm = nn.LayerNorm(size)
+        self.output = nn.Linear(size, config.tgt_vocab_size, bias=False)
+        if config.tie_embeddings:  # Press & Wolf 2017: the output layer is the target embedding
+            self.output.weight = self.embedding.weight
+
+    def initial_state(self, batch: int, device: torch.device, dtype: torch.dtype) -> State:
+        """No position yet: x_0 = 0 (never read) and every layer's empty caches, B×H×0×d each."""
+        size = self.embedding.embedding_dim
+        empty = torch.zeros(batch, self.heads, 0, size // self.heads, device=device, dtype=dtype)
+        return (torch.zeros(batch, size, device=device, dtype=dtype), *(empty for _ in range(2 * len(self.layers))))
+
+    def cross_keys_values(self, memory: Tensor) -> tuple[Tensor, Tensor]:
+        """memory: B×S×D → every layer's cross-attention keys and values, B×L×H×S×d each."""
+        pairs = [layer.cross_attention.keys_values(memory) for layer in self.layers]
+        return torch.stack([k for k, _ in pairs], dim=1), torch.stack([v for _, v in pairs], dim=1)
+
+    def step(self, embedded: Tensor, state: State, encoded: Encoded, override: Tensor | None = None) -> StepOutput:
+        """One output position. embedded: B×D = emb(y_{i-1}); state: (x_{i-1}, keys_1, values_1, …).
+
+        ``override`` (B×S, rows summing to 1; inference only) replaces the weights of every head of the
+        last layer's cross-attention; the model's own are reported beside it."""
+        caches = state[1:]  # keys and values of layer 1, of layer 2, …: B×H×t×d each
+        position = caches[0].size(2)
+        x = self.dropout(embedded * self.scale + self.positions(position, 1)).unsqueeze(1)  # B×1×D
+        allowed = encoded.mask[:, None, None, :]  # B×1×1×S
+        last = len(self.layers) - 1
+        new_caches: list[Tensor] = []
+        own, cross = [], []
+        weights = None
+        for index, layer in enumerate(self.layers):
+            x, layer_caches, weights = layer(
+                x, (caches[2 * index], caches[2 * index + 1]), (encoded.keys[:, index], encoded.values[:, index]),
+                None, allowed, need_weights=True, override=override if index == last else None)
+            new_caches += layer_caches
+            own.append(weights.own[:, :, 0])  # B×H×(t+1)
+            cross.append(weights.cross[:, :, 0])  # B×H×S
+        output = self.final_norm(x[:, 0])  # B×D
+        new_state = (output, *new_caches)
+        layer_weights = torch.stack(cross, dim=1)  # B×L×H×S
+        heads = layer_weights[:, last]  # B×H×S
+        mean = heads.mean(dim=1)  # B×S
+        context = weights.context[:, 0]  # type: ignore[union-attr]  # B×D: the last layer's c_i
+        scores = mean.clamp_min(SHOWN_SCORE_FLOOR).log()
+        shown, model_weights = (mean, None) if override is None else (override, mean)
+        return StepOutput(new_state, context, shown, scores, model_weights, heads, layer_weights,
+                          torch.stack(own, dim=1))
+
+    def logits(self, hidden: Tensor, context: Tensor, embedded: Tensor) -> Tensor:
+        """The top layer's normalized output x_i (…×D) → unnormalized scores over the target vocabulary
+        (…×V); the context and the embedding are the RNN's inputs to this layer, not the Transformer's."""
+        return self.output(hidden)
+
+    def forward(self, target_in: Tensor, memory: Tensor, mask: Tensor) -> Tensor:
+        """Teacher forcing, every position at once. target_in: B×T, memory: B×S×D, mask: B×S → B×T×V."""
+        length = target_in.size(1)
+        x = self.dropout(self.embedding(target_in) * self.scale + self.positions(0, length))  # B×T×D
+        causal = torch.ones(length, length, dtype=torch.bool, device=target_in.device).tril()  # T×T
+        allowed = mask[:, None, None, :]  # B×1×1×S
+        for layer in self.layers:
+            cross = layer.cross_attention.keys_values(memory)
+            x, _, _ = layer(x, None, cross, causal, allowed)
+        return self.output(self.final_norm(x))  # B×T×V
+
+
+class TransformerSeq2Seq(nn.Module):
+    """Encoder + decoder stacks; :meth:`forward` is teacher-forced training, search lives in search.py."""
+
+    def __init__(self, config: ModelConfig) -> None:
+        super().__init__()
+        self.config = config
+        self.encoder = TransformerEncoder(config)
+        self.decoder = TransformerDecoder(config)
+
+    def encode(self, source: Tensor, lengths: Tensor) -> Encoded:
+        """source: B×S, lengths: B → :class:`Encoded` (the decoder layers' cross keys and values once for
+        all steps; the encoder's self-attention kept when not training)."""
+        memory, mask, self_attention = self.encoder(source, need_weights=not self.training)
+        keys, values = self.decoder.cross_keys_values(memory)  # B×L×H×S×d each
+        real = mask.unsqueeze(2).to(memory.dtype)  # B×S×1
+        summary = (memory * real).sum(1) / real.sum(1).clamp_min(1.0)  # B×D: the mean of the h_j
+        state = self.decoder.initial_state(source.size(0), memory.device, memory.dtype)
+        return Encoded(memory, mask, keys, values, summary, state, self_attention)
+
+    def forward(self, source: Tensor, lengths: Tensor, target_in: Tensor) -> Tensor:
+        """Teacher forcing. source: B×S, lengths: B, target_in: B×T (BOS y_1 … y_{T-1}) → B×T×V."""
+        memory, mask, _ = self.encoder(source)
+        return self.decoder(target_in, memory, mask)
+
+    def set_training_temperature(self, temperature: float) -> None:
+        """Scaled-dot attention throughout: no score warm-up applies (the RNN's dot and bilinear take one)."""
+
+    def parameter_count(self) -> int:
+        return sum(p.numel() for p in self.parameters())  # a tied matrix is counted once

@@ -1,0 +1,1 @@
+"""Records of work: run folders and their metrics logs, travel through training, session files."""

@@ -1,0 +1,1 @@
+"""Typed, frozen settings, each described once, and the engine's errors."""

@@ -1,0 +1,1 @@
+"""Studies apart from the library: the length study, training budgets, attention against an aligner."""

@@ -1,0 +1,220 @@
+"""How much training a model had, and whether the models drawn side by side were trained alike.
+
+A plot that sets one scorer's line against another's teaches something only when the two models
+differ in their scorer alone: the same split, sizes, tokenizers and recipe, and the same budget.
+A set of models rebuilt one at a time (each trained until its validation stops improving, hours a
+model) can for a while hold models of two recipes — some converged, some from an earlier, shorter
+build. The views do not hide that: :func:`budget_note` says, from each model's ``config.json``,
+which lines were trained how, whenever they were not all trained alike.
+
+Everything here reads the config dictionary only (no weights); unreadable parts count as unknown.
+:func:`direction_configs` reads them from a folder of model folders.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from engine.settings.config import TrainConfig
+from engine.settings.errors import ConfigError
+
+EARLY_STOPPING = "early stopping"
+TIME_BUDGET = "time budget"
+TOKEN_BUDGET = "token budget"
+RAN_ITS_COURSE = "early stopping or token budget"  # a group whose runs each ended on one of the two
+
+
+def recipe_key(info: Mapping) -> tuple:
+    """What two models must share to differ only in their scorer: the data split and its rule, the
+    architecture but the scorer, both tokenizers and the training settings — the score warm-up aside
+    (it acts only on the unscaled scorers, so a build gives it to those alone), and the hardware a run
+    used (threads, device) aside. Comparable with ``==``; an unreadable part compares as its text."""
+    data = info.get("data") or {}
+    model = {k: v for k, v in (info.get("model") or {}).items() if k != "scorer"}
+    tokenizers = info.get("tokenizers") or {}
+    digests = tuple((tokenizers.get(side) or {}).get("sha256") for side in ("source", "target"))
+    training = (info.get("training") or {}).get("train_config") or {}
+    try:
+        settings = replace(TrainConfig.from_dict(training), temperature_warmup=0.0, torch_threads=0, device="auto")
+        settings_key = repr(sorted(settings.to_dict().items()))
+    except (ConfigError, TypeError, ValueError):
+        settings_key = repr(sorted(training.items())) if isinstance(training, dict) else repr(training)
+    return (repr(data.get("split")), data.get("split_rule"), repr(sorted(model.items())), digests, settings_key)
+
+
+@dataclass(frozen=True)
+class TrainingBudget:
+    """What one model's training took, as its config.json records it."""
+
+    ended: str  # why the run ended: EARLY_STOPPING, TIME_BUDGET, TOKEN_BUDGET, … ("" when not recorded)
+    seconds: float  # training time (0 when not recorded)
+    target_tokens: int | None  # target tokens trained on when the kept model was validated (None: not counted)
+    epochs: int | None  # epochs completed
+    token_budget: int | None = None  # the run's budget in target tokens (None: it had none)
+
+    def describe(self) -> str:
+        """A few words: 'until its validation stopped improving (3.8 h, kept at 32.8 M target tokens)',
+        'for 25 min (its time budget)'."""
+        took = _duration(self.seconds)
+        tokens = f"{self.target_tokens / 1e6:.1f} M target tokens" if self.target_tokens else ""
+        amount = ", ".join(part for part in (took, f"kept at {tokens}" if tokens else "") if part)
+        if self.ended == EARLY_STOPPING:
+            return "until its validation stopped improving" + (f" ({amount})" if amount else "")
+        if self.ended == TIME_BUDGET:
+            return f"for {took} (its time budget)" if took else "to a time budget"
+        if self.ended == TOKEN_BUDGET:
+            budget = f"its budget of {_millions(self.token_budget)} M target tokens" if self.token_budget else "a token budget"
+            return f"to {budget}" + (f" ({amount})" if amount else "")
+        return f"for {amount}" if amount else "for a time it did not record"
+
+
+def _millions(tokens: int | None) -> str:
+    return f"{tokens / 1e6:.1f}" if tokens else "?"
+
+
+def _duration(seconds: float) -> str:
+    if seconds <= 0:
+        return ""
+    minutes = seconds / 60
+    return f"{minutes / 60:.1f} h" if minutes >= 120 else f"{minutes:.0f} min"
+
+
+def training_budget(info: Mapping) -> TrainingBudget:
+    """The budget a model's ``config.json`` (as a dictionary) records."""
+    training = info.get("training") or {}
+    finished = training.get("finished") or {}
+    history = training.get("history") or []
+    last = history[-1] if history and isinstance(history[-1], dict) else {}
+    tokens = last.get("target_tokens")
+    seconds = finished.get("seconds") or training.get("train_seconds") or 0  # the whole run's, when it ended
+    epochs = finished.get("epochs_completed")
+    budget = (training.get("train_config") or {}).get("max_target_tokens")
+    return TrainingBudget(
+        ended=str(finished.get("reason") or ""),
+        seconds=float(seconds) if isinstance(seconds, int | float) else 0.0,
+        target_tokens=int(tokens) if isinstance(tokens, int | float) and tokens > 0 else None,
+        epochs=int(epochs) if isinstance(epochs, int) else None,
+        token_budget=int(budget) if isinstance(budget, int | float) and budget > 0 else None)
+
+
+def recipe_groups(infos: Mapping[str, Mapping]) -> list[tuple[str, ...]]:
+    """The names of ``infos`` (name → config) grouped by :func:`recipe_key`, groups and names in the
+    order given: one group when every model was trained alike."""
+    groups: dict[tuple, list[str]] = {}
+    for name, info in infos.items():
+        groups.setdefault(recipe_key(info), []).append(name)
+    return [tuple(names) for names in groups.values()]
+
+
+def trained_alike(infos: Mapping[str, Mapping], name: str) -> tuple[str, ...]:
+    """The names of ``infos`` trained like ``name`` (its recipe group, itself included); every name when
+    ``name`` is not among them. A lesson drawn against the fixed context C reads C's group only."""
+    return next((group for group in recipe_groups(infos) if name in group), tuple(infos))
+
+
+def groups_of(names: Sequence[str], infos: Mapping[str, Mapping | None]) -> list[tuple[str, ...]]:
+    """``names`` grouped by how they were trained (:func:`recipe_groups` of their configs in ``infos``),
+    in the order given: one group when some config is unknown (None or missing). What is compared scorer
+    against scorer (an attention or alignment reading) is read within a group."""
+    if any(infos.get(name) is None for name in names):
+        return [tuple(names)]
+    return recipe_groups({name: infos[name] for name in names})  # type: ignore[misc]
+
+
+def among(labels: Sequence[str]) -> str:
+    """"Among A, B and C (trained alike): " — what opens the reading of one group of :func:`groups_of`."""
+    return f"Among {_join(list(labels))} (trained alike): "
+
+
+def compared_with(infos: Mapping[str, Mapping | None], anchor: str) -> tuple[str, ...]:
+    """The names of ``infos`` a lesson may set against ``anchor`` (the fixed context C): those trained
+    like it, or every name when ``anchor`` is absent or some model's config is unknown (None)."""
+    if anchor not in infos or any(info is None for info in infos.values()):
+        return tuple(infos)
+    return trained_alike(infos, anchor)  # type: ignore[arg-type]
+
+
+def _join(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _budget_groups(infos: Mapping[str, Mapping]) -> list[tuple[tuple[str, ...], list[TrainingBudget], str]]:
+    """Each recipe group with its models' budgets and what they share — ``EARLY_STOPPING`` (all
+    converged), ``RAN_ITS_COURSE`` (each converged or trained to its token budget), ``TIME_BUDGET`` (all
+    the same minutes) or "" — when there are two groups or more (else [])."""
+    groups = recipe_groups(infos)
+    if len(groups) < 2:
+        return []
+    found = []
+    for group in groups:
+        budgets = [training_budget(infos[name]) for name in group]
+        ended = {b.ended for b in budgets}
+        same_minutes = len({round(b.seconds / 60) for b in budgets}) == 1
+        if ended == {EARLY_STOPPING}:
+            shared = EARLY_STOPPING
+        elif ended <= {EARLY_STOPPING, TOKEN_BUDGET}:
+            shared = RAN_ITS_COURSE
+        else:
+            shared = TIME_BUDGET if ended == {TIME_BUDGET} and same_minutes else ""
+        found.append((group, budgets, shared))
+    return found
+
+
+def budget_note(infos: Mapping[str, Mapping], labels: Mapping[str, str] | None = None) -> str:
+    """One sentence naming how each group of models was trained, when they were not all trained alike
+    ("" when they were, or when there are fewer than two); ``labels`` maps names to display names."""
+    found = _budget_groups(infos)
+    if not found:
+        return ""
+    parts = []
+    for group, budgets, shared in found:
+        shown = _join([(labels or {}).get(name, name) for name in group])
+        if len(group) == 1:
+            parts.append(f"{shown} was trained {budgets[0].describe()}")
+        elif shared in (EARLY_STOPPING, RAN_ITS_COURSE):
+            tokens = [b.target_tokens for b in budgets]
+            counted = _join([_millions(t) for t in tokens]) if all(tokens) else ""
+            caps = {b.token_budget for b in budgets if b.ended == TOKEN_BUDGET}
+            cap = f" {_millions(caps.pop())} M-token" if len(caps) == 1 and None not in caps else ""
+            ran_out = f" or their{cap} budget ran out" if shared == RAN_ITS_COURSE else ""
+            parts.append(f"{shown} were trained until their validation stopped improving{ran_out}"
+                         + (f" (kept at {counted} M target tokens)" if counted else ""))
+        elif shared == TIME_BUDGET:
+            parts.append(f"{shown} were trained for {_duration(budgets[0].seconds)} each (a time budget)")
+        else:
+            parts.append(f"{shown} were trained under one recipe: " + "; ".join(
+                f"{(labels or {}).get(n, n)} {b.describe()}" for n, b in zip(group, budgets, strict=True)))
+    return "Not trained alike (compare within a group): " + "; ".join(parts) + "."
+
+
+def short_budget_note(infos: Mapping[str, Mapping], labels: Mapping[str, str] | None = None) -> str:
+    """:func:`budget_note` in a status line's few words — "Not trained alike: Additive, C converged ·
+    Dot, Bilinear 25 min" — "" when the models were trained alike."""
+    found = _budget_groups(infos)
+    if not found:
+        return ""
+    parts = []
+    for group, budgets, shared in found:
+        how = {EARLY_STOPPING: "converged", RAN_ITS_COURSE: "converged or at their token budget",
+               TIME_BUDGET: _duration(budgets[0].seconds)}.get(shared, "one recipe")
+        parts.append(f"{', '.join((labels or {}).get(name, name) for name in group)} {how}")
+    return "Not trained alike: " + " · ".join(parts)
+
+
+def direction_configs(models: Path) -> dict[str, dict[str, dict]]:
+    """direction ("zh-en") → scorer → config.json, for the model folders in ``models`` (a missing folder:
+    none; an unreadable model is left out — the reports that call this refuse it where they read it)."""
+    from engine.models.bundle import read_config
+    from engine.settings.errors import EngineError
+
+    configs: dict[str, dict[str, dict]] = {}
+    for folder in sorted(p for p in Path(models).glob("*") if (p / "config.json").is_file()):
+        try:
+            info = read_config(folder)
+        except (EngineError, OSError):
+            continue
+        direction = f"{info.get('source_language')}-{info.get('target_language')}"
+        configs.setdefault(direction, {})[(info.get("model") or {}).get("scorer", folder.name)] = info
+    return configs

@@ -1,0 +1,1 @@
+"""Text: normalization, SentencePiece tokenizers, words and their segmentation, the language check."""
