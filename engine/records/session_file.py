@@ -137,6 +137,7 @@ def _step(data: Any, number: int, built: list[DecodeStep], width: int, version: 
                                                                          "must be true or false")
     require(is_whole(data.get("token_id")) and data["token_id"] >= 0, f"{where}: token_id must be a whole number")
     extra = _head_attention(data.get("head_attention"), width, where)
+    extra |= _layer_attention(data, width, index, where)
     return DecodeStep(
         index=index, token_id=data["token_id"], token=tokens[-1],
         probability=finite_number(data.get("probability"), f"{where}: probability"),
@@ -246,6 +247,16 @@ def _head_attention(heads: Any, width: int, where: str) -> dict[str, np.ndarray 
     return {"head_attention": None if heads is None else checked_array(heads, (None, width), f"{where}: head_attention", True)}
 
 
+def _layer_attention(data: dict, width: int, index: int, where: str) -> dict[str, np.ndarray | None]:
+    """A Transformer's step: ``layer_attention`` (L×H×S, each row attention over the source) and
+    ``self_attention`` (L×H×(i+1), over the output so far) of the same layers and heads; None elsewhere."""
+    layers = optional_array(data.get("layer_attention"), (None, None, width), f"{where}: layer_attention", True)
+    own = optional_array(data.get("self_attention"), (None, None, index + 1), f"{where}: self_attention", True)
+    require(own is None or (layers is not None and own.shape[:2] == layers.shape[:2]),
+            f"{where}: self_attention must come with layer_attention, for the same layers and heads")
+    return {"layer_attention": layers, "self_attention": own}
+
+
 def session_from_json(document: Any) -> Session:
     """The session a parsed document holds, checked field by field (SessionFileError names the first fault)."""
     _check_format(document)
@@ -269,6 +280,9 @@ def _check_head_counts(built: list[DecodeStep]) -> None:
     counts = sorted({len(heads) for step in built if (heads := getattr(step, "head_attention", None)) is not None})
     require(len(counts) <= 1, f"its steps carry different head counts ({', '.join(map(str, counts))}); one model's "
                               "steps all carry the same")
+    shapes = sorted({step.layer_attention.shape[:2] for step in built if step.layer_attention is not None})
+    require(len(shapes) <= 1, f"its steps carry different layers × heads ({', '.join(f'{a}×{b}' for a, b in shapes)}); "
+                              "one model's steps all carry the same")
 
 
 def _check_format(document: Any) -> None:

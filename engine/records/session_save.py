@@ -52,6 +52,7 @@ def _step_json(step: DecodeStep, ids: dict[int, int], whole: bool = False) -> di
             **_earlier(step, ids), "forced": step.forced,
             "overridden": step.overridden, "model_attention": _matrix(step.model_attention),
             "head_attention": _matrix(getattr(step, "head_attention", None)),
+            "layer_attention": _matrix(step.layer_attention), "self_attention": _matrix(step.self_attention),
             "beam_level": [[list(node.ids), node.token, float(node.probability), float(node.log_probability),
                             node.status, float(node.score), None if node.step is None else ids[id(node.step)]]
                            for node in step.beam_level]}
@@ -106,7 +107,8 @@ def estimated_bytes(session: Session, beam: bool = True) -> int:
     total = 256 + len(session.input.encode("utf-8")) + sum(len(t.encode("utf-8")) + 4 for t in session.source_tokens)
     for step in _distinct(session.steps):
         floats = (_size(step.attention) + _size(step.scores) + _size(step.model_attention)
-                  + _size(getattr(step, "head_attention", None)) + len(step.alternatives) + 2)
+                  + _size(getattr(step, "head_attention", None)) + _size(step.layer_attention)
+                  + _size(step.self_attention) + len(step.alternatives) + 2)
         wholes = len(step.alternatives) + 2
         texts = len(step.token.encode("utf-8")) + sum(len(a.token.encode("utf-8")) + 4 for a in step.alternatives)
         if beam:
