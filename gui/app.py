@@ -19,7 +19,7 @@ import traceback
 from pathlib import Path
 from types import TracebackType
 
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
@@ -29,6 +29,7 @@ from engine.models.paths import (  # torch-free: the app starts before PyTorch l
     user_data_folder,
 )
 from gui.fonts import apply_cjk_font
+from gui.i18n import install_language
 from gui.main_window import MainWindow
 from gui.platform_check import platform_problem
 from gui.screen_fit import keep_on_screen
@@ -88,7 +89,7 @@ class ErrorReporter(QObject):
                              self.window)
         dialog.setObjectName("errorDialog")
         dialog.setDetailedText(details)
-        dialog.setInformativeText("The details are also in the log file.")
+        dialog.setInformativeText(self.tr("The details are also in the log file."))
         dialog.setModal(False)
         keep_on_screen(dialog)
         dialog.finished.connect(lambda _result, d=dialog: self.dialogs.remove(d) if d in self.dialogs else None)
@@ -110,7 +111,8 @@ def install_exception_hooks(reporter: ErrorReporter) -> None:
     def hook(kind: type[BaseException], error: BaseException, tb: TracebackType | None) -> None:
         details = "".join(traceback.format_exception(kind, error, tb))
         if _reporter is not None:
-            _reporter.report.emit("Unexpected error", f"{kind.__name__}: {error}", details)
+            title = QCoreApplication.translate("ErrorReporter", "Unexpected error")
+            _reporter.report.emit(title, f"{kind.__name__}: {error}", details)
         else:
             log.error("unexpected error\n%s", details)
         previous(kind, error, tb)
@@ -157,10 +159,13 @@ def create_window(argv: list[str], *, defer_training: bool = False) -> MainWindo
     reporter = ErrorReporter(app)
     install_exception_hooks(reporter)
     family = apply_cjk_font(app)
+    language_problem = install_language()  # before any widget: every tr() answers in the chosen language
     window = MainWindow(args.model, family, defer_training)
     reporter.window = window
     window.errorReported.connect(reporter.report)
     window.restore_settings()
+    if language_problem:
+        window.statusBar().showMessage(language_problem, 10000)
     window.show()
     window.start()
     return window

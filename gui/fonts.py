@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QApplication
 
@@ -17,9 +18,10 @@ PREFERRED_CJK_FAMILIES = (
     "PingFang SC", "Hiragino Sans GB", "WenQuanYi Micro Hei", "WenQuanYi Zen Hei", "Heiti SC", "SimHei",
     "Noto Sans CJK TC", "Noto Sans CJK JP", "Droid Sans Fallback", "AR PL UMing CN", "SimSun",
 )
-NO_CJK_WARNING = (
+NO_CJK_WARNING = QT_TRANSLATE_NOOP(  # shown through QCoreApplication.translate("Fonts", NO_CJK_WARNING)
+    "Fonts",
     "No Chinese font found: Chinese text may show as empty boxes. "
-    "Install one (e.g. Noto Sans CJK: the fonts-noto-cjk package) and restart."
+    "Install one (e.g. Noto Sans CJK: the fonts-noto-cjk package) and restart.",
 )
 
 

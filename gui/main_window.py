@@ -23,13 +23,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QSettings, Signal
+from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QTabWidget, QWidget
 
 from gui.common.tab_protocol import CloseQuestion, StudioTab
 from gui.compare.tab import CompareTab
 from gui.fonts import NO_CJK_WARNING
+from gui.language_menu import LanguageButton
 from gui.screen_fit import fit_to_screen
 from gui.training.tab import TrainTab
 from gui.translate.tab import TranslateTab
@@ -61,14 +62,16 @@ class MainWindow(QMainWindow):
         for tab in (self.translate_tab, self.train_tab, self.compare_tab):
             self.add_tab(tab)
         self.tabs.currentChanged.connect(self._on_tab_changed)
+        self.language_button = LanguageButton(lambda problem: self.statusBar().showMessage(problem, 10000))
+        self.tabs.setCornerWidget(self.language_button, Qt.Corner.TopRightCorner)
         self.setCentralWidget(self.tabs)
         # A normal widget, not a permanent one: a temporary message (a model saved, a sentence copied)
         # takes the whole bar for its few seconds instead of being cut off beside the model's line.
         self.statusBar().addWidget(self.translate_tab.status, 1)
         if cjk_family is None:
-            warning = QLabel("⚠ No Chinese font")
+            warning = QLabel(self.tr("⚠ No Chinese font"))
             warning.setObjectName("fontWarning")
-            warning.setToolTip(NO_CJK_WARNING)
+            warning.setToolTip(QCoreApplication.translate("Fonts", NO_CJK_WARNING))
             self.statusBar().addPermanentWidget(warning)
             log.warning(NO_CJK_WARNING)
         self._connect_tabs(defer_training)
@@ -96,7 +99,7 @@ class MainWindow(QMainWindow):
         return self.train_tab.panel
 
     def _add_shortcuts(self) -> None:
-        quit_action = self.addAction("Quit")
+        quit_action = self.addAction(self.tr("Quit"))
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
 
@@ -138,7 +141,8 @@ class MainWindow(QMainWindow):
 
     def _on_model_saved(self, folder: str) -> None:
         """A training run saved a model: list it at once among the choices."""
-        self.statusBar().showMessage(f"New model saved: {Path(folder).name} (pick its scorer to use it)", 8000)
+        self.statusBar().showMessage(
+            self.tr("New model saved: %1 (pick its scorer to use it)").replace("%1", Path(folder).name), 8000)
         self.translate_tab.controller.rescan()
 
     # -- settings ---------------------------------------------------------------------------

@@ -50,6 +50,7 @@ EXAMPLES_FILE = RESOURCES / "examples.json"
 SHIPPED_ALIGNMENT = RESOURCES / "alignments" / "cmn-eng.zh-en.json.gz"
 APP_ICON = RESOURCES / "attention-studio.svg"
 DESKTOP_ENTRY = RESOURCES / "attention-studio.desktop"
+I18N_FOLDER = RESOURCES / "i18n"  # the interface's compiled translations, <package>_zh_CN.qm (gui/i18n.py)
 
 
 def shipped_model_names(root: Path | None = None) -> list[str]:

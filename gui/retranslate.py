@@ -1,0 +1,228 @@
+"""Rewriting the texts on screen in the other language, in place, when the interface's language changes.
+
+Nothing is rebuilt: every widget, dialog, action and item model keeps its state (a decode, a selected
+step, a half-typed sentence); only a text that is a known message of the catalog is replaced — found
+by the :class:`~gui.i18n.CatalogTranslator`'s record of what each shown text is. A text made from a
+template (``tr("Step %1 of %2").replace(…)``) is found by matching the template, its values carried
+over. Anything else (a user's sentence, a token piece, a model's name, an engine message) is left as
+it is. What this cannot find (text assembled from several messages) its widget refreshes on
+``QEvent.LanguageChange``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtCore import QAbstractItemModel, QAbstractListModel, QModelIndex, Qt
+from PySide6.QtGui import QAction, QStandardItemModel
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QDockWidget,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QPlainTextEdit,
+    QProgressBar,
+    QTableWidget,
+    QTabWidget,
+    QTextEdit,
+    QToolBox,
+    QTreeWidget,
+    QWidget,
+)
+
+from gui.i18n import CatalogTranslator, Message
+
+_PLACEHOLDER = re.compile(r"%(n|[1-9])")
+
+
+@dataclass(frozen=True)
+class _Template:
+    pattern: re.Pattern[str]
+    names: tuple[str, ...]  # the placeholders in the order they appear: "1", "2", "n"
+    message: Message
+
+
+class Rewriter:
+    """Maps a text shown in ``before`` to the same message in ``after``; unknown text is returned as it is."""
+
+    def __init__(self, translator: CatalogTranslator, before: str, after: str) -> None:
+        self.translator = translator
+        self.after = after
+        self.shown = translator.shown[before]
+        self.templates = [_template(text, message) for text, message in self.shown.items()
+                          if _PLACEHOLDER.search(text) and _PLACEHOLDER.sub("", text).strip()]
+        self.changed = 0
+
+    def __call__(self, text: str) -> str:
+        if not text:
+            return text
+        message = self.shown.get(text)
+        if message is not None:
+            return self._changed(self.translator.message_text(message, self.after).replace("%n", str(message.n)))
+        for template in self.templates:
+            match = template.pattern.fullmatch(text)
+            if match is not None:
+                return self._changed(self._fill(template, match.groups()))
+        return text
+
+    def _fill(self, template: _Template, values: tuple[str, ...]) -> str:
+        result = self.translator.message_text(template.message, self.after)
+        by_name = dict(zip(template.names, values, strict=True))
+        return _PLACEHOLDER.sub(lambda m: by_name.get(m.group(1), m.group(0)), result)
+
+    def _changed(self, text: str) -> str:
+        self.changed += 1
+        return text
+
+
+def _template(text: str, message: Message) -> _Template:
+    names: list[str] = []
+    parts: list[str] = []
+    position = 0
+    for match in _PLACEHOLDER.finditer(text):
+        parts.append(re.escape(text[position:match.start()]))
+        if match.group(1) in names:  # the same value twice: the second must equal the first
+            parts.append(f"(?P=v{match.group(1)})")
+        else:
+            names.append(match.group(1))
+            parts.append(f"(?P<v{match.group(1)}>.+?)")
+        position = match.end()
+    parts.append(re.escape(text[position:]))
+    return _Template(re.compile("".join(parts), re.DOTALL), tuple(names), message)
+
+
+def _rewrite(getter: Callable[[], str], setter: Callable[[str], object], rewrite: Rewriter) -> None:
+    text = getter()
+    new = rewrite(text)
+    if new != text:
+        setter(new)
+
+
+def retranslate_widgets(translator: CatalogTranslator, before: str, after: str) -> int:
+    """Rewrite every known message on every widget, action and item model of the application; the count."""
+    rewrite = Rewriter(translator, before, after)
+    models: set[int] = set()
+    for widget in QApplication.allWidgets():
+        retranslate_widget(widget, rewrite, models)
+    return rewrite.changed
+
+
+def retranslate_widget(widget: QWidget, rewrite: Rewriter, models: set[int]) -> None:
+    """One widget's own texts (not its children's: each widget is visited by itself)."""
+    _rewrite(widget.toolTip, widget.setToolTip, rewrite)
+    _rewrite(widget.statusTip, widget.setStatusTip, rewrite)
+    _rewrite(widget.whatsThis, widget.setWhatsThis, rewrite)
+    _rewrite(widget.accessibleName, widget.setAccessibleName, rewrite)
+    if widget.isWindow() or isinstance(widget, QDockWidget):
+        _rewrite(widget.windowTitle, widget.setWindowTitle, rewrite)
+    for action in widget.actions():
+        _retranslate_action(action, rewrite)
+    if isinstance(widget, QLabel | QAbstractButton):
+        _rewrite(widget.text, widget.setText, rewrite)
+    elif isinstance(widget, QLineEdit | QTextEdit | QPlainTextEdit):  # its text is the user's: only the hint
+        _rewrite(widget.placeholderText, widget.setPlaceholderText, rewrite)
+    elif isinstance(widget, QGroupBox | QMenu):
+        _rewrite(widget.title, widget.setTitle, rewrite)
+    elif isinstance(widget, QProgressBar):
+        _rewrite(widget.format, widget.setFormat, rewrite)
+    elif isinstance(widget, QAbstractSpinBox):
+        _retranslate_spin_box(widget, rewrite)
+    elif isinstance(widget, QTabWidget):
+        for index in range(widget.count()):
+            _rewrite(lambda i=index: widget.tabText(i), lambda t, i=index: widget.setTabText(i, t), rewrite)
+            _rewrite(lambda i=index: widget.tabToolTip(i), lambda t, i=index: widget.setTabToolTip(i, t), rewrite)
+    elif isinstance(widget, QToolBox):
+        for index in range(widget.count()):
+            _rewrite(lambda i=index: widget.itemText(i), lambda t, i=index: widget.setItemText(i, t), rewrite)
+    elif isinstance(widget, QComboBox):
+        _retranslate_combo(widget, rewrite)
+    elif isinstance(widget, QTableWidget):
+        _retranslate_table(widget, rewrite)
+    elif isinstance(widget, QTreeWidget):
+        header = widget.headerItem()
+        for column in range(widget.columnCount()):
+            _rewrite(lambda c=column: header.text(c), lambda t, c=column: header.setText(c, t), rewrite)
+    if isinstance(widget, QAbstractItemView) and not isinstance(widget, QTableWidget | QTreeWidget):
+        _refresh_model(widget.model(), rewrite, models)
+
+
+def _retranslate_action(action: QAction, rewrite: Rewriter) -> None:
+    _rewrite(action.text, action.setText, rewrite)
+    _rewrite(action.toolTip, action.setToolTip, rewrite)
+    _rewrite(action.statusTip, action.setStatusTip, rewrite)
+    _rewrite(action.iconText, action.setIconText, rewrite)
+    menu = action.menu()
+    if isinstance(menu, QMenu):
+        _rewrite(menu.title, menu.setTitle, rewrite)
+
+
+def _retranslate_spin_box(widget: QAbstractSpinBox, rewrite: Rewriter) -> None:
+    _rewrite(widget.specialValueText, widget.setSpecialValueText, rewrite)
+    for name in ("prefix", "suffix"):
+        getter = getattr(widget, name, None)
+        if callable(getter):
+            _rewrite(getter, getattr(widget, "set" + name.capitalize()), rewrite)
+
+
+def _retranslate_combo(widget: QComboBox, rewrite: Rewriter) -> None:
+    if widget.isEditable():
+        _rewrite(widget.placeholderText, widget.setPlaceholderText, rewrite)
+    blocked = widget.blockSignals(True)  # the same item, renamed: no "current changed" for anyone
+    try:
+        for index in range(widget.count()):
+            _rewrite(lambda i=index: widget.itemText(i), lambda t, i=index: widget.setItemText(i, t), rewrite)
+            _rewrite(lambda i=index: _text(widget.itemData(i, Qt.ItemDataRole.ToolTipRole)),
+                     lambda t, i=index: widget.setItemData(i, t, Qt.ItemDataRole.ToolTipRole), rewrite)
+    finally:
+        widget.blockSignals(blocked)
+
+
+def _retranslate_table(widget: QTableWidget, rewrite: Rewriter) -> None:
+    for column in range(widget.columnCount()):
+        item = widget.horizontalHeaderItem(column)
+        if item is not None:
+            _rewrite(item.text, item.setText, rewrite)
+            _rewrite(item.toolTip, item.setToolTip, rewrite)
+    for row in range(widget.rowCount()):
+        item = widget.verticalHeaderItem(row)
+        if item is not None:
+            _rewrite(item.text, item.setText, rewrite)
+        for column in range(widget.columnCount()):
+            cell = widget.item(row, column)
+            if cell is not None:
+                _rewrite(cell.text, cell.setText, rewrite)
+                _rewrite(cell.toolTip, cell.setToolTip, rewrite)
+
+
+def _refresh_model(model: QAbstractItemModel | None, rewrite: Rewriter, models: set[int]) -> None:
+    """A model shown by a view: a standard model's headers rewritten; any model asked to redraw its
+    headers and cells (a model of its own answers ``headerData`` / ``data`` with ``tr()``, now the new
+    language)."""
+    if model is None or id(model) in models:
+        return
+    models.add(id(model))
+    root = QModelIndex()
+    rows = model.rowCount(root)
+    columns = 1 if isinstance(model, QAbstractListModel) else model.columnCount(root)
+    if isinstance(model, QStandardItemModel):
+        for column in range(columns):
+            item = model.horizontalHeaderItem(column)
+            if item is not None:
+                _rewrite(item.text, item.setText, rewrite)
+    if columns > 0:
+        model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, columns - 1)
+    if rows > 0:
+        model.headerDataChanged.emit(Qt.Orientation.Vertical, 0, rows - 1)
+        model.dataChanged.emit(model.index(0, 0), model.index(rows - 1, columns - 1))
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else ""

@@ -1,0 +1,48 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name>ErrorReporter</name>
+    <message>
+        <source>The details are also in the log file.</source>
+        <translation>详细信息也已写入日志文件。</translation>
+    </message>
+    <message>
+        <source>Unexpected error</source>
+        <translation>意外错误</translation>
+    </message>
+</context>
+<context>
+    <name>Fonts</name>
+    <message>
+        <source>No Chinese font found: Chinese text may show as empty boxes. Install one (e.g. Noto Sans CJK: the fonts-noto-cjk package) and restart.</source>
+        <translation>未找到中文字体：中文可能显示为空白方框。请安装一种中文字体（例如 Noto Sans CJK：fonts-noto-cjk 软件包）后重新启动。</translation>
+    </message>
+</context>
+<context>
+    <name>LanguageButton</name>
+    <message>
+        <source>The language of the interface (messages from the engine stay English)</source>
+        <translation>界面语言（引擎给出的消息保持英文）</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>跟随系统</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>⚠ No Chinese font</source>
+        <translation>⚠ 无中文字体</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <source>New model saved: %1 (pick its scorer to use it)</source>
+        <translation>新模型已保存：%1（选择它的打分函数即可使用）</translation>
+    </message>
+</context>
+</TS>
