@@ -100,6 +100,11 @@ class Tokenizer:
         """The piece string of each id, e.g. ``['▁I', '▁am', '<0xF0>']``."""
         return [self._processor.id_to_piece(int(i)) for i in ids]
 
+    def piece_id(self, piece: str) -> int | None:
+        """The id of the piece string ``piece`` (e.g. ``'▁book'``), or None when the vocabulary has no such piece."""
+        index = self._processor.piece_to_id(piece)
+        return index if self._processor.id_to_piece(index) == piece else None
+
     def decode(self, ids: Iterable[int]) -> str:
         """Detokenized text; special ids are dropped."""
         return self._processor.decode([int(i) for i in ids if int(i) > EOS_ID])

@@ -1,0 +1,111 @@
+"""One translation teacher-forced through a model as a batch of rows, each row one decode step's score.
+
+Attribution asks, for output step i, how log p(y_i | y_<i, x) depends on the *embeddings* of the source
+pieces x_1..x_S and of the output prefix y_0..y_{i-1}. :class:`ForcedRows` runs the model's own
+teacher-forced ``forward(source, lengths, target_in)`` — the same for every family and mechanism: the RNN
+encoder–decoder with any scorer, the fixed context C (``none``), several heads, and the Transformer — with
+three hooks, so that no model code changes:
+
+- a forward hook on ``encoder.embedding`` replaces its output by the given source embeddings (R×S×E);
+- a forward hook on ``decoder.embedding`` replaces its output by ``[emb(BOS); the given prefix embeddings]``
+  (R×(P+1)×E: the BOS embedding is never varied, so it is neither attributed nor part of a baseline);
+- a forward pre-hook on ``decoder.output`` keeps, in each row, the one position that row scores, so the
+  output layer (V wide, the largest product) runs over R rows instead of R×T.
+
+What a Transformer adds after its embedding (×√D, positions) stays as it is: a zero embedding keeps its
+positions. Row r scores ``log p(y_{i_r}) - log p(y'_r)`` where row r has a contrast piece y'_r, else
+``log p(y_{i_r})`` (Yin & Neubig 2022's contrastive score). Rows never mix in the model (batch rows are
+independent in eval mode), so the gradient of the rows' sum gives each row its own gradient: many steps
+and many interpolation points run as one batched forward.
+
+Shapes: S source pieces, T output pieces (EOS included), P ≤ T-1 prefix positions fed (y_0..y_{P-1}),
+E embedding size, V target vocabulary, R rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+import torch
+from torch import Tensor, nn
+
+from engine.text.tokenizer import BOS_ID
+
+NO_CONTRAST = -1  # the contrast id of a row without a contrast piece
+
+
+class ForcedRows:
+    """A model, one source sentence and the output pieces it is teacher-forced with."""
+
+    def __init__(self, model: nn.Module, source_ids: Sequence[int], target_ids: Sequence[int]) -> None:
+        self.model = model.eval()
+        device = next(model.parameters()).device
+        self.source = torch.tensor(list(source_ids), device=device)  # S
+        self.target = torch.tensor(list(target_ids), device=device)  # T: y_0..y_{T-1}
+        self.encoder_embedding: nn.Embedding = model.encoder.embedding
+        self.decoder_embedding: nn.Embedding = model.decoder.embedding
+        with torch.no_grad():
+            self.source_embedded = self.encoder_embedding(self.source)  # S×E
+            self.prefix_embedded = self.decoder_embedding(self.target)  # T×E: emb(y_0..y_{T-1})
+            self.bos_embedded = self.decoder_embedding(self.target.new_tensor([BOS_ID]))  # 1×E
+
+    @property
+    def source_length(self) -> int:
+        return int(self.source.numel())
+
+    @property
+    def target_length(self) -> int:
+        return int(self.target.numel())
+
+    def score(self, source_embedded: Tensor, prefix_embedded: Tensor, steps: Tensor, contrasts: Tensor) -> Tensor:
+        """source_embedded: R×S×E, prefix_embedded: R×P×E (emb(y_0..y_{P-1}), P ≥ max(steps)), steps: R
+        (the step i each row scores), contrasts: R (a target id, or NO_CONTRAST) → R: each row's score.
+
+        The signature Captum's attribution methods call (``additional_forward_args`` = steps, contrasts)."""
+        rows, prefix = source_embedded.size(0), prefix_embedded.size(1)
+        fed = torch.cat([self.bos_embedded.expand(rows, 1, -1), prefix_embedded], dim=1)  # R×(P+1)×E
+        target_in = torch.cat([self.target.new_tensor([BOS_ID]), self.target[:prefix]]).expand(rows, -1)  # R×(P+1)
+        with self._hooked(source_embedded, fed, steps):
+            logits = self.model(self.source.expand(rows, -1), torch.full((rows,), self.source_length), target_in)
+        log_probs = torch.log_softmax(logits[:, 0], dim=-1)  # R×V
+        chosen = log_probs.gather(1, self.target[steps].unsqueeze(1)).squeeze(1)  # R
+        has_contrast = contrasts != NO_CONTRAST
+        other = log_probs.gather(1, contrasts.clamp_min(0).unsqueeze(1)).squeeze(1)  # R
+        return torch.where(has_contrast, chosen - other, chosen)
+
+    def ids_score(self, source_ids: Tensor, target_in: Tensor, steps: Tensor, contrasts: Tensor) -> Tensor:
+        """The same score from ids, no embedding replaced: source_ids R×S, target_in R×(P+1) (BOS first) → R.
+        Occlusion's forward (engine.explain.occlusion)."""
+        rows = source_ids.size(0)
+        with self._hooked(None, None, steps):
+            logits = self.model(source_ids, torch.full((rows,), self.source_length), target_in)
+        log_probs = torch.log_softmax(logits[:, 0], dim=-1)  # R×V
+        chosen = log_probs.gather(1, self.target[steps].unsqueeze(1)).squeeze(1)
+        other = log_probs.gather(1, contrasts.clamp_min(0).unsqueeze(1)).squeeze(1)
+        return torch.where(contrasts != NO_CONTRAST, chosen - other, chosen)
+
+    def target_in(self, prefix: int) -> Tensor:
+        """(prefix+1,) BOS y_0 .. y_{prefix-1}: the decoder's inputs up to step ``prefix``."""
+        return torch.cat([self.target.new_tensor([BOS_ID]), self.target[:prefix]])
+
+    @torch.no_grad()
+    def log_probs(self) -> Tensor:
+        """(T,) log p(y_i | y_<i, x) of every output piece, as one teacher-forced forward computes it."""
+        target_in = self.target_in(self.target_length - 1).unsqueeze(0)  # 1×T
+        logits = self.model(self.source.unsqueeze(0), torch.tensor([self.source_length]), target_in)  # 1×T×V
+        return torch.log_softmax(logits[0], dim=-1).gather(1, self.target.unsqueeze(1)).squeeze(1)
+
+    @contextmanager
+    def _hooked(self, source_embedded: Tensor | None, fed: Tensor | None, steps: Tensor) -> Iterator[None]:
+        handles = [self.model.decoder.output.register_forward_pre_hook(
+            lambda _module, args: (args[0][torch.arange(steps.numel(), device=steps.device), steps].unsqueeze(1),))]
+        if source_embedded is not None:
+            handles.append(self.encoder_embedding.register_forward_hook(lambda *_: source_embedded))
+        if fed is not None:
+            handles.append(self.decoder_embedding.register_forward_hook(lambda *_: fed))
+        try:
+            yield
+        finally:
+            for handle in handles:
+                handle.remove()
