@@ -1,5 +1,8 @@
 """Exports of the attention panel: the heatmap as PNG or SVG (pyqtgraph exporters), the matrix
-with its tokens as CSV or JSON.
+with its tokens as CSV or JSON — or, while the map shows an attribution (gui/attention/attribution_view.py),
+that attribution: the pictures as drawn, the CSV its matrix (its corner cell names the method), the JSON its
+``attribution`` object beside ``attention`` (every step's source and prefix attributions, log p, the share on
+the source, the contrastive ones; ``map`` says what the map showed).
 
 The pictures are the map as drawn: its view (words or pieces) and its colour scale, which the
 colour bar names. The JSON object uses the command line's ``translate --json`` keys (``source``,
@@ -22,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from pyqtgraph.exporters import ImageExporter, SVGExporter
 from PySide6.QtCore import QRect
 from PySide6.QtGui import QPainter
@@ -30,6 +34,7 @@ from PySide6.QtWidgets import QWidget
 
 from engine.files.atomic import write_bytes_atomic
 from engine.text.words import MERGE_RULE
+from gui.attention.attribution_math import SHORT_NAMES
 from gui.attention.panel import AttentionPanel
 
 log = logging.getLogger("attention_studio")
@@ -43,7 +48,7 @@ class ExportError(Exception):
 
 
 def _require_rows(panel: AttentionPanel) -> None:
-    if not panel.has_attention():
+    if not panel.has_attention() and not panel.attribution.active:
         raise ExportError("this model has no attention weights (fixed context C): nothing to export")
     if not panel.target_tokens():
         raise ExportError("translate a sentence first: there is no attention matrix yet")
@@ -104,6 +109,15 @@ def matrix_csv(panel: AttentionPanel) -> str:
     _require_rows(panel)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
+    if panel.attribution.active:  # the attribution the map shows ("" where a step is not computed yet)
+        words = panel.word_view()
+        corner = f"{SHORT_NAMES[panel.attribution.method]}: {CORNER_WORDS if words else CORNER}"
+        columns = panel.source_words() if words else panel.source_tokens()
+        rows = panel.target_words() if words else panel.target_tokens()
+        writer.writerow([corner, *columns])
+        for token, row in zip(rows, panel.attribution.shown_matrix(panel.units()), strict=True):
+            writer.writerow([token, *("" if np.isnan(value) else f"{float(value):.6f}" for value in row)])
+        return buffer.getvalue()
     if panel.word_view():
         corner, columns, rows, matrix = CORNER_WORDS, panel.source_words(), panel.target_words(), panel.word_attention()
     else:
@@ -127,6 +141,13 @@ def matrix_json(panel: AttentionPanel, metadata: dict[str, Any] | None = None) -
     if panel.word_view():
         document["words"] = {"source": panel.source_words(), "tokens": panel.target_words(),
                              "attention": _rounded(panel.word_attention()), "rule": MERGE_RULE}
+    document["map"] = panel.attribution.method  # what the map showed: alpha, ig, grad or occlusion
+    attribution = panel.attribution.export_record()
+    if attribution is not None:  # pieces, as "attention"; in the word view its map too (null: not computed)
+        document["attribution"] = attribution
+        if panel.word_view():
+            document["words"]["attribution"] = [[None if np.isnan(v) else round(float(v), 6) for v in row]
+                                                for row in panel.attribution.shown_matrix(panel.units())]
     return document
 
 

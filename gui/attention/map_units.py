@@ -12,6 +12,7 @@ Pure Python and numpy: no Qt.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -130,3 +131,18 @@ def cell_text(units: MapUnits, row: int, column: int, weight: float, target: str
 
 def _span(name: str, pieces: range) -> str:
     return f"{name} {pieces.start}" if len(pieces) == 1 else f"{name}s {pieces.start}–{pieces.stop - 1}"
+
+
+def warm_up_segmenter() -> None:
+    """Load the Chinese segmenter (engine/text/segment.py) on a helper thread, once: loaded at the first
+    Chinese map instead, its dictionary would stall the window for a fraction of a second."""
+    global _segmenter_warming
+    if _segmenter_warming:
+        return
+    _segmenter_warming = True
+    from engine.text import segment
+
+    threading.Thread(target=segment.warm_up, name="segmenter-warm-up", daemon=True).start()
+
+
+_segmenter_warming = False

@@ -23,11 +23,13 @@ shown only for it); :meth:`attention` stays the mean and :meth:`head_attention` 
 
 A model without attention (the ``none`` scorer) has no weights: instead of a heatmap the panel
 explains that every step reads the same fixed context C, and :meth:`attention` has no rows.
+
+The map can show an attribution instead of α (:attr:`attribution`, gui/attention/attribution_view.py):
+the accessors above stay α's; for ``none`` the attribution is the only map there is.
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Sequence
 from dataclasses import replace
@@ -37,11 +39,12 @@ import numpy as np
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
+from gui.attention.attribution_view import AttributionView
 from gui.attention.head_rows import MEAN, head_row, layer_rows, shown_rows, stacked_heads
 from gui.attention.heads import HeadChooser
 from gui.attention.heatmap import HeatmapView
 from gui.attention.inspector import StepInspector
-from gui.attention.map_units import MapUnits, UnitsCache, cell_text, steering_mark
+from gui.attention.map_units import MapUnits, UnitsCache, cell_text, steering_mark, warm_up_segmenter
 from gui.attention.no_attention import no_attention_note
 from gui.attention.record import DecodeRecord
 from gui.attention.row_scroll import with_row_scroll_bar
@@ -56,21 +59,6 @@ if TYPE_CHECKING:
 SEGMENTER_WARM_UP_MS = 2000  # after start-up, the word view's Chinese segmenter loads on a helper thread
 INSPECTOR_INTERVAL_MS = 150  # the step inspector's redraws while a run streams (see AttentionPanel)
 HOVER_HINT = "Hover a cell for its weight · wheel: zoom · drag: pan · double-click: reset · click a row: its step"
-
-
-def _warm_up_segmenter() -> None:
-    """Load the Chinese segmenter (engine/text/segment.py) on a helper thread, once: loaded at the first
-    Chinese map instead, its dictionary would stall the window for a fraction of a second."""
-    global _segmenter_warming
-    if _segmenter_warming:
-        return
-    _segmenter_warming = True
-    from engine.text import segment
-
-    threading.Thread(target=segment.warm_up, name="segmenter-warm-up", daemon=True).start()
-
-
-_segmenter_warming = False
 
 
 class AttentionPanel(QWidget):
@@ -146,8 +134,9 @@ class AttentionPanel(QWidget):
         self.view_bar.wordViewChanged.connect(self.set_word_view)
         self.view_bar.colorScaleChanged.connect(self.set_color_scale)
         self.view_bar.resetZoomRequested.connect(self.heatmap.reset_zoom)
-        QTimer.singleShot(SEGMENTER_WARM_UP_MS, _warm_up_segmenter)
+        QTimer.singleShot(SEGMENTER_WARM_UP_MS, warm_up_segmenter)
         self.head_chooser.headChanged.connect(lambda _head: self.render_now())
+        self.attribution = AttributionView(self)  # what the map shows: α or an attribution (attribution_view.py)
 
     # -- contract ---------------------------------------------------------------------------
     def attention(self) -> np.ndarray:
@@ -240,6 +229,7 @@ class AttentionPanel(QWidget):
         self._lay_out_columns()
         self.hover_label.setText(HOVER_HINT)
         self.inspector.clear(formula)
+        self.attribution.begin(len(self.record.source_tokens))
 
     def clear(self) -> None:
         self.begin((), True, "")
@@ -269,6 +259,10 @@ class AttentionPanel(QWidget):
         """The run stopped early: draw what it produced."""
         self._throttle.flush()
 
+    def request_redraw(self) -> None:
+        """Draw soon, throttled (an attribution came in)."""
+        self._throttle.request()
+
     def _count_heads(self, step: DecodeStep) -> None:
         """Offer the heads' choice when the run's mechanism has several heads (H×S rows), of each layer (L×H×S)."""
         heads, layers = step.head_attention, step.layer_attention
@@ -287,11 +281,12 @@ class AttentionPanel(QWidget):
 
     def _render(self, inspector_now: bool = False) -> None:
         record = self.record
-        if record.uses_attention:
+        if record.uses_attention or self.attribution.active:
             self._lay_out_columns()
-            units = self._units
-            rows = int(record.matrix.shape[0])
-            self.heatmap.set_rows(units.matrix(self.shown_matrix()), self._row_labels(units, rows), record.finished)
+            units, shown = self._units, self.attribution
+            rows = int(record.matrix.shape[0]) if record.uses_attention else record.row_count
+            matrix = shown.drawn(units, rows) if shown.active else units.matrix(self.shown_matrix())
+            self.heatmap.set_rows(matrix, self._row_labels(units, rows), record.finished)
             self.heatmap.highlight_row(units.row_of(self._preview if self._preview >= 0 else self._pinned))
         if inspector_now or record.finished or self._pinned >= 0 or self._preview >= 0:
             self._show_inspected()
@@ -348,6 +343,7 @@ class AttentionPanel(QWidget):
                                  record.source_tokens, record.formula, record.uses_attention,
                                  source_split=units.source, words=units.words, note=self._word_note(index),
                                  head=head, head_weights=head_row(heads, head))
+        self.attribution.inspect(index, units)
 
     def _word_note(self, index: int) -> str:
         """In the word view, which output word step ``index`` belongs to when that word has several pieces."""
@@ -390,7 +386,8 @@ class AttentionPanel(QWidget):
             self.hover_label.setToolTip(HOVER_HINT)
             self.cellHovered.emit(-1, -1)
             return
-        text = cell_text(units, row, column, self.heatmap.weight(row, column), self.heatmap._row_labels[row])
+        text = self.attribution.relabel(cell_text(units, row, column, self.heatmap.weight(row, column),
+                                                  self.heatmap._row_labels[row]))
         self.hover_label.setText(text)
         self.hover_label.setToolTip(text)
         self.cellHovered.emit(units.row_pieces(row).start, units.column_pieces(column).start)

@@ -24,6 +24,7 @@ from gui.stored_settings import stored_int, stored_text
 from gui.translate.beam_tree_follow import BeamTreeFollower
 from gui.translate.controller import STOPPED, TranslateController
 from gui.translate.controls import SPEED_STEPS, delay_for
+from gui.translate.explain_link import ExplainLink
 from gui.translate.history import History, fill_history_menu
 from gui.translate.input_state import LOADING_HINT, input_state
 from gui.translate.language_gate import LanguageGate
@@ -77,6 +78,7 @@ class TranslateTab(QWidget):
         self.beam_tree = BeamTreeFollower(self)  # the beam tree of the run shown
         self.length_study = LengthStudyLink(self)
         self.exports = RunExport(self)
+        self.explain = ExplainLink(self)  # the attribution the map shows, computed after each decode
         self.unseen = UnseenWords(self.view)  # the input's words never seen in training
         self._latest_tokens: tuple[str, ...] | None = None  # the output of the newest step, not yet drawn
         self._frame_throttle = FrameThrottle(self._draw_frame, self)
