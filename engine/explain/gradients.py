@@ -40,8 +40,8 @@ def gradient_chunk(rows: ForcedRows, method: str, steps: list[int], contrasts: l
     device = rows.source.device
     step_tensor = torch.tensor(steps, device=device)
     contrast_tensor = torch.tensor(contrasts, device=device)
-    inputs = (rows.source_embedded.expand(count, -1, -1).clone(),  # k×S×E
-              rows.prefix_embedded[:prefix].expand(count, -1, -1).clone())  # k×P×E
+    inputs = (rows.source_embedded.expand(count, -1, -1).clone().requires_grad_(),  # k×S×E
+              rows.prefix_embedded[:prefix].expand(count, -1, -1).clone().requires_grad_())  # k×P×E
     with torch.enable_grad():
         if method == "ig":
             attributions, delta = IntegratedGradients(rows.score).attribute(
