@@ -27,6 +27,7 @@ from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QTabWidget, QWidget
 
+from gui.common.model_on_screen import ModelOnScreen, link_travel
 from gui.common.tab_protocol import CloseQuestion, StudioTab
 from gui.compare.tab import CompareTab
 from gui.fonts import NO_CJK_WARNING
@@ -34,6 +35,7 @@ from gui.language_menu import LanguageButton
 from gui.screen_fit import fit_to_screen
 from gui.training.tab import TrainTab
 from gui.translate.tab import TranslateTab
+from gui.window_lesson import install_lesson
 
 if TYPE_CHECKING:
     from gui.training.panel import TrainingPanel
@@ -76,6 +78,7 @@ class MainWindow(QMainWindow):
             log.warning(NO_CJK_WARNING)
         self._connect_tabs(defer_training)
         self._add_shortcuts()
+        self.lesson_dock = install_lesson(self)  # the Lesson button and its dock (gui/window_lesson.py)
 
     def add_tab(self, tab: StudioTab) -> None:
         """Show ``tab`` (a QWidget) under its title, and start, save and shut it down with the others."""
@@ -90,6 +93,8 @@ class MainWindow(QMainWindow):
         self.translate_tab.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 6000))
         self.train_tab.modelSaved.connect(self._on_model_saved)
         self.train_tab.pointChosen.connect(self._travel)
+        self.model_on_screen = ModelOnScreen(self)  # a run's earlier weights, one Back for both tabs
+        link_travel(self.model_on_screen, self.translate_tab, self.compare_tab)
         if defer_training:
             self.translate_tab.controller.engineReady.connect(self.train_tab.engine_ready)
 

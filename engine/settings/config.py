@@ -209,8 +209,14 @@ class TrainConfig(_Serializable):
         row=Row(tip="A length curriculum: the fraction of the run trained on single pairs only before the joined "
                 "examples join in; 'at once' mixes them in from the start", step=0.05, special="at once"))
     keep_snapshots: int = setting(0, low=0, high=100,
-                                  help="keep the weights of the last N validations in checkpoint/snapshots for "
-                                  "checkpoint averaging (python -m engine average); 0 = none")
+                                  help="keep the weights of N validations in checkpoint/snapshots (float16): the "
+                                  "last 5 in a row for checkpoint averaging (python -m engine average), older ones "
+                                  "thinned evenly over the run for going back through training; 0 = none",
+                                  row=Row(label="Keep snapshots", tip="Keep the weights of this many validations "
+                                          "(float16, in the run's checkpoint folder): the last 5 in a row, older ones "
+                                          "thinned evenly over the run, so that a click on a training curve "
+                                          "translates with the model as it was near that step. 'none' keeps only "
+                                          "the saved model", special="none", low=0, high=100))
     subword_alpha: float = setting(0.0, low=0.0, high=1.0,
                                    help="subword regularization (Kudo 2018): each epoch, segment every training "
                                    "example afresh, drawn from its 64 best segmentations with smoothing α (0.1–0.5 "

@@ -1,8 +1,9 @@
 """Weight snapshots of a run's last validations, and their average (checkpoint averaging).
 
 With ``TrainConfig.keep_snapshots`` = N > 0, the trainer writes the model's weights at every
-validation to ``<run folder>/checkpoint/snapshots/step-XXXXXXXX.safetensors`` and keeps the last N,
-as float16 (2 bytes a weight; averaging and going back through training read them into float32
+validation to ``<run folder>/checkpoint/snapshots/step-XXXXXXXX.safetensors`` and keeps N of them
+(:func:`snapshots_to_drop`: the newest few in a row, for averaging, and older ones thinned evenly over
+the run, so that going back through training finds weights near any step), as float16 (2 bytes a weight; averaging and going back through training read them into float32
 models — a weight rounded to float16 moves by at most 1/2048 of itself).
 :func:`average_snapshots` averages the last n of them element-wise (Vaswani et al. 2017 and Junczys-
 Dowmunt et al. 2016 average the last checkpoints of a run; with a learning rate that decays to the
@@ -15,21 +16,24 @@ digest required when the file carries metadata at all: those of the previous ver
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import torch
 from safetensors.torch import save as save_safetensors
 
 from engine.files.atomic import write_bytes_atomic
-from engine.files.stored import read_bytes, read_tensors, tensor_digest
+from engine.files.stored import read_bytes
+from engine.files.stored_tensors import read_tensors, tensor_digest
 from engine.settings.errors import ModelFileError, StoredFileError
-from engine.training.checkpoint import CHECKPOINT_FOLDER
+from engine.training.checkpoint_state import CHECKPOINT_FOLDER
 
 SNAPSHOT_FOLDER = "snapshots"
 _NAME = re.compile(r"step-[0-9]{8,12}\.safetensors")
 SNAPSHOT_FORMAT = "attention-studio-snapshot"
 MAX_SNAPSHOT_BYTES = 4 * 1024**3
 FLOAT16_MAX = float(torch.finfo(torch.float16).max)
+RECENT_KEPT = 5  # the newest snapshots always kept in a row: what averaging reads (``average --last 5``)
 
 
 def snapshot_folder(run_folder: Path) -> Path:
@@ -63,9 +67,40 @@ def save_snapshot(run_folder: Path, step: int, state: dict[str, torch.Tensor], k
     tensors = {name: tensor.detach().to("cpu", dtype).contiguous().clone() for name, tensor in state.items()}
     metadata = {"format": SNAPSHOT_FORMAT, "step": str(step), "sha256": tensor_digest(tensors)}
     write_bytes_atomic(path, save_safetensors(tensors, metadata=metadata))
-    for old in list_snapshots(run_folder)[:-keep] if keep > 0 else []:
-        old.unlink(missing_ok=True)
+    kept = {_step_of(old): old for old in list_snapshots(run_folder)}
+    for old_step in snapshots_to_drop(list(kept), keep):
+        kept[old_step].unlink(missing_ok=True)
     return path
+
+
+def _step_of(path: Path) -> int:
+    return int(path.stem.split("-")[-1])
+
+
+def snapshots_to_drop(steps: Sequence[int], keep: int) -> list[int]:
+    """Which of the snapshots at ``steps`` to delete so that ``keep`` remain (none while there are no more
+    than ``keep``, or when ``keep`` is 0: a run that keeps no snapshots writes none).
+
+    The newest ``min(keep, RECENT_KEPT)`` stay, in a row (averaging reads the last few). The older ones
+    are thinned evenly over the run: the first validation's stays, and while too many remain, the older
+    snapshot whose two neighbours lie closest together goes (its loss leaves the smallest gap), so that
+    the kept steps stay spread over the whole run as it grows (e.g. 100 validations, keep 20: the last 5
+    and 15 spread over the rest, no gap much wider than another)."""
+    ordered = sorted(steps)
+    if keep <= 0 or len(ordered) <= keep:
+        return []
+    recent = min(keep, RECENT_KEPT)
+    older, boundary = ordered[:-recent], ordered[-recent]
+    room = keep - recent
+    if room == 0:
+        return older
+    dropped = []
+    while len(older) > room:  # len(older) ≥ 2 here: the first one is never a candidate
+        def gap(i: int) -> tuple[int, int]:
+            following = older[i + 1] if i + 1 < len(older) else boundary
+            return following - older[i - 1], older[i]
+        dropped.append(older.pop(min(range(1, len(older)), key=gap)))
+    return dropped
 
 
 def read_snapshot(path: Path) -> dict[str, torch.Tensor]:
@@ -89,7 +124,7 @@ def _check_metadata(path: Path, tensors: dict[str, torch.Tensor], metadata: dict
     if metadata.get("format") != SNAPSHOT_FORMAT or not isinstance(metadata.get("sha256"), str):
         raise StoredFileError(f"{path} is not a weight snapshot of this app (its metadata lacks the format or "
                               "the digest)")
-    if metadata.get("step") != str(int(path.stem.split("-")[-1])):
+    if metadata.get("step") != str(_step_of(path)):
         raise StoredFileError(f"{path} records step {metadata.get('step')!r}, not the step its name gives")
     if tensor_digest(tensors) != metadata["sha256"]:
         raise StoredFileError(f"{path} was changed after it was written (its digest differs)")

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QCoreApplication
+
 from gui.common.catalog_jobs import LoadFailure
 
 if TYPE_CHECKING:
@@ -23,6 +25,7 @@ class PastModel:
     bundle: ModelBundle
     point: WeightPoint
     run_name: str  # the run folder's name
+    asked: float | None = None  # the step clicked on the curve (None: the point's own)
 
     @property
     def direction(self) -> str:
@@ -30,9 +33,21 @@ class PastModel:
         return f"{self.bundle.source_language}-{self.bundle.target_language}"
 
     @property
+    def nearest_note(self) -> str:
+        """' — the nearest kept to step 313' when the weights are not those of the step asked for, else ''."""
+        if self.asked is None or round(self.asked) == self.point.step:
+            return ""
+        return QCoreApplication.translate("PastModel", " — the nearest kept to step %1").replace(
+            "%1", f"{round(self.asked):,}")
+
+    @property
     def label(self) -> str:
-        """'model at step 2,000 of zh-en-additive' (what the status line says)."""
-        return f"{self.point.label} of {self.run_name}"
+        """'model at step 2,000 of dates-additive', 'saved model (step 939) of dates-additive — the
+        nearest kept to step 313' (what the badge over the map and the panel titles say)."""
+        point = (QCoreApplication.translate("PastModel", "model at step %1") if self.point.kind == "snapshot"
+                 else QCoreApplication.translate("PastModel", "saved model (step %1)")).replace("%1", f"{self.point.step:,}")
+        return QCoreApplication.translate("PastModel", "%1 of %2").replace("%1", point).replace(
+            "%2", self.run_name) + self.nearest_note
 
 
 def past_items(folder: Path, step: float) -> Iterator[PastModel | LoadFailure]:
@@ -42,10 +57,11 @@ def past_items(folder: Path, step: float) -> Iterator[PastModel | LoadFailure]:
 
     point = nearest_point(weight_points(folder), step)
     if point is None:
-        yield LoadFailure(folder, "the run has no saved model and no weight snapshot yet (snapshots are kept when "
-                                  "it trains with 'keep snapshots' above 0)")
+        yield LoadFailure(folder, QCoreApplication.translate(
+            "PastModel", "the run has no saved model and no weight snapshot yet (snapshots are kept when it trains "
+            "with 'keep snapshots' above 0)"))
         return
     try:
-        yield PastModel(load_point(folder, point), point, Path(folder).name)
+        yield PastModel(load_point(folder, point), point, Path(folder).name, step)
     except EngineError as error:
         yield LoadFailure(folder, str(error))

@@ -139,6 +139,7 @@ class CompareController(QObject):
         self._closed = False
         self.past: PastModel | None = None  # a run's earlier weights backing their scorer's panel (read-only)
         self._past_job = None
+        self._before_past = ""  # the direction shown before the earlier weights came (Back returns to it)
 
     # -- models -----------------------------------------------------------------------------
     def start(self, direction: str) -> None:
@@ -200,10 +201,14 @@ class CompareController(QObject):
         job.failed.connect(lambda job_id, message, _details: self._on_past(job_id, LoadFailure(folder, message)))
 
     def back_to_final(self) -> None:
-        """Leave the earlier weights: every panel backed by its direction's model again."""
+        """Leave the earlier weights: the direction shown before them, every panel backed by its model again
+        (a curve click still waiting for the tab to be shown, or for its weights, is forgotten)."""
+        if self._past_job is not None:
+            self._past_job.cancel()
+            self._past_job = None
         if self.past is not None:
             self.past = None
-            self._replan(self.direction)
+            self._replan(self._before_past or self.direction)
             self.pastChanged.emit("")
 
     def _past_scorer(self) -> str | None:
@@ -214,19 +219,33 @@ class CompareController(QObject):
             return
         self._past_job = None
         if isinstance(result, LoadFailure):
-            self.pastFailed.emit(f"Cannot go back to that step of {result.folder.name}: {result.reason}")
+            self.pastFailed.emit(self.tr("Cannot go back to that step of %1: %2").replace("%1", result.folder.name).replace(
+                "%2", result.reason))
             return
+        if self.past is None:
+            self._before_past = self.direction
         self.past = result  # type: ignore[assignment]
         self._replan(self.past.direction)  # type: ignore[union-attr]
         self.pastChanged.emit(self.past.label)  # type: ignore[union-attr]
 
+    def source_language(self, direction: str) -> str:
+        """The language ``direction``'s models read ("" when no model of it is known)."""
+        if self.past is not None and self.past.direction == direction:
+            return self.past.bundle.source_language
+        return next((e.source_language for e in self._entries if e.direction == direction), "")
+
     def _replan(self, direction: str) -> None:
         """Plan the panels again for ``direction`` and decode the sentence on screen again once the
-        models are in (before the catalog is scanned, only the direction is kept: the scan plans)."""
+        models are in, when they read its language (a Chinese sentence is never given to the dates
+        task's model); before the catalog is scanned, only the direction is kept: the scan plans."""
+        same_language = self.source_language(direction) == self.source_language(self.direction)
         self.direction = direction
         if not self._planned:
             return
         again = (self.run.text, self.run.reference) if self.run is not None else self._pending
+        again = again if same_language else None
+        if not same_language:
+            self.run = None
         self.cancel()
         self._plan()
         if again is not None and self._loading:
@@ -239,7 +258,8 @@ class CompareController(QObject):
             return
         self._loading.discard(scorer)
         if isinstance(result, LoadFailure):
-            self.modelFailed.emit(scorer, f"cannot load {result.folder.name}: {result.reason}")
+            self.modelFailed.emit(scorer, self.tr("cannot load %1: %2").replace("%1", result.folder.name).replace(
+                "%2", result.reason))
         else:
             self.bundles[scorer] = result  # type: ignore[assignment]
         if not self._loading:
@@ -312,7 +332,7 @@ class CompareController(QObject):
         if run_id != self._run_id:
             return
         self._decoding.discard(scorer)
-        self.forcedFailed.emit(scorer, f"decoding failed: {message}")
+        self.forcedFailed.emit(scorer, self.tr("decoding failed: %1").replace("%1", message))
         if not self._decoding:
             self._force()
 

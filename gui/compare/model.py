@@ -1,4 +1,4 @@
-"""What the Compare view decides, without Qt or torch: which model backs each scorer's panel,
+"""What the Compare view decides, without widgets or torch (Qt only translates its texts): which model backs each scorer's panel,
 which target the maps share, what a panel's numbers are, and the difference of two maps.
 
 Two ways to compare (the target choice):
@@ -18,9 +18,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+from PySide6.QtCore import QCoreApplication
 
 from engine.networks.scorer_table import ATTENTION_SCORER_NAMES, SCORER_NAMES  # torch-free
 from gui.attention.head_rows import stacked_heads
+from gui.translate.choices import label_of_direction
 
 if TYPE_CHECKING:
     from engine.decoding.forced import ForcedDecode
@@ -56,7 +58,7 @@ def training_note(slots: Sequence[PanelSlot]) -> tuple[str, str]:
     """(a status line's few words, the whole sentence) naming how the panels' models were trained when
     they were not all trained alike (engine.studies.training_budget); ("", "") when they were. Reads each
     model's config.json; a panel backed by a run's earlier weights, or an unreadable folder, is left out."""
-    from engine.models.bundle import read_config
+    from engine.models.config_file import read_config
     from engine.settings.errors import EngineError
     from engine.studies.training_budget import budget_note, short_budget_note
 
@@ -80,17 +82,20 @@ def plan_slots(entries: Sequence[ModelEntry], direction: str, scorers: dict[str,
         label, formula = scorers.get(scorer, (scorer, ""))
         matching = [e for e in entries if e.direction == direction and e.scorer == scorer]
         entry = max(matching, key=lambda e: (not e.shipped, e.modified)) if matching else None
-        reason = "" if entry else f"no {label} model for {direction.replace('-', '→')}: train one in the Train tab"
+        reason = "" if entry else QCoreApplication.translate(
+            "CompareModel", "no %1 model for %2: train one in the Train tab").replace("%1", label).replace(
+            "%2", label_of_direction(direction))
         slots.append(PanelSlot(scorer, label, formula, entry, reason))
     return slots
 
 
 def target_choices(slots: Sequence[PanelSlot], has_reference: bool) -> list[tuple[str, str]]:
     """(key, menu text) of the targets the maps can share, in menu order."""
-    choices = [(OWN_OUTPUTS, "Each scorer's own output")]
+    choices = [(OWN_OUTPUTS, QCoreApplication.translate("CompareModel", "Each scorer's own output"))]
     if has_reference:
-        choices.append((REFERENCE, "The reference, forced on every model"))
-    choices += [(OUTPUT_PREFIX + s.scorer, f"The {s.label} output, forced on every model") for s in slots if s.usable]
+        choices.append((REFERENCE, QCoreApplication.translate("CompareModel", "The reference, forced on every model")))
+    forced = QCoreApplication.translate("CompareModel", "The %1 output, forced on every model")
+    choices += [(OUTPUT_PREFIX + s.scorer, forced.replace("%1", s.label)) for s in slots if s.usable]
     return choices
 
 
@@ -142,27 +147,31 @@ class PanelNumbers:
         return math.exp(min(-self.per_token, MAX_EXPONENT))
 
     def text(self) -> str:
+        tokens = QCoreApplication.translate("CompareModel", "%1 tokens").replace("%1", str(self.length))
         if self.forced:
-            parts = [f"forced text: log p {self.log_probability:.2f} ({self.per_token:.2f} per token)",
-                     f"perplexity {self.perplexity:.1f}", f"{self.length} tokens"]
+            parts = [QCoreApplication.translate("CompareModel", "forced text: log p %1 (%2 per token)").replace(
+                         "%1", f"{self.log_probability:.2f}").replace("%2", f"{self.per_token:.2f}"),
+                     QCoreApplication.translate("CompareModel", "perplexity %1").replace("%1", f"{self.perplexity:.1f}"), tokens]
         else:
-            parts = [f"log p {self.log_probability:.2f}", f"{self.length} tokens"]
+            parts = [f"log p {self.log_probability:.2f}", tokens]
         if self.mean_entropy is not None:
-            parts += [f"entropy {self.mean_entropy:.2f} nats", f"max α {self.mean_max_weight:.2f}"]
+            parts += [QCoreApplication.translate("CompareModel", "entropy %1 nats").replace("%1", f"{self.mean_entropy:.2f}"),
+                      QCoreApplication.translate("CompareModel", "max α %1").replace("%1", f"{self.mean_max_weight:.2f}")]
         if self.bleu is not None:
-            parts.append(f"own output's BLEU {self.bleu:.1f}, chrF {self.chrf:.1f}" if self.forced
-                         else f"BLEU {self.bleu:.1f} · chrF {self.chrf:.1f}")
+            parts.append(QCoreApplication.translate("CompareModel", "own output's BLEU %1, chrF %2").replace("%1", f"{self.bleu:.1f}").replace(
+                "%2", f"{self.chrf:.1f}") if self.forced else f"BLEU {self.bleu:.1f} · chrF {self.chrf:.1f}")
         return " · ".join(parts)
 
     def tooltip(self) -> str:
         """What each figure scores, for the numbers' tooltip."""
-        scored = ("the target forced on this model (the text shown)" if self.forced else "this scorer's own output")
-        lines = [f"log p, tokens, entropy and max α: {scored}."]
+        lines = [QCoreApplication.translate("CompareModel", "log p, tokens, entropy and max α: the target forced on this model (the text shown).")
+                 if self.forced else QCoreApplication.translate("CompareModel", "log p, tokens, entropy and max α: this scorer's own output.")]
         if self.forced:
-            lines.append("Per token: log p ÷ tokens (</s> included); perplexity: exp(−log p per token).")
+            lines.append(QCoreApplication.translate("CompareModel", "Per token: log p ÷ tokens (</s> included); perplexity: exp(−log p per token)."))
         if self.bleu is not None:
-            lines.append("BLEU and chrF: this scorer's own output against the reference"
-                         + (" (not the forced text shown)." if self.forced else "."))
+            lines.append(QCoreApplication.translate("CompareModel", "BLEU and chrF: this scorer's own output against the reference (not the "
+                            "forced text shown).") if self.forced
+                         else QCoreApplication.translate("CompareModel", "BLEU and chrF: this scorer's own output against the reference."))
         return "\n".join(lines)
 
 

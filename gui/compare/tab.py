@@ -14,8 +14,8 @@ Widget names (tests and scripted checks use them): ``compareDirectionCombo``, ``
 ``compareDiffB``, ``compareDiffMap``, ``compareDiffMessage``, ``compareDiffShareButton``, ``compareExportButton``,
 ``compareStatus``, ``compareInspector``, ``compareTrainingNote`` (when the models were not trained alike),
 ``compareEnlarge_<scorer>`` (a panel's button that opens its map large: gui/compare/enlarged.py),
-``comparePastModel`` and ``compareBackToFinalButton`` (while a run's earlier weights back a panel: a click on a
-training curve, gui.common.past).
+``comparePastBadge``, ``comparePastLabel`` and ``compareBackButton`` (over the grid while a run's earlier weights
+back a panel: a click on a training curve, gui.common.past; Back leaves them in every tab).
 """
 
 from __future__ import annotations
@@ -53,9 +53,12 @@ from gui.compare.tab_widgets import CompareWidgets
 class CompareTab(CompareWidgets):
     """The Compare tab (objectName ``compareTab``)."""
 
-    title = "Compare"
     shutdown_ms = DECODE_STOP_MS
     statusChanged = Signal(str)
+
+    @property
+    def title(self) -> str:  # in the interface's language
+        return self.tr("Compare")
 
     def __init__(self, parent: QWidget | None = None,
                  direction: Callable[[], str | None] = lambda: None) -> None:
@@ -80,17 +83,17 @@ class CompareTab(CompareWidgets):
         self.view_bar.wordViewChanged.connect(self._apply_view)
         self.view_bar.colorScaleChanged.connect(self._apply_view)
         self.view_bar.resetZoomRequested.connect(self._reset_zoom)
-        self.export_menu.addAction("Grid as PNG…", lambda: self._export("png"))
-        self.export_menu.addAction("Grid as SVG…", lambda: self._export("svg"))
-        self.export_menu.addAction("Matrices as JSON…", lambda: self._export("json"))
+        self.export_menu.addAction(self.tr("Grid as PNG…"), lambda: self._export("png"))
+        self.export_menu.addAction(self.tr("Grid as SVG…"), lambda: self._export("svg"))
+        self.export_menu.addAction(self.tr("Matrices as JSON…"), lambda: self._export("json"))
         c = self.controller
         c.slotsChanged.connect(self._on_slots)
-        c.modelsLoaded.connect(lambda: self._set_status("Ready: type a sentence and press Enter."))
+        c.modelsLoaded.connect(lambda: self._set_status(self.tr("Ready: type a sentence and press Enter.")))
         c.modelFailed.connect(lambda scorer, message: self._panel_problem(scorer, message, disable=True))
         c.runStarted.connect(self._on_run_started)
         c.stepArrived.connect(lambda scorer, step: self.panels[scorer].show_step(step))
         c.decodeFinished.connect(self._on_decoded)
-        c.forcedStarted.connect(lambda target: self._set_status(f"Scoring “{target}” under every model…"))
+        c.forcedStarted.connect(lambda t: self._set_status(self.tr("Scoring “%1” under every model…").replace("%1", t)))
         c.forcedReady.connect(self._on_forced)
         c.forcedFailed.connect(lambda scorer, message: self._panel_problem(scorer, message))
         c.runFinished.connect(self._on_run_finished)
@@ -99,7 +102,6 @@ class CompareTab(CompareWidgets):
         c.alignerReady.connect(self.show_aligner_map)
         c.pastChanged.connect(self.show_past)
         c.pastFailed.connect(self._set_status)
-        self.back_button.clicked.connect(c.back_to_final)
         self.input.returnPressed.connect(self.compare)
         self.compare_button.clicked.connect(self.compare)
         self.reference.editingFinished.connect(self._on_reference_changed)
@@ -137,6 +139,11 @@ class CompareTab(CompareWidgets):
         else:
             self._past_request = (folder, step)
 
+    def back_to_final(self) -> None:
+        """Leave a run's earlier weights (those waiting for the tab to be shown too)."""
+        self._past_request = None
+        self.controller.back_to_final()
+
     def save_settings(self) -> None:
         """The map view (words or pieces, the colour scale); the rest starts afresh."""
         self.view_bar.save(QSettings())
@@ -166,12 +173,13 @@ class CompareTab(CompareWidgets):
         self._fill_targets()
         self._fill_examples(slots)
         self.show_training_note(*training_note(slots))
-        self._set_status("Loading the models…" if self.controller.loading else "No model for this direction.")
+        self._set_status(self.tr("Loading the models…") if self.controller.loading else self.tr("No model for this direction."))
 
     def _drop_panels(self) -> None:
         """Take the panels out (at once) and close the maps open large with them; clear the inspector."""
         self._close_enlarged()  # they follow panels that are about to go
         for panel in self.panels.values():
+            self.scheduler.cancel(panel)  # a draw still waiting must not reach a panel about to be deleted
             panel.setParent(None)  # out of the grid (or of the inspector's cell) at once
             panel.deleteLater()
         self.panels = {}
@@ -214,12 +222,12 @@ class CompareTab(CompareWidgets):
     def compare(self) -> None:
         text = self.input.text()
         if not text.strip():
-            self._set_status("Type a sentence first.")
+            self._set_status(self.tr("Type a sentence first."))
             return
         bundle = next(iter(self.controller.bundles.values()), None)
         prepared = bundle.translator.prepare(text) if bundle is not None else None
         if prepared is not None and prepared.empty:  # e.g. control characters only
-            self._set_status(f"Nothing to compare: {prepared.notice}.")
+            self._set_status(self.tr("Nothing to compare: %1.").replace("%1", prepared.notice))
             return
         self.controller.compare(text, self.reference.text())
 
@@ -243,12 +251,12 @@ class CompareTab(CompareWidgets):
                 panel.begin(prepared.tokens)
                 if prepared.truncated:
                     notices.add(prepared.notice)
-        self._input_notice = (f"Long input: {'; '.join(sorted(notices))}. Only that part is compared."
-                              if notices else "")
+        self._input_notice = (self.tr("Long input: %1. Only that part is compared.").replace(
+            "%1", "; ".join(sorted(notices))) if notices else "")
         self.difference.show_difference(None, None)
         self._inspected = ("", -1)
         self.inspector.clear()
-        self._set_run_status("Decoding with every scorer…")
+        self._set_run_status(self.tr("Decoding with every scorer…"))
 
     def _numbers(self, scorer: str, tokens, attention, log_probability: float, text: str,
                  forced: bool = False) -> PanelNumbers:
@@ -275,8 +283,9 @@ class CompareTab(CompareWidgets):
     def _on_run_finished(self) -> None:
         self._update_difference()
         forced = self.target_choice() != OWN_OUTPUTS
-        self._set_run_status("Done: every map shows the same target." if forced else
-                             "Done: each map shows its own output. Choose a shared target to subtract two maps.")
+        self._set_run_status(self.tr("Done: every map shows the same target.") if forced else
+                             self.tr("Done: each map shows its own output. Choose a shared target to subtract "
+                                     "two maps."))
 
     def _update_difference(self) -> None:
         first = self.panels.get(self.difference.first.currentData())
@@ -289,10 +298,10 @@ class CompareTab(CompareWidgets):
         if self.controller.busy or first is None:
             return None
         if self.target_combo.findData(REFERENCE) >= 0:
-            return REFERENCE, "Force the reference on every model"
+            return REFERENCE, self.tr("Force the reference on every model")
         key = OUTPUT_PREFIX + first.slot.scorer
         if self.target_combo.findData(key) >= 0 and first.target_tokens:
-            return key, f"Force the {first.slot.label} output on every model"
+            return key, self.tr("Force the %1 output on every model").replace("%1", first.slot.label)
         return None
 
     def enlarge(self, scorer: str) -> EnlargedMap | None:
@@ -395,8 +404,8 @@ class CompareTab(CompareWidgets):
         return export_grid(kind, self.grid, self.document, path)
 
     def _export(self, kind: str) -> None:
-        filters = {"png": "PNG image (*.png)", "svg": "SVG drawing (*.svg)", "json": "JSON (*.json)"}
-        name, _ = QFileDialog.getSaveFileName(self, "Export the comparison", str(Path.home() / f"compare.{kind}"),
+        filters = {"png": self.tr("PNG image (*.png)"), "svg": self.tr("SVG drawing (*.svg)"), "json": "JSON (*.json)"}
+        name, _ = QFileDialog.getSaveFileName(self, self.tr("Export the comparison"), str(Path.home() / f"compare.{kind}"),
                                               filters[kind])
         if not name:
             return
@@ -405,4 +414,4 @@ class CompareTab(CompareWidgets):
         except ExportError as error:
             self._set_status(str(error))
             return
-        self._set_status(f"Saved {path}")
+        self._set_status(self.tr("Saved %1").replace("%1", str(path)))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QGridLayout,
@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTabWidget,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -30,13 +29,15 @@ from gui.attention.inspector import StepInspector
 from gui.attention.view_bar import MapViewBar
 from gui.common.fit_scroll import FitScrollArea
 from gui.common.menu_button import menu_button
+from gui.common.model_on_screen import PastBadge
 from gui.compare.aligner_map import AlignerPanel
 from gui.compare.difference import DifferencePanel
 from gui.compare.layout import DIFFERENCE, INSPECTOR, GridPlan
 from gui.compare.panel import ScorerPanel
+from gui.translate.choices import label_of_direction
 
-INSPECTOR_HINT = ("Step inspector: hover a map row or an output token of any scorer to see that step's "
-                  "scores e_ij and weights α_ij.")
+INSPECTOR_HINT = QT_TRANSLATE_NOOP("CompareWidgets", "Step inspector: hover a map row or an output token of any scorer "
+                                   "to see that step's scores e_ij and weights α_ij.")
 
 
 class CompareWidgets(QWidget):
@@ -49,25 +50,26 @@ class CompareWidgets(QWidget):
         top = QHBoxLayout()
         self.direction_combo = QComboBox()
         self.direction_combo.setObjectName("compareDirectionCombo")
+        self.direction_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)  # "Dates → ISO 8601"
         top.addWidget(self.direction_combo)
         self.input = QLineEdit()
         self.input.setObjectName("compareInput")
-        self.input.setPlaceholderText("A sentence to translate with every scorer at once — press Enter")
+        self.input.setPlaceholderText(self.tr("A sentence to translate with every scorer at once — press Enter"))
         top.addWidget(self.input, 1)
-        self.compare_button = QPushButton("Compare")
+        self.compare_button = QPushButton(self.tr("Compare"))
         self.compare_button.setObjectName("compareButton")
         top.addWidget(self.compare_button)
         self.examples_button, self.examples_menu = menu_button(
-            "Examples", "Example sentences with their reference translations", "compareExamplesButton")
+            self.tr("Examples"), self.tr("Example sentences with their reference translations"), "compareExamplesButton")
         top.addWidget(self.examples_button)
         layout.addLayout(top)
         second = QHBoxLayout()
         self.reference = QLineEdit()
         self.reference.setObjectName("compareReferenceInput")
-        self.reference.setPlaceholderText("Reference translation (optional): sentence BLEU and chrF per scorer, "
-                                          "and a target every model can be scored on")
+        self.reference.setPlaceholderText(self.tr("Reference translation (optional): sentence BLEU and chrF per scorer, "
+                                                  "and a target every model can be scored on"))
         second.addWidget(self.reference, 1)
-        second.addWidget(QLabel("Maps show:"))
+        second.addWidget(QLabel(self.tr("Maps show:")))
         self.target_combo = QComboBox()
         self.target_combo.setObjectName("compareTargetCombo")
         # Sized by its items whenever they change: first shown while the models load, it was empty
@@ -77,7 +79,7 @@ class CompareWidgets(QWidget):
         self.view_bar = MapViewBar("compare")  # words or pieces, and the colour scale, for every map
         second.addWidget(self.view_bar)
         self.export_button, self.export_menu = menu_button(
-            "Export", "Save the grid as one image, or every matrix as JSON", "compareExportButton")
+            self.tr("Export"), self.tr("Save the grid as one image, or every matrix as JSON"), "compareExportButton")
         second.addWidget(self.export_button)
         layout.addLayout(second)
         self.grid = QWidget()
@@ -87,9 +89,14 @@ class CompareWidgets(QWidget):
         # More mechanisms than the screen has room for: the grid scrolls, the window never grows past the screen.
         self.grid_scroll = FitScrollArea(self.grid)
         self.grid_scroll.setObjectName("compareGridScroll")
+        # A run's earlier weights backing a panel: named over the maps, with Back (gui/common/model_on_screen.py).
+        self.past_badge = PastBadge("compare")
+        self.back_button = self.past_badge.back_button
+        layout.addWidget(self.past_badge)
         layout.addWidget(self.grid_scroll, 1)
         self.difference = DifferencePanel()
-        self.inspector = StepInspector(choosable=False, compact=True, hint=INSPECTOR_HINT)
+        self.inspector = StepInspector(choosable=False, compact=True,
+                                       hint=QCoreApplication.translate("CompareWidgets", INSPECTOR_HINT))
         self.inspector.setObjectName("compareInspector")
         # The fixed-context panel has no map: it shares its grid cell with the step inspector.
         self.inspector_cell = QSplitter(Qt.Orientation.Vertical)
@@ -101,18 +108,12 @@ class CompareWidgets(QWidget):
         self.inspector_tabs = QTabWidget()
         self.inspector_tabs.setObjectName("compareInspectorTabs")
         self.inspector_tabs.setDocumentMode(True)
-        self.inspector_tabs.addTab(self.inspector, "Step inspector")
-        self.inspector_tabs.addTab(self.aligner, "Aligner")
+        self.inspector_tabs.addTab(self.inspector, self.tr("Step inspector"))
+        self.inspector_tabs.addTab(self.aligner, self.tr("Aligner"))
         self.inspector_cell.addWidget(self.inspector_tabs)
         self.inspector_cell.setStretchFactor(0, 1)
-        self.status = QLabel("Looking for models…")
+        self.status = QLabel(self.tr("Looking for models…"))
         self.status.setObjectName("compareStatus")
-        self.past_label = QLabel()  # which panel a run's earlier weights back (read-only), while they do
-        self.past_label.setObjectName("comparePastModel")
-        self.back_button = QToolButton()
-        self.back_button.setObjectName("compareBackToFinalButton")
-        self.back_button.setText("Back to the final models")
-        self.back_button.setToolTip("Leave the earlier weights: every panel decodes with its direction's model")
         self.training_note = QLabel()  # how the panels' models were trained, when not alike (tooltip: in full)
         self.training_note.setObjectName("compareTrainingNote")
         self.training_note.setStyleSheet("color: #b35900;")
@@ -120,9 +121,6 @@ class CompareWidgets(QWidget):
         status_row = QHBoxLayout()
         status_row.addWidget(self.status, 1)
         status_row.addWidget(self.training_note, 2)
-        status_row.addWidget(self.past_label)
-        status_row.addWidget(self.back_button)
-        self.show_past("")
         layout.addLayout(status_row)
 
     def show_training_note(self, short: str, whole: str) -> None:
@@ -147,9 +145,7 @@ class CompareWidgets(QWidget):
 
     def show_past(self, label: str) -> None:
         """Say which earlier weights back a panel (``label``), with the way back; "" hides both."""
-        self.past_label.setText(f"{label} (read-only)" if label else "")
-        self.past_label.setVisible(bool(label))
-        self.back_button.setVisible(bool(label))
+        self.past_badge.show_past(label)
 
     def place_panels(self, panels: dict[str, ScorerPanel], plan: GridPlan) -> None:
         """Put ``panels`` in the grid as ``plan`` says (the one without a map shares the inspector's
@@ -169,11 +165,11 @@ class CompareWidgets(QWidget):
             self.grid_layout.setColumnStretch(column, 1 if column < plan.columns else 0)
 
     def show_directions(self, directions: Sequence[str], current: str) -> None:
-        """The direction box's choices (``"zh-en"`` shown as ``zh → en``), ``current`` chosen, without
-        a signal."""
+        """The direction box's choices (``"zh-en"`` shown as "Chinese → English"), ``current`` chosen and
+        listed even when no model of the catalog has it (a run's earlier weights), without a signal."""
         self.direction_combo.blockSignals(True)
         self.direction_combo.clear()
-        for direction in directions:
-            self.direction_combo.addItem(direction.replace("-", " → "), direction)
+        for direction in [*directions, *([current] if current not in directions else [])]:  # the shown one too
+            self.direction_combo.addItem(label_of_direction(direction), direction)
         self.direction_combo.setCurrentIndex(max(0, self.direction_combo.findData(current)))
         self.direction_combo.blockSignals(False)

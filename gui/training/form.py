@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QSettings, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -33,19 +33,22 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.corpus.choice import CorpusChoice, VocabularySizes
 from engine.corpus.tasks import dates
 from engine.networks.scorer_table import SCORER_TABLE
 from engine.settings.config import SCORER_NAMES, ModelShape, TrainConfig
 from engine.settings.settings_meta import described
-from engine.training.jobs import CorpusChoice, VocabularySizes
 from gui.training.corpus import CorpusEntry, builtin_entries
 from gui.training.corpus_view import CorpusPreview
 from gui.training.rows import read_value, row_widget, spin, write_value
+from gui.training.setting_texts import setting_text
 from gui.training.settings import CORPUS_PRESET, TASK_PRESET, Preset, RunSettings
+from gui.training.snapshot_note import SnapshotCostNote
 
 ALL_SCORERS = "*"  # the scorer combo's "one run per scorer" choice
-FILE_DIRECTIONS = (("Chinese → English", ("zh", "en")), ("English → Chinese", ("en", "zh")))
-TASK_DIRECTIONS = (("Human date → ISO 8601", (dates.SOURCE_LANGUAGE, dates.TARGET_LANGUAGE)),)
+FILE_DIRECTIONS = ((QT_TRANSLATE_NOOP("TrainingForm", "Chinese → English"), ("zh", "en")),
+                   (QT_TRANSLATE_NOOP("TrainingForm", "English → Chinese"), ("en", "zh")))
+TASK_DIRECTIONS = ((QT_TRANSLATE_NOOP("TrainingForm", "Human date → ISO 8601"), (dates.SOURCE_LANGUAGE, dates.TARGET_LANGUAGE)),)
 RECENT_KEY = "training/recentCorpora"
 MAX_RECENT = 5
 SECTIONS = {"model": ModelShape, "train": TrainConfig, "vocabularies": VocabularySizes}  # RunSettings' parts
@@ -75,42 +78,42 @@ class TrainingForm(QWidget):
         self.corpus_combo.setObjectName("trainCorpusCombo")
         self.corpus_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.corpus_combo.setMinimumContentsLength(16)
-        self.corpus_combo.setToolTip("What the model learns from: the built-in dates task, the Tatoeba "
-                                     "Chinese–English corpus, or any TSV file (English<TAB>Chinese per line)")
-        self.browse_button = QPushButton("Open TSV…")
+        self.corpus_combo.setToolTip(self.tr("What the model learns from: the built-in dates task, the Tatoeba "
+                                             "Chinese–English corpus, or any TSV file (English<TAB>Chinese per line)"))
+        self.browse_button = QPushButton(self.tr("Open TSV…"))
         self.browse_button.setObjectName("trainBrowseButton")
-        self.browse_button.setToolTip("Pick a corpus file: one English<TAB>Chinese[<TAB>attribution] pair a line")
+        self.browse_button.setToolTip(self.tr("Pick a corpus file: one English<TAB>Chinese[<TAB>attribution] pair a line"))
         self.browse_button.clicked.connect(self._browse)
         corpus_row = QHBoxLayout()
         corpus_row.addWidget(self.corpus_combo, 1)
         corpus_row.addWidget(self.browse_button)
         self.preview = CorpusPreview()
-        corpus_box = QGroupBox("Corpus")
+        corpus_box = QGroupBox(self.tr("Corpus"))
         corpus_layout = QVBoxLayout(corpus_box)
         corpus_layout.addLayout(corpus_row)
         corpus_layout.addWidget(self.preview)
-        self.token_cache = QCheckBox("Big corpus: stream it and train from a token cache")
+        self.token_cache = QCheckBox(self.tr("Big corpus: stream it and train from a token cache"))
         self.token_cache.setObjectName("trainTokenCacheCheck")
-        self.token_cache.setToolTip("For corpora of hundreds of thousands of pairs or more: read the file once in a "
-                                    "streaming pass, train the tokenizers on a sample, and keep the training pairs "
-                                    "as sub-word ids on disk, reused by later runs on the same file (memory stays "
-                                    "bounded). Long examples need the text each epoch and are off with it")
+        self.token_cache.setToolTip(self.tr("For corpora of hundreds of thousands of pairs or more: read the file once "
+                                            "in a streaming pass, train the tokenizers on a sample, and keep the training "
+                                            "pairs as sub-word ids on disk, reused by later runs on the same file (memory "
+                                            "stays bounded). Long examples need the text each epoch and are off with it"))
         corpus_layout.addWidget(self.token_cache)
         # -- model ---------------------------------------------------------------------------
         self.direction_combo = QComboBox()
         self.direction_combo.setObjectName("trainDirectionCombo")
-        self.direction_combo.setToolTip("Which side is the source (read by the encoder) and which the target")
+        self.direction_combo.setToolTip(self.tr("Which side is the source (read by the encoder) and which the target"))
         self.scorer_combo = QComboBox()
         self.scorer_combo.setObjectName("trainScorerCombo")
         for name in SCORER_NAMES:
             self.scorer_combo.addItem(SCORER_TABLE[name].label, name)
             self.scorer_combo.setItemData(self.scorer_combo.count() - 1, SCORER_TABLE[name].formula,
                                           Qt.ItemDataRole.ToolTipRole)
-        every = f"All {len(SCORER_NAMES)}"  # the registry's count
-        self.scorer_combo.addItem(f"{every}, one run after another", ALL_SCORERS)
-        self.scorer_combo.setToolTip("How the decoder scores each source position, e_ij = F(s_{i-1}, h_j) (each "
-                                     f"choice shows its formula); '{every}' queues one run per scorer with the "
-                                     "same settings, to compare their curves")
+        every = self.tr("All %1").replace("%1", str(len(SCORER_NAMES)))  # the registry's count
+        self.scorer_combo.addItem(self.tr("%1, one run after another").replace("%1", every), ALL_SCORERS)
+        self.scorer_combo.setToolTip(self.tr("How the decoder scores each source position, e_ij = F(s_{i-1}, h_j) (each "
+                                             "choice shows its formula); '%1' queues one run per scorer with the "
+                                             "same settings, to compare their curves").replace("%1", every))
         self.cell_combo = row_widget(ModelShape, "cell", task_model.cell)
         self.cell_combo.setObjectName("trainCellCombo")
         self.embedding = row_widget(ModelShape, "embedding_size", task_model.embedding_size)
@@ -118,10 +121,11 @@ class TrainingForm(QWidget):
         self.dropout = row_widget(ModelShape, "dropout", task_model.dropout)
         self.attention_dropout = row_widget(ModelShape, "attention_dropout", task_model.attention_dropout)
         self.attention_dropout.setObjectName("trainAttentionDropoutSpin")
-        self.source_vocab = spin(0, 64000, 0, "Source SentencePiece vocabulary; 'default' uses the engine's size "
-                                  "for the language (shrinks by itself on small corpora)", 500, "default")
-        self.target_vocab = spin(0, 64000, 0, "Target SentencePiece vocabulary; 'default' uses the engine's size "
-                                  "for the language", 500, "default")
+        self.source_vocab = spin(0, 64000, 0, self.tr("Source SentencePiece vocabulary; 'default' uses the engine's "
+                                                      "size for the language (shrinks by itself on small corpora)"),
+                                 500, self.tr("default"))
+        self.target_vocab = spin(0, 64000, 0, self.tr("Target SentencePiece vocabulary; 'default' uses the engine's "
+                                                      "size for the language"), 500, self.tr("default"))
         self.tie_embeddings = row_widget(ModelShape, "tie_embeddings", task_model.tie_embeddings)
         self.tie_embeddings.setObjectName("trainTieCheck")
         self._bind(self.cell_combo, "model", "cell")
@@ -132,21 +136,21 @@ class TrainingForm(QWidget):
         self._bind(self.tie_embeddings, "model", "tie_embeddings")
         self._bind(self.source_vocab, "vocabularies", "source")
         self._bind(self.target_vocab, "vocabularies", "target")
-        model_box = QGroupBox("Model")
+        model_box = QGroupBox(self.tr("Model"))
         model_form = QFormLayout(model_box)
-        model_form.addRow("Direction", self.direction_combo)
-        model_form.addRow("Attention", self.scorer_combo)
+        model_form.addRow(self.tr("Direction"), self.direction_combo)
+        model_form.addRow(self.tr("Attention"), self.scorer_combo)
         model_form.addRow(self._label("model", "cell"), self.cell_combo)
         sizes = QHBoxLayout()
         sizes.addWidget(self.embedding)
         sizes.addWidget(self.hidden)
-        model_form.addRow("Embedding / hidden", sizes)
+        model_form.addRow(self.tr("Embedding / hidden"), sizes)
         model_form.addRow(self._label("model", "dropout"), self.dropout)
         model_form.addRow(self._label("model", "attention_dropout"), self.attention_dropout)
         vocab = QHBoxLayout()
         vocab.addWidget(self.source_vocab)
         vocab.addWidget(self.target_vocab)
-        model_form.addRow("Vocab src / tgt", vocab)
+        model_form.addRow(self.tr("Vocab src / tgt"), vocab)
         model_form.addRow("", self.tie_embeddings)
         self._add_remaining_rows(model_form, "model")
         # -- training ------------------------------------------------------------------------
@@ -173,9 +177,9 @@ class TrainingForm(QWidget):
         self.seed = row_widget(TrainConfig, "seed", TrainConfig.seed)
         self.run_name = QLineEdit()
         self.run_name.setObjectName("trainRunNameEdit")
-        self.run_name.setPlaceholderText("automatic, e.g. dates-additive-20261129-1830")
-        self.run_name.setToolTip("Name of the model folder in your data folder; made from corpus, scorer and time "
-                                 "when empty")
+        self.run_name.setPlaceholderText(self.tr("automatic, e.g. dates-additive-20261129-1830"))
+        self.run_name.setToolTip(self.tr("Name of the model folder in your data folder; made from corpus, scorer and "
+                                         "time when empty"))
         for widget, name in ((self.epochs, "epochs"), (self.minutes, "max_minutes"), (self.batch_size, "batch_size"),
                              (self.learning_rate, "learning_rate"), (self.lr_schedule, "lr_schedule"),
                              (self.temperature_warmup, "temperature_warmup"), (self.concat_max, "concat_max_group"),
@@ -183,7 +187,7 @@ class TrainingForm(QWidget):
                              (self.validate_every, "validate_every_steps"),
                              (self.patience, "early_stopping_patience"), (self.seed, "seed")):
             self._bind(widget, "train", name)
-        train_box = QGroupBox("Training")
+        train_box = QGroupBox(self.tr("Training"))
         train_form = QFormLayout(train_box)
         for widget, name in ((self.epochs, "epochs"), (self.minutes, "max_minutes"), (self.batch_size, "batch_size"),
                              (self.learning_rate, "learning_rate"), (self.lr_schedule, "lr_schedule"),
@@ -193,12 +197,12 @@ class TrainingForm(QWidget):
         long_examples.addWidget(self.concat_max)
         long_examples.addWidget(self.concat_share)
         long_examples.addWidget(self.concat_start)
-        train_form.addRow("Long examples (K / share / from)", long_examples)
+        train_form.addRow(self.tr("Long examples (K / share / from)"), long_examples)
         for widget, name in ((self.validate_every, "validate_every_steps"), (self.patience, "early_stopping_patience"),
                              (self.seed, "seed")):
             train_form.addRow(self._label("train", name), widget)
         self._add_remaining_rows(train_form, "train")
-        train_form.addRow("Run name", self.run_name)
+        train_form.addRow(self.tr("Run name"), self.run_name)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(corpus_box)
@@ -214,6 +218,8 @@ class TrainingForm(QWidget):
         self._budget_changed()
         self._scorer_changed()
         self._concat_changed()
+        keep = next(b.widget for b in self._bindings if b.fields == ("keep_snapshots",))
+        self.snapshot_note = SnapshotCostNote(self, keep, train_form)  # what the kept snapshots take on disk
 
     # -- corpus --------------------------------------------------------------------------------
     def current_entry(self) -> CorpusEntry:
@@ -244,8 +250,8 @@ class TrainingForm(QWidget):
 
     def _browse(self) -> None:
         start = str(self.current_entry().path.parent) if self.current_entry().path else str(Path.home())
-        name, _ = QFileDialog.getOpenFileName(self, "Open a corpus", start, "Tab-separated text (*.tsv *.txt);;All "
-                                              "files (*)")
+        name, _ = QFileDialog.getOpenFileName(self, self.tr("Open a corpus"), start,
+                                              self.tr("Tab-separated text (*.tsv *.txt);;All files (*)"))
         if name:
             self.add_corpus_file(Path(name))
 
@@ -258,7 +264,7 @@ class TrainingForm(QWidget):
             self._kind_is_task = is_task
             self.direction_combo.clear()
             for label, languages in TASK_DIRECTIONS if is_task else FILE_DIRECTIONS:
-                self.direction_combo.addItem(label, languages)
+                self.direction_combo.addItem(self.tr(label), languages)
             self.direction_combo.setEnabled(not is_task)
             self.token_cache.setEnabled(not is_task)
             self._concat_changed()
@@ -312,9 +318,9 @@ class TrainingForm(QWidget):
         """The row's label, else the field's name and its unit."""
         described_field = described(SECTIONS[section])[name]
         if described_field.row is not None and described_field.row.label:
-            return described_field.row.label
+            return setting_text(described_field.row.label)
         unit = f" ({described_field.unit})" if described_field.unit else ""
-        return name.replace("_", " ").capitalize() + unit
+        return setting_text(name.replace("_", " ").capitalize() + unit)
 
     def _add_remaining_rows(self, layout: QFormLayout, section: str) -> None:
         """A row of its own, at the end of the box, for every field the form shows but no row binds yet

@@ -1,4 +1,4 @@
-"""Which models back the direction and scorer choices (pure Python: no Qt, no torch).
+"""Which models back the direction and scorer choices (no widgets, no torch; labels in the interface's language).
 
 Every direction that has at least one model is offered. For the current direction every scorer of
 the registry is listed; each is backed by the newest model with that scorer, and a scorer without a
@@ -11,23 +11,40 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
 from engine.settings.config import SCORER_NAMES
+from gui.i18n import fill
+from gui.scorer_labels import scorer_label
 
 if TYPE_CHECKING:
     from engine.models.catalog import ModelEntry
 
-LANGUAGE_NAMES = {"zh": "Chinese", "en": "English", "dates-src": "Dates", "iso": "ISO 8601"}
+LANGUAGE_NAMES = {"zh": QT_TRANSLATE_NOOP("Languages", "Chinese"), "en": QT_TRANSLATE_NOOP("Languages", "English"),
+                  "dates-src": QT_TRANSLATE_NOOP("Languages", "Dates"), "iso": "ISO 8601"}
 DIRECTION_ORDER = ("zh-en", "en-zh", "dates-src-iso")  # known directions first, others after
 PREFERRED_SCORER = "additive"
 
 
 def language_name(code: str) -> str:
-    return LANGUAGE_NAMES.get(code, code)
+    """The language's name in the interface's language ("Chinese", "中文"); an unknown code as it is."""
+    name = LANGUAGE_NAMES.get(code)
+    return QCoreApplication.translate("Languages", name) if name else code
 
 
 def direction_label(source_language: str, target_language: str) -> str:
     """E.g. "Chinese → English", "Dates → ISO 8601"."""
     return f"{language_name(source_language)} → {language_name(target_language)}"
+
+
+def label_of_direction(direction: str) -> str:
+    """'Chinese → English' for 'zh-en', 'Dates → ISO 8601' for 'dates-src-iso' (a language code may hold a
+    hyphen: the known ones are matched first); never the bare key of two codes."""
+    for source in sorted(LANGUAGE_NAMES, key=len, reverse=True):
+        if direction.startswith(source + "-"):
+            return direction_label(source, direction[len(source) + 1:])
+    source, _, target = direction.partition("-")
+    return direction_label(source, target) if target else direction
 
 
 @dataclass(frozen=True)
@@ -94,10 +111,9 @@ class ModelChoices:
         for name in SCORER_NAMES:
             entry = self.best(direction, name)
             label = self.scorer_labels.get(name, name)
-            reason = "" if entry else (
-                f"No {self.direction_label(direction)} model with the {label} scorer yet: "
-                "train one in the Train tab."
-            )
+            reason = "" if entry else fill(QCoreApplication.translate(
+                "ModelChoices", "No %1 model with the %2 scorer yet: train one in the Train tab."),
+                self.direction_label(direction), scorer_label(label))
             options.append(ScorerOption(name, label, entry, reason))
         return options
 

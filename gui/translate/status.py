@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QWidget
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QSizePolicy, QWidget
+
+from gui.i18n import fill
 
 if TYPE_CHECKING:
     from engine.models.bundle import ModelBundle
@@ -19,12 +22,13 @@ def describe_model(bundle: ModelBundle, scorer_label: str, direction_label: str)
     parts = [
         scorer_label,
         direction_label,
-        f"{bundle.parameter_count:,} parameters",
-        f"test BLEU {bleu:.1f}" if isinstance(bleu, int | float) else "test BLEU not measured",
+        QCoreApplication.translate("ModelStatus", "%1 parameters").replace("%1", f"{bundle.parameter_count:,}"),
+        (QCoreApplication.translate("ModelStatus", "test BLEU %1").replace("%1", f"{bleu:.1f}")
+         if isinstance(bleu, int | float) else QCoreApplication.translate("ModelStatus", "test BLEU not measured")),
     ]
     if bundle.attribution:
-        parts.append(f"data: {short_attribution(bundle.attribution)}")
-    return " · ".join(parts)
+        parts.append(QCoreApplication.translate("ModelStatus", "data: %1").replace("%1", short_attribution(bundle.attribution)))
+    return " · ".join(part for part in parts if part)  # a run's earlier weights may have no direction label
 
 
 def short_attribution(text: str, limit: int = ATTRIBUTION_CHARS) -> str:
@@ -38,7 +42,7 @@ class ModelStatus(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.label = QLabel("Looking for models…")
+        self.label = QLabel(self.tr("Looking for models…"))
         self.label.setObjectName("modelStatusLabel")
         self.busy = QProgressBar()
         self.busy.setObjectName("modelLoadingBar")
@@ -46,36 +50,34 @@ class ModelStatus(QWidget):
         self.busy.setFixedWidth(90)
         self.busy.setMaximumHeight(14)
         self.busy.setTextVisible(False)
+        # The line never widens the window: a long description is cut at the window's edge (its tooltip
+        # names the folder). Back from a run's earlier weights is beside the map (gui/common/model_on_screen.py).
+        self.label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.back_button = QToolButton()  # shown while a run's earlier weights are in use
-        self.back_button.setObjectName("backToFinalModelButton")
-        self.back_button.setText("Back to the final model")
-        self.back_button.setToolTip("Leave the earlier weights and decode with the model in use before")
-        self.back_button.hide()
         layout.addWidget(self.busy)
-        layout.addWidget(self.label)
-        layout.addWidget(self.back_button)
+        layout.addWidget(self.label, 1)
         self.described = ""
 
     def show_loading(self, name: str) -> None:
         self.busy.show()
-        self.back_button.hide()
-        self.label.setText(f"Loading the model {name}…" + (f"   (in use: {self.described})" if self.described else ""))
+        self.label.setText(self.tr("Loading the model %1…").replace("%1", name) + self._in_use())
 
     def show_model(self, description: str, folder: str, attribution: str = "") -> None:
         self.busy.hide()
-        self.back_button.hide()
         self.described = description
         self.label.setText(description)
-        self.label.setToolTip(f"Model folder: {folder}" + (f"\nTraining data: {attribution}" if attribution else ""))
+        self.label.setToolTip(self.tr("Model folder: %1").replace("%1", folder)
+                              + ("\n" + self.tr("Training data: %1").replace("%1", attribution) if attribution else ""))
 
     def show_past(self, label: str) -> None:
-        """The model just shown is a run's earlier weights: say which (read-only), offer the way back."""
-        self.described = f"{label} (read-only) · {self.described}"
+        """The model just shown is a run's earlier weights: say which (read-only)."""
+        self.described = fill(self.tr("%1 (read-only) · %2"), label, self.described)
         self.label.setText(self.described)
-        self.back_button.show()
 
     def show_idle(self, text: str) -> None:
         self.busy.hide()
-        self.label.setText(text if not self.described else f"{text}   (in use: {self.described})")
+        self.label.setText(text + self._in_use())
+
+    def _in_use(self) -> str:
+        return self.tr("   (in use: %1)").replace("%1", self.described) if self.described else ""

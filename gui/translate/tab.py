@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSettings, Qt, Signal, Slot
+from PySide6.QtCore import QEvent, QSettings, Qt, Signal, Slot
 from PySide6.QtGui import QCursor, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import QToolTip, QVBoxLayout, QWidget
 
@@ -20,13 +20,15 @@ from gui.attention.labels import quoted
 from gui.attention.throttle import FrameThrottle
 from gui.common.examples import fill_examples_menu, load_examples
 from gui.common.tab_protocol import DECODE_STOP_MS, CloseQuestion
+from gui.i18n import fill
+from gui.scorer_labels import scorer_label
 from gui.stored_settings import stored_int, stored_text
 from gui.translate.beam_tree_follow import BeamTreeFollower
 from gui.translate.controller import STOPPED, TranslateController
 from gui.translate.controls import SPEED_STEPS, delay_for
 from gui.translate.explain_link import ExplainLink
 from gui.translate.history import History, fill_history_menu
-from gui.translate.input_state import LOADING_HINT, input_state
+from gui.translate.input_state import LOADING_HINT, hint_text, input_state
 from gui.translate.language_gate import LanguageGate
 from gui.translate.model_view_link import ModelViewLink
 from gui.translate.run_export import RunExport
@@ -55,7 +57,6 @@ class TranslateTab(QWidget):
     errorReported = Signal(str, str, str)  # title, message, details
     statusMessage = Signal(str)  # a passing message for the status bar
 
-    title = "Translate"
     shutdown_ms = DECODE_STOP_MS
 
     def __init__(self, parent: QWidget | None = None, pinned_folder: Path | None = None) -> None:
@@ -88,6 +89,11 @@ class TranslateTab(QWidget):
         self._connect()
         self.update_input_state()
 
+    @property
+    def title(self) -> str:
+        """The tab's label (the tab protocol's ``title``), in the interface's language."""
+        return self.tr("Translate")
+
     # -- state ------------------------------------------------------------------------------
     @property
     def whatif(self) -> WhatIf:
@@ -108,14 +114,13 @@ class TranslateTab(QWidget):
         controller.modelFailed.connect(self._on_failed)
         self.view.sessionOpenRequested.connect(self.exports.open_session)
         controller.pastLoaded.connect(self.status.show_past)
-        self.status.back_button.clicked.connect(controller.back_to_final)
         controller.runStarted.connect(self._on_run_started)
         controller.stepArrived.connect(self._on_step)
         controller.runFinished.connect(self._on_finished)
         controller.runEnded.connect(self._on_ended)
         controller.runRefused.connect(self._on_refused)
         controller.runFailed.connect(lambda message, details: self.errorReported.emit(
-            "Decoding failed", message, details))
+            self.tr("Decoding failed"), message, details))
         controller.stateChanged.connect(view.transport.set_state)
         controller.engineReady.connect(self.update_input_state)
         view.source_input.textChanged.connect(self.update_input_state)
@@ -193,7 +198,7 @@ class TranslateTab(QWidget):
         self.steering.reset()  # a new sentence starts from the model's own decode
         started = self.controller.translate(text)
         if started and self.controller.bundle is None:
-            self.view.show_hint(LOADING_HINT)
+            self.view.show_hint(hint_text(LOADING_HINT))
         return started
 
     def translate_text(self, text: str) -> None:
@@ -224,7 +229,8 @@ class TranslateTab(QWidget):
         pasted = QGuiApplication.clipboard().text()
         if len(pasted) <= len(text) or not pasted.startswith(text[:100]):
             return ""
-        return f" The pasted text had {len(pasted):,} characters; the input field keeps the first {limit:,}."
+        return fill(self.tr(" The pasted text had %1 characters; the input field keeps the first %2."),
+                    f"{len(pasted):,}", f"{limit:,}")
 
     def _on_text_edited(self, _text: str) -> None:
         if self.controller.running:
@@ -237,7 +243,7 @@ class TranslateTab(QWidget):
         empty = choices.empty and self.controller.bundle is None
         self.view.show_empty_state(empty)
         if empty:
-            self.status.show_idle("No model yet: train one in the Train tab.")
+            self.status.show_idle(self.tr("No model yet: train one in the Train tab."))
         entry = self.controller.loading_entry or self.controller.entry
         direction = entry.direction if entry else (choices.directions()[0][0] if choices.directions() else None)
         self._show_choices(direction, entry.scorer if entry else None)
@@ -313,16 +319,33 @@ class TranslateTab(QWidget):
     @Slot(object)
     def _on_loaded(self, bundle: ModelBundle) -> None:
         entry = self.controller.entry
-        choices = self.controller.choices
         self.view.show_empty_state(False)
         if entry is not None:
             self._show_choices(entry.direction, entry.scorer)
-        label = self.controller.scorers.get(bundle.scorer, (bundle.scorer, ""))[0]
-        direction = choices.direction_label(entry.direction) if choices and entry else ""
-        self.status.show_model(describe_model(bundle, label, direction), str(bundle.folder), bundle.attribution)
+        self._describe(bundle)
         self.steering.reset()  # another model: another vocabulary, another attention
         self.view.whatif_bar.set_attention_available(bundle.translator.uses_attention)
         self.update_input_state()
+
+    def _describe(self, bundle: ModelBundle) -> None:
+        """The status bar's line on the model in use."""
+        entry, choices = self.controller.entry, self.controller.choices
+        label = self.controller.scorers.get(bundle.scorer, (bundle.scorer, ""))[0]
+        direction = choices.direction_label(entry.direction) if choices and entry else ""
+        self.status.show_model(describe_model(bundle, scorer_label(label), direction), str(bundle.folder),
+                               bundle.attribution)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        """The interface's language changed: the lines made of several messages are made again."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            entry = self.controller.loading_entry or self.controller.entry
+            if entry is not None:
+                self._show_choices(entry.direction, entry.scorer)
+            if self.controller.bundle is not None and self.controller.past is None and not self.controller.loading:
+                self.status.described = ""
+                self._describe(self.controller.bundle)
+            self.update_input_state()
 
     @Slot(str)
     def _on_failed(self, message: str) -> None:
@@ -330,7 +353,7 @@ class TranslateTab(QWidget):
         entry = self.controller.entry
         if entry is not None:
             self._show_choices(entry.direction, entry.scorer)
-        self.status.show_idle("Model not loaded")
+        self.status.show_idle(self.tr("Model not loaded"))
         self.update_input_state()
 
     # -- a run ------------------------------------------------------------------------------
@@ -389,7 +412,8 @@ class TranslateTab(QWidget):
         self.view.attention_panel.end()
         if outcome == STOPPED:
             rows = len(self.view.attention_panel.target_tokens())
-            self.view.show_hint(f"Stopped after {rows} output token{'s' if rows != 1 else ''}.")
+            self.view.show_hint(self.tr("Stopped after 1 output token.") if rows == 1 else
+                                self.tr("Stopped after %1 output tokens.").replace("%1", str(rows)))
 
     # -- hover ------------------------------------------------------------------------------
     def _on_cell_hovered(self, row: int, column: int) -> None:
@@ -404,7 +428,8 @@ class TranslateTab(QWidget):
         if step is None:
             QToolTip.hideText()
             return
-        lines = [f"Step {index}: {quoted(step.token)}  p = {step.probability:.3f}", "Top candidates:"]
+        lines = [fill(self.tr("Step %1: %2  p = %3"), index, quoted(step.token), f"{step.probability:.3f}"),
+                 self.tr("Top candidates:")]
         lines += [f"  {quoted(a.token)}  {a.probability:.3f}" for a in step.alternatives]
         QToolTip.showText(QCursor.pos(), "\n".join(lines), self.view.target_output)
 

@@ -5,13 +5,14 @@ menus and the length study button; the input line with Translate and the pause /
 buttons; a hint line (empty input, truncation, load errors) and the language notice (an input in
 another language than the model's: gui/translate/language_notice.py); the line naming the input's
 words the model never saw in training (gui/translate/unseen_words.py); the source tokens and the
-output tokens; the attention panel.
+output tokens; the badge naming a run's earlier weights while they decode, with Back
+(gui/common/model_on_screen.py); the attention panel.
 With no model at all an empty state replaces the workspace and offers to train the dates task.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
 from gui.attention.export import EXPORT_KINDS
 from gui.attention.panel import AttentionPanel
 from gui.common.menu_button import menu_button
+from gui.common.model_on_screen import PastBadge
 from gui.translate.controls import ChoiceBar, TransportBar
 from gui.translate.language_notice import LanguageNotice
 from gui.translate.tokens import TokenStrip
@@ -36,7 +38,8 @@ from gui.translate.whatif_bar import WhatIfBar
 
 ERROR_STYLE = "color: #b00020; font-weight: bold;"
 NOTICE_STYLE = "color: #a05a00;"
-EMPTY_STATE_TEXT = (
+EMPTY_STATE_TEXT = QT_TRANSLATE_NOOP(
+    "TranslateView",
     "<h2>No translation model yet</h2>"
     "<p>Attention Studio needs a trained model to translate. The quickest start is the built-in "
     "<b>dates</b> task: it turns dates written in many English and Chinese styles "
@@ -56,39 +59,42 @@ class TranslateView(QWidget):
         super().__init__(parent)
         self.choice_bar = ChoiceBar()
         self.unloaded_models = UnloadedModels()  # the model folders that could not be used, with each reason
-        self.examples_button, self.examples_menu = menu_button("Examples", "Example sentences", "examplesButton")
-        self.history_button, self.history_menu = menu_button("History", "Sentences translated in this session",
-                                                              "historyButton")
-        self.export_button, self.export_menu = menu_button("Export", "Save the heatmap or the matrix",
-                                                            "exportButton")
+        self.examples_button, self.examples_menu = menu_button(self.tr("Examples"), self.tr("Example sentences"),
+                                                               "examplesButton")
+        self.history_button, self.history_menu = menu_button(
+            self.tr("History"), self.tr("Sentences translated in this session"), "historyButton")
+        self.export_button, self.export_menu = menu_button(
+            self.tr("Export"), self.tr("Save the heatmap or the matrix"), "exportButton")
         self.length_study_button = QToolButton()
         self.length_study_button.setObjectName("lengthStudyButton")
-        self.length_study_button.setText("Length study")
-        self.length_study_button.setToolTip("BLEU against source length for every scorer of this direction, "
-                                            "from the studies stored with the models (Bahdanau et al. 2014, Fig. 2)")
+        self.length_study_button.setText(self.tr("Length study"))
+        self.length_study_button.setToolTip(self.tr("BLEU against source length for every scorer of this direction, "
+                                                    "from the studies stored with the models (Bahdanau et al. 2014, "
+                                                    "Fig. 2)"))
         self.length_study_button.setEnabled(False)  # until the catalog lists a direction
         self.beam_tree_button = QToolButton()
         self.beam_tree_button.setObjectName("beamTreeButton")
-        self.beam_tree_button.setText("Beam tree")
-        self.beam_tree_button.setToolTip("The beam search of this sentence as a tree, growing live (beam 2 or more)")
+        self.beam_tree_button.setText(self.tr("Beam tree"))
+        self.beam_tree_button.setToolTip(self.tr("The beam search of this sentence as a tree, growing live (beam 2 or "
+                                                 "more)"))
         self.layers_button = QToolButton()  # a Transformer's layers and heads (gui/translate/model_view_link.py)
         self.layers_button.setObjectName("layersButton")
-        self.layers_button.setText("Layers…")
+        self.layers_button.setText(self.tr("Layers…"))
         self.compare_button = QToolButton()
         self.compare_button.setObjectName("compareScorersButton")
-        self.compare_button.setText("Compare scorers")
-        self.compare_button.setToolTip("Decode this sentence with every scorer of this direction at once, side by "
-                                       "side (the Compare tab)")
+        self.compare_button.setText(self.tr("Compare scorers"))
+        self.compare_button.setToolTip(self.tr("Decode this sentence with every scorer of this direction at once, "
+                                               "side by side (the Compare tab)"))
         for kind, spec in EXPORT_KINDS.items():
             self.export_menu.addAction(spec.title).triggered.connect(
                 lambda _checked=False, kind=kind: self.exportRequested.emit(kind))
         self.export_menu.addSeparator()
-        self.export_menu.addAction("Open a recorded session…").triggered.connect(self.sessionOpenRequested)
+        self.export_menu.addAction(self.tr("Open a recorded session…")).triggered.connect(self.sessionOpenRequested)
         self.source_input = QLineEdit()
         self.source_input.setObjectName("sourceInput")
-        self.source_input.setPlaceholderText("Type a sentence and press Enter")
+        self.source_input.setPlaceholderText(self.tr("Type a sentence and press Enter"))
         self.source_input.setClearButtonEnabled(True)
-        self.translate_button = QPushButton("Translate")
+        self.translate_button = QPushButton(self.tr("Translate"))
         self.translate_button.setObjectName("translateButton")
         self.translate_button.setDefault(True)
         self.transport = TransportBar()
@@ -105,11 +111,12 @@ class TranslateView(QWidget):
         self.unseen_line = UnseenWordsLine()  # "never seen in training: …"
         self.source_tokens = TokenStrip(lines=2)
         self.source_tokens.setObjectName("sourceTokens")
-        self.source_tokens.setToolTip("The source as the model sees it: one tint per sub-word token")
+        self.source_tokens.setToolTip(self.tr("The source as the model sees it: one tint per sub-word token"))
         self.target_output = TokenStrip(lines=2)
         self.target_output.setObjectName("targetOutput")
-        self.target_output.setToolTip("The translation, token by token: hover a token for its alternatives")
+        self.target_output.setToolTip(self.tr("The translation, token by token: hover a token for its alternatives"))
         self.whatif_bar = WhatIfBar()
+        self.past_badge = PastBadge("translate")  # a run's earlier weights decoding, with Back (over the map)
         self.attention_panel = AttentionPanel()
         self.attention_panel.add_map_tool(self.layers_button)  # beside the head chooser: the map's other views
         self.empty_state = self._build_empty_state()
@@ -136,8 +143,8 @@ class TranslateView(QWidget):
         entry.addWidget(self.compare_button)
         tokens = QFormLayout()
         tokens.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        tokens.addRow("Source tokens", self.source_tokens)
-        tokens.addRow("Output", self.target_output)
+        tokens.addRow(self.tr("Source tokens"), self.source_tokens)
+        tokens.addRow(self.tr("Output"), self.target_output)
         layout = QVBoxLayout(page)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
@@ -148,17 +155,18 @@ class TranslateView(QWidget):
         layout.addWidget(self.unseen_line)
         layout.addLayout(tokens)
         layout.addWidget(self.whatif_bar)
+        layout.addWidget(self.past_badge)
         layout.addWidget(self.attention_panel, 1)
         return page
 
     def _build_empty_state(self) -> QWidget:
         page = QWidget()
         page.setObjectName("emptyState")
-        text = QLabel(EMPTY_STATE_TEXT)
+        text = QLabel(self.tr(EMPTY_STATE_TEXT))
         text.setWordWrap(True)
         text.setAlignment(Qt.AlignmentFlag.AlignCenter)
         text.setFixedWidth(560)
-        self.train_dates_button = QPushButton("Train the dates task…")
+        self.train_dates_button = QPushButton(self.tr("Train the dates task…"))
         self.train_dates_button.setObjectName("trainDatesButton")
         self.train_dates_button.clicked.connect(self.trainRequested)
         row = QHBoxLayout()

@@ -77,7 +77,7 @@ def test_the_runs_panel_is_backed_by_its_earlier_weights_in_the_runs_direction_a
     assert loads.count("compare load dot") == 1  # zh-en's dot at the start; en-zh's dot never loaded
     controller.back_to_final()
     _run_all(jobs)
-    assert said[-1] == "" and controller.past is None and controller.direction == "en-zh"
+    assert said[-1] == "" and controller.past is None and controller.direction == "zh-en"  # the one shown before
     assert all(not slot.past for slot in controller.slots) and controller.bundles["dot"] is not past.bundle
 
 
@@ -92,7 +92,7 @@ def test_a_click_before_the_catalog_is_scanned_plans_the_runs_direction_at_once(
 
 
 def test_the_sentence_on_screen_is_decoded_again_with_the_earlier_weights():
-    past = _past()
+    past = _past("zh-en")  # weights that read the sentence's language (another language: tests/gui/test_travel_shared.py)
     controller, jobs, _said = _controller(past)
     controller.start("zh-en")
     _run_all(jobs)
@@ -100,7 +100,7 @@ def test_the_sentence_on_screen_is_decoded_again_with_the_earlier_weights():
     controller.runStarted.connect(runs.append)
     assert controller.compare("你好。")
     controller.use_past(RUN, 2000)
-    jobs.started[-1].run()  # the earlier weights arrive; the other en-zh models load next
+    jobs.started[-1].run()  # the earlier weights arrive; the other zh-en models load next
     for job in list(jobs.started):
         if job.name.startswith("compare load"):
             job.run()

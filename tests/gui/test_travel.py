@@ -81,16 +81,14 @@ def test_the_translate_controller_decodes_with_a_past_model_and_goes_back_in_one
     assert controller.bundle is final and controller.past is None
 
 
-def test_the_status_line_names_the_past_model_and_offers_the_way_back(qtbot):
-    status = ModelStatus()
+def test_the_status_line_names_the_past_model(qtbot):
+    status = ModelStatus()  # Back is beside the map (tests/gui/test_travel_shared.py), never in the status bar
     qtbot.addWidget(status)
     status.show_model("Dot product · Chinese → English", "models/a")
-    assert status.back_button.isHidden()
     status.show_past("model at step 2,000 of a")
     assert status.label.text().startswith("model at step 2,000 of a (read-only) · Dot product")
-    assert not status.back_button.isHidden() and status.back_button.text() == "Back to the final model"
     status.show_model("Dot product · Chinese → English", "models/a")
-    assert status.back_button.isHidden()
+    assert status.label.text() == "Dot product · Chinese → English"
 
 
 @pytest.fixture(scope="module")
@@ -124,4 +122,5 @@ def test_a_click_on_a_curve_loads_the_snapshot_nearest_that_step(qtbot, run_fold
     assert Path(folder) == run_folder and abs(step - (wanted.step + 3)) < 0.02 * snapshots[-1].step
     loaded = next(past_items(Path(folder), step))
     assert isinstance(loaded, PastModel) and loaded.point == wanted
-    assert loaded.label == f"model at step {wanted.step:,} of {run_folder.name}"
+    assert loaded.label == (f"model at step {wanted.step:,} of {run_folder.name} — the nearest kept to step "
+                            f"{round(step):,}")  # said, never silently another
