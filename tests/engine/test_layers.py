@@ -13,8 +13,10 @@ ROOT = Path(__file__).resolve().parents[2]
 FORBIDDEN = ("PySide6", "PyQt5", "PyQt6", "pyqtgraph", "superqt", "gui")
 # Packages of gui/ every tab may import: the shared attention views and what the tabs share.
 SHARED_PACKAGES = ("attention", "common")
+# The lesson (gui/lesson/): it drives the tabs only through the window (gui/window_lesson.py, its LessonHost).
+LESSON_PACKAGES = ("lesson",)
 # The top of the app: it imports the tabs, and no tab imports it.
-WINDOW_MODULES = ("gui.app", "gui.main_window")
+WINDOW_MODULES = ("gui.app", "gui.main_window", "gui.window_lesson")
 
 
 @cache
@@ -41,7 +43,7 @@ def gui_package_of(module: str) -> str | None:
 
 def tab_packages() -> list[str]:
     return sorted(p.name for p in (ROOT / "gui").iterdir()
-                  if (p / "__init__.py").exists() and p.name not in SHARED_PACKAGES)
+                  if (p / "__init__.py").exists() and p.name not in SHARED_PACKAGES + LESSON_PACKAGES)
 
 
 def test_no_engine_source_file_imports_qt_or_the_gui():
@@ -72,6 +74,20 @@ def test_the_shared_packages_import_no_tab():
             for name in imported_modules(path):
                 assert gui_package_of(name) in (None, *SHARED_PACKAGES), f"{path.relative_to(ROOT)} imports {name}"
                 assert not name.startswith(WINDOW_MODULES), f"{path.relative_to(ROOT)} imports {name}"
+
+
+def test_the_lesson_imports_no_tab_and_no_tab_imports_the_lesson():
+    """gui/lesson/ reads chapters and asks its LessonHost (the window, gui/window_lesson.py) for every
+    action: it imports no tab package and not the window; no tab or shared package imports it."""
+    for path in (ROOT / "gui" / "lesson").rglob("*.py"):
+        for name in imported_modules(path):
+            assert gui_package_of(name) in (None, *SHARED_PACKAGES, *LESSON_PACKAGES), (
+                f"{path.relative_to(ROOT)} imports {name}: ask the LessonHost instead")
+            assert not name.startswith(WINDOW_MODULES), f"{path.relative_to(ROOT)} imports {name}"
+    for package in tab_packages() + list(SHARED_PACKAGES):
+        for path in (ROOT / "gui" / package).rglob("*.py"):
+            for name in imported_modules(path):
+                assert gui_package_of(name) not in LESSON_PACKAGES, f"{path.relative_to(ROOT)} imports {name}"
 
 
 def test_scripts_take_no_view_module():
