@@ -165,14 +165,6 @@ def diverging_levels(matrix: np.ndarray) -> float:
     return top if top > 0 else 1.0
 
 
-def by_row(matrix: np.ndarray) -> np.ndarray:
-    """Each row divided by its largest |value| (−1 to 1): the shape of every step, as α's per-row scale."""
-    matrix = np.asarray(matrix, dtype=np.float32)
-    top = np.nanmax(np.abs(matrix), axis=1, keepdims=True) if matrix.size else np.ones((matrix.shape[0], 1))
-    top = np.where(np.isnan(top) | (top == 0), 1.0, top)
-    return (matrix / top).astype(np.float32)
-
-
 def attribution_json(store: AttributionStore, method: str, rows: int) -> dict[str, Any] | None:
     """The export's record of ``method``'s attributions (None when none is in): per output position its
     source and prefix attributions, log p(y_i), the source share; contrastive ones listed apart."""

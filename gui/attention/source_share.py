@@ -14,6 +14,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QPalette
 
 from gui.attention.heatmap import HeatmapView
+from gui.attention.map_axes import axis_font
 
 COLUMN_WIDTH = 46  # pixels: the bars' plot
 BAR_BRUSH = (200, 90, 60)
@@ -44,8 +45,8 @@ class ShareColumn:
         top = self.plot.getAxis("top")
         top.setPen(text)
         top.setTextPen(text)
-        top.setTicks([[(0.0, "0"), (1.0, "1")], []])
-        top.setStyle(tickLength=-3)
+        top.setTicks([[(0.5, QCoreApplication.translate("SourceShare", "source"))], []])  # the bars' title
+        top.setStyle(tickLength=-3, tickFont=axis_font(heatmap.font()), hideOverlappingLabels=False)
         self.plot.setXRange(0.0, 1.0, padding=0.05)
         self.plot.getViewBox().setYLink(heatmap.plot.getViewBox())
         self.plot.setFixedWidth(COLUMN_WIDTH)
