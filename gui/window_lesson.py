@@ -12,13 +12,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt
-from PySide6.QtWidgets import QDockWidget, QHBoxLayout, QPushButton, QWidget
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QWidget
 
 from engine.models.paths import RESOURCES
 from gui.compare.model import OWN_OUTPUTS
+from gui.lesson import messages
 from gui.lesson.chapter import Action
 from gui.lesson.checks import same_word
+from gui.lesson.dock import LessonDock
 from gui.lesson.flash import Outline
 from gui.lesson.host import ActionError, LessonEvents, Settled
 from gui.lesson.language import language_changed
@@ -28,7 +30,6 @@ if TYPE_CHECKING:
     from gui.main_window import MainWindow
 
 LESSONS_FOLDER = RESOURCES / "lessons"
-DOCK_HEIGHT = 230  # the chapter's text, Show me and Try it below the views they drive (1280×720 keeps the maps)
 
 
 def word_at(panel, piece: int, source: bool = False) -> str:
@@ -158,7 +159,7 @@ class WindowLessonHost(QObject):
     def perform(self, action: Action) -> Settled:
         handler = getattr(self, "_do_" + action.name, None)
         if handler is None:
-            raise ActionError(f"unknown action {action.name!r}")
+            raise ActionError(messages.unknown_action(action.name))
         return handler(**action.params)
 
     # -- the actions (gui/lesson/schema.ACTIONS) ------------------------------------------
@@ -174,7 +175,7 @@ class WindowLessonHost(QObject):
         if controller.choices is None:  # the models are still being looked for: wait, then choose
             return self._after(lambda: controller.choices is not None, lambda: self._do_select_model(direction, scorer))
         if self.has_model(f"{direction}-{scorer}") is False:
-            raise ActionError(f"the model {direction}-{scorer} is not installed")
+            raise ActionError(messages.model_missing(f"{direction}-{scorer}"))
         bar = tab.view.choice_bar
         if bar.current_direction() != direction:
             index = bar.direction_combo.findData(direction)
@@ -233,7 +234,7 @@ class WindowLessonHost(QObject):
         tab.translate_text(text)  # as the examples menu does
         if not self._run_started and not tab.controller.running:
             hint = tab.view.hint_label.text() or tab.view.error_label.text()
-            raise ActionError(f"the Translate tab did not translate: {hint or 'no model in use'}")
+            raise ActionError(messages.not_translated(hint))
         return (lambda: self._run_started) if wait == "started" else (lambda: self._run_ended)
 
     def _do_select_step(self, token: str) -> Settled:
@@ -243,7 +244,7 @@ class WindowLessonHost(QObject):
             if same_word(token, word_at(panel, index)):
                 panel.select_step(index)  # what a click on the output token does
                 return None
-        raise ActionError(f"the output has no word {token!r} (it reads: {' '.join(tokens)})")
+        raise ActionError(messages.no_such_word(token, " ".join(tokens)))
 
     def _do_open_length_study(self) -> Settled:
         tab = self.window.translate_tab
@@ -263,7 +264,7 @@ class WindowLessonHost(QObject):
             return None  # the maps already share one target
         button = self.window.compare_tab.difference.share_button
         if not (button.isVisibleTo(self.window) and button.isEnabled()):
-            raise ActionError("the Compare tab offers no shared target yet (compare a sentence first)")
+            raise ActionError(messages.no_shared_target())
         self._compared = False
         button.click()
         compare = self.window.compare_tab.controller
@@ -272,7 +273,7 @@ class WindowLessonHost(QObject):
     def _do_set_attention_mode(self, on: bool) -> Settled:
         button = self.window.translate_tab.view.whatif_bar.attend_button
         if not button.isEnabled():
-            raise ActionError("this model has no attention to set")
+            raise ActionError(messages.no_attention())
         button.setChecked(on)
         return None
 
@@ -281,7 +282,7 @@ class WindowLessonHost(QObject):
         w.tabs.setCurrentWidget(w.train_tab)
         panel = w.train_tab.build()
         if panel is None:
-            raise ActionError("the Train tab is not ready")
+            raise ActionError(messages.train_tab_not_ready())
         combo = panel.form.corpus_combo
         for index in range(combo.count()):
             entry = combo.itemData(index)
@@ -289,51 +290,27 @@ class WindowLessonHost(QObject):
             if (corpus == "dates" and task == "dates") or (corpus == "tatoeba" and task is None and index > 0):
                 combo.setCurrentIndex(index)
                 return None
-        raise ActionError(f"the Train tab offers no {corpus} corpus")
+        raise ActionError(messages.no_corpus(corpus))
 
     def _do_highlight(self, widget: str) -> Settled:
         target = self.widget(widget)
         if target is None:
-            raise ActionError(f"no widget {widget!r} on screen")
+            raise ActionError(messages.no_widget(widget))
         Outline(target)
         return None
 
 
-def install_lesson(window: MainWindow) -> QDockWidget:
-    """The Lesson dock (hidden until the Lesson button is pressed) and the button, right of the tabs
-    (beside what the window already shows there)."""
+def install_lesson(window: MainWindow) -> LessonDock:
+    """The Lesson dock (hidden until the Lesson button beside the tabs is pressed), its panel reading
+    the chapters again when the interface's language changes."""
     host = WindowLessonHost(window)
     panel = LessonPanel(host, LESSONS_FOLDER)
-    dock = QDockWidget(QCoreApplication.translate("LessonDock", "Lesson"), window)
-    dock.setObjectName("lessonDock")
-    dock.setWidget(panel)
-    dock.setAllowedAreas(Qt.DockWidgetArea.BottomDockWidgetArea | Qt.DockWidgetArea.TopDockWidgetArea)
-    dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetClosable | QDockWidget.DockWidgetFeature.DockWidgetMovable)
-    panel.setMinimumHeight(150)
-    window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
-    window.resizeDocks([dock], [DOCK_HEIGHT], Qt.Orientation.Vertical)
-    dock.hide()
-    button = QPushButton(QCoreApplication.translate("LessonDock", "Lesson"))
-    button.setObjectName("lessonButton")
-    button.setCheckable(True)
-    button.setToolTip(QCoreApplication.translate(
-        "LessonDock", "A guided path through attention, chapter by chapter, driving the app"))
-    button.toggled.connect(dock.setVisible)
-    dock.visibilityChanged.connect(lambda visible: button.setChecked(visible or not dock.isHidden()))
-    corner = QWidget()
-    row = QHBoxLayout(corner)
-    row.setContentsMargins(0, 0, 0, 0)
-    row.addWidget(button)
-    beside = window.tabs.cornerWidget(Qt.Corner.TopRightCorner)
-    if beside is not None:
-        row.addWidget(beside)
-    window.tabs.setCornerWidget(corner, Qt.Corner.TopRightCorner)
-    if beside is not None:
-        beside.show()  # the tab widget hides the corner widget it lets go of
+    dock = LessonDock(panel, window)
+    dock.place_button(window.tabs)
     changed = language_changed()
     if changed is not None:
         changed.connect(lambda _language: panel.reload())
     window.lesson_host = host
     window.lesson_panel = panel
-    window.lesson_button = button
+    window.lesson_button = dock.button
     return dock
