@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from PySide6.QtCore import QCoreApplication
 
 from gui.attention.frames import FramePainter, rgb_bytes, viridis_palette
 from gui.attention.target_file import AnimationError, cannot_write, move_into_place, target_problem, temp_beside
@@ -52,7 +53,8 @@ def animation_of(source_tokens, target_tokens, matrix, title: str, seconds_per_s
     """The animation of a decode; AnimationError when there is nothing to animate."""
     matrix = np.array(matrix, dtype=np.float32)
     if not len(target_tokens) or matrix.ndim != 2 or matrix.shape != (len(target_tokens), len(source_tokens)):
-        raise AnimationError("translate a sentence first: there is no attention matrix to animate yet")
+        raise AnimationError(QCoreApplication.translate(
+            "AttentionExport", "translate a sentence first: there is no attention matrix to animate yet"))
     matrix.setflags(write=False)
     palette = viridis_palette()
     palette.setflags(write=False)

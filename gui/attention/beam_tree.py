@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QKeyEvent, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QGraphicsPixmapItem, QGraphicsRectItem, QGraphicsScene, QGraphicsView, QToolTip
 
@@ -70,8 +70,9 @@ class TreeNode:
 
     def tooltip(self) -> str:
         node = self.node
-        return (f"{node.token}  p = {node.probability:.3f}\nlog p of the hypothesis {node.log_probability:.3f}"
-                f"\nscore (log p / lp) {node.score:.3f}\n{node.status}")
+        return (f"{node.token}  p = {node.probability:.3f}\n" + QCoreApplication.translate(
+            "BeamTree", "log p of the hypothesis %1\nscore (log p / lp) %2").replace(
+            "%1", f"{node.log_probability:.3f}").replace("%2", f"{node.score:.3f}") + f"\n{node.status}")
 
 
 def _row_at(local_x: float, local_y: float, rows: int) -> int | None:

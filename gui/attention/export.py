@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 from pyqtgraph.exporters import ImageExporter, SVGExporter
-from PySide6.QtCore import QRect
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QRect
 from PySide6.QtGui import QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QWidget
@@ -49,9 +49,11 @@ class ExportError(Exception):
 
 def _require_rows(panel: AttentionPanel) -> None:
     if not panel.has_attention() and not panel.attribution.active:
-        raise ExportError("this model has no attention weights (fixed context C): nothing to export")
+        raise ExportError(QCoreApplication.translate(
+            "AttentionExport", "this model has no attention weights (fixed context C): nothing to export"))
     if not panel.target_tokens():
-        raise ExportError("translate a sentence first: there is no attention matrix yet")
+        raise ExportError(QCoreApplication.translate(
+            "AttentionExport", "translate a sentence first: there is no attention matrix yet"))
 
 
 def export_png(panel: AttentionPanel, path: Path, width: int = PNG_WIDTH) -> Path:
@@ -84,8 +86,9 @@ def _render_svg(widget: QWidget, name: str) -> None:
     generator.setFileName(name)
     generator.setSize(widget.size())
     generator.setViewBox(QRect(0, 0, widget.width(), widget.height()))
-    generator.setTitle("Attention heatmap")
-    generator.setDescription("Attention weights α_ij: rows are output tokens, columns source tokens.")
+    generator.setTitle(QCoreApplication.translate("AttentionExport", "Attention heatmap"))
+    generator.setDescription(QCoreApplication.translate(
+        "AttentionExport", "Attention weights α_ij: rows are output tokens, columns source tokens."))
     painter = QPainter(generator)
     try:
         widget.render(painter)
@@ -98,9 +101,10 @@ def _export_with(write: Callable[[str], Any], path: Path) -> Path:
     try:
         write(str(path))
     except OSError as error:
-        raise ExportError(f"cannot write {path}: {error.strerror or error}") from None
+        raise ExportError(QCoreApplication.translate("AttentionExport", "cannot write %1: %2").replace("%1", str(path)).replace(
+            "%2", str(error.strerror or error))) from None
     if not path.is_file() or path.stat().st_size == 0:
-        raise ExportError(f"cannot write {path}")
+        raise ExportError(QCoreApplication.translate("AttentionExport", "cannot write %1").replace("%1", str(path)))
     return path
 
 
@@ -168,18 +172,28 @@ def _write_text(path: Path, text: str) -> Path:
     try:
         write_bytes_atomic(path, text.encode("utf-8"))
     except OSError as error:
-        raise ExportError(f"cannot write {path}: {error.strerror or error}") from None
+        raise ExportError(QCoreApplication.translate("AttentionExport", "cannot write %1: %2").replace("%1", str(path)).replace(
+            "%2", str(error.strerror or error))) from None
     return path
 
 
 @dataclass(frozen=True)
 class ExportKind:
-    """One export format: its file-dialog filter, file suffix and writer."""
+    """One export format: its file-dialog filter, file suffix and writer (``title`` and ``file_filter`` in
+    the interface's language; the fields hold their English, marked for translation)."""
 
-    title: str
-    file_filter: str
+    english_title: str
+    english_filter: str
     suffix: str
     write: Callable[[AttentionPanel, Path, dict[str, Any]], Path]
+
+    @property
+    def title(self) -> str:
+        return QCoreApplication.translate("ExportKind", self.english_title)
+
+    @property
+    def file_filter(self) -> str:
+        return QCoreApplication.translate("ExportKind", self.english_filter)
 
 
 def _recorded(kind: str) -> Callable[[AttentionPanel, Path, dict[str, Any]], Path]:
@@ -193,12 +207,18 @@ def _recorded(kind: str) -> Callable[[AttentionPanel, Path, dict[str, Any]], Pat
 
 
 EXPORT_KINDS: dict[str, ExportKind] = {
-    "png": ExportKind("Heatmap as PNG…", "PNG image (*.png)", ".png", lambda p, f, m: export_png(p, f)),
-    "svg": ExportKind("Heatmap as SVG…", "SVG drawing (*.svg)", ".svg", lambda p, f, m: export_svg(p, f)),
-    "csv": ExportKind("Matrix as CSV…", "CSV table (*.csv)", ".csv", lambda p, f, m: export_csv(p, f)),
-    "json": ExportKind("Matrix as JSON…", "JSON (*.json)", ".json", export_json),
-    "gif": ExportKind("Decode as animated GIF…", "GIF animation (*.gif)", ".gif", _recorded("gif")),
-    "mp4": ExportKind("Decode as MP4 video…", "MP4 video (*.mp4)", ".mp4", _recorded("mp4")),
-    "session": ExportKind("Decode as a session file…", "Attention Studio session (*.session.json)", ".session.json",
-                          _recorded("session")),
+    "png": ExportKind(QT_TRANSLATE_NOOP("ExportKind", "Heatmap as PNG…"),
+                      QT_TRANSLATE_NOOP("ExportKind", "PNG image (*.png)"), ".png", lambda p, f, m: export_png(p, f)),
+    "svg": ExportKind(QT_TRANSLATE_NOOP("ExportKind", "Heatmap as SVG…"),
+                      QT_TRANSLATE_NOOP("ExportKind", "SVG drawing (*.svg)"), ".svg", lambda p, f, m: export_svg(p, f)),
+    "csv": ExportKind(QT_TRANSLATE_NOOP("ExportKind", "Matrix as CSV…"),
+                      QT_TRANSLATE_NOOP("ExportKind", "CSV table (*.csv)"), ".csv", lambda p, f, m: export_csv(p, f)),
+    "json": ExportKind(QT_TRANSLATE_NOOP("ExportKind", "Matrix as JSON…"), "JSON (*.json)", ".json", export_json),
+    "gif": ExportKind(QT_TRANSLATE_NOOP("ExportKind", "Decode as animated GIF…"),
+                      QT_TRANSLATE_NOOP("ExportKind", "GIF animation (*.gif)"), ".gif", _recorded("gif")),
+    "mp4": ExportKind(QT_TRANSLATE_NOOP("ExportKind", "Decode as MP4 video…"),
+                      QT_TRANSLATE_NOOP("ExportKind", "MP4 video (*.mp4)"), ".mp4", _recorded("mp4")),
+    "session": ExportKind(QT_TRANSLATE_NOOP("ExportKind", "Decode as a session file…"),
+                          QT_TRANSLATE_NOOP("ExportKind", "Attention Studio session (*.session.json)"),
+                          ".session.json", _recorded("session")),
 }

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QCoreApplication, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPen
 
 from gui.attention.labels import axis_label, join_pieces
@@ -175,11 +175,12 @@ class FramePainter:
     def _output_text(self, rows: int, width: float) -> str:
         """"Output: …" with the output so far; a long one keeps its end (what the newest row wrote)."""
         output = join_pieces(list(self.animation.target_tokens[:rows]))[0]
-        room = 0.9 * OUTPUT_LINES * width - self.metrics.horizontalAdvance("Output: …")
+        label = QCoreApplication.translate("FramePainter", "Output: %1")
+        room = 0.9 * OUTPUT_LINES * width - self.metrics.horizontalAdvance(label.replace("%1", "…"))
         advance = self.metrics.horizontalAdvance(output)
         if advance > room > 0:
             output = "…" + output[-max(1, int(len(output) * room / advance)):]
-        return f"Output: {output}"
+        return label.replace("%1", output)
 
 
 def rgb_bytes(image: QImage) -> np.ndarray:

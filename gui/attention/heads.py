@@ -18,8 +18,8 @@ class HeadChooser(QComboBox):
     def __init__(self, parent: QWidget | None = None, compact: bool = False) -> None:
         super().__init__(parent)
         self.compact = compact  # "Mean" / "H1"…: a Compare panel's title row, where room is short
-        self.setToolTip("A multi-head mechanism attends with several heads at once: show their mean (the row "
-                        "each step reports, and every statistic uses) or one head's weights")
+        self.setToolTip(self.tr("A multi-head mechanism attends with several heads at once: show their mean (the row "
+                                "each step reports, and every statistic uses) or one head's weights"))
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
         self.currentIndexChanged.connect(lambda _index: self.headChanged.emit(self.head))
@@ -56,12 +56,15 @@ class HeadChooser(QComboBox):
             self.clear()
             for layer in reversed(range(layers)) if count else ():
                 key = None if layer == layers - 1 else layer  # None: the step's own rows (the last layer's)
-                prefix = f"Layer {layer + 1} · " if layers > 1 else ""
+                prefix = self.tr("Layer %1 · ").replace("%1", str(layer + 1)) if layers > 1 else ""
                 data = (lambda head, key=key: (key, head)) if layers > 1 else (lambda head: head)
-                self.addItem(prefix + ("Mean" if self.compact else f"Mean of {count} heads"), data(MEAN))
+                mean = self.tr("Mean") if self.compact else self.tr("Mean of %1 heads").replace("%1", str(count))
+                self.addItem(prefix + mean, data(MEAN))
                 for head in range(count):
-                    self.addItem(prefix + (f"H{head + 1}" if self.compact else f"Head {head + 1}"), data(head))
-                    self.setItemData(self.count() - 1, f"Head {head + 1} of {count}", Qt.ItemDataRole.ToolTipRole)
+                    name = f"H{head + 1}" if self.compact else self.tr("Head %1").replace("%1", str(head + 1))
+                    self.addItem(prefix + name, data(head))
+                    self.setItemData(self.count() - 1, self.tr("Head %1 of %2").replace("%1", str(head + 1)).replace(
+                        "%2", str(count)), Qt.ItemDataRole.ToolTipRole)
             self.blockSignals(False)
             self.headChanged.emit(self.head)
         self.setVisible(bool(count))

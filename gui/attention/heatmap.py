@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QPalette, QPen, QTextOption
 from PySide6.QtWidgets import QGraphicsRectItem, QWidget
 
@@ -40,7 +40,7 @@ VISIBLE_ROWS = 30  # rows in view before the map is laid out (then: as many as h
 COLOR_MAP = "viridis"
 COMPACT_BAR_WIDTH, COMPACT_BAR_AXIS = 8, 28  # pixels: a small map's colour bar and its values
 COMPACT_ROW_LABEL = 36  # pixels: a small map's row labels are cut to this width (its hover caption names them)
-EMPTY_HINT = "The attention map appears here: one row per output token, one column per source token."
+EMPTY_HINT = QT_TRANSLATE_NOOP("HeatmapView", "The attention map appears here: one row per output token, one column per source token.")
 
 
 class HeatmapView(MapAxes):
@@ -67,7 +67,7 @@ class HeatmapView(MapAxes):
         self._levels = (0.0, 1.0)  # the colour levels in use
         self.color_scale: ColorScale | None = color_scale(DEFAULT_SCALE)  # None: a fixed scale (set_scale)
         self._bar_label = "α (0–1)"
-        self.empty_hint = pg.TextItem(EMPTY_HINT, color=text, anchor=(0.5, 0.5))
+        self.empty_hint = pg.TextItem(self.tr(EMPTY_HINT), color=text, anchor=(0.5, 0.5))
         self.empty_hint.setPos(0, 0)
         self.plot.addItem(self.empty_hint, ignoreBounds=True)
         self.caption = pg.TextItem("", color=palette.color(QPalette.ColorRole.ToolTipText),
@@ -152,7 +152,7 @@ class HeatmapView(MapAxes):
             self.color_bar.getAxis("left").setLabel(label)  # where ColorBarItem puts its label (vertical bar)
             if self._compact_bar:
                 self.color_bar.getAxis("left").showLabel(False)
-                self.setToolTip(f"Colours: {label}")
+                self.setToolTip(self.tr("Colours: %1").replace("%1", label))
 
     @property
     def bar_label(self) -> str:
@@ -168,7 +168,7 @@ class HeatmapView(MapAxes):
         self.color_bar.axis.setStyle(tickFont=axis_font(self.font()))
         self.color_bar.getAxis("left").showLabel(False)
         self._compact_bar = True
-        self.setToolTip(f"Colours: {self._bar_label}")
+        self.setToolTip(self.tr("Colours: %1").replace("%1", self._bar_label))
 
     def set_hover_caption(self, enabled: bool) -> None:
         """Name the cell under the pointer on the map itself (output ← source, α): for maps too

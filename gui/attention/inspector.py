@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
 from PySide6.QtGui import QColor, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -70,13 +70,14 @@ class WeightTable(QStandardItemModel):
     they scroll into view or are read through :meth:`item`, so a step costs the same for 20 source
     tokens as for 200."""
 
-    HEADERS = ("j", "source token", "score e_ij", "weight α_ij")
+    HEADERS = ("j", QT_TRANSLATE_NOOP("WeightTable", "source token"), QT_TRANSLATE_NOOP("WeightTable", "score e_ij"),
+               QT_TRANSLATE_NOOP("WeightTable", "weight α_ij"))
     _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
     MARGIN = 10  # rows filled beyond each end of the visible ones
 
     def __init__(self) -> None:
         super().__init__(0, len(self.HEADERS))
-        self.setHorizontalHeaderLabels(list(self.HEADERS))
+        self.setHorizontalHeaderLabels([self.tr(header) for header in self.HEADERS])
         self._tokens: list[str] = []
         self._scores: np.ndarray | None = None  # e_i (S,) of the step shown, or None
         self._weights = np.zeros(0)  # α_i (S,)
@@ -150,9 +151,11 @@ class StepInspector(QWidget):
     alternativeChosen = Signal(int, int)  # step i, token id: continue the output from that token instead
 
     def __init__(self, parent: QWidget | None = None, *, choosable: bool = True, compact: bool = False,
-                 hint: str = "Step inspector: translate a sentence, then hover or click an output token.") -> None:
+                 hint: str = "") -> None:
+        """``hint``: the title before any step (by default, how to choose one)."""
         super().__init__(parent)
         self.setObjectName("stepInspector")
+        hint = hint or self.tr("Step inspector: translate a sentence, then hover or click an output token.")
         self.choosable, self.compact, self.hint = choosable, compact, hint
         self.title = QLabel(hint)
         self.title.setWordWrap(True)
@@ -180,7 +183,7 @@ class StepInspector(QWidget):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         header.setStretchLastSection(False)
         metrics = self.fontMetrics()
-        for column, sample in ((0, "000"), (2, "score e_ij"), (3, "weight α_ij")):
+        for column, sample in ((0, "000"), (2, QCoreApplication.translate("WeightTable", "score e_ij")), (3, QCoreApplication.translate("WeightTable", "weight α_ij"))):
             header.resizeSection(column, metrics.horizontalAdvance(sample) + 18)
         self.table.verticalHeader().setDefaultSectionSize(metrics.lineSpacing() + 6)
         self.weights.visible_rows = self._visible_rows  # a step fills the rows on screen; the rest on scrolling
@@ -206,7 +209,8 @@ class StepInspector(QWidget):
 
     def clear(self, formula: str = "") -> None:
         self.shown_index = -1
-        self.title.setText(self.hint if self.compact else "Step inspector: hover or click an output token or a heatmap row.")
+        self.title.setText(self.hint if self.compact else
+                           self.tr("Step inspector: hover or click an output token or a heatmap row."))
         self.formula.setText(self._formulas(formula, True) if formula else "")
         self.context.clear()
         self.alternatives.clear()
@@ -239,10 +243,13 @@ class StepInspector(QWidget):
             and len(head_weights) == len(weights)
         if one_head:
             weights, scores, own = np.asarray(head_weights), None, None
-            note = "; ".join(part for part in (f"head {head + 1}'s weights (its scores are not kept)", note) if part)
+            own_weights = self.tr("head %1's weights (its scores are not kept)").replace("%1", str(head + 1))
+            note = "; ".join(part for part in (own_weights, note) if part)
         source_tokens, weights, scores, own = _in_units(source_tokens, weights, scores, own, source_split, words)
-        self.weights.setHeaderData(1, Qt.Orientation.Horizontal, "source word" if words else "source token")
-        self.weights.setHeaderData(3, Qt.Orientation.Horizontal, f"weight α^{head + 1}_ij" if one_head else "weight α_ij")
+        self.weights.setHeaderData(1, Qt.Orientation.Horizontal,
+                                   QCoreApplication.translate("WeightTable", "source word") if words else QCoreApplication.translate("WeightTable", "source token"))
+        self.weights.setHeaderData(3, Qt.Orientation.Horizontal, QCoreApplication.translate("WeightTable", "weight α^%1_ij").replace(
+            "%1", str(head + 1)) if one_head else QCoreApplication.translate("WeightTable", "weight α_ij"))
         self.title.setText(self._title(index, token, probability, heading, note))
         self.formula.setText(self._formulas(formula, uses_attention, head if one_head else MEAN))
         self.alternatives.setText(self._alternatives(step, own, source_tokens))
@@ -256,8 +263,9 @@ class StepInspector(QWidget):
             shown_p = f", p = {probability:.3f}" if probability is not None else ""
             title = f"{prefix}<b>i = {index}</b>: {html.escape(quoted(token))}{shown_p}"
         else:
-            shown_p = f" with p = {probability:.3f}" if probability is not None else ""
-            title = f"{prefix}<b>Step i = {index}</b>: output {html.escape(quoted(token))}{shown_p}"
+            shown_p = self.tr(" with p = %1").replace("%1", f"{probability:.3f}") if probability is not None else ""
+            title = prefix + self.tr("<b>Step i = %1</b>: output %2").replace("%1", str(index)).replace(
+                "%2", html.escape(quoted(token))) + shown_p
         return title + (f" — {html.escape(note)}" if note else "")
 
     def _alternatives(self, step: DecodeStep | None, own: np.ndarray | None, source_tokens: Sequence[str]) -> str:
@@ -265,19 +273,22 @@ class StepInspector(QWidget):
         by hand, the model's own α ("" when neither)."""
         text = ""
         if step is not None and step.alternatives:
-            forced = " (this token was given: a forced prefix)" if step.forced else ""
+            forced = self.tr(" (this token was given: a forced prefix)") if step.forced else ""
+            count = str(len(step.alternatives))
             if self.choosable:
                 choices = " · ".join(
                     f'<a href="alt:{a.token_id}">{html.escape(quoted(a.token))}</a> {a.probability:.3f}'
                     for a in step.alternatives)
-                text = (f"Top-{len(step.alternatives)} candidates{forced} — click one to make "
-                        f"the model continue from it: {choices}")
+                text = self.tr("Top-%1 candidates%2 — click one to make the model continue from it: %3").replace(
+                    "%1", count).replace("%2", forced).replace("%3", choices)
             else:
                 choices = " · ".join(f"{html.escape(quoted(a.token))} {a.probability:.3f}" for a in step.alternatives)
-                text = f"Top-{len(step.alternatives)} candidates{forced}: {choices}"
+                text = self.tr("Top-%1 candidates%2: %3").replace("%1", count).replace("%2", forced).replace(
+                    "%3", choices)
         if own is not None:
             listed = ", ".join(f"{quoted(tok)} {alpha:.2f}" for tok, alpha in dominant_sources(own, source_tokens))
-            text += f"<br><b>α set by hand at this step.</b> The model's own α: {html.escape(listed)}"
+            text += "<br>" + self.tr("<b>α set by hand at this step.</b> The model's own α: %1").replace(
+                "%1", html.escape(listed))
         return text
 
     def _show_weights(self, index: int, source_tokens: Sequence[str], weights: np.ndarray | None,
@@ -285,13 +296,13 @@ class StepInspector(QWidget):
         """The context line and the table of e_ij and α_ij (the fixed context's line without one); for one
         ``head``, what that head reads of the source."""
         if not uses_attention or weights is None:
-            self.context.setText("c_i = C: the same fixed context vector at every step (no weights to inspect).")
+            self.context.setText(self.tr("c_i = C: the same fixed context vector at every step (no weights to inspect)."))
             self.weights.set_rows([], None, np.zeros(0))
             self.table.setVisible(uses_attention)
             return
         self.table.setVisible(True)
         parts = " + ".join(f"{alpha:.2f}·h({quoted(tok)})" for tok, alpha in dominant_sources(weights, source_tokens))
-        mixed = f"head {head + 1} reads W_V^{head + 1} of" if head != MEAN else f"c_{index} ≈"
+        mixed = self.tr("head %1 reads W_V^%1 of").replace("%1", str(head + 1)) if head != MEAN else f"c_{index} ≈"
         self.context.setText(f"{mixed} {parts} + …")
         self.weights.set_rows(source_tokens, scores, weights)
 
@@ -301,14 +312,20 @@ class StepInspector(QWidget):
 
     @staticmethod
     def _formulas(formula: str, uses_attention: bool, head: int = MEAN) -> str:
+        def bold(label: str) -> str:
+            return "<b>" + QCoreApplication.translate("StepInspector", label) + "</b> "
+
         if not uses_attention:
-            return f"<b>Scorer:</b> {html.escape(formula)}"
-        context = f"<br><b>Context:</b> {html.escape(context_formula(formula))}"
+            return bold(QT_TRANSLATE_NOOP("StepInspector", "Scorer:")) + html.escape(formula)
+        context = "<br>" + bold(QT_TRANSLATE_NOOP("StepInspector", "Context:")) + html.escape(context_formula(formula))
+        softmax = "<br>" + bold(QT_TRANSLATE_NOOP("StepInspector", "Softmax:"))
         head_score = head_score_formula(formula)
         if head != MEAN and head_score:
-            return (f"<b>Head {head + 1}'s score:</b> {html.escape(head_score.replace('^h', f'^{head + 1}'))}"
-                    f"<br><b>Softmax:</b> {HEAD_SOFTMAX.replace('^h', f'^{head + 1}')}{context}")
-        return f"<b>Score:</b> {html.escape(formula)}<br><b>Softmax:</b> {SOFTMAX}{context}"
+            heading = "<b>" + QCoreApplication.translate("StepInspector", "Head %1's score:").replace(
+                "%1", str(head + 1)) + "</b> "
+            return (heading + html.escape(head_score.replace("^h", f"^{head + 1}"))
+                    + softmax + HEAD_SOFTMAX.replace("^h", f"^{head + 1}") + context)
+        return bold(QT_TRANSLATE_NOOP("StepInspector", "Score:")) + html.escape(formula) + softmax + SOFTMAX + context
 
 
 def _in_units(tokens: Sequence[str], weights: np.ndarray | None, scores: np.ndarray | None,

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from PySide6.QtCore import QCoreApplication
 
 from engine.text.words import WordSplit, merge_columns, merge_rows, split_words
 from gui.attention.labels import SPACE_MARK, WORD_START, piece_label
@@ -123,14 +124,20 @@ def cell_text(units: MapUnits, row: int, column: int, weight: float, target: str
     label): its weight, and in the word view the pieces it averages or sums."""
     text = f"α(‘{target}’ ← ‘{units.column_labels[column]}’) = {weight:.4f}"
     if not units.words:
-        return text + f"   (output step {row}, source position {column})"
+        return text + "   " + QCoreApplication.translate("MapUnits", "(output step %1, source position %2)").replace(
+            "%1", str(row)).replace("%2", str(column))
     rows, columns = units.row_pieces(row), units.column_pieces(column)
-    return text + (f"   (output word {row}: {_span('step', rows)}{', averaged' if len(rows) > 1 else ''}; "
-                   f"source word {column}: {_span('position', columns)}{', summed' if len(columns) > 1 else ''})")
+    steps = (QCoreApplication.translate("MapUnits", "step %1") if len(rows) == 1
+             else QCoreApplication.translate("MapUnits", "steps %1–%2, averaged"))
+    positions = (QCoreApplication.translate("MapUnits", "position %1") if len(columns) == 1
+                 else QCoreApplication.translate("MapUnits", "positions %1–%2, summed"))
+    return text + "   " + QCoreApplication.translate("MapUnits", "(output word %1: %2; source word %3: %4)").replace("%1", str(row)).replace(
+        "%2", _span(steps, rows)).replace("%3", str(column)).replace("%4", _span(positions, columns))
 
 
-def _span(name: str, pieces: range) -> str:
-    return f"{name} {pieces.start}" if len(pieces) == 1 else f"{name}s {pieces.start}–{pieces.stop - 1}"
+def _span(text: str, pieces: range) -> str:
+    """``text`` ('steps %1–%2') with the first and last of ``pieces``."""
+    return text.replace("%1", str(pieces.start)).replace("%2", str(pieces.stop - 1))
 
 
 def warm_up_segmenter() -> None:

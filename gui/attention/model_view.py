@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QPointF, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QDialog, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
 from engine.networks.attention_layers import KINDS, AttentionLayers
@@ -24,9 +24,9 @@ from gui.attention.heatmap import COLOR_MAP, HeatmapView
 from gui.attention.labels import axis_label
 from gui.screen_fit import fit_to_screen
 
-KIND_LABELS = {"encoder": "Encoder self-attention (source × source)",
-               "decoder": "Decoder self-attention (output × what it has written)",
-               "cross": "Cross-attention (output × source)"}
+KIND_LABELS = {"encoder": QT_TRANSLATE_NOOP("ModelView", "Encoder self-attention (source × source)"),
+               "decoder": QT_TRANSLATE_NOOP("ModelView", "Decoder self-attention (output × what it has written)"),
+               "cross": QT_TRANSLATE_NOOP("ModelView", "Cross-attention (output × source)")}
 DIALOG_SIZE = (1180, 700)
 SELECTED_PEN = pg.mkPen("#ff4040", width=3)
 PLAIN_PEN = pg.mkPen("#808080", width=1)
@@ -54,9 +54,9 @@ class LayerHeadGrid(pg.GraphicsLayoutWidget):
         self.clear()
         self.boxes, self.images = [], []
         for head in range(maps.heads):
-            self.addLabel(f"Head {head + 1}", row=0, col=head + 1)
+            self.addLabel(self.tr("Head %1").replace("%1", str(head + 1)), row=0, col=head + 1)
         for layer in range(maps.layers):
-            self.addLabel(f"Layer {layer + 1}", row=layer + 1, col=0, angle=-90)
+            self.addLabel(self.tr("Layer %1").replace("%1", str(layer + 1)), row=layer + 1, col=0, angle=-90)
             row_boxes, row_images = [], []
             for head in range(maps.heads):
                 box = self.addViewBox(row=layer + 1, col=head + 1, lockAspect=False, enableMouse=False)
@@ -107,13 +107,13 @@ class ModelView(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("modelViewDialog")
-        self.setWindowTitle("Layers and heads")
+        self.setWindowTitle(self.tr("Layers and heads"))
         self.setModal(False)
         self.maps: AttentionLayers | None = None
         self.kind_box = QComboBox()
         self.kind_box.setObjectName("modelViewKind")
         for kind in KINDS:
-            self.kind_box.addItem(KIND_LABELS[kind], kind)
+            self.kind_box.addItem(self.tr(KIND_LABELS[kind]), kind)
         self.kind_box.setCurrentIndex(KINDS.index("cross"))
         self.kind_box.currentIndexChanged.connect(lambda _index: self._redraw())
         self.grid = LayerHeadGrid()
@@ -124,7 +124,7 @@ class ModelView(QDialog):
         self.heatmap.set_color_scale("auto")
         self.heatmap.cellHovered.connect(self._on_cell_hovered)
         self.title = QLabel()
-        self.caption = QLabel("Click a small map to open it here.")
+        self.caption = QLabel(self.tr("Click a small map to open it here."))
         self.caption.setObjectName("modelViewCaption")
         self.caption.setWordWrap(True)
         large = QWidget()
@@ -137,7 +137,7 @@ class ModelView(QDialog):
         splitter.addWidget(large)
         splitter.setSizes([560, 560])
         top = QHBoxLayout()
-        top.addWidget(QLabel("Show"))
+        top.addWidget(QLabel(self.tr("Show")))
         top.addWidget(self.kind_box, 1)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
@@ -172,11 +172,13 @@ class ModelView(QDialog):
         rows, columns = self.maps.axes(self.kind)
         self.heatmap.reset(columns)
         self.heatmap.set_rows(self.maps.map(self.kind, layer, head), rows, finished=True)
-        self.title.setText(f"<b>Layer {layer + 1}, head {head + 1}</b> — {KIND_LABELS[self.kind]}")
+        self.title.setText("<b>" + self.tr("Layer %1, head %2").replace("%1", str(layer + 1)).replace(
+            "%2", str(head + 1)) + "</b> — " + self.tr(KIND_LABELS[self.kind]))
 
     def _on_grid_hover(self, layer: int, head: int) -> None:
         if layer >= 0:
-            self.caption.setText(f"Layer {layer + 1}, head {head + 1}: click to open it large.")
+            self.caption.setText(self.tr("Layer %1, head %2: click to open it large.").replace("%1", str(layer + 1)).replace(
+                "%2", str(head + 1)))
 
     def _on_cell_hovered(self, row: int, column: int) -> None:
         self.cellHovered.emit(self.kind, row, column)
@@ -186,8 +188,9 @@ class ModelView(QDialog):
         if row >= len(rows) or column >= len(columns):
             return
         weight = self.maps.map(self.kind, *self.opened)[row, column]
-        self.caption.setText(f"{axis_label(rows[row])} → {axis_label(columns[column])}: α = {weight:.3f} "
-                             f"(layer {self.opened[0] + 1}, head {self.opened[1] + 1})")
+        self.caption.setText(f"{axis_label(rows[row])} → {axis_label(columns[column])}: α = {weight:.3f} ("
+                             + self.tr("layer %1, head %2").replace("%1", str(self.opened[0] + 1)).replace(
+                                 "%2", str(self.opened[1] + 1)) + ")")
 
     def selected_weights(self) -> np.ndarray | None:
         """The map opened large, as drawn (for tests and exports)."""

@@ -6,6 +6,8 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping
 
+from PySide6.QtCore import QCoreApplication
+
 from engine.networks.scorer_table import SCORER_TABLE, ScorerInfo  # torch-free
 
 
@@ -18,12 +20,15 @@ def no_attention_note(table: Mapping[str, ScorerInfo] = SCORER_TABLE) -> str:
     """What the panel shows for a model without attention; the mechanisms it suggests instead are
     every one of the registry (engine/networks/scorer_table.py) that attends."""
     names = [html.escape(short_label(info.label)) for info in table.values() if info.uses_attention]
-    choices = names[0] if len(names) < 2 else f"{', '.join(names[:-1])} or {names[-1]}"
-    return (
+    separator = QCoreApplication.translate("NoAttention", ", ")
+    choices = names[0] if len(names) < 2 else QCoreApplication.translate("NoAttention", "%1 or %2").replace(
+        "%1", separator.join(names[:-1])).replace("%2", names[-1])
+    return QCoreApplication.translate(
+        "NoAttention",
         "<h3>No attention: every step sees the same C</h3>"
         "<p>This model is the plain encoder–decoder of Sutskever et al. and Cho et al. (2014): the encoder "
         "squeezes the whole sentence into one fixed vector C, and every decoding step reads that same C. "
         "There are no weights α<sub>ij</sub>, so there is no heatmap to draw.</p>"
-        f"<p>Switch the scorer to {choices} to watch each output token look back at "
-        "the source tokens it needs, and compare the translations of long sentences.</p>"
-    )
+        "<p>Switch the scorer to %1 to watch each output token look back at "
+        "the source tokens it needs, and compare the translations of long sentences.</p>",
+    ).replace("%1", choices)

@@ -36,7 +36,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from gui.attention.attribution_view import AttributionView
@@ -58,7 +58,7 @@ if TYPE_CHECKING:
 
 SEGMENTER_WARM_UP_MS = 2000  # after start-up, the word view's Chinese segmenter loads on a helper thread
 INSPECTOR_INTERVAL_MS = 150  # the step inspector's redraws while a run streams (see AttentionPanel)
-HOVER_HINT = "Hover a cell for its weight · wheel: zoom · drag: pan · double-click: reset · click a row: its step"
+HOVER_HINT = QT_TRANSLATE_NOOP("AttentionPanel", "Hover a cell for its weight · wheel: zoom · drag: pan · double-click: reset · click a row: its step")
 
 
 class AttentionPanel(QWidget):
@@ -76,7 +76,7 @@ class AttentionPanel(QWidget):
         self.record = DecodeRecord()
         self.heatmap = HeatmapView(self)
         self.heatmap.setObjectName("attentionHeatmap")
-        self.hover_label = QLabel(HOVER_HINT)
+        self.hover_label = QLabel(self.tr(HOVER_HINT))
         self.hover_label.setObjectName("attentionHoverLabel")
         self.hover_label.setTextFormat(Qt.TextFormat.PlainText)  # tokens (a session file's too) are never markup
         # One line, cut at the side when narrow (its tooltip holds it whole); its length never widens the map's side.
@@ -227,7 +227,7 @@ class AttentionPanel(QWidget):
         self._emitted = 0
         self.stack.setCurrentIndex(0 if uses_attention else 1)
         self._lay_out_columns()
-        self.hover_label.setText(HOVER_HINT)
+        self.hover_label.setText(self.tr(HOVER_HINT))
         self.inspector.clear(formula)
         self.attribution.begin(len(self.record.source_tokens))
 
@@ -354,8 +354,8 @@ class AttentionPanel(QWidget):
         pieces = units.row_pieces(row)
         if len(pieces) < 2:
             return ""
-        return (f"piece {index - pieces.start + 1} of the word ‘{units.target.words[row]}’ (steps "
-                f"{pieces.start}–{pieces.stop - 1}; its map row averages them)")
+        return (self.tr("piece %1 of the word ‘%2’ (steps %3–%4; its map row averages them)").replace("%1", str(index - pieces.start + 1))
+                .replace("%2", units.target.words[row]).replace("%3", str(pieces.start)).replace("%4", str(pieces.stop - 1)))
 
     # -- interaction ------------------------------------------------------------------------
     def select_step(self, index: int) -> None:
@@ -382,8 +382,8 @@ class AttentionPanel(QWidget):
         """A map cell (in the map's units) under the pointer: its weight here, its first pieces out."""
         units = self._units
         if row < 0:
-            self.hover_label.setText(HOVER_HINT)
-            self.hover_label.setToolTip(HOVER_HINT)
+            self.hover_label.setText(self.tr(HOVER_HINT))
+            self.hover_label.setToolTip(self.tr(HOVER_HINT))
             self.cellHovered.emit(-1, -1)
             return
         text = self.attribution.relabel(cell_text(units, row, column, self.heatmap.weight(row, column),

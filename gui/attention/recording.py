@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import QCoreApplication
+
 from gui.attention import animation as animations
 from gui.attention.animation import WRITERS, AnimationError, animation_of
 from gui.attention.export import ExportError
@@ -62,11 +64,13 @@ def recording_job(kind: str, panel: AttentionPanel, path: Path, metadata: dict[s
         raise ExportError(f"a recording is one of {', '.join(RECORDINGS)}; got {kind!r}")
     record, path = panel.record, Path(path)
     if not record.target_tokens or not record.events:
-        raise ExportError("translate a sentence first: there is no decode to record yet")
+        raise ExportError(QCoreApplication.translate(
+            "AttentionExport", "translate a sentence first: there is no decode to record yet"))
     if kind == "session":
         return _session_job(panel, path, metadata)
     if not record.uses_attention:
-        raise ExportError("this model has no attention weights (fixed context C): there is no heatmap to animate")
+        raise ExportError(QCoreApplication.translate(
+            "AttentionExport", "this model has no attention weights (fixed context C): there is no heatmap to animate"))
     problem = (animations.mp4_problem() if kind == "mp4" else "") or target_problem(path)
     if problem:
         raise ExportError(problem)
@@ -89,7 +93,8 @@ def _frames(write, animation, path) -> Callable[[], Iterator[RecordingProgress]]
                     done = next(writer)
                 except StopIteration as stop:
                     return stop.value
-                yield RecordingProgress(done, total, f"frame {done:,} of {total:,}")
+                yield RecordingProgress(done, total, QCoreApplication.translate("AttentionExport", "frame %1 of %2").replace(
+                    "%1", f"{done:,}").replace("%2", f"{total:,}"))
         except AnimationError as error:
             raise ExportError(str(error)) from None
         finally:

@@ -39,7 +39,7 @@ class ReplayDialog(QDialog):
     def __init__(self, session: Session, note: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("replayDialog")
-        self.setWindowTitle(f"Replay: {session.model['name'] or 'a recorded decode'}")
+        self.setWindowTitle(self.tr("Replay: %1").replace("%1", session.model["name"] or self.tr("a recorded decode")))
         self.resize(900, 640)
         self.session = session
         self.shown: list[DecodeStep] = []  # the events played so far
@@ -56,7 +56,7 @@ class ReplayDialog(QDialog):
         self.note.setTextFormat(Qt.TextFormat.PlainText)
         self.note.setWordWrap(True)
         self.panel = AttentionPanel()
-        self.play_button = QPushButton("Play again")
+        self.play_button = QPushButton(self.tr("Play again"))
         self.play_button.setObjectName("replayPlayButton")
         self.play_button.clicked.connect(self.play)
         self.position = QLabel()
@@ -115,7 +115,8 @@ class ReplayDialog(QDialog):
         self.panel.show_step(step)
         if self.tree is not None and step.beam_level:
             self.tree.add_level(step.index, step.beam_level)
-        self.position.setText(f"step {len(self.shown)} of {len(self.session.steps)}")
+        self.position.setText(self.tr("step %1 of %2").replace("%1", str(len(self.shown))).replace(
+            "%2", str(len(self.session.steps))))
         if self.complete:
             self.timer.stop()
             self.panel.end()

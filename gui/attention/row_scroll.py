@@ -22,7 +22,8 @@ class RowScrollBar(QScrollBar):
     def __init__(self, heatmap: HeatmapView, parent: QWidget | None = None) -> None:
         super().__init__(Qt.Orientation.Vertical, parent)
         self.heatmap = heatmap
-        self.setToolTip("Rows out of view: scroll here (or drag the map); double-click the map to see it as it opened")
+        self.setToolTip(self.tr("Rows out of view: scroll here (or drag the map); double-click the map to see it as "
+                                "it opened"))
         self.setSingleStep(1)
         self._syncing = False
         view = heatmap.plot.getViewBox()

@@ -13,6 +13,8 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from PySide6.QtCore import QCoreApplication
+
 
 class AnimationError(Exception):
     """A recording cannot be written; the message says why, in one line."""
@@ -22,17 +24,20 @@ def target_problem(path: Path) -> str:
     """Why nothing can be written at ``path`` ("" when it may be): a folder there, a missing folder."""
     path = Path(path)
     if path.is_dir():
-        return f"cannot write {path}: it is a folder"
+        return QCoreApplication.translate("AttentionExport", "cannot write %1: it is a folder").replace("%1", str(path))
     if not path.parent.exists():
-        return f"cannot write {path}: the folder {path.parent} does not exist"
+        return QCoreApplication.translate("AttentionExport", "cannot write %1: the folder %2 does not exist").replace(
+            "%1", str(path)).replace("%2", str(path.parent))
     if not path.parent.is_dir():
-        return f"cannot write {path}: {path.parent} is not a folder"
+        return QCoreApplication.translate("AttentionExport", "cannot write %1: %2 is not a folder").replace(
+            "%1", str(path)).replace("%2", str(path.parent))
     return ""
 
 
 def cannot_write(path: Path, error: OSError) -> AnimationError:
     """The one-line error of an OSError while writing ``path`` (its reason, not its errno)."""
-    return AnimationError(f"cannot write {path}: {error.strerror or error}")
+    return AnimationError(QCoreApplication.translate("AttentionExport", "cannot write %1: %2").replace("%1", str(path)).replace(
+            "%2", str(error.strerror or error)))
 
 
 @contextlib.contextmanager

@@ -16,9 +16,11 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
 from gui.attention.target_file import AnimationError
 
-MP4_HINT = "MP4 export needs imageio-ffmpeg: pip install imageio-ffmpeg (it brings its own ffmpeg)"
+MP4_HINT = QT_TRANSLATE_NOOP("AttentionExport", "MP4 export needs imageio-ffmpeg: pip install imageio-ffmpeg (it brings its own ffmpeg)")
 MP4_FPS = 10
 FINISH_SECONDS = 300  # ffmpeg's time to finish once every frame is sent
 REQUIRED_BOXES = ("ftyp", "moov", "mdat")
@@ -31,7 +33,7 @@ def ffmpeg_exe() -> str:
 
         return imageio_ffmpeg.get_ffmpeg_exe()
     except (ImportError, RuntimeError, OSError):
-        raise AnimationError(MP4_HINT) from None
+        raise AnimationError(QCoreApplication.translate("AttentionExport", MP4_HINT)) from None
 
 
 def mp4_problem() -> str:
@@ -88,7 +90,8 @@ class VideoEncoder:
                                             stderr=self.messages)
         except OSError as error:
             self.messages.close()
-            raise AnimationError(f"cannot start ffmpeg: {error.strerror or error}") from None
+            raise AnimationError(QCoreApplication.translate("AttentionExport", "cannot start ffmpeg: %1").replace(
+                "%1", str(error.strerror or error))) from None
         self.broken = False
 
     def send(self, frame: bytes) -> bool:
@@ -109,14 +112,17 @@ class VideoEncoder:
             code = self.process.wait(FINISH_SECONDS)
         except subprocess.TimeoutExpired:
             self.kill()
-            raise AnimationError(f"cannot write {path}: ffmpeg did not finish in {FINISH_SECONDS} s") from None
+            raise AnimationError(QCoreApplication.translate("AttentionExport", "cannot write %1: ffmpeg did not finish in %2 s").replace(
+                "%1", str(path)).replace("%2", str(FINISH_SECONDS))) from None
         reason = self._last_message()
         self.messages.close()
         if code != 0 or self.broken:
-            raise AnimationError(f"cannot write {path}: ffmpeg failed ({reason or f'exit code {code}'})")
+            raise AnimationError(QCoreApplication.translate("AttentionExport", "cannot write %1: ffmpeg failed (%2)").replace(
+                "%1", str(path)).replace("%2", reason or f"exit code {code}"))
         problem = mp4_problem_of(self.temp)
         if problem:
-            raise AnimationError(f"cannot write {path}: {problem}")
+            raise AnimationError(QCoreApplication.translate("AttentionExport", "cannot write %1: %2").replace("%1", str(path)).replace(
+            "%2", str(problem)))
 
     def kill(self) -> None:
         """Stop ffmpeg now (a cancelled recording); the caller removes the temporary file."""

@@ -12,17 +12,18 @@ says so once: a warning mark, the reason in its tooltip and ``wordListNoticed`` 
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QSettings, Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QStyle, QToolButton, QWidget
 
 from engine.text import segment  # torch-free
 from gui.attention.color_scale import COLOR_SCALES, DEFAULT_SCALE
 from gui.stored_settings import stored_flag, stored_text
 
-WORD_VIEW_TIP = ("Words: sub-word pieces merged into words — English by the ▁ word-start marks, Chinese by a "
-                 "word segmenter (jieba); α summed over a word's source pieces and averaged over its output "
-                 "pieces, so every row still sums to 1. Off: the model's real units, pieces that continue a "
-                 "word marked ## and a piece that is only the word-start mark shown as ␣.")
+WORD_VIEW_TIP = QT_TRANSLATE_NOOP(
+    "MapViewBar", "Words: sub-word pieces merged into words — English by the ▁ word-start marks, Chinese by a "
+    "word segmenter (jieba); α summed over a word's source pieces and averaged over its output "
+    "pieces, so every row still sums to 1. Off: the model's real units, pieces that continue a "
+    "word marked ## and a piece that is only the word-start mark shown as ␣.")
 
 
 class MapViewBar(QWidget):
@@ -36,28 +37,29 @@ class MapViewBar(QWidget):
     def __init__(self, prefix: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.prefix = prefix
-        self.words = QCheckBox("Words")
+        self.words = QCheckBox(self.tr("Words"))
         self.words.setObjectName(f"{prefix}WordView")
         self.words.setChecked(True)
-        self.words.setToolTip(WORD_VIEW_TIP)
+        self.words.setToolTip(QCoreApplication.translate("MapViewBar", WORD_VIEW_TIP))
         self.word_list_notice = ""  # said once, when the segmenter fell back to characters
         self.scale = QComboBox()
         self.scale.setObjectName(f"{prefix}ColorScale")
         for name, scale in COLOR_SCALES.items():
-            self.scale.addItem(scale.title, name)
-            self.scale.setItemData(self.scale.count() - 1, scale.tooltip, Qt.ItemDataRole.ToolTipRole)
+            self.scale.addItem(QCoreApplication.translate("ColorScale", scale.title), name)
+            self.scale.setItemData(self.scale.count() - 1, QCoreApplication.translate("ColorScale", scale.tooltip),
+                                   Qt.ItemDataRole.ToolTipRole)
         self.scale.setCurrentIndex(self.scale.findData(DEFAULT_SCALE))
-        self.scale.setToolTip("Colour scale of the map (its colour bar says which)")
+        self.scale.setToolTip(self.tr("Colour scale of the map (its colour bar says which)"))
         self.reset_zoom = QToolButton()
         self.reset_zoom.setObjectName(f"{prefix}ResetZoom")
-        self.reset_zoom.setText("Reset zoom")
-        self.reset_zoom.setToolTip("Every column in view again, and the rows as the map opened (double-click a map "
-                                   "does the same)")
+        self.reset_zoom.setText(self.tr("Reset zoom"))
+        self.reset_zoom.setToolTip(self.tr("Every column in view again, and the rows as the map opened (double-click "
+                                           "a map does the same)"))
         self.reset_zoom.clicked.connect(self.resetZoomRequested)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.words)
-        layout.addWidget(QLabel("Colours:"))
+        layout.addWidget(QLabel(self.tr("Colours:")))
         layout.addWidget(self.scale)
         layout.addWidget(self.reset_zoom)
         self.words.toggled.connect(self.wordViewChanged)
@@ -76,7 +78,7 @@ class MapViewBar(QWidget):
             return
         self.word_list_notice = notice[0].upper() + notice[1:] + "."
         self.words.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning))
-        self.words.setToolTip(f"{self.word_list_notice}\n\n{WORD_VIEW_TIP}")
+        self.words.setToolTip(self.word_list_notice + "\n\n" + QCoreApplication.translate("MapViewBar", WORD_VIEW_TIP))
         self.wordListNoticed.emit(self.word_list_notice)
 
     def scale_name(self) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
 from gui.common.plotstyle import BACKGROUND, FOREGROUND
@@ -24,10 +24,11 @@ from gui.common.plotstyle import BACKGROUND, FOREGROUND
 if TYPE_CHECKING:
     from engine.studies.aligner import AlignerMap
 
-TITLE = "<b>Aligner</b> (eflomal): word links"
-NO_TARGET_HINT = ("The word aligner's links appear here once the maps share one target: choose the reference or "
-                  "one scorer's output under “Maps show”.")
-WAITING = "The word aligner links the source and the shared target once every model has scored it…"
+TITLE = QT_TRANSLATE_NOOP("AlignerPanel", "<b>Aligner</b> (eflomal): word links")
+NO_TARGET_HINT = QT_TRANSLATE_NOOP("AlignerPanel", "The word aligner's links appear here once the maps share one "
+                                   "target: choose the reference or one scorer's output under “Maps show”.")
+WAITING = QT_TRANSLATE_NOOP("AlignerPanel", "The word aligner links the source and the shared target once every "
+                            "model has scored it…")
 DOT_COLOUR = "#1f77b4"
 DOT_SIZE = 9
 MAX_LABEL_CHARS = 12
@@ -69,9 +70,9 @@ class AlignerPanel(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        title = QLabel(TITLE)
-        title.setToolTip("A statistical word aligner's links on the same sentence pair as the maps, to set "
-                         "attention against: where a translator's alignment would put each word")
+        title = QLabel(QCoreApplication.translate("AlignerPanel", TITLE))
+        title.setToolTip(self.tr("A statistical word aligner's links on the same sentence pair as the maps, to set "
+                                 "attention against: where a translator's alignment would put each word"))
         layout.addWidget(title)
         self.plot = pg.PlotWidget()
         self.plot.setObjectName("compareAlignerPlot")
@@ -104,17 +105,17 @@ class AlignerPanel(QFrame):
     def show_waiting(self) -> None:
         """A shared target is being aligned: the old dots go."""
         self._draw((), (), frozenset())
-        self.note.setText(WAITING)
+        self.note.setText(QCoreApplication.translate("AlignerPanel", WAITING))
 
     def show_map(self, found: AlignerMap | None) -> None:
         """Draw ``found`` (engine.studies.aligner.AlignerMap); None: there is no shared target."""
         if found is None:
             self._draw((), (), frozenset())
-            self.note.setText(NO_TARGET_HINT)
+            self.note.setText(QCoreApplication.translate("AlignerPanel", NO_TARGET_HINT))
             return
         self._draw(found.source_words, found.target_words, found.links)
-        count = f"{len(found.links)} link{'s' if len(found.links) != 1 else ''}"
-        self.note.setText(f"{count}; {short_note(found.note)}.")
+        count = (self.tr("%1 link") if len(found.links) == 1 else self.tr("%1 links")).replace("%1", str(len(found.links)))
+        self.note.setText(self.tr("%1; %2.").replace("%1", count).replace("%2", short_note(found.note)))
         self.note.setToolTip(found.note)
 
     def _draw(self, source: tuple[str, ...], target: tuple[str, ...], links: frozenset[tuple[int, int]]) -> None:

@@ -31,7 +31,7 @@ class DifferencePanel(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(QLabel("<b>Difference</b> α_A − α_B:"))  # a line of its own: the grid's columns stay alike
+        layout.addWidget(QLabel(self.tr("<b>Difference</b> α_A − α_B:")))  # a line of its own: the grid's columns stay alike
         row = QHBoxLayout()
         self.first, self.second = QComboBox(), QComboBox()
         self.first.setObjectName("compareDiffA")
@@ -47,7 +47,7 @@ class DifferencePanel(QFrame):
         self.heatmap = PieceMap()  # words or pieces, as the maps it subtracts (the merge is linear)
         self.heatmap.setObjectName("compareDiffMap")
         self.heatmap.set_scale(-1.0, 1.0, DIFFERENCE_COLOR_MAP, "Δα")
-        self.heatmap.set_empty_hint("α_A − α_B appears here once every model is given one shared target.")
+        self.heatmap.set_empty_hint(self.tr("α_A − α_B appears here once every model is given one shared target."))
         self.heatmap.setMinimumHeight(160)
         layout.addWidget(self.heatmap, 1)
         self.message = QLabel()
@@ -56,8 +56,8 @@ class DifferencePanel(QFrame):
         layout.addWidget(self.message)
         self.share_button = QPushButton()
         self.share_button.setObjectName("compareDiffShareButton")
-        self.share_button.setToolTip("Score one target under every model (forced decoding), so that all maps "
-                                     "share their rows and any two can be subtracted")
+        self.share_button.setToolTip(self.tr("Score one target under every model (forced decoding), so that all maps "
+                                             "share their rows and any two can be subtracted"))
         self.share_button.hide()
         self.share_button.clicked.connect(lambda: self.shareRequested.emit(self._offered))
         layout.addWidget(self.share_button)
@@ -82,18 +82,18 @@ class DifferencePanel(QFrame):
         self.share_button.setText(text)
         self.share_button.setVisible(False)
         if first is None or second is None:
-            self.message.setText("Two attention scorers are needed for a difference map.")
+            self.message.setText(self.tr("Two attention scorers are needed for a difference map."))
             self.heatmap.reset([])
             return
         if not (first.forced and second.forced):
-            self.message.setText("Each map has its own output rows: choose one shared target above (the reference "
-                                 "or one scorer's output) to subtract them.")
+            self.message.setText(self.tr("Each map has its own output rows: choose one shared target above (the "
+                                         "reference or one scorer's output) to subtract them."))
             self.heatmap.reset(first.source_tokens)
             self.share_button.setVisible(bool(self._offered))
             return
         if first.source_tokens != second.source_tokens or first.target_tokens != second.target_tokens:
-            self.message.setText("These two models cut the sentence into different sub-words: their maps have "
-                                 "different columns and cannot be subtracted.")
+            self.message.setText(self.tr("These two models cut the sentence into different sub-words: their maps "
+                                         "have different columns and cannot be subtracted."))
             self.heatmap.reset([])
             return
         try:
@@ -104,5 +104,6 @@ class DifferencePanel(QFrame):
         self.heatmap.reset(first.source_tokens)
         self.heatmap.set_rows(self.matrix, first.target_tokens, finished=True)
         largest = float(np.abs(self.matrix).max()) if self.matrix.size else 0.0
-        self.message.setText(f"{first.slot.label} − {second.slot.label}: red where A attends more, blue where B "
-                             f"does; largest difference {largest:.2f}.")
+        self.message.setText(self.tr("%1 − %2: red where A attends more, blue where B does; largest difference "
+                                     "%3.").replace("%1", first.slot.label).replace("%2", second.slot.label).replace(
+                                         "%3", f"{largest:.2f}"))

@@ -17,7 +17,7 @@ Object names: ``compareEnlarged_<scorer>`` (the window), ``compareEnlargedMap`` 
 
 from __future__ import annotations
 
-from PySide6.QtCore import QMargins, QPoint, QRect, QSize, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QMargins, QPoint, QRect, QSize, Qt
 from PySide6.QtWidgets import QDialog, QLabel, QVBoxLayout, QWidget
 
 from gui.attention.piece_map import PieceMap
@@ -26,8 +26,8 @@ from gui.compare.panel import ScorerPanel
 from gui.screen_fit import FRAME_ALLOWANCE, available_geometry, fit_to_screen
 
 ENLARGED_SIZE = (1200, 720)  # a two-clause input's 25 sub-words get a label each
-HINT = ("Wheel to zoom, drag to pan, double-click to reset the zoom; hover a cell to see its step in the Compare "
-        "tab's step inspector.")
+HINT = QT_TRANSLATE_NOOP("EnlargedMap", "Wheel to zoom, drag to pan, double-click to reset the zoom; hover a cell to "
+                         "see its step in the Compare tab's step inspector.")
 GAP = 6  # pixels between the window's frame and the inspector
 
 
@@ -64,7 +64,7 @@ class EnlargedMap(QDialog):
         super().__init__(parent)
         self.panel = panel
         self.setObjectName(f"compareEnlarged_{panel.slot.scorer}")
-        self.setWindowTitle(f"{panel.slot.label} — attention")
+        self.setWindowTitle(self.tr("%1 — attention").replace("%1", panel.slot.label))
         self.setModal(False)
         title = QLabel(f"<b>{panel.slot.label}</b> &nbsp; {panel.slot.formula}")
         title.setTextFormat(Qt.TextFormat.RichText)
@@ -80,7 +80,7 @@ class EnlargedMap(QDialog):
         heat_box, self.row_scroll = with_row_scroll_bar(self.heatmap)  # rows out of view: a scroll bar
         layout.addWidget(heat_box, 1)
         layout.addWidget(self.caption)
-        hint = QLabel(HINT)
+        hint = QLabel(QCoreApplication.translate("EnlargedMap", HINT))
         hint.setEnabled(False)  # drawn as secondary text
         layout.addWidget(hint)
         fit_to_screen(self, *ENLARGED_SIZE)

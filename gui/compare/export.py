@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from PySide6.QtCore import QPoint, QRect
+from PySide6.QtCore import QCoreApplication, QPoint, QRect
 from PySide6.QtGui import QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QWidget
@@ -38,7 +38,7 @@ def export_grid(kind: str, grid: QWidget, document: Callable[[], dict[str, Any]]
 def export_grid_png(grid: QWidget, path: Path) -> Path:
     path = Path(path)
     if not grid.grab().save(str(path), "PNG"):
-        raise ExportError(f"cannot write {path}")
+        raise ExportError(QCoreApplication.translate("CompareExport", "cannot write %1").replace("%1", str(path)))
     return path
 
 
@@ -48,16 +48,16 @@ def export_grid_svg(grid: QWidget, path: Path) -> Path:
     generator.setFileName(str(path))
     generator.setSize(grid.size())
     generator.setViewBox(QRect(0, 0, grid.width(), grid.height()))
-    generator.setTitle("Attention Studio: the scorers compared")
-    generator.setDescription("One attention map per scorer over the same sentence; rows output tokens, "
-                             "columns source tokens.")
+    generator.setTitle(QCoreApplication.translate("CompareExport", "Attention Studio: the scorers compared"))
+    generator.setDescription(QCoreApplication.translate(
+        "CompareExport", "One attention map per scorer over the same sentence; rows output tokens, columns source tokens."))
     painter = QPainter(generator)
     try:
         grid.render(painter, QPoint(0, 0))
     finally:
         painter.end()
     if not path.is_file() or path.stat().st_size == 0:
-        raise ExportError(f"cannot write {path}")
+        raise ExportError(QCoreApplication.translate("CompareExport", "cannot write %1").replace("%1", str(path)))
     return path
 
 
@@ -66,7 +66,8 @@ def export_grid_json(document: dict[str, Any], path: Path) -> Path:
     try:
         write_bytes_atomic(path, (json.dumps(document, ensure_ascii=False, indent=1) + "\n").encode("utf-8"))
     except OSError as error:
-        raise ExportError(f"cannot write {path}: {error.strerror or error}") from None
+        raise ExportError(QCoreApplication.translate("CompareExport", "cannot write %1: %2").replace("%1", str(path)).replace(
+            "%2", str(error.strerror or error))) from None
     return path
 
 

@@ -171,7 +171,7 @@ class ScorerPanel(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        past = f" · <i>{html.escape(slot.past)} (read-only)</i>" if slot.past else ""
+        past = " · <i>" + self.tr("%1 (read-only)").replace("%1", html.escape(slot.past)) + "</i>" if slot.past else ""
         info = SCORER_TABLE.get(slot.scorer)
         formula = info.formula_in_brief if info is not None else slot.formula  # the whole in the tooltip
         self.title = _WholeTitle(f"<b>{slot.label}</b>{past}<br><span>{formula}</span>")
@@ -195,8 +195,8 @@ class ScorerPanel(QFrame):
             self.enlarge_button.setObjectName(f"compareEnlarge_{slot.scorer}")
             self.enlarge_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_TitleBarMaxButton))
             self.enlarge_button.setAutoRaise(True)
-            self.enlarge_button.setToolTip("Open this map in a window of its own, large enough for every "
-                                           "source and output label (it follows the panel)")
+            self.enlarge_button.setToolTip(self.tr("Open this map in a window of its own, large enough for every "
+                                                   "source and output label (it follows the panel)"))
             self.enlarge_button.clicked.connect(lambda: self.enlargeRequested.emit(self.slot.scorer))
             title_row.addWidget(self.enlarge_button, 0, Qt.AlignmentFlag.AlignTop)
         self.heatmap: PieceMap | None = None  # given pieces; draws pieces or words (the tab's choice)
@@ -212,15 +212,15 @@ class ScorerPanel(QFrame):
             layout.addWidget(self.heatmap, 1)
             self.coverage = CoverageBar()
             self.coverage.setObjectName(f"compareCoverage_{slot.scorer}")
-            self.coverage.setToolTip("Coverage: the total attention each source token received over the whole "
-                                     "output (dashed line: 1). Near 0: a word the output may have dropped; well "
-                                     "above 1: a word it may have translated twice.")
+            self.coverage.setToolTip(self.tr("Coverage: the total attention each source token received over the "
+                                             "whole output (dashed line: 1). Near 0: a word the output may have "
+                                             "dropped; well above 1: a word it may have translated twice."))
             layout.addWidget(self.coverage)
         else:
             # No map (its title says why): as tall as its text, the rest of its grid cell goes to the
             # step inspector below it.
-            self.title.setToolTip("No attention: every step reads the same fixed context C, the encoder's "
-                                  "summary of the whole sentence — nothing to map.")
+            self.title.setToolTip(self.tr("No attention: every step reads the same fixed context C, the encoder's "
+                                          "summary of the whole sentence — nothing to map."))
             self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         # The output as links, one per token: hovering a token shows its step in the inspector
         # (stepHovered); hovering a source token anywhere tints each token by its weight on it.
@@ -352,7 +352,7 @@ class ScorerPanel(QFrame):
         self._pending_step = None
         attention = rows.attention
         self.rows, self.target_tokens, self.matrix, self.forced = rows, rows.tokens, attention, forced
-        self.output_text = ("Forced: " if forced else "") + text
+        self.output_text = (self.tr("Forced: ") if forced else "") + text
         self._render_output()
         self.numbers.setText(numbers.text())
         self.numbers.setToolTip(numbers.tooltip())
@@ -378,7 +378,7 @@ class ScorerPanel(QFrame):
     def _render_output(self) -> None:
         """The output, one link per token; tinted by the hovered source token's weights."""
         tokens = self.rows.tokens if self.rows.tokens else self.target_tokens
-        prefix = "Forced: " if self.forced else ""
+        prefix = self.tr("Forced: ") if self.forced else ""
         if not tokens:
             self.output.setText(html.escape(self.output_text))
             return

@@ -40,7 +40,7 @@ from engine.training.events import (
 )
 from gui.common.plotstyle import run_colour
 from gui.training.corpus import CorpusEntry, CorpusInspection, inspect_corpus
-from gui.training.records import RunRecord
+from gui.training.records import RunRecord, status_word
 from gui.training.runner import (
     RunFailed,
     RunPrepared,
@@ -220,10 +220,10 @@ class TrainingController(QObject):
     def _on_prepared(self, record: RunRecord, item: RunPrepared) -> None:
         record.parameters = item.parameters
         record.enter(RunPhase.TRAINING)
-        resumed = f"; resumed at step {item.resumed_at_step:,}" if item.resumed_at_step else ""
-        self.message.emit("info", f"{record.name}: {item.report_summary}; {item.split['train']:,} training pairs, "
-                          f"{item.parameters:,} parameters, on {item.device}, {item.torch_threads} torch thread(s)"
-                          f"{resumed}")
+        resumed = self.tr("; resumed at step %1").replace("%1", f"{item.resumed_at_step:,}") if item.resumed_at_step else ""
+        self.message.emit("info", f"{record.name}: {item.report_summary}; " + self.tr(
+            "%1 training pairs, %2 parameters, on %3, %4 torch thread(s)").replace("%1", f"{item.split['train']:,}").replace(
+            "%2", f"{item.parameters:,}").replace("%3", item.device).replace("%4", str(item.torch_threads)) + resumed)
 
     def _on_validation(self, record: RunRecord, item: ValidationEvent) -> None:
         record.add_validation(item)
@@ -252,7 +252,7 @@ class TrainingController(QObject):
             self.message.emit("error", f"{record.name}: {failure.message}")
         elif failure.kind == "data":
             record.enter(RunPhase.NOT_STARTED)
-            self.message.emit("error", f"Cannot start training: {failure.message}")
+            self.message.emit("error", self.tr("Cannot start training: %1").replace("%1", failure.message))
         else:
             record.enter(RunPhase.FAILED)
             self.message.emit("error", f"{record.name}: {failure.message}")
@@ -265,7 +265,7 @@ class TrainingController(QObject):
     def _on_failed(self, message: str, details: str) -> None:
         record = self.current
         if record is not None:
-            self._failed(record, RunFailed("error", f"unexpected error: {message}", 0))
+            self._failed(record, RunFailed("error", self.tr("unexpected error: %1").replace("%1", message), 0))
             self.runChanged.emit(record)
 
     @Slot(object)
@@ -295,14 +295,18 @@ class TrainingController(QObject):
             self.current.enter(phase)
             self.runChanged.emit(self.current)
 
-    @staticmethod
-    def _finished_text(record: RunRecord, event: FinishedEvent) -> str:
+    def _finished_text(self, record: RunRecord, event: FinishedEvent) -> str:
+        reason, steps = status_word(str(event.reason)), f"{event.steps:,}"
         if event.best_epoch == 0 and record.best_bleu is None:
-            return f"{record.name}: {event.reason} after {event.steps:,} steps; no model was saved."
-        kept = "best model and a resumable checkpoint are" if event.reason == FinishReason.STOPPED else "best model is"
-        return (f"{record.name}: {event.reason} after {event.steps:,} steps in {format_duration(event.seconds)}; "
-                f"best validation BLEU {event.best_bleu:.2f} (epoch {event.best_epoch}). The {kept} in "
-                f"{record.folder}, and the model is listed in the Translate tab.")
+            return record.name + ": " + self.tr("%1 after %2 steps; no model was saved.").replace("%1", reason).replace("%2", steps)
+        text = (self.tr("%1 after %2 steps in %3; best validation BLEU %4 (epoch %5). The best model and a resumable "
+                        "checkpoint are in %6, and the model is listed in the Translate tab.")
+                if event.reason == FinishReason.STOPPED else
+                self.tr("%1 after %2 steps in %3; best validation BLEU %4 (epoch %5). The best model is in %6, and the "
+                        "model is listed in the Translate tab."))
+        return record.name + ": " + text.replace("%1", reason).replace("%2", steps).replace(
+            "%3", format_duration(event.seconds)).replace("%4", f"{event.best_bleu:.2f}").replace(
+            "%5", str(event.best_epoch)).replace("%6", str(record.folder))
 
     # -- watching a run started elsewhere ------------------------------------------------------
     def watch_run(self, folder: Path) -> RunRecord | None:
@@ -311,7 +315,7 @@ class TrainingController(QObject):
         folder = Path(folder)
         problem = RunFolder(folder).why_not_followable()
         if problem:
-            self.message.emit("error", f"Cannot open the run: {problem}")
+            self.message.emit("error", self.tr("Cannot open the run: %1").replace("%1", problem))
             return None
         for record in self.records:
             if record.folder == folder:
@@ -328,7 +332,8 @@ class TrainingController(QObject):
         self.watchers.append(watcher)
         self.runAdded.emit(record)
         watcher.start()
-        self.message.emit("info", f"Watching {folder}: its curves and attention snapshots follow its metrics log.")
+        self.message.emit("info", self.tr("Watching %1: its curves and attention snapshots follow its metrics log.").replace(
+            "%1", str(folder)))
         return record
 
     def warm_up(self) -> None:

@@ -27,12 +27,12 @@ class CorpusPreview(QWidget):
         super().__init__(parent)
         self.table = QTableWidget(0, 2)
         self.table.setObjectName("corpusPreviewTable")
-        self.table.setHorizontalHeaderLabels(("Column 1", "Column 2"))
+        self.table.setHorizontalHeaderLabels((self.tr("Column 1"), self.tr("Column 2")))
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.setMaximumHeight(140)
-        self.table.setToolTip("The first lines of the corpus, as they are in the file")
+        self.table.setToolTip(self.tr("The first lines of the corpus, as they are in the file"))
         self.report = QLabel("")
         self.report.setObjectName("corpusReportLabel")
         self.report.setWordWrap(True)
@@ -51,7 +51,8 @@ class CorpusPreview(QWidget):
     def show_inspection(self, inspection: CorpusInspection) -> None:
         """Render a (partial or complete) look at the corpus."""
         entry = inspection.entry
-        headers = ("Source", "Target") if entry.is_task else ("Column 1 (English)", "Column 2 (Chinese)")
+        headers = ((self.tr("Source"), self.tr("Target")) if entry.is_task
+                   else (self.tr("Column 1 (English)"), self.tr("Column 2 (Chinese)")))
         self.table.setHorizontalHeaderLabels(headers)
         self.table.setRowCount(len(inspection.rows))
         for row, (first, second) in enumerate(inspection.rows):
@@ -60,12 +61,13 @@ class CorpusPreview(QWidget):
         lines = inspection.summary_lines()
         self.report.setText("<br>".join(html.escape(line).replace("  ", "&nbsp;&nbsp;") for line in lines))
         self.problem.setVisible(inspection.problem is not None)
-        self.problem.setText(f"Cannot train on this corpus: {inspection.problem}" if inspection.problem else "")
+        self.problem.setText(self.tr("Cannot train on this corpus: %1").replace("%1", inspection.problem)
+                             if inspection.problem else "")
 
     def show_loading(self, label: str) -> None:
         self.table.setRowCount(0)
         self.problem.hide()
-        self.report.setText(html.escape(f"Reading {label}…"))
+        self.report.setText(html.escape(self.tr("Reading %1…").replace("%1", label)))
 
     def report_text(self) -> str:
         """The report and problem as plain text (for tests and accessibility)."""

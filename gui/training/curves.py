@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -34,11 +34,14 @@ from gui.training.ranges import curves_x_bounds, loss_bounds, nice_bounds
 from gui.training.records import DEFAULT_SMOOTHING, RunRecord
 from gui.training.run_curves import RunCurves, TimeOrStepAxis
 
-X_MODES = (("step", "Step"), ("elapsed", "Elapsed time"), ("target_tokens", "Target tokens"))
-X_LABELS = {"step": "step", "elapsed": "elapsed training time", "target_tokens": "target tokens trained on"}
+X_MODES = (("step", QT_TRANSLATE_NOOP("CurvesView", "Step")), ("elapsed", QT_TRANSLATE_NOOP("CurvesView", "Elapsed time")),
+           ("target_tokens", QT_TRANSLATE_NOOP("CurvesView", "Target tokens")))
+X_LABELS = {"step": QT_TRANSLATE_NOOP("CurvesView", "step"),
+            "elapsed": QT_TRANSLATE_NOOP("CurvesView", "elapsed training time"),
+            "target_tokens": QT_TRANSLATE_NOOP("CurvesView", "target tokens trained on")}
 # The plots redrawn after the loss plot, one per event-loop turn: object name → its curves' key.
 LATER_PLOTS = {"bleuPlot": "bleu", "learningRatePlot": "learning_rate", "speedPlot": "speed"}
-LONG_BLEU_TITLE = "Validation BLEU (○: long inputs)"
+LONG_BLEU_TITLE = QT_TRANSLATE_NOOP("CurvesView", "Validation BLEU (○: long inputs)")
 # The grid's rows (loss; BLEU beside learning rate; speed): the speed plot's row stretches like the
 # middle one — at 3:2:1 it got 37 px of plot at 1280×800, its tick labels on top of each other.
 ROW_STRETCH = (3, 2, 2)
@@ -71,14 +74,14 @@ class CurvesView(QWidget):
         self.x_combo = QComboBox()
         self.x_combo.setObjectName("curvesXAxisCombo")
         for key, label in X_MODES:
-            self.x_combo.addItem(label, key)
-        self.x_combo.setToolTip("Plot against optimizer steps, training time (pauses excluded), or the target "
-                                "tokens trained on — the budget the shipped models are trained to, fair across "
-                                "batch sizes (a run logged before step lines counted them has no curve there)")
+            self.x_combo.addItem(self.tr(label), key)
+        self.x_combo.setToolTip(self.tr("Plot against optimizer steps, training time (pauses excluded), or the target "
+                                        "tokens trained on — the budget the shipped models are trained to, fair across "
+                                        "batch sizes (a run logged before step lines counted them has no curve there)"))
         self.x_combo.currentIndexChanged.connect(lambda _i: self.set_x_mode(self.x_combo.currentData()))
-        self.log_check = QCheckBox("Log loss")
+        self.log_check = QCheckBox(self.tr("Log loss"))
         self.log_check.setObjectName("curvesLogCheck")
-        self.log_check.setToolTip("Logarithmic loss axis: late, small improvements stay visible")
+        self.log_check.setToolTip(self.tr("Logarithmic loss axis: late, small improvements stay visible"))
         self.log_check.toggled.connect(self.set_log_loss)
         self.smoothing = QSlider(Qt.Orientation.Horizontal)
         self.smoothing.setObjectName("curvesSmoothingSlider")
@@ -86,18 +89,18 @@ class CurvesView(QWidget):
         self.smoothing.setValue(round(DEFAULT_SMOOTHING * 100))
         self.smoothing.setMinimumWidth(60)  # squeezed by a narrow plot area, it shrank to a dot
         self.smoothing.setMaximumWidth(110)
-        self.smoothing.setToolTip("Smoothing of the training loss (exponential moving average; 0 = raw)")
+        self.smoothing.setToolTip(self.tr("Smoothing of the training loss (exponential moving average; 0 = raw)"))
         self.smoothing.valueChanged.connect(lambda value: self.smoothingChanged.emit(value / 100))
-        export_png = QPushButton("Export PNG…")
+        export_png = QPushButton(self.tr("Export PNG…"))
         export_png.setObjectName("exportCurvesButton")
-        export_png.setToolTip("Save the four plots as one PNG image")
+        export_png.setToolTip(self.tr("Save the four plots as one PNG image"))
         export_png.clicked.connect(self.exportPngRequested)
-        export_csv = QPushButton("Export CSV…")
+        export_csv = QPushButton(self.tr("Export CSV…"))
         export_csv.setObjectName("exportMetricsButton")
-        export_csv.setToolTip("Save every run's per-step and per-validation metrics as CSV")
+        export_csv.setToolTip(self.tr("Save every run's per-step and per-validation metrics as CSV"))
         export_csv.clicked.connect(self.exportCsvRequested)
         bar = QHBoxLayout()
-        for widget in (QLabel("X axis"), self.x_combo, self.log_check, QLabel("Smoothing"), self.smoothing):
+        for widget in (QLabel(self.tr("X axis")), self.x_combo, self.log_check, QLabel(self.tr("Smoothing")), self.smoothing):
             bar.addWidget(widget)
         bar.addStretch(1)
         bar.addWidget(export_png)
@@ -107,13 +110,13 @@ class CurvesView(QWidget):
         grid = QGridLayout(self.plots)
         grid.setContentsMargins(0, 0, 0, 0)
         grid.setSpacing(4)
-        self.loss_plot = self._make_plot("lossPlot", "Loss per target token (○: validation)", "loss")
-        self.loss_plot.setToolTip("Cross-entropy per target token: faint, each step; solid, smoothed; dashed with ○, "
-                                  "validation. The training loss includes label smoothing, so it "
-                                  "levels off above the validation loss, which has none. NaN steps are gaps.")
-        self.bleu_plot = self._make_plot("bleuPlot", "Validation BLEU", "BLEU")
-        self.lr_plot = self._make_plot("learningRatePlot", "Learning rate", "learning rate")
-        self.speed_plot = self._make_plot("speedPlot", "Training speed", "target tokens / s")
+        self.loss_plot = self._make_plot("lossPlot", self.tr("Loss per target token (○: validation)"), self.tr("loss"))
+        self.loss_plot.setToolTip(self.tr("Cross-entropy per target token: faint, each step; solid, smoothed; dashed "
+                                          "with ○, validation. The training loss includes label smoothing, so it "
+                                          "levels off above the validation loss, which has none. NaN steps are gaps."))
+        self.bleu_plot = self._make_plot("bleuPlot", self.tr("Validation BLEU"), "BLEU")
+        self.lr_plot = self._make_plot("learningRatePlot", self.tr("Learning rate"), self.tr("learning rate"))
+        self.speed_plot = self._make_plot("speedPlot", self.tr("Training speed"), self.tr("target tokens / s"))
         self.loss_plot.addLegend(offset=(-10, 10), labelTextColor="#303030", brush=pg.mkBrush(255, 255, 255, 200))
         self.bleu_plot.setYRange(-3, 103, padding=0)
         for plot in (self.loss_plot, self.bleu_plot, self.lr_plot):  # the speed plot, below them, names the x axis
@@ -143,7 +146,7 @@ class CurvesView(QWidget):
         axis = TimeOrStepAxis()
         plot = pg.PlotWidget(axisItems={"bottom": axis})
         plot.setObjectName(name)
-        style_plot(plot, title, left)
+        style_plot(plot, title, left, self.tr(X_LABELS[self.x_mode]))
         plot.setMinimumHeight(PLOT_MIN_HEIGHT)
         return plot
 
@@ -258,10 +261,10 @@ class CurvesView(QWidget):
         if self._long_titled:
             return
         self._long_titled = True
-        self.bleu_plot.getPlotItem().setTitle(LONG_BLEU_TITLE, color=FOREGROUND, size="10pt")
-        self.bleu_plot.setToolTip("BLEU at each validation — solid ●: the validation pairs; dashed ○: the same "
-                                  "pairs joined 1–8 at a time (long inputs). The run is judged on their mean. "
-                                  "Without attention (the fixed context C) the dashed line falls behind.")
+        self.bleu_plot.getPlotItem().setTitle(self.tr(LONG_BLEU_TITLE), color=FOREGROUND, size="10pt")
+        self.bleu_plot.setToolTip(self.tr("BLEU at each validation — solid ●: the validation pairs; dashed ○: the same "
+                                          "pairs joined 1–8 at a time (long inputs). The run is judged on their mean. "
+                                          "Without attention (the fixed context C) the dashed line falls behind."))
 
     def _x_name(self) -> str:
         return self.x_mode
@@ -317,7 +320,7 @@ class CurvesView(QWidget):
     def set_x_mode(self, mode: str) -> None:
         """Plot against "step", "elapsed" (seconds of training) or "target_tokens" (anything else: step)."""
         self.x_mode = mode if mode in X_LABELS else "step"
-        label = X_LABELS[self.x_mode]
+        label = self.tr(X_LABELS[self.x_mode])
         for plot in self._all_plots():
             axis = plot.getPlotItem().getAxis("bottom")
             axis.time_mode = self.x_mode == "elapsed"

@@ -4,7 +4,7 @@ colour scale, the same label rule, hover and zoom) showing one finished matrix a
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QSize
+from PySide6.QtCore import QCoreApplication, QSize
 from PySide6.QtWidgets import QWidget
 
 from gui.attention.heatmap import EMPTY_HINT, HeatmapView
@@ -23,7 +23,7 @@ class AttentionHeatmap(HeatmapView):
         """Show ``matrix`` (len(tokens) × len(source_tokens)); None shows ``empty_message`` instead."""
         if matrix is None or matrix.size == 0:
             self._matrix = np.zeros((0, 0))
-            self.set_empty_hint(empty_message or EMPTY_HINT)
+            self.set_empty_hint(empty_message or QCoreApplication.translate("HeatmapView", EMPTY_HINT))
             self.reset([])
             return
         self._matrix = np.asarray(matrix, dtype=np.float64)

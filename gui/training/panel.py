@@ -71,35 +71,35 @@ class TrainingPanel(QWidget):
 
     # -- construction ---------------------------------------------------------------------------
     def _build_controls(self) -> None:
-        self.start_button = QPushButton("Start training")
+        self.start_button = QPushButton(self.tr("Start training"))
         self.start_button.setObjectName("startTrainingButton")
-        self.start_button.setToolTip("Train a new model with these settings in the background")
-        self.pause_button = QPushButton("Pause")
+        self.start_button.setToolTip(self.tr("Train a new model with these settings in the background"))
+        self.pause_button = QPushButton(self.tr("Pause"))
         self.pause_button.setObjectName("pauseTrainingButton")
-        self.pause_button.setToolTip("Pause after the current batch (the clock stops too); press again to resume")
-        self.stop_button = QPushButton("Stop")
+        self.pause_button.setToolTip(self.tr("Pause after the current batch (the clock stops too); press again to resume"))
+        self.stop_button = QPushButton(self.tr("Stop"))
         self.stop_button.setObjectName("stopTrainingButton")
-        self.stop_button.setToolTip("Stop after the current batch, keeping the best model and a checkpoint to "
-                                    "resume from")
+        self.stop_button.setToolTip(self.tr("Stop after the current batch, keeping the best model and a checkpoint to "
+                                            "resume from"))
         self.resume_combo = QComboBox()
         self.resume_combo.setObjectName("resumeRunCombo")
-        self.resume_combo.setToolTip("Runs that were interrupted; they continue from their checkpoint with the "
-                                     "settings they were started with")
-        self.resume_button = QPushButton("Resume run")
+        self.resume_combo.setToolTip(self.tr("Runs that were interrupted; they continue from their checkpoint with the "
+                                             "settings they were started with"))
+        self.resume_button = QPushButton(self.tr("Resume run"))
         self.resume_button.setObjectName("resumeTrainingButton")
-        self.resume_button.setToolTip("Continue the selected interrupted run from its checkpoint")
-        self.open_run_button = QPushButton("Open run…")
+        self.resume_button.setToolTip(self.tr("Continue the selected interrupted run from its checkpoint"))
+        self.open_run_button = QPushButton(self.tr("Open run…"))
         self.open_run_button.setObjectName("openRunButton")
-        self.open_run_button.setToolTip("Watch a run started elsewhere (the command line, torchrun, a folder synced "
-                                        "from a GPU server): its curves and attention snapshots follow its "
-                                        "metrics log, live and read only")
+        self.open_run_button.setToolTip(self.tr("Watch a run started elsewhere (the command line, torchrun, a folder "
+                                                "synced from a GPU server): its curves and attention snapshots follow "
+                                                "its metrics log, live and read only"))
         self.progress = QProgressBar()
         self.progress.setObjectName("trainingProgressBar")
         self.progress.setRange(0, 1000)
         self.progress.setValue(0)
         self.progress.setTextVisible(True)
-        self.progress.setFormat("idle")
-        self.status_label = QLabel("Choose a corpus and settings, then start training.")
+        self.progress.setFormat(self.tr("idle"))
+        self.status_label = QLabel(self.tr("Choose a corpus and settings, then start training."))
         self.status_label.setObjectName("trainingStatusLabel")
         self.status_label.setWordWrap(True)
         self.message_label = QLabel("")
@@ -204,7 +204,7 @@ class TrainingPanel(QWidget):
         try:
             settings = self.form.settings()  # the engine's settings objects check themselves
         except ConfigError as error:
-            self.show_message("error", f"Cannot start training: {error}")
+            self.show_message("error", self.tr("Cannot start training: %1").replace("%1", str(error)))
             return
         self.message_label.hide()
         self.controller.start(settings)
@@ -224,9 +224,9 @@ class TrainingPanel(QWidget):
     def export_curves_png(self, path: Path) -> bool:
         """Save the plots as PNG; shows an error naming the path when that fails."""
         if self.curves.export_png(Path(path)):
-            self.show_message("info", f"Curves saved to {path}")
+            self.show_message("info", self.tr("Curves saved to %1").replace("%1", str(path)))
             return True
-        self.show_message("error", f"Could not write the image {path}")
+        self.show_message("error", self.tr("Could not write the image %1").replace("%1", str(path)))
         return False
 
     def export_metrics_csv(self, path: Path) -> bool:
@@ -234,20 +234,22 @@ class TrainingPanel(QWidget):
         try:
             write_metrics_csv(Path(path), self.table.records())
         except OSError as error:
-            self.show_message("error", f"Could not write {path}: {error.strerror or error}")
+            self.show_message("error", self.tr("Could not write %1: %2").replace("%1", str(path)).replace(
+                "%2", str(error.strerror or error)))
             return False
-        self.show_message("info", f"Metrics of {len(self.table.records())} run(s) saved to {path}")
+        self.show_message("info", self.tr("Metrics of %1 run(s) saved to %2").replace(
+            "%1", str(len(self.table.records()))).replace("%2", str(path)))
         return True
 
     def _export_png_dialog(self) -> None:
-        name, _ = QFileDialog.getSaveFileName(self, "Export curves", str(Path.home() / "training-curves.png"),
-                                              "PNG image (*.png)")
+        name, _ = QFileDialog.getSaveFileName(self, self.tr("Export curves"), str(Path.home() / "training-curves.png"),
+                                              self.tr("PNG image (*.png)"))
         if name:
             self.export_curves_png(Path(name))
 
     def _export_csv_dialog(self) -> None:
-        name, _ = QFileDialog.getSaveFileName(self, "Export metrics", str(Path.home() / "training-metrics.csv"),
-                                              "CSV (*.csv)")
+        name, _ = QFileDialog.getSaveFileName(self, self.tr("Export metrics"), str(Path.home() / "training-metrics.csv"),
+                                              self.tr("CSV (*.csv)"))
         if name:
             self.export_metrics_csv(Path(name))
 
@@ -272,7 +274,8 @@ class TrainingPanel(QWidget):
         self._update_buttons()
 
     def _open_run(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Open a training run's folder", str(self.controller.models_folder()))
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Open a training run's folder"),
+                                                  str(self.controller.models_folder()))
         if folder:
             self.controller.watch_run(Path(folder))
 
@@ -324,7 +327,7 @@ class TrainingPanel(QWidget):
         for run in runs:
             self.resume_combo.addItem(run.label, run)
         if not runs:
-            self.resume_combo.addItem("No interrupted runs to resume", None)
+            self.resume_combo.addItem(self.tr("No interrupted runs to resume"), None)
         self._update_buttons()
 
     def _update_buttons(self) -> None:
@@ -332,10 +335,10 @@ class TrainingPanel(QWidget):
         paused = self.controller.is_paused()
         usable = self._inspection is None or self._inspection.usable
         self.start_button.setEnabled(not training and usable)
-        self.start_button.setToolTip("Train a new model with these settings in the background" if usable else
-                                     f"This corpus cannot be used: {self._inspection.problem}")
+        self.start_button.setToolTip(self.tr("Train a new model with these settings in the background") if usable else
+                                     self.tr("This corpus cannot be used: %1").replace("%1", self._inspection.problem))
         self.pause_button.setEnabled(training)
-        self.pause_button.setText("Resume" if paused else "Pause")
+        self.pause_button.setText(self.tr("Resume") if paused else self.tr("Pause"))
         self.stop_button.setEnabled(training)
         self.resume_button.setEnabled(not training and self.resume_combo.currentData() is not None)
         if self._shown_run is not None:
@@ -350,9 +353,9 @@ class TrainingPanel(QWidget):
         if event is None:
             self.status_label.setText(f"{record.name}: {record.status}")
             return
-        loss = f"{event.loss:.3f}" if event.loss == event.loss else "NaN (step skipped)"
+        loss = f"{event.loss:.3f}" if event.loss == event.loss else self.tr("NaN (step skipped)")
         best = record.best_bleu
-        best_text = f" · best BLEU {best:.1f}" if best is not None else ""
-        self.status_label.setText(
-            f"{record.name}: {record.status} · loss {loss} · {event.tokens_per_second:,.0f} tok/s · "
-            f"{format_duration(record.elapsed)} elapsed{best_text}")
+        best_text = self.tr(" · best BLEU %1").replace("%1", f"{best:.1f}") if best is not None else ""
+        self.status_label.setText(f"{record.name}: {record.status} · " + self.tr("loss %1 · %2 tok/s · %3 elapsed").replace(
+            "%1", loss).replace("%2", f"{event.tokens_per_second:,.0f}").replace("%3", format_duration(record.elapsed))
+            + best_text)

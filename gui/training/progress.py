@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from PySide6.QtCore import QCoreApplication
+
 from engine.records.runs import RunPhase
 from engine.settings.config import TrainConfig
 from engine.training.events import FinishedEvent, StepEvent, format_duration, format_tokens
@@ -23,20 +25,28 @@ def run_progress(train: TrainConfig, step: StepEvent | None, finished: FinishedE
     stopping, a budget) is complete. Before its first step the bar shows ``status`` (the phase's
     label unless given)."""
     if step is None:
-        return Progress(0.0, status or phase.label)
+        return Progress(0.0, status or QCoreApplication.translate("RunStatus", phase.label))
     shares = budget_shares(train, step)
     binding = max(shares, key=shares.get)
     fraction = 1.0 if finished is not None and phase is RunPhase.FINISHED else shares[binding]
     tokens_unknown = train.max_target_tokens > 0 and step.target_tokens <= 0  # a log from before they were
-    epoch = f"Epoch {step.epoch}/{train.epochs}" if binding == "epochs" and not tokens_unknown else f"Epoch {step.epoch}"
-    parts = [epoch, f"batch {step.batch}/{step.batches_per_epoch}",
-             f"step {step.step:,}/{train.max_steps:,}" if binding == "steps" else f"step {step.step:,}"]
+    def words(text: str, *values: object) -> str:  # a phrase of the bar in the interface's language
+        for number, value in enumerate(values, start=1):
+            text = text.replace(f"%{number}", str(value))
+        return text
+
+    epoch = (words(QCoreApplication.translate("RunProgress", "Epoch %1/%2"), step.epoch, train.epochs) if binding == "epochs" and not tokens_unknown
+             else words(QCoreApplication.translate("RunProgress", "Epoch %1"), step.epoch))
+    parts = [epoch, words(QCoreApplication.translate("RunProgress", "batch %1/%2"), step.batch, step.batches_per_epoch),
+             words(QCoreApplication.translate("RunProgress", "step %1/%2"), f"{step.step:,}", f"{train.max_steps:,}") if binding == "steps"
+             else words(QCoreApplication.translate("RunProgress", "step %1"), f"{step.step:,}")]
     if train.max_target_tokens > 0 and step.target_tokens > 0:
-        parts.append(f"{format_tokens(step.target_tokens)} / {format_tokens(train.max_target_tokens)} target tokens")
+        parts.append(words(QCoreApplication.translate("RunProgress", "%1 / %2 target tokens"), format_tokens(step.target_tokens),
+                           format_tokens(train.max_target_tokens)))
     if binding == "time":
         parts.append(f"{format_duration(step.elapsed_seconds)} / {format_duration(60 * train.max_minutes)}")
     if finished is None:
-        parts.append(f"ETA {format_duration(step.eta_seconds)}")
+        parts.append(words(QCoreApplication.translate("RunProgress", "ETA %1"), format_duration(step.eta_seconds)))
     return Progress(min(fraction, 1.0), " · ".join(parts))
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from engine.records.runs import RunFolder, RunPhase
 from engine.training.events import FinishedEvent, SampleTranslation, StepEvent, ValidationEvent
@@ -111,6 +112,26 @@ class Snapshot:
     samples: tuple[SampleTranslation, ...]
 
 
+# The words of engine.records.runs.RunPhase and engine.training.events.FinishReason, marked for translation
+# (status_word shows them in the interface's language).
+STATUS_WORDS = (
+    QT_TRANSLATE_NOOP("RunStatus", "not started"), QT_TRANSLATE_NOOP("RunStatus", "waiting"),
+    QT_TRANSLATE_NOOP("RunStatus", "preparing"), QT_TRANSLATE_NOOP("RunStatus", "training"),
+    QT_TRANSLATE_NOOP("RunStatus", "paused"), QT_TRANSLATE_NOOP("RunStatus", "stopping"),
+    QT_TRANSLATE_NOOP("RunStatus", "stopped"), QT_TRANSLATE_NOOP("RunStatus", "finished"),
+    QT_TRANSLATE_NOOP("RunStatus", "ended"), QT_TRANSLATE_NOOP("RunStatus", "failed"),
+    QT_TRANSLATE_NOOP("RunStatus", "diverged"), QT_TRANSLATE_NOOP("RunStatus", "watching"),
+    QT_TRANSLATE_NOOP("RunStatus", "completed"), QT_TRANSLATE_NOOP("RunStatus", "early stopping"),
+    QT_TRANSLATE_NOOP("RunStatus", "time budget"), QT_TRANSLATE_NOOP("RunStatus", "step limit"),
+    QT_TRANSLATE_NOOP("RunStatus", "token budget"),
+)
+
+
+def status_word(word: str) -> str:
+    """A run phase's or finish reason's word in the interface's language (unknown words as they are)."""
+    return QCoreApplication.translate("RunStatus", word)
+
+
 class RunRecord:
     """One run's plot series and state as the window shows it, in memory; its folder is :attr:`run`."""
 
@@ -152,12 +173,14 @@ class RunRecord:
         """The run's phase in words, as the table and the status line show it: a run that ended
         shows how ("completed", "stopped"), what it is doing follows ("completed; scoring …"), and
         a watched run says so ("training (watched)")."""
-        text = self.phase.label
+        text = status_word(self.phase.label)
         if self.finished is not None and self.phase in (RunPhase.FINISHED, RunPhase.STOPPED):
-            text = str(self.finished.reason)
+            text = status_word(str(self.finished.reason))
         if self.activity:
             text = self.activity if self.finished is None else f"{text}; {self.activity}"
-        return f"{text} (watched)" if self.watched and self.phase is not RunPhase.WATCHING else text
+        if self.watched and self.phase is not RunPhase.WATCHING:
+            return QCoreApplication.translate("RunStatus", "%1 (watched)").replace("%1", text)
+        return text
 
     def clear_history(self) -> None:
         """Forget the steps, validations and snapshots (a watched log was rewritten: read it again)."""

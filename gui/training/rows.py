@@ -12,6 +12,7 @@ from typing import Any, get_type_hints
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QSpinBox, QWidget
 
 from engine.settings.settings_meta import described
+from gui.training.setting_texts import setting_text
 
 
 def read_value(widget: QWidget) -> Any:
@@ -63,21 +64,22 @@ def row_widget(settings_class: type, name: str, value: Any) -> QWidget:
     row = described_field.row
     if row is None:
         raise ValueError(f"{settings_class.__name__}.{name} is not shown in the form (its setting has no row)")
-    tip = row.tip or described_field.help
+    tip = setting_text(row.tip or described_field.help)
     kind = get_type_hints(settings_class)[name]
     if kind is bool:
-        check = QCheckBox(row.label)
+        check = QCheckBox(setting_text(row.label))
         check.setChecked(bool(value))
         check.setToolTip(tip)
         return check
     if described_field.choices:
         combo = QComboBox()
         for choice, label in zip(described_field.choices, row.choice_labels or described_field.choices, strict=True):
-            combo.addItem(label, choice)
+            combo.addItem(setting_text(label), choice)
         write_value(combo, value)
         combo.setToolTip(tip)
         return combo
     low, high = described_field.form_range()
+    special = setting_text(row.special) if row.special else ""
     if kind is int:
-        return spin(int(low), int(high), value, tip, int(row.step), row.special)
-    return _double(low, high, value, row.decimals, row.step, tip, row.special)
+        return spin(int(low), int(high), value, tip, int(row.step), special)
+    return _double(low, high, value, row.decimals, row.step, tip, special)

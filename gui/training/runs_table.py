@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
@@ -19,20 +19,26 @@ from gui.training.records import RunRecord
 if TYPE_CHECKING:
     from engine.settings.config import TrainConfig
 
-COLUMNS = ("Run", "Corpus", "Direction", "Scorer", "Cell", "Emb/Hidden", "Budget", "Status", "Best valid BLEU",
-           "Test BLEU", "Steps", "Time")
+COLUMNS = (QT_TRANSLATE_NOOP("RunsTable", "Run"), QT_TRANSLATE_NOOP("RunsTable", "Corpus"),
+           QT_TRANSLATE_NOOP("RunsTable", "Direction"), QT_TRANSLATE_NOOP("RunsTable", "Scorer"),
+           QT_TRANSLATE_NOOP("RunsTable", "Cell"), QT_TRANSLATE_NOOP("RunsTable", "Emb/Hidden"),
+           QT_TRANSLATE_NOOP("RunsTable", "Budget"), QT_TRANSLATE_NOOP("RunsTable", "Status"),
+           QT_TRANSLATE_NOOP("RunsTable", "Best valid BLEU"), QT_TRANSLATE_NOOP("RunsTable", "Test BLEU"),
+           QT_TRANSLATE_NOOP("RunsTable", "Steps"), QT_TRANSLATE_NOOP("RunsTable", "Time"))
 
 
 def budget_text(train: TrainConfig) -> str:
     """The run's budget as the table shows it: the token, time or step budget when one is set (the
     epochs are then only a cap), else the epochs."""
     if train.max_target_tokens > 0:
-        return f"{format_tokens(train.max_target_tokens)} tokens"
-    if train.max_minutes > 0:
-        return f"{train.max_minutes:g} min"
-    if train.max_steps > 0:
-        return f"{train.max_steps:,} steps"
-    return f"{train.epochs} epochs"
+        text, value = QCoreApplication.translate("RunsTable", "%1 tokens"), format_tokens(train.max_target_tokens)
+    elif train.max_minutes > 0:
+        text, value = QCoreApplication.translate("RunsTable", "%1 min"), f"{train.max_minutes:g}"
+    elif train.max_steps > 0:
+        text, value = QCoreApplication.translate("RunsTable", "%1 steps"), f"{train.max_steps:,}"
+    else:
+        text, value = QCoreApplication.translate("RunsTable", "%1 epochs"), str(train.epochs)
+    return text.replace("%1", value)
 
 
 def _swatch(colour: str) -> QIcon:
@@ -50,7 +56,7 @@ class RunsTable(QTableWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(0, len(COLUMNS), parent)
         self.setObjectName("trainingRunsTable")
-        self.setHorizontalHeaderLabels(COLUMNS)
+        self.setHorizontalHeaderLabels([self.tr(column) for column in COLUMNS])
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -58,7 +64,7 @@ class RunsTable(QTableWidget):
         header = self.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
-        self.setToolTip("Runs of this session. Tick a run to show its curves; select it to see its attention.")
+        self.setToolTip(self.tr("Runs of this session. Tick a run to show its curves; select it to see its attention."))
         self._records: list[RunRecord] = []
         self.itemChanged.connect(self._item_changed)
         self.itemSelectionChanged.connect(self._selection_changed)

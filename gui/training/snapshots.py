@@ -7,15 +7,18 @@ import html
 from collections.abc import Sequence
 
 import numpy as np
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSlider, QVBoxLayout, QWidget
 
 from gui.training.heatmap import AttentionHeatmap
 from gui.training.records import Snapshot
 
-SAMPLE_NAMES = ("short", "medium", "long")
-NO_ATTENTION = "The 'none' scorer has no attention:\nevery output step sees the same fixed context C."
-WAITING = "The attention on a fixed validation sentence\nappears here after the first validation."
+SAMPLE_NAMES = (QT_TRANSLATE_NOOP("SnapshotView", "short sentence"), QT_TRANSLATE_NOOP("SnapshotView", "medium sentence"),
+                QT_TRANSLATE_NOOP("SnapshotView", "long sentence"))
+NO_ATTENTION = QT_TRANSLATE_NOOP("SnapshotView", "The 'none' scorer has no attention:\nevery output step sees the same "
+                                 "fixed context C.")
+WAITING = QT_TRANSLATE_NOOP("SnapshotView", "The attention on a fixed validation sentence\nappears here after the first "
+                            "validation.")
 
 
 class SnapshotView(QWidget):
@@ -28,12 +31,12 @@ class SnapshotView(QWidget):
         self.setObjectName("trainingSnapshots")
         self._snapshots: list[Snapshot] = []
         self._shown = -1
-        title = QLabel("<b>Attention on a fixed validation sentence</b>")
+        title = QLabel("<b>" + self.tr("Attention on a fixed validation sentence") + "</b>")
         title.setWordWrap(True)  # wraps when the panel is narrow, rather than squeezing the sentence choice
         self._sample = QComboBox()
         self._sample.setObjectName("snapshotSampleCombo")
         self._sample.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        self._sample.setToolTip("Which of the fixed validation sentences (short, medium, long) to show")
+        self._sample.setToolTip(self.tr("Which of the fixed validation sentences (short, medium, long) to show"))
         self._sample.currentIndexChanged.connect(lambda _index: self._show(self._shown))
         header = QHBoxLayout()
         header.addWidget(title, 1)
@@ -41,7 +44,7 @@ class SnapshotView(QWidget):
         self.heatmap = AttentionHeatmap()
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setObjectName("snapshotSlider")
-        self.slider.setToolTip("Move back through the validations to watch the attention learn to align")
+        self.slider.setToolTip(self.tr("Move back through the validations to watch the attention learn to align"))
         self.slider.setRange(0, 0)
         self.slider.setEnabled(False)
         self.slider.valueChanged.connect(self._show)
@@ -94,8 +97,8 @@ class SnapshotView(QWidget):
         self._sample.blockSignals(True)
         self._sample.clear()
         for index in range(count):
-            name = SAMPLE_NAMES[index] if index < len(SAMPLE_NAMES) else str(index + 1)
-            self._sample.addItem(f"{name} sentence")
+            self._sample.addItem(self.tr(SAMPLE_NAMES[index]) if index < len(SAMPLE_NAMES)
+                                 else self.tr("sentence %1").replace("%1", str(index + 1)))
         self._sample.setCurrentIndex(min(keep, count - 1) if count else -1)
         self._sample.blockSignals(False)
 
@@ -112,22 +115,24 @@ class SnapshotView(QWidget):
     def _show(self, index: int) -> None:
         if not 0 <= index < len(self._snapshots):
             self._shown = -1
-            self.heatmap.set_attention(None, (), (), WAITING)
-            self._position.setText("no validation yet")
+            self.heatmap.set_attention(None, (), (), self.tr(WAITING))
+            self._position.setText(self.tr("no validation yet"))
             self._text.setText("")
             return
         snapshot = self._snapshots[index]
         self._shown = index
-        self._position.setText(f"{index + 1}/{len(self._snapshots)} · epoch {snapshot.epoch} · "
-                               f"step {snapshot.step:,} · BLEU {snapshot.bleu:.1f}")
+        self._position.setText(self.tr("%1/%2 · epoch %3 · step %4 · BLEU %5").replace("%1", str(index + 1)).replace(
+            "%2", str(len(self._snapshots))).replace("%3", str(snapshot.epoch)).replace("%4", f"{snapshot.step:,}").replace(
+            "%5", f"{snapshot.bleu:.1f}"))
         sample_index = min(max(self._sample.currentIndex(), 0), len(snapshot.samples) - 1)
         sample = snapshot.samples[sample_index]
-        self.heatmap.set_attention(sample.attention, sample.source_tokens, sample.tokens, NO_ATTENTION)
+        self.heatmap.set_attention(sample.attention, sample.source_tokens, sample.tokens, self.tr(NO_ATTENTION))
         verdict = "✓" if sample.hypothesis.strip() == sample.reference.strip() else "✗"
+        source, output, reference = self.tr("Source"), self.tr("Output"), self.tr("Reference")
         self._text.setText(
             f"<table cellspacing=0 cellpadding=1>"
-            f"<tr><td>Source&nbsp;</td><td>{html.escape(sample.source)}</td></tr>"
-            f"<tr><td>Output&nbsp;</td><td><b>{html.escape(sample.hypothesis)}</b> {verdict}</td></tr>"
-            f"<tr><td>Reference&nbsp;</td><td>{html.escape(sample.reference)}</td></tr></table>"
+            f"<tr><td>{source}&nbsp;</td><td>{html.escape(sample.source)}</td></tr>"
+            f"<tr><td>{output}&nbsp;</td><td><b>{html.escape(sample.hypothesis)}</b> {verdict}</td></tr>"
+            f"<tr><td>{reference}&nbsp;</td><td>{html.escape(sample.reference)}</td></tr></table>"
         )
         self.snapshotShown.emit(index)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from gui.common.tab_protocol import CloseQuestion
@@ -19,16 +19,15 @@ if TYPE_CHECKING:
     from gui.training.panel import TrainingPanel
 
 TRAINING_STOP_MS = 10000  # a run checkpoints before it stops
-STOP_TRAINING = CloseQuestion(
-    "Training in progress",
-    "A model is being trained. Stop the training and quit?\n\n"
-    "The run is stopped cleanly and can be resumed from its checkpoint later.")
+STOP_TRAINING = CloseQuestion(  # in English; TrainTab.close_question gives it in the interface's language
+    QT_TRANSLATE_NOOP("TrainTab", "Training in progress"),
+    QT_TRANSLATE_NOOP("TrainTab", "A model is being trained. Stop the training and quit?\n\n"
+                      "The run is stopped cleanly and can be resumed from its checkpoint later."))
 
 
 class TrainTab(QWidget):
     """The Train tab: ``panel`` is the Training view once built (None before)."""
 
-    title = "Train"
     shutdown_ms = TRAINING_STOP_MS
     modelSaved = Signal(str)  # the view's: a run wrote its model folder
     pointChosen = Signal(str, float)  # the view's: a curve was clicked (the run's folder, the step)
@@ -40,7 +39,7 @@ class TrainTab(QWidget):
         self._closed = False
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.placeholder: QLabel | None = QLabel("Loading the training tools…")
+        self.placeholder: QLabel | None = QLabel(self.tr("Loading the training tools…"))
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         layout.addWidget(self.placeholder)
         if not defer:
@@ -79,8 +78,14 @@ class TrainTab(QWidget):
     def save_settings(self) -> None:
         """The form remembers its recent corpora itself (gui/training/form.py)."""
 
+    @property
+    def title(self) -> str:  # in the interface's language
+        return self.tr("Train")
+
     def close_question(self) -> CloseQuestion | None:
-        return STOP_TRAINING if self.panel is not None and self.panel.is_training() else None
+        if self.panel is None or not self.panel.is_training():
+            return None
+        return CloseQuestion(self.tr(STOP_TRAINING.title), self.tr(STOP_TRAINING.text))
 
     def shutdown(self, timeout_ms: int = TRAINING_STOP_MS) -> bool:
         """Stop the run (it checkpoints first) and the run watchers, with a bounded wait."""

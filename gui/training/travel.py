@@ -13,12 +13,12 @@ from functools import partial
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, Qt, Signal
 
 from gui.training.records import RunRecord
 
-CLICK_TIP = ("Click a point of a curve to translate with the model as it was at that step (the run's nearest "
-             "validation snapshot, or its saved model), read-only")
+CLICK_TIP = QT_TRANSLATE_NOOP("CurveClicks", "Click a point of a curve to translate with the model as it was at that "
+                              "step (the run's nearest validation snapshot, or its saved model), read-only")
 
 
 def step_at(record: RunRecord, x: float, x_mode: str) -> float | None:
@@ -49,7 +49,7 @@ class CurveClicks(QObject):
         self.plots = curves.findChildren(pg.PlotWidget)
         for plot in self.plots:
             plot.scene().sigMouseClicked.connect(partial(self._on_click, plot))
-            plot.setToolTip(CLICK_TIP)
+            plot.setToolTip(self.tr(CLICK_TIP))
 
     def _on_click(self, plot: pg.PlotWidget, event) -> None:
         if event.button() != Qt.MouseButton.LeftButton or event.double():

@@ -203,7 +203,7 @@ class RunWatcher(QObject):
         """The log could not be read this time (a share gone, no permission): say so; the next poll
         tries again."""
         self._reading = False
-        self.damaged.emit(f"Cannot read the log of {self.folder}: {message}")
+        self.damaged.emit(self.tr("Cannot read the log of %1: %2").replace("%1", str(self.folder)).replace("%2", message))
 
     def _take(self, chunk: LogChunk) -> None:
         self._pending.append(chunk)
