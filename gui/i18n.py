@@ -22,6 +22,7 @@ The choice (``system`` / ``en`` / ``zh_CN``) is remembered in QSettings under ``
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,6 +38,16 @@ CHOICES = ("system", "en", "zh_CN")  # what the Language menu offers and QSettin
 LANGUAGES = ("en", "zh_CN")  # what the interface can be in: English is the source text
 # The packages of gui/ with a catalog each (resources/i18n/<package>_zh_CN.ts and .qm).
 PACKAGES = ("app", "translate", "attention", "training", "compare", "common", "lesson")
+
+
+_ARGUMENT = re.compile(r"%([1-9])")
+
+
+def fill(text: str, *values: object) -> str:
+    """``text`` with ``%1``, ``%2``, … replaced by ``values`` in one pass (a value holding ``%2`` stays as
+    it is): ``fill(self.tr("Step %1 of %2"), i, n)``, as Qt's ``QString.arg`` does."""
+    return _ARGUMENT.sub(lambda m: str(values[int(m.group(1)) - 1]) if int(m.group(1)) <= len(values)
+                         else m.group(0), text)
 
 
 @dataclass(frozen=True)

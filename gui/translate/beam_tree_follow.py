@@ -10,8 +10,11 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QCoreApplication
+
 from gui.attention.labels import join_pieces, quoted
 from gui.attention.throttle import FrameThrottle
+from gui.i18n import fill
 
 if TYPE_CHECKING:
     from engine.decoding.search import DecodeStep
@@ -126,10 +129,13 @@ class BeamTreeFollower:
             tokens = (*before, node.token)
         text = f"“{join_pieces(tokens)[0]}”"
         if node.step is None:
-            return (f"{text} was pruned at {quoted(node.token)}: the beam was full of better hypotheses "
-                    f"(log p {node.log_probability:.3f}).")
-        return (f"{text} — {len(node.ids)} tokens, log p {node.log_probability:.3f}, score {node.score:.3f} "
-                f"({node.status}).")
+            return fill(QCoreApplication.translate(
+                "BeamTreeFollower", "%1 was pruned at %2: the beam was full of better hypotheses (log p %3)."),
+                text, quoted(node.token), f"{node.log_probability:.3f}")
+        status = {"kept": QCoreApplication.translate("BeamTreeFollower", "kept"),
+                  "finished": QCoreApplication.translate("BeamTreeFollower", "finished")}.get(node.status, node.status)
+        return fill(QCoreApplication.translate("BeamTreeFollower", "%1 — %2 tokens, log p %3, score %4 (%5)."),
+                    text, len(node.ids), f"{node.log_probability:.3f}", f"{node.score:.3f}", status)
 
     def _on_node_chosen(self, node) -> None:
         if node.step is not None:

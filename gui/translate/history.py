@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMenu
 
 from gui.common.examples import menu_text
@@ -35,7 +36,7 @@ def fill_history_menu(menu: QMenu, history: History, pick: Callable[[str], None]
     menu.clear()
     items = history.items()
     if not items:
-        menu.addAction("Nothing translated yet").setEnabled(False)
+        menu.addAction(QCoreApplication.translate("History", "Nothing translated yet")).setEnabled(False)
         return
     for text in items:
         action = menu.addAction(menu_text(text))

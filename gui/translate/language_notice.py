@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from engine.text.language_check import Verdict, language_name  # torch-free
+from gui.i18n import fill
 
 if TYPE_CHECKING:
     from engine.text.language_check import LanguageCheck
@@ -32,13 +33,17 @@ def notice_text(check: LanguageCheck, direction_label: str, decoded: bool) -> st
     """One sentence for the status line: why ``check`` failed for the model translating
     ``direction_label``, and whether the input was decoded all the same (``decoded``)."""
     if check.verdict is Verdict.WRONG_LANGUAGE and check.detected is not None:
-        what = (f"this looks like {language_name(check.detected)} ({1 - check.script_share:.0%} of its letters), "
-                f"but the model translates {direction_label}")
+        language = QCoreApplication.translate("Languages", language_name(check.detected))
+        what = fill(QCoreApplication.translate(
+            "LanguageNotice", "this looks like %1 (%2 of its letters), but the model translates %3"),
+            language, f"{1 - check.script_share:.0%}", direction_label)
     else:
-        what = check.message
+        what = check.message  # the engine's words (English)
     if decoded:
-        return f"⚠ Translated as asked, though {what}: expect noise."
-    return f"⚠ Not translated: {what} — it would decode noise."
+        return QCoreApplication.translate("LanguageNotice", "⚠ Translated as asked, though %1: expect noise.").replace(
+            "%1", what)
+    return QCoreApplication.translate("LanguageNotice", "⚠ Not translated: %1 — it would decode noise.").replace(
+        "%1", what)
 
 
 class LanguageNotice(QFrame):
@@ -58,16 +63,16 @@ class LanguageNotice(QFrame):
         self.label.setTextFormat(Qt.TextFormat.PlainText)
         self.switch_button = QPushButton()
         self.switch_button.setObjectName("switchDirectionButton")
-        self.anyway_button = QPushButton("Translate anyway")
+        self.anyway_button = QPushButton(self.tr("Translate anyway"))
         self.anyway_button.setObjectName("translateAnywayButton")
-        self.anyway_button.setToolTip("Decode this input with the model in use, this once")
-        self.stop_button = QPushButton("Don't ask again")
+        self.anyway_button.setToolTip(self.tr("Decode this input with the model in use, this once"))
+        self.stop_button = QPushButton(self.tr("Don't ask again"))
         self.stop_button.setObjectName("stopAskingButton")
-        self.stop_button.setToolTip("Translate it, and from now on translate such input without asking "
-                                    "(this line still says what it looks like)")
-        self.ask_button = QPushButton("Ask before translating such input")
+        self.stop_button.setToolTip(self.tr("Translate it, and from now on translate such input without asking "
+                                            "(this line still says what it looks like)"))
+        self.ask_button = QPushButton(self.tr("Ask before translating such input"))
         self.ask_button.setObjectName("askAgainButton")
-        self.ask_button.setToolTip("Check the input's language again before decoding it")
+        self.ask_button.setToolTip(self.tr("Check the input's language again before decoding it"))
         layout = QHBoxLayout(self)
         layout.setContentsMargins(6, 3, 6, 3)
         layout.addWidget(self.label, 1)
@@ -93,8 +98,9 @@ class LanguageNotice(QFrame):
         self.text, self.decoded = text, decoded
         self.direction = switch[0] if switch is not None else ""
         self.label.setText(message)
-        self.switch_button.setText(f"Switch to {switch[1]}" if switch is not None else "")
-        self.switch_button.setToolTip(f"Translate it with the {switch[1]} model instead" if switch is not None else "")
+        self.switch_button.setText(self.tr("Switch to %1").replace("%1", switch[1]) if switch is not None else "")
+        self.switch_button.setToolTip(self.tr("Translate it with the %1 model instead").replace("%1", switch[1])
+                                      if switch is not None else "")
         self.switch_button.setVisible(switch is not None)
         self.anyway_button.setVisible(not decoded)
         self.stop_button.setVisible(not decoded)

@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from gui.common.catalog_jobs import CatalogSnapshot, LoadFailure, catalog_items, load_items, scan_catalog
 from gui.common.past import PastModel, past_items
+from gui.i18n import fill
 from gui.translate.choices import ModelChoices
 from gui.workers import Job, JobSet, JobStarter
 
@@ -65,7 +66,8 @@ class ModelSource(QObject):
         self._scanning = True
         job = self.jobs.start(lambda: catalog_items(pinned_folder), "catalog scan")
         job.yielded.connect(lambda _id, snapshot: self._apply_catalog(snapshot, (direction, scorer)))
-        job.failed.connect(lambda _id, message, details: self.modelFailed.emit(f"Cannot list models: {message}"))
+        job.failed.connect(lambda _id, message, details: self.modelFailed.emit(
+            self.tr("Cannot list models: %1").replace("%1", message)))
         job.done.connect(self._on_first_scan_done)
 
     def _on_first_scan_done(self, _job_id: int) -> None:
@@ -88,7 +90,8 @@ class ModelSource(QObject):
         labels = {name: label for name, (label, _) in snapshot.scorers.items()}
         self.choices = ModelChoices(snapshot.entries, labels, snapshot.pinned)
         if initial is not None and snapshot.pinned_error:
-            self.modelFailed.emit(f"Cannot open the model folder given on the command line: {snapshot.pinned_error}")
+            self.modelFailed.emit(self.tr("Cannot open the model folder given on the command line: %1").replace(
+                "%1", snapshot.pinned_error))
         entry = None
         if self.bundle is None and not self.loading:  # at start, or the first model just appeared
             wanted = initial if initial is not None else (None, None)
@@ -172,8 +175,9 @@ class ModelSource(QObject):
             return
         self._load_job = None
         if isinstance(result, LoadFailure):
-            kept = " The model in use stays." if self.bundle is not None else ""
-            self.modelFailed.emit(f"Cannot go back to that step of {result.folder.name}: {result.reason}.{kept}")
+            kept = self.tr(" The model in use stays.") if self.bundle is not None else ""
+            self.modelFailed.emit(fill(self.tr("Cannot go back to that step of %1: %2."), result.folder.name,
+                                       result.reason) + kept)
             return
         if self.past is None:
             self._before_past = self.entry
@@ -199,7 +203,8 @@ class ModelSource(QObject):
         entry = self._loading_entry
         self._load_job, self._loading_entry = None, None
         if isinstance(result, LoadFailure):
-            self._load_failed(result.folder, f"Cannot load the model {result.folder.name}: {result.reason}")
+            self._load_failed(result.folder, fill(self.tr("Cannot load the model %1: %2"), result.folder.name,
+                                                  result.reason))
             return
         self.bundle, self.entry = result, entry  # type: ignore[assignment]
         self.past = None
@@ -211,16 +216,16 @@ class ModelSource(QObject):
         if self._is_current_load(job_id) and self._loading_entry is not None:
             folder = self._loading_entry.folder
             self._load_job, self._loading_entry = None, None
-            self._load_failed(folder, f"Cannot load the model {folder.name}: {message}")
+            self._load_failed(folder, fill(self.tr("Cannot load the model %1: %2"), folder.name, message))
 
     def _load_failed(self, folder: Path, message: str) -> None:
         """Report the failure; with no model in use yet, open another one instead."""
         self._failed.add(folder)
         fallback = self._fallback() if self.bundle is None else None
         if self.bundle is not None:
-            message += " The previous model is still in use."
+            message += self.tr(" The previous model is still in use.")
         elif fallback is not None:
-            message += f" Opening {fallback.name} instead."
+            message += self.tr(" Opening %1 instead.").replace("%1", fallback.name)
         self.modelFailed.emit(message)
         if fallback is not None:
             self.load(fallback)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject
 from PySide6.QtWidgets import QToolButton, QWidget
 
 from engine.networks.attention_layers import AttentionLayers, attention_layers
@@ -18,10 +18,12 @@ from gui.attention.model_view import ModelView
 if TYPE_CHECKING:
     from engine.decoding.translator import Translation  # imports torch: the window opens before it is loaded
 
-ENABLED_TIP = "Every layer and head of this Transformer at once: its encoder's and decoder's self-attention and " \
-              "its cross-attention, as a grid of small maps (click one to open it large)"
-DISABLED_TIP = "Layers and heads: for a Transformer model, after a translation has finished (an RNN has one " \
-               "attention map: the one below)"
+ENABLED_TIP = QT_TRANSLATE_NOOP(
+    "ModelViewLink", "Every layer and head of this Transformer at once: its encoder's and decoder's self-attention "
+    "and its cross-attention, as a grid of small maps (click one to open it large)")
+DISABLED_TIP = QT_TRANSLATE_NOOP(
+    "ModelViewLink", "Layers and heads: for a Transformer model, after a translation has finished (an RNN has one "
+    "attention map: the one below)")
 
 
 class ModelViewLink(QObject):
@@ -58,7 +60,7 @@ class ModelViewLink(QObject):
     def _set_translation(self, translation: Translation | None) -> None:
         self._translation, self._maps = translation, None
         self.button.setEnabled(translation is not None)
-        self.button.setToolTip(ENABLED_TIP if translation is not None else DISABLED_TIP)
+        self.button.setToolTip(self.tr(ENABLED_TIP if translation is not None else DISABLED_TIP))
 
     def open(self) -> None:
         if self.maps is None:

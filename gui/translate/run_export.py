@@ -11,11 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QCoreApplication, QSettings
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog
 
 from gui.attention.export import EXPORT_KINDS, ExportError
 from gui.attention.recording import RECORDINGS, RecordingProgress, recording_job
+from gui.i18n import fill
 from gui.stored_settings import stored_text
 from gui.translate.controls import delay_for
 from gui.translate.session_open import SessionOpener
@@ -73,10 +74,10 @@ class RunExport:
         try:
             self.export(kind, path)
         except ExportError as error:
-            QMessageBox.warning(tab, "Export", str(error))
+            QMessageBox.warning(tab, QCoreApplication.translate("RunExport", "Export"), str(error))
             return
         settings.setValue("export/folder", str(path.parent))
-        tab.statusMessage.emit(f"Saved {path}")
+        tab.statusMessage.emit(QCoreApplication.translate("RunExport", "Saved %1").replace("%1", str(path)))
 
     # -- recordings, written in a worker ---------------------------------------------------------
     def record(self, kind: str, path: Path) -> bool:
@@ -84,17 +85,19 @@ class RunExport:
         shown; False (and why, in a message) when it cannot start."""
         tab, path = self.tab, Path(path)
         if self.recording is not None:
-            QMessageBox.information(tab, "Export", f"{self.recording_path} is still being written: wait for it, or "
-                                                   "cancel it first.")
+            QMessageBox.information(tab, QCoreApplication.translate("RunExport", "Export"), QCoreApplication.translate(
+                "RunExport", "%1 is still being written: wait for it, or cancel it first.").replace(
+                "%1", str(self.recording_path)))
             return False
         try:
             recording = recording_job(kind, tab.view.attention_panel, path, self.metadata())
         except ExportError as error:
-            QMessageBox.warning(tab, "Export", str(error))
+            QMessageBox.warning(tab, QCoreApplication.translate("RunExport", "Export"), str(error))
             return False
-        progress = QProgressDialog(f"Writing {path.name}…", "Cancel", 0, recording.total, tab)
+        progress = QProgressDialog(QCoreApplication.translate("RunExport", "Writing %1…").replace("%1", path.name),
+                                   QCoreApplication.translate("RunExport", "Cancel"), 0, recording.total, tab)
         progress.setObjectName("recordingProgress")
-        progress.setWindowTitle("Export")
+        progress.setWindowTitle(QCoreApplication.translate("RunExport", "Export"))
         progress.setMinimumDuration(300)
         progress.setAutoClose(False)
         progress.setAutoReset(False)
@@ -119,23 +122,25 @@ class RunExport:
         if self._current(job_id) and self.progress is not None:
             self.progress.setMaximum(progress.total)
             self.progress.setValue(progress.done)
-            self.progress.setLabelText(f"Writing {self.recording_path.name}: {progress.what}")
+            self.progress.setLabelText(fill(QCoreApplication.translate("RunExport", "Writing %1: %2"),
+                                            self.recording_path.name, progress.what))
 
     def _written(self, job_id: int, path: object) -> None:
         if self._current(job_id):
-            self.tab.statusMessage.emit(f"Saved {path}")
+            self.tab.statusMessage.emit(QCoreApplication.translate("RunExport", "Saved %1").replace("%1", str(path)))
 
     def _failed(self, job_id: int, message: str, _details: str) -> None:
         if self._current(job_id):
             reason = message.removeprefix(f"{ExportError.__name__}: ")
             self._ended(job_id)
-            QMessageBox.warning(self.tab, "Export", reason)
+            QMessageBox.warning(self.tab, QCoreApplication.translate("RunExport", "Export"), reason)
 
     def _ended(self, job_id: int) -> None:
         if not self._current(job_id):
             return
         if self.recording.worker.aborted:
-            self.tab.statusMessage.emit(f"Recording cancelled: {self.recording_path} left as it was")
+            self.tab.statusMessage.emit(QCoreApplication.translate(
+                "RunExport", "Recording cancelled: %1 left as it was").replace("%1", str(self.recording_path)))
         self.recording = None
         if self.progress is not None:
             self.progress.close()

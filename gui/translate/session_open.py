@@ -12,6 +12,7 @@ from collections.abc import Generator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from gui.workers import Job, JobStarter
@@ -21,8 +22,8 @@ if TYPE_CHECKING:
     from gui.attention.replay import ReplayDialog
     from gui.translate.tab import TranslateTab
 
-TITLE = "Open a recorded session"
-FILE_FILTER = "Attention Studio session (*.session.json);;JSON (*.json)"
+TITLE = QT_TRANSLATE_NOOP("SessionOpener", "Open a recorded session")
+FILE_FILTER = QT_TRANSLATE_NOOP("SessionOpener", "Attention Studio session (*.session.json);;JSON (*.json)")
 
 
 def read_session(path: Path) -> Generator[None, None, Session]:
@@ -45,7 +46,8 @@ class SessionOpener:
 
     def ask_and_open(self) -> None:
         """Ask for a session file, then open it."""
-        name, _ = QFileDialog.getOpenFileName(self.tab, TITLE, str(Path.home()), FILE_FILTER)
+        name, _ = QFileDialog.getOpenFileName(self.tab, QCoreApplication.translate("SessionOpener", TITLE),
+                                              str(Path.home()), QCoreApplication.translate("SessionOpener", FILE_FILTER))
         if name:
             self.open(Path(name))
 
@@ -59,7 +61,7 @@ class SessionOpener:
         job.returned.connect(self._read)
         job.failed.connect(self._refused)
         job.done.connect(self._ended)
-        self.tab.statusMessage.emit(f"Reading {self.path.name}…")
+        self.tab.statusMessage.emit(QCoreApplication.translate("SessionOpener", "Reading %1…").replace("%1", self.path.name))
         return job
 
     def _current(self, job_id: int) -> bool:
@@ -80,7 +82,8 @@ class SessionOpener:
     def _refused(self, job_id: int, message: str, _details: str) -> None:
         if self._current(job_id):
             self.loading = None
-            QMessageBox.warning(self.tab, TITLE, message.removeprefix("SessionFileError: "))
+            QMessageBox.warning(self.tab, QCoreApplication.translate("SessionOpener", TITLE),
+                                message.removeprefix("SessionFileError: "))
 
     def _ended(self, job_id: int) -> None:
         if self._current(job_id):

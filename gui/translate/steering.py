@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QCoreApplication
+
 from gui.translate.whatif_state import WhatIf
 
 if TYPE_CHECKING:
@@ -57,5 +59,6 @@ class WhatIfSteering:
         self.redecode(WhatIf())
 
     def _on_refused(self, message: str) -> None:
-        self.tab.view.show_hint(f"What-if not applied: {message}.", notice=True)
+        self.tab.view.show_hint(QCoreApplication.translate("WhatIfSteering", "What-if not applied: %1.").replace(
+            "%1", message), notice=True)
         self.tab.statusMessage.emit(message)

@@ -6,6 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QCoreApplication
+
+from gui.i18n import fill
+
 if TYPE_CHECKING:
     from gui.translate.choices import ModelChoices
     from gui.translate.length_study.dialog import LengthStudyDialog
@@ -56,9 +60,11 @@ class LengthStudyLink:
             tab.controller.set_beam_size(beam)
         tab.translate_text(source)
         if previous != beam:
-            search = "greedy search" if beam == 1 else "beam search"
-            tab.view.show_hint(f"Beam set from {previous} to {beam} ({search}): the length study's outputs "
-                               "on screen were decoded that way, and this one is decoded the same way.", notice=True)
+            search = (QCoreApplication.translate("LengthStudyLink", "greedy search") if beam == 1
+                      else QCoreApplication.translate("LengthStudyLink", "beam search"))
+            tab.view.show_hint(fill(QCoreApplication.translate(
+                "LengthStudyLink", "Beam set from %1 to %2 (%3): the length study's outputs on screen were decoded "
+                "that way, and this one is decoded the same way."), previous, beam, search), notice=True)
         window = tab.window()
         window.raise_()
         window.activateWindow()

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 
 if TYPE_CHECKING:
@@ -16,7 +17,9 @@ MENU_TEXT_CHARS = 160  # a reason longer than this is cut in the menu (the toolt
 
 
 def unloaded_label(count: int) -> str:
-    return f"⚠ {count} model{'s' if count != 1 else ''} not loaded"
+    if count == 1:
+        return QCoreApplication.translate("UnloadedModels", "⚠ 1 model not loaded")
+    return QCoreApplication.translate("UnloadedModels", "⚠ %1 models not loaded").replace("%1", str(count))
 
 
 def unloaded_lines(folders: Sequence[UnusableFolder]) -> list[str]:
@@ -24,7 +27,8 @@ def unloaded_lines(folders: Sequence[UnusableFolder]) -> list[str]:
     name already gives)."""
     lines = []
     for item in folders:
-        reason = item.reason.replace(f"{item.folder}/", "").replace(str(item.folder), "the folder")
+        the_folder = QCoreApplication.translate("UnloadedModels", "the folder")
+        reason = item.reason.replace(f"{item.folder}/", "").replace(str(item.folder), the_folder)
         lines.append(f"{item.folder.name}: {reason}")
     return lines
 
@@ -50,5 +54,5 @@ class UnloadedModels(QToolButton):
             action.setEnabled(False)  # information only: nothing to choose
         menu.setToolTipsVisible(True)
         self.setText(unloaded_label(len(self.lines)))
-        self.setToolTip("Model folders that were found but could not be used:\n" + "\n".join(self.lines))
+        self.setToolTip(self.tr("Model folders that were found but could not be used:") + "\n" + "\n".join(self.lines))
         self.setVisible(bool(self.lines))

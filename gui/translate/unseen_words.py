@@ -20,7 +20,7 @@ import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
 from engine.models.training_words import unseen_piece_indices  # torch-free
@@ -29,11 +29,12 @@ if TYPE_CHECKING:
     from gui.translate.controller import RunInfo
     from gui.translate.view import TranslateView
 
-UNSEEN_PREFIX = "never seen in training: "
+UNSEEN_PREFIX = QT_TRANSLATE_NOOP("UnseenWords", "never seen in training: ")
 LINE_STYLE = "color: #a05a00;"
-LINE_TIP = ("Words of this input that never occur in the sentences this model was trained on (recorded with the "
-            "model): it has never seen them, so what it makes of them is a guess. Their source tokens are "
-            "underlined.")
+LINE_TIP = QT_TRANSLATE_NOOP(
+    "UnseenWords", "Words of this input that never occur in the sentences this model was trained on (recorded "
+    "with the model): it has never seen them, so what it makes of them is a guess. Their source tokens are "
+    "underlined.")
 
 
 def unseen_text(words: Sequence[str], characters: Sequence[str] = (), note: str = "") -> str:
@@ -41,12 +42,13 @@ def unseen_text(words: Sequence[str], characters: Sequence[str] = (), note: str 
     (why the check is unavailable) when given instead; "" when there is nothing to say."""
     parts = []
     if words:
-        parts.append(UNSEEN_PREFIX + ", ".join(words))
+        parts.append(QCoreApplication.translate("UnseenWords", UNSEEN_PREFIX) + ", ".join(words))
     if characters:
-        parts.append(f"characters never seen: {' '.join(characters)} (spelled as bytes)")
+        parts.append(QCoreApplication.translate("UnseenWords", "characters never seen: %1 (spelled as bytes)")
+                     .replace("%1", " ".join(characters)))
     if parts:
         return " · ".join(parts)
-    return f"Unseen words are not checked: {note}" if note else ""
+    return QCoreApplication.translate("UnseenWords", "Unseen words are not checked: %1").replace("%1", note) if note else ""
 
 
 class UnseenWordsLine(QLabel):
@@ -58,7 +60,7 @@ class UnseenWordsLine(QLabel):
         self.setWordWrap(True)
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setStyleSheet(LINE_STYLE)
-        self.setToolTip(LINE_TIP)
+        self.setToolTip(QCoreApplication.translate("UnseenWords", LINE_TIP))
         self.hide()
 
     def show_text(self, text: str) -> None:

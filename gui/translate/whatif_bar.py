@@ -7,12 +7,14 @@ Widget names: ``whatIfBar``, ``whatIfPrefixInput``, ``whatIfAttendButton``, ``wh
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QToolButton, QVBoxLayout, QWidget
 
-ATTEND_TIP = ("Set attention by hand: click a heatmap cell to put all of that step's attention on its source "
-              "token, shift-click to share it with more tokens; the model continues from that step")
-NO_ATTENTION_TIP = "This scorer has no attention to set: every step reads the same fixed context C"
+ATTEND_TIP = QT_TRANSLATE_NOOP(
+    "WhatIfBar", "Set attention by hand: click a heatmap cell to put all of that step's attention on its source "
+    "token, shift-click to share it with more tokens; the model continues from that step")
+NO_ATTENTION_TIP = QT_TRANSLATE_NOOP(
+    "WhatIfBar", "This scorer has no attention to set: every step reads the same fixed context C")
 
 
 class WhatIfBar(QWidget):
@@ -24,16 +26,17 @@ class WhatIfBar(QWidget):
         self.setObjectName("whatIfBar")
         self.prefix_input = QLineEdit()
         self.prefix_input.setObjectName("whatIfPrefixInput")
-        self.prefix_input.setPlaceholderText("What if… type how the output should start and press Enter: the model "
-                                             "continues from it (or click a candidate in the step inspector)")
+        self.prefix_input.setPlaceholderText(self.tr("What if… type how the output should start and press Enter: "
+                                                     "the model continues from it (or click a candidate in the step "
+                                                     "inspector)"))
         self.attend_button = QToolButton()
         self.attend_button.setObjectName("whatIfAttendButton")
-        self.attend_button.setText("Set attention")
+        self.attend_button.setText(self.tr("Set attention"))
         self.attend_button.setCheckable(True)
-        self.attend_button.setToolTip(ATTEND_TIP)
-        self.undo_button = QPushButton("Undo what-if")
+        self.attend_button.setToolTip(self.tr(ATTEND_TIP))
+        self.undo_button = QPushButton(self.tr("Undo what-if"))
         self.undo_button.setObjectName("whatIfUndoButton")
-        self.undo_button.setToolTip("Back to the model's own decode of this sentence")
+        self.undo_button.setToolTip(self.tr("Back to the model's own decode of this sentence"))
         self.undo_button.setEnabled(False)
         self.summary = QLabel()
         self.summary.setObjectName("whatIfSummary")
@@ -53,7 +56,7 @@ class WhatIfBar(QWidget):
 
     def set_attention_available(self, available: bool) -> None:
         self.attend_button.setEnabled(available)
-        self.attend_button.setToolTip(ATTEND_TIP if available else NO_ATTENTION_TIP)
+        self.attend_button.setToolTip(self.tr(ATTEND_TIP) if available else self.tr(NO_ATTENTION_TIP))
         if not available:
             self.attend_button.setChecked(False)
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from PySide6.QtCore import QCoreApplication
+
 
 @dataclass(frozen=True)
 class WhatIf:
@@ -53,11 +55,14 @@ class WhatIf:
         """One line for the what-if bar."""
         parts = []
         if self.prefix_ids:
-            parts.append(f"the first {len(self.prefix_ids)} tokens are given (an alternative picked)")
+            parts.append(QCoreApplication.translate(
+                "WhatIf", "the first %1 tokens are given (an alternative picked)").replace("%1", str(len(self.prefix_ids))))
         elif self.prefix_text.strip():
-            parts.append(f"the output must start with “{self.prefix_text.strip()}”")
+            parts.append(QCoreApplication.translate("WhatIf", "the output must start with “%1”").replace(
+                "%1", self.prefix_text.strip()))
         for step, positions in sorted(self.overrides.items()):
             names = ", ".join(source_tokens[p].replace("\u2581", " ").strip() or "▁" for p in positions
                               if 0 <= p < len(source_tokens))
-            parts.append(f"step {step} attends to {names}")
-        return "What-if: " + "; ".join(parts) + "." if parts else ""
+            parts.append(QCoreApplication.translate("WhatIf", "step %1 attends to %2").replace("%1", str(step))
+                         .replace("%2", names))
+        return QCoreApplication.translate("WhatIf", "What-if: %1.").replace("%1", "; ".join(parts)) if parts else ""

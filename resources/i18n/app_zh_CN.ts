@@ -45,4 +45,35 @@
         <translation>新模型已保存：%1（选择它的打分函数即可使用）</translation>
     </message>
 </context>
+<context>
+    <name>ScorerLabels</name>
+    <message>
+        <source>Additive (Bahdanau)</source>
+        <translation>加性 (Bahdanau)</translation>
+    </message>
+    <message>
+        <source>Bilinear (Luong &quot;general&quot;)</source>
+        <translation>双线性 (Luong &quot;general&quot;)</translation>
+    </message>
+    <message>
+        <source>Dot product</source>
+        <translation>点积</translation>
+    </message>
+    <message>
+        <source>Scaled dot product</source>
+        <translation>缩放点积</translation>
+    </message>
+    <message>
+        <source>None (fixed context C)</source>
+        <translation>无注意力 (固定语义编码 C)</translation>
+    </message>
+    <message>
+        <source>Multi-head (Vaswani, 4 heads)</source>
+        <translation>多头 (Vaswani, 4 个头)</translation>
+    </message>
+    <message>
+        <source>Transformer (Vaswani)</source>
+        <translation>Transformer (Vaswani)</translation>
+    </message>
+</context>
 </TS>

@@ -114,3 +114,18 @@ def test_the_hub_is_the_applications_and_a_lesson_can_ask_it(qapp):
     hub = language_hub()
     assert isinstance(hub, QObject) and hub.parent() is qapp and language_hub() is hub
     assert current_language() in ("en", "zh_CN")
+
+
+def test_every_scorer_of_the_table_has_a_translatable_label(qapp):
+    from engine.networks.scorer_table import SCORER_TABLE
+    from gui.scorer_labels import LABELS, scorer_label
+
+    assert {info.label for info in SCORER_TABLE.values()} == set(LABELS)
+    install_language("zh_CN")
+    assert all(scorer_label(label) != label for label in LABELS if label != "Transformer (Vaswani)")
+    assert scorer_label("additive-7") == "additive-7"  # not a label: as it is
+
+
+def test_fill_replaces_each_argument_once():
+    assert i18n.fill("%1 of %2", "%2", 5) == "%2 of 5"
+    assert i18n.fill("step %1", 3, "unused") == "step 3" and i18n.fill("%3", 1) == "%3"

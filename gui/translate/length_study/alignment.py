@@ -14,18 +14,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
 from engine.networks.scorer_table import ATTENTION_SCORER_NAMES
 from engine.settings.errors import EngineError
 from engine.studies.alignment_lesson import AlignmentFigures, alignment_reading
 from engine.studies.alignment_scores import AlignmentStudy, stored_alignment_study
 from engine.studies.training_budget import among
+from gui.i18n import fill
+from gui.scorer_labels import scorer_label
 
 if TYPE_CHECKING:
     from gui.translate.length_study.model import LengthStudyData, ScorerStudy
 
-ALIGNMENT_COLUMNS = (("aer", "AER vs aligner"), ("precision_recall", "precision / recall"))
+ALIGNMENT_COLUMNS = (("aer", QT_TRANSLATE_NOOP("LengthStudyModel", "AER vs aligner")),
+                     ("precision_recall", QT_TRANSLATE_NOOP("LengthStudyModel", "precision / recall")))
 LONG_INPUTS = "41+"  # the length study's aggregate of the longest inputs (else its longest shared bucket)
-REFUSED = "refused"
+REFUSED = QT_TRANSLATE_NOOP("LengthStudyModel", "refused")
 
 
 def stored_alignment(info: dict[str, Any] | None) -> tuple[AlignmentStudy | None, str]:
@@ -43,7 +48,7 @@ def alignment_cells(scorer: ScorerStudy) -> list[str]:
     if scorer.alignment is not None:
         argmax = scorer.alignment.argmax
         return [f"{argmax.aer:.2f}", f"{argmax.precision:.2f} / {argmax.recall:.2f}"]
-    return [REFUSED if scorer.alignment_note else "—", ""]
+    return [QCoreApplication.translate("LengthStudyModel", REFUSED) if scorer.alignment_note else "—", ""]
 
 
 def table_rows(data: LengthStudyData, rows: list[tuple[str, list[str]]], width: int
@@ -87,12 +92,13 @@ def alignment_text(data: LengthStudyData) -> str:
     sentences = []
     if studied:
         first = studied[0].alignment
-        sentences.append(f"Against a word aligner ({first.aligner}; {first.sentences:,} test pairs, each model fed "
-                         "the reference): AER 0 would be the aligner's links exactly, 1 none of them.")
+        sentences.append(fill(QCoreApplication.translate(
+            "AlignmentReading", "Against a word aligner (%1; %2 test pairs, each model fed the reference): AER 0 "
+            "would be the aligner's links exactly, 1 none of them."), first.aligner, f"{first.sentences:,}"))
         by_name = {s.name: s for s in studied}
         groups = [[by_name[name] for name in group] for group in data.trained_alike_groups(list(by_name))]
         for group in groups:  # scorers not trained alike are not set against each other
             reading = _group_reading(data, group)
             sentences.append(among([s.label for s in group]) + reading if reading and len(groups) > 1 else reading)
-    sentences += [f"{s.label}: {s.alignment_note}." for s in data.scorers if s.alignment_note]
+    sentences += [f"{scorer_label(s.label)}: {s.alignment_note}." for s in data.scorers if s.alignment_note]
     return " ".join(sentence for sentence in sentences if sentence)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Signal
 from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from gui.screen_fit import fit_to_screen
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from gui.translate.choices import ModelChoices, ScorerOption
 
 STUDY_BEAM = 1  # the study drawn first: greedy decoding
-NO_DIRECTION = "No model yet: train one in the Train tab, then record its length study."
+NO_DIRECTION = QT_TRANSLATE_NOOP("LengthStudyDialog", "No model yet: train one in the Train tab, then record its length study.")
 
 
 class LengthStudyDialog(QDialog):
@@ -34,7 +34,7 @@ class LengthStudyDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("lengthStudyDialog")
         self.setModal(False)
-        self.setWindowTitle("Length study")
+        self.setWindowTitle(self.tr("Length study"))
         fit_to_screen(self, 1100, 820)  # or less: its Close button stays on screen
         self.direction: str | None = None
         self._key: tuple[object, ...] | None = None
@@ -43,14 +43,15 @@ class LengthStudyDialog(QDialog):
         self.heading.setObjectName("lengthStudyHeading")
         self.beam_combo = QComboBox()
         self.beam_combo.setObjectName("lengthStudyBeamCombo")
-        self.beam_combo.setToolTip("The decoding whose study is drawn: greedy, or beam search with each model's "
-                                   "own length and coverage penalties (as the Translate view decodes at that beam)")
+        self.beam_combo.setToolTip(self.tr("The decoding whose study is drawn: greedy, or beam search with each "
+                                           "model's own length and coverage penalties (as the Translate view decodes "
+                                           "at that beam)"))
         self.view = LengthStudyView()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.close)
         top = QHBoxLayout()
         top.addWidget(self.heading, 1)
-        decoding = QLabel("&Decoding")
+        decoding = QLabel(self.tr("&Decoding"))
         decoding.setBuddy(self.beam_combo)  # Alt+D, and a screen reader names the box
         top.addWidget(decoding)
         top.addWidget(self.beam_combo)
@@ -116,5 +117,6 @@ class LengthStudyDialog(QDialog):
 
     def _show_heading(self, label: str) -> None:
         """The window's title and heading name the direction (``label``; "" when there is none)."""
-        self.setWindowTitle(f"Length study — {label}" if label else "Length study")
-        self.heading.setText(f"<h3>{label}: quality against source length</h3>" if label else NO_DIRECTION)
+        self.setWindowTitle(self.tr("Length study — %1").replace("%1", label) if label else self.tr("Length study"))
+        self.heading.setText(self.tr("<h3>%1: quality against source length</h3>").replace("%1", label) if label
+                             else self.tr(NO_DIRECTION))

@@ -16,6 +16,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
 from engine.networks.scorer_table import attends
 from engine.settings.config import SCORER_NAMES
 from engine.studies.length_study import STUDY_BUCKETS, LengthStudy, study_bucket_label
@@ -26,8 +28,10 @@ if TYPE_CHECKING:
 
 BUCKET_LABELS: tuple[str, ...] = tuple(study_bucket_label(low, high) for low, high in STUDY_BUCKETS)
 MISSING_OUTPUT = "—"
-NO_STUDY = "no length study stored"
-NO_MODEL = "no model"
+# Notes and column titles in English, declared for translation (the view shows them through
+# QCoreApplication.translate("LengthStudyModel", …)).
+NO_STUDY = QT_TRANSLATE_NOOP("LengthStudyModel", "no length study stored")
+NO_MODEL = QT_TRANSLATE_NOOP("LengthStudyModel", "no model")
 
 
 @dataclass(frozen=True)
@@ -241,11 +245,15 @@ def study_beams(options: Sequence[ScorerOption]) -> tuple[int, ...]:
 
 def beam_label(beam: int) -> str:
     """How a study's decoding is named: "greedy (beam 1)" or "beam search, beam 5"."""
-    return "greedy (beam 1)" if beam == 1 else f"beam search, beam {beam}"
+    if beam == 1:
+        return QCoreApplication.translate("LengthStudyModel", "greedy (beam 1)")
+    return QCoreApplication.translate("LengthStudyModel", "beam search, beam %1").replace("%1", str(beam))
 
 
-ATTENTION_COLUMNS = (("mean_entropy", "entropy (nats)"), ("mean_max_weight", "max α"),
-                     ("monotonic_share", "monotonic"), ("coverage_deviation", "coverage dev."))
+ATTENTION_COLUMNS = (("mean_entropy", QT_TRANSLATE_NOOP("LengthStudyModel", "entropy (nats)")),
+                     ("mean_max_weight", QT_TRANSLATE_NOOP("LengthStudyModel", "max α")),
+                     ("monotonic_share", QT_TRANSLATE_NOOP("LengthStudyModel", "monotonic")),
+                     ("coverage_deviation", QT_TRANSLATE_NOOP("LengthStudyModel", "coverage dev.")))
 
 
 def stored_attention_stats(info: dict) -> dict | None:
@@ -265,7 +273,8 @@ def attention_table(data: LengthStudyData) -> list[tuple[str, list[str]]]:
     rows = []
     for scorer in data.scorers:
         if not attends(scorer.name):
-            rows.append((scorer.label, ["— (no attention: every step reads C)"] + [""] * (len(ATTENTION_COLUMNS) - 1)))
+            rows.append((scorer.label, [QCoreApplication.translate("LengthStudyModel", "— (no attention: every step reads C)")]
+                         + [""] * (len(ATTENTION_COLUMNS) - 1)))
         elif scorer.attention:
             rows.append((scorer.label, [f"{scorer.attention[key]:.2f}" if key in scorer.attention else "—"
                                         for key, _ in ATTENTION_COLUMNS]))

@@ -18,8 +18,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from PySide6.QtCore import QCoreApplication
+
 from engine.networks.scorer_table import FIXED_CONTEXT
 from engine.studies.training_budget import among
+from gui.i18n import fill
+from gui.scorer_labels import scorer_label
 from gui.translate.length_study.model import LengthStudyData
 
 NEEDED = ("mean_entropy", "mean_max_weight", "monotonic_share", "coverage_deviation")
@@ -41,7 +45,7 @@ def _with_statistics(data: LengthStudyData) -> list[_Scorer]:
     for scorer in data.scorers:
         stats = scorer.attention or {}
         if scorer.name != FIXED_CONTEXT and all(key in stats for key in NEEDED):
-            found.append(_Scorer(scorer.name, scorer.label, *(float(stats[key]) for key in NEEDED)))
+            found.append(_Scorer(scorer.name, scorer_label(scorer.label), *(float(stats[key]) for key in NEEDED)))
     return found
 
 
@@ -77,10 +81,10 @@ def _reading(data: LengthStudyData, scorers: list[_Scorer]) -> str:
     uneven = max(scorers, key=lambda s: s.coverage_deviation)
     sentences = [_spread_sentence(scorers)]
     if even is not uneven:
-        sentences.append(
-            f"{even.label} covers the source most evenly (coverage deviation {even.coverage_deviation:.2f}: "
-            f"each source token attended about once in all), {uneven.label} least "
-            f"({uneven.coverage_deviation:.2f}: some tokens skipped, others attended twice).")
+        sentences.append(fill(QCoreApplication.translate(
+            "AttentionReading", "%1 covers the source most evenly (coverage deviation %2: each source token attended "
+            "about once in all), %3 least (%4: some tokens skipped, others attended twice)."),
+            even.label, f"{even.coverage_deviation:.2f}", uneven.label, f"{uneven.coverage_deviation:.2f}"))
     sentences.append(_monotonic_sentence(scorers))
     if even is not uneven and (longest := _longest_bucket_bleu(data, (even.name, uneven.name))) is not None:
         sentences.append(_longest_inputs_sentence(data, even, uneven, *longest))
@@ -91,9 +95,10 @@ def _spread_sentence(scorers: list[_Scorer]) -> str:
     """Which scorer spreads its attention the most (highest row entropy) and which the least."""
     soft = max(scorers, key=lambda s: s.entropy)
     sharp = min(scorers, key=lambda s: s.entropy)
-    return (f"{soft.label} spreads its attention the most (row entropy {soft.entropy:.2f} nats, "
-            f"{soft.max_weight:.0%} of a step on its favourite source token), {sharp.label} the least "
-            f"({sharp.entropy:.2f} nats, {sharp.max_weight:.0%}).")
+    return fill(QCoreApplication.translate(
+        "AttentionReading", "%1 spreads its attention the most (row entropy %2 nats, %3 of a step on its favourite "
+        "source token), %4 the least (%5 nats, %6)."), soft.label, f"{soft.entropy:.2f}", f"{soft.max_weight:.0%}",
+        sharp.label, f"{sharp.entropy:.2f}", f"{sharp.max_weight:.0%}")
 
 
 def _monotonic_sentence(scorers: list[_Scorer]) -> str:
@@ -101,7 +106,9 @@ def _monotonic_sentence(scorers: list[_Scorer]) -> str:
     low = min(s.monotonic for s in scorers)
     high = max(s.monotonic for s in scorers)
     spread = f"{low:.0%}" if f"{low:.0%}" == f"{high:.0%}" else f"{low:.0%}–{high:.0%}"
-    return f"Their most-attended source token moves forward, never back, at {spread} of the steps."
+    return QCoreApplication.translate(
+        "AttentionReading", "Their most-attended source token moves forward, never back, at %1 of the steps.").replace(
+        "%1", spread)
 
 
 def _longest_inputs_sentence(data: LengthStudyData, even: _Scorer, uneven: _Scorer, label: str,
@@ -109,14 +116,19 @@ def _longest_inputs_sentence(data: LengthStudyData, even: _Scorer, uneven: _Scor
     """Whether the evenly covering scorer translates the longest inputs (bucket ``label``) better than
     the unevenly covering one, and the fixed C's score there when it has one."""
     if bleu[even.name] > bleu[uneven.name]:
-        verdict = (f"the even one translates better (BLEU {bleu[even.name]:.1f} against "
-                   f"{bleu[uneven.name]:.1f}): a source token that gets no attention is a word the output drops")
+        verdict = fill(QCoreApplication.translate(
+            "AttentionReading", "the even one translates better (BLEU %1 against %2): a source token that gets no "
+            "attention is a word the output drops"), f"{bleu[even.name]:.1f}", f"{bleu[uneven.name]:.1f}")
     elif bleu[even.name] < bleu[uneven.name]:
-        verdict = (f"the uneven one translates better here (BLEU {bleu[uneven.name]:.1f} against "
-                   f"{bleu[even.name]:.1f}): even coverage alone does not make a better translation")
+        verdict = fill(QCoreApplication.translate(
+            "AttentionReading", "the uneven one translates better here (BLEU %1 against %2): even coverage alone "
+            "does not make a better translation"), f"{bleu[uneven.name]:.1f}", f"{bleu[even.name]:.1f}")
     else:
-        verdict = f"both score BLEU {bleu[even.name]:.1f}"
+        verdict = QCoreApplication.translate("AttentionReading", "both score BLEU %1").replace(
+            "%1", f"{bleu[even.name]:.1f}")
     fixed = _longest_bucket_bleu(data, (FIXED_CONTEXT,))
     if fixed is not None and fixed[0] == label:
-        verdict += f"; the fixed C, without attention, scores {fixed[1][FIXED_CONTEXT]:.1f}"
-    return f"On the longest inputs ({label} source tokens) {verdict}."
+        verdict += QCoreApplication.translate("AttentionReading", "; the fixed C, without attention, scores %1").replace(
+            "%1", f"{fixed[1][FIXED_CONTEXT]:.1f}")
+    return fill(QCoreApplication.translate("AttentionReading", "On the longest inputs (%1 source tokens) %2."),
+                label, verdict)

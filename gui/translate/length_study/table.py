@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -24,11 +24,13 @@ from PySide6.QtWidgets import (
 )
 
 from engine.decoding.repetition import LOOP_COUNT, LOOP_NGRAM, most_repeated
+from gui.i18n import fill
+from gui.scorer_labels import scorer_label
 from gui.translate.length_study.model import MISSING_OUTPUT, TableRow
 
-BUTTON_TEXT = "Translate ▸"
+BUTTON_TEXT = QT_TRANSLATE_NOOP("StudyTable", "Translate ▸")
 LOOP_TINT = "#fde2c8"  # the background of an output that loops
-BUTTON_TIP = "Load this input into the Translate view and watch it decode {how}, as the outputs here were"
+
 
 
 def looping_words(text: str, language: str) -> str:
@@ -37,15 +39,20 @@ def looping_words(text: str, language: str) -> str:
     if count < LOOP_COUNT:
         return ""
     joined = "".join(ngram) if language == "zh" else " ".join(ngram)
-    return f"“{joined}” {count} times"
+    return fill(QCoreApplication.translate("StudyTable", "“%1” %2 times"), joined, count)
 
 
 def button_tip(beam: int) -> str:
     """The row button's tooltip: the Translate view decodes the row as the study did, at ``beam``."""
-    return BUTTON_TIP.format(how="greedily (beam 1)" if beam == 1 else f"with beam search (beam {beam})")
+    how = (QCoreApplication.translate("StudyTable", "greedily (beam 1)") if beam == 1 else
+           QCoreApplication.translate("StudyTable", "with beam search (beam %1)").replace("%1", str(beam)))
+    return QCoreApplication.translate(
+        "StudyTable", "Load this input into the Translate view and watch it decode %1, as the outputs here were").replace(
+        "%1", how)
 
 
-FIXED_COLUMNS = ("", "Source", "Reference")  # the button column, then the texts
+# the button column, then the texts (shown through QCoreApplication.translate("StudyTable", …))
+FIXED_COLUMNS = ("", QT_TRANSLATE_NOOP("StudyTable", "Source"), QT_TRANSLATE_NOOP("StudyTable", "Reference"))
 SOURCE_COLUMN = 1
 ROW_LINES = 2  # text lines a row shows at most (a 41–60-token input has eight)
 
@@ -72,8 +79,9 @@ class StudyTable(QTableWidget):
         self.setAlternatingRowColors(True)
         self.verticalHeader().setVisible(False)
         self.horizontalHeader().setTextElideMode(Qt.TextElideMode.ElideRight)  # titles get a tooltip each
-        self.setToolTip("Double-click a row (or press its button) to translate it in the Translate view; an "
-                        f"output tinted orange loops (some word {LOOP_NGRAM}-gram {LOOP_COUNT} or more times)")
+        self.setToolTip(fill(self.tr("Double-click a row (or press its button) to translate it in the Translate view; "
+                                     "an output tinted orange loops (some word %1-gram %2 or more times)"),
+                             LOOP_NGRAM, LOOP_COUNT))
         self.sources: list[str] = []
         self.references: list[str] = []  # per row, the source's reference translation
         self.beam = 1  # the beam size the shown outputs were decoded at
@@ -83,9 +91,11 @@ class StudyTable(QTableWidget):
         """Fill the table: ``columns`` are the scorer labels, one output column each; an output in
         ``language`` that loops is tinted and its tooltip names the repeated words."""
         self.clear()
-        headers = [*FIXED_COLUMNS, *columns]
+        fixed = [self.tr(title) if title else "" for title in FIXED_COLUMNS]
+        columns = [scorer_label(title) for title in columns]
+        headers = [*fixed, *columns]
         self.setColumnCount(len(headers))
-        self.setHorizontalHeaderLabels([*FIXED_COLUMNS, *(short_title(title) for title in columns)])
+        self.setHorizontalHeaderLabels([*fixed, *(short_title(title) for title in columns)])
         for column, title in enumerate(headers):
             self.horizontalHeaderItem(column).setToolTip(title)  # a narrow column's title is elided
         self.setRowCount(len(rows))
@@ -93,18 +103,19 @@ class StudyTable(QTableWidget):
         self.references = [row.reference for row in rows]
         for index, row in enumerate(rows):
             self.setCellWidget(index, 0, self._button_cell(index))
-            texts = [(row.source, f"{row.source}\n\n{row.source_length} source sub-words"),
+            texts = [(row.source, row.source + "\n\n" + self.tr("%1 source sub-words").replace(
+                "%1", str(row.source_length))),
                      (row.reference, row.reference), *((output, output) for output in row.outputs)]
             for column, (text, tip) in enumerate(texts, start=1):
                 item = QTableWidgetItem(text)
                 item.setToolTip(tip)
                 item.setTextAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
                 if text == MISSING_OUTPUT:
-                    item.setToolTip("This scorer's study has no row for this input")
+                    item.setToolTip(self.tr("This scorer's study has no row for this input"))
                     item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 elif column >= len(FIXED_COLUMNS) and language and (repeat := looping_words(text, language)):
                     item.setBackground(QBrush(QColor(LOOP_TINT)))
-                    item.setToolTip(f"Loops: {repeat}\n\n{text}")
+                    item.setToolTip(self.tr("Loops: %1").replace("%1", repeat) + f"\n\n{text}")
                 self.setItem(index, column, item)
         header = self.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
@@ -128,7 +139,7 @@ class StudyTable(QTableWidget):
         of a long input is taller than the table shows at first)."""
         button = QToolButton()
         button.setObjectName("lengthStudyRowButton")
-        button.setText(BUTTON_TEXT)
+        button.setText(self.tr(BUTTON_TEXT))
         button.setToolTip(button_tip(self.beam))
         button.clicked.connect(lambda _checked=False, index=index: self.choose(index))
         cell = QWidget()

@@ -12,13 +12,15 @@ from __future__ import annotations
 import html
 
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QPointF, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QFrame, QHBoxLayout, QLabel, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 from engine.decoding.repetition import LOOP_COUNT, LOOP_NGRAM
 from engine.networks.scorer_table import FIXED_CONTEXT, SCORER_TABLE
 from engine.studies.length_lesson import length_lesson
 from gui.common.plotstyle import FOREGROUND, style_plot
+from gui.i18n import fill
+from gui.scorer_labels import scorer_label
 from gui.translate.length_study.alignment import ALIGNMENT_COLUMNS, alignment_text, table_rows
 from gui.translate.length_study.model import (
     ATTENTION_COLUMNS,
@@ -31,24 +33,33 @@ from gui.translate.length_study.model import (
 from gui.translate.length_study.reading import attention_reading
 from gui.translate.length_study.table import StudyTable
 
-CAPTION_THEORY = (
+CAPTION_THEORY = QT_TRANSLATE_NOOP(
+    "LengthStudyView",
     "<b>BLEU against source length</b> (after Bahdanau et al. 2014, Fig. 2). Without attention the "
     "encoder squeezes the whole source into one fixed vector C, which loses information as the "
     "input grows; with attention the decoder looks back at every source word."
 )
-GREEDY_DECODING = "greedy decoding"
-BEAM_DECODING = "beam search (beam {beam}) with each model's own length and coverage penalties"
+GREEDY_DECODING = QT_TRANSLATE_NOOP("LengthStudyView", "greedy decoding")
+BEAM_DECODING = QT_TRANSLATE_NOOP("LengthStudyView",
+                                  "beam search (beam %1) with each model's own length and coverage penalties")
+
+
+def _tr(text: str) -> str:
+    """A message declared above (QT_TRANSLATE_NOOP) in the interface's language."""
+    return QCoreApplication.translate("LengthStudyView", text)
 
 
 def caption_data(beam: int = 1) -> str:
     """The caption's last line: the data and the decoding the studies at ``beam`` were made with."""
-    decoding = GREEDY_DECODING if beam == 1 else BEAM_DECODING.format(beam=beam)
-    return ("<br><small>Data: the long test set (test pairs joined 1–8 at a time), "
-            f"{html.escape(decoding)}; length in source sub-word tokens. Click a bucket to see some of "
-            "its inputs.</small>")
+    decoding = _tr(GREEDY_DECODING) if beam == 1 else _tr(BEAM_DECODING).replace("%1", str(beam))
+    return "<br><small>" + QCoreApplication.translate(
+        "LengthStudyView", "Data: the long test set (test pairs joined 1–8 at a time), %1; length in source "
+        "sub-word tokens. Click a bucket to see some of its inputs.").replace("%1", html.escape(decoding)) + "</small>"
 
 
-CAPTION = CAPTION_THEORY + caption_data()  # before any figures are shown
+def first_caption() -> str:
+    """The caption before any figures are shown."""
+    return _tr(CAPTION_THEORY) + caption_data()
 
 
 def caption_for(data: LengthStudyData) -> str:
@@ -59,10 +70,11 @@ def caption_for(data: LengthStudyData) -> str:
     note = data.budget_note
     unequal = f" <b style='color:#b35900'>{html.escape(note)}</b>" if note else ""
     if lesson is None:
-        return CAPTION_THEORY + unequal + caption_data(data.beam)
-    said = lesson.sentence({s.name: s.label for s in data.scorers})
-    return (f"{CAPTION_THEORY} <b>What these models show:</b> {html.escape(said)}{unequal}"
-            f"{caption_data(data.beam)}")
+        return _tr(CAPTION_THEORY) + unequal + caption_data(data.beam)
+    said = lesson.sentence({s.name: s.label for s in data.scorers})  # the engine's words (English)
+    shown = QCoreApplication.translate("LengthStudyView", "<b>What these models show:</b> %1").replace(
+        "%1", html.escape(said))
+    return f"{_tr(CAPTION_THEORY)} {shown}{unequal}{caption_data(data.beam)}"
 
 
 def looping_text(data: LengthStudyData) -> str:
@@ -71,11 +83,14 @@ def looping_text(data: LengthStudyData) -> str:
     shares = data.looping()
     if not shares:
         return ""
-    parts = [f"{label} {share:.1%}" for label, share in shares]
+    parts = [f"{scorer_label(label)} {share:.1%}" for label, share in shares]
     if (references := data.references_looping) is not None:
-        parts.append(f"the references {references:.1%}")
-    return (f"<small><b>Outputs that loop</b> (a word {LOOP_NGRAM}-gram {LOOP_COUNT} or more times; Chinese: "
-            f"characters): {html.escape(' · '.join(parts))}; in the table, such outputs are tinted orange.</small>")
+        parts.append(QCoreApplication.translate("LengthStudyView", "the references %1").replace(
+            "%1", f"{references:.1%}"))
+    return "<small>" + fill(QCoreApplication.translate(
+        "LengthStudyView", "<b>Outputs that loop</b> (a word %1-gram %2 or more times; Chinese: characters): %3; "
+        "in the table, such outputs are tinted orange."), LOOP_NGRAM, LOOP_COUNT, html.escape(" · ".join(parts))) + \
+        "</small>"
 
 
 # Each scorer's colour is its registry row's (engine.networks.scorer_table): calm, distinct hues for the
@@ -117,7 +132,7 @@ class LengthStudyView(QWidget):
         super().__init__(parent)
         self.data = LengthStudyData(())
         self.curves: dict[str, pg.PlotDataItem] = {}
-        self.caption = QLabel(CAPTION)
+        self.caption = QLabel(first_caption())
         self.caption.setObjectName("lengthStudyCaption")
         self.caption.setWordWrap(True)
         self.missing_label = QLabel()
@@ -127,12 +142,12 @@ class LengthStudyView(QWidget):
         self.loops_label = QLabel()
         self.loops_label.setObjectName("lengthStudyLoops")
         self.loops_label.setWordWrap(True)
-        self.loops_label.setToolTip("A beam that goes round in circles repeats a phrase; the references' share "
-                                    "says how much the language itself repeats")
+        self.loops_label.setToolTip(self.tr("A beam that goes round in circles repeats a phrase; the references' "
+                                            "share says how much the language itself repeats"))
         self.plot = pg.PlotWidget()
         self.plot.setObjectName("lengthStudyPlot")
         self.plot.setMinimumHeight(PLOT_MIN_HEIGHT)
-        style_plot(self.plot, "", "BLEU", "source length (sub-word tokens)")
+        style_plot(self.plot, "", "BLEU", self.tr("source length (sub-word tokens)"))
         item = self.plot.getPlotItem()
         item.setMouseEnabled(x=False, y=False)
         item.hideButtons()
@@ -146,7 +161,7 @@ class LengthStudyView(QWidget):
         self.selection.setZValue(-10)
         self.bucket_combo = QComboBox()
         self.bucket_combo.setObjectName("lengthStudyBucketCombo")
-        self.bucket_combo.setToolTip("The source-length bucket whose inputs are listed below")
+        self.bucket_combo.setToolTip(self.tr("The source-length bucket whose inputs are listed below"))
         self.scores_label = QLabel()
         self.scores_label.setObjectName("lengthStudyBucketScores")
         self.scores_label.setWordWrap(True)
@@ -154,13 +169,12 @@ class LengthStudyView(QWidget):
         self.attention_label = QLabel()
         self.attention_label.setObjectName("lengthStudyAttention")
         self.attention_label.setTextFormat(Qt.TextFormat.RichText)
-        self.attention_label.setToolTip("How each scorer attends over the test split (greedy): mean row entropy, "
-                                        "mean largest weight, share of steps whose most-attended source token "
-                                        "does not move backwards, mean |coverage − 1|. The Compare tab shows "
-                                        "the same numbers for one sentence. AER vs aligner: its attention's argmax "
-                                        "links against a statistical word aligner's, each model fed the test "
-                                        "split's references (0 = the aligner's links exactly); precision / recall "
-                                        "of those links.")
+        self.attention_label.setToolTip(self.tr(
+            "How each scorer attends over the test split (greedy): mean row entropy, mean largest weight, share of "
+            "steps whose most-attended source token does not move backwards, mean |coverage − 1|. The Compare tab "
+            "shows the same numbers for one sentence. AER vs aligner: its attention's argmax links against a "
+            "statistical word aligner's, each model fed the test split's references (0 = the aligner's links "
+            "exactly); precision / recall of those links."))
         self.reading_label = QLabel()  # what the table shows, in words (from the same figures)
         self.reading_label.setObjectName("lengthStudyReading")
         self.reading_label.setWordWrap(True)
@@ -173,7 +187,7 @@ class LengthStudyView(QWidget):
 
     def _build_layout(self) -> None:
         chooser = QHBoxLayout()
-        chooser.addWidget(QLabel("Bucket"))
+        chooser.addWidget(QLabel(self.tr("Bucket")))
         chooser.addWidget(self.bucket_combo)
         chooser.addWidget(self.scores_label, 1)
         lower = QWidget()
@@ -212,6 +226,12 @@ class LengthStudyView(QWidget):
         layout.addWidget(self.loops_label)
         layout.addWidget(splitter, 1)
 
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        """The interface's language changed: everything drawn from the figures is drawn again in it."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange and self.data.series:
+            self.set_data(self.data)
+
     # -- data ---------------------------------------------------------------------------------
     def set_data(self, data: LengthStudyData) -> None:
         """Draw ``data``; the chosen bucket stays chosen when the new data has it."""
@@ -219,8 +239,9 @@ class LengthStudyView(QWidget):
         self.data = data
         self.caption.setText(caption_for(data))
         self._draw()
-        notes = [f"{s.label}: {s.note}" for s in data.missing]
-        self.missing_label.setText("Not drawn — " + "; ".join(notes) + "." if notes else "")
+        notes = [f"{scorer_label(s.label)}: {QCoreApplication.translate('LengthStudyModel', s.note)}"
+                 for s in data.missing]
+        self.missing_label.setText(self.tr("Not drawn — %1.").replace("%1", "; ".join(notes)) if notes else "")
         self.missing_label.setVisible(bool(notes))
         loops = looping_text(data)
         self.loops_label.setText(loops)
@@ -253,13 +274,13 @@ class LengthStudyView(QWidget):
             self.attention_label.clear()
             self.attention_label.hide()
             return
-        header = "".join(f"<th>&nbsp;{html.escape(title)}&nbsp;</th>"
+        header = "".join(f"<th>&nbsp;{html.escape(QCoreApplication.translate('LengthStudyModel', title))}&nbsp;</th>"
                          for _, title in ATTENTION_COLUMNS + ALIGNMENT_COLUMNS)
-        body = "".join(f"<tr><td>{html.escape(label)}</td>" + "".join(f"<td align='right'>{html.escape(v)}</td>"
+        body = "".join(f"<tr><td>{html.escape(scorer_label(label))}</td>" + "".join(f"<td align='right'>{html.escape(v)}</td>"
                                                                        for v in values) + "</tr>"
                        for label, values in rows)
-        self.attention_label.setText(f"<b>How they attend</b> (test split, greedy)<table><tr><th></th>{header}</tr>"
-                                     f"{body}</table>")
+        self.attention_label.setText(self.tr("<b>How they attend</b> (test split, greedy)")
+                                     + f"<table><tr><th></th>{header}</tr>{body}</table>")
         self.attention_label.show()
 
     def _draw(self) -> None:
@@ -269,7 +290,7 @@ class LengthStudyView(QWidget):
         self.curves = {}
         for index, series in enumerate(self.data.series):
             pen = series_pen(series, index)
-            curve = item.plot(list(series.xs), list(series.bleu), pen=pen, name=series.label,
+            curve = item.plot(list(series.xs), list(series.bleu), pen=pen, name=scorer_label(series.label),
                               symbol="s" if series.highlight else "o", symbolSize=9,
                               symbolBrush=pen.color(), symbolPen=pen.color())
             curve.setZValue(10 if series.highlight else 0)
@@ -279,7 +300,8 @@ class LengthStudyView(QWidget):
         top = max((max(s.bleu) for s in self.data.series if s.bleu), default=0.0)
         item.setXRange(-0.5, len(BUCKET_LABELS) - 0.5, padding=0)
         item.setYRange(0, max(1.0, top * 1.15), padding=0)
-        item.setTitle(None if self.data.series else "No length study stored for this direction", color=FOREGROUND)
+        item.setTitle(None if self.data.series else self.tr("No length study stored for this direction"),
+                      color=FOREGROUND)
 
     # -- buckets ------------------------------------------------------------------------------
     def current_bucket(self) -> str | None:
@@ -315,7 +337,7 @@ class LengthStudyView(QWidget):
         self.bucketChosen.emit(label)
 
     def _scores_text(self, label: str, html: bool) -> str:
-        parts = [f"{name}: BLEU {bleu:.1f}, chrF {chrf:.1f}" for name, _n, bleu, chrf in
+        parts = [f"{scorer_label(name)}: BLEU {bleu:.1f}, chrF {chrf:.1f}" for name, _n, bleu, chrf in
                  bucket_summary(self.data, label)]
         if not html:
             return "\n".join(parts)

@@ -1,0 +1,27 @@
+"""The scorers' labels in the interface's language (the engine's scorer table holds them in English).
+
+Every view that names a scorer (the Translate tab's box and status line, Compare's panels, the Length
+study) asks :func:`scorer_label`; a scorer added to the table without a line here stays English, and
+``tests/gui/test_i18n.py`` fails until it has one. Formulas are never translated.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
+CONTEXT = "ScorerLabels"
+# engine/networks/scorer_table.py's labels, for lupdate to extract (the translation is looked up by the label).
+LABELS = (
+    QT_TRANSLATE_NOOP("ScorerLabels", "Additive (Bahdanau)"),
+    QT_TRANSLATE_NOOP("ScorerLabels", 'Bilinear (Luong "general")'),
+    QT_TRANSLATE_NOOP("ScorerLabels", "Dot product"),
+    QT_TRANSLATE_NOOP("ScorerLabels", "Scaled dot product"),
+    QT_TRANSLATE_NOOP("ScorerLabels", "None (fixed context C)"),
+    QT_TRANSLATE_NOOP("ScorerLabels", "Multi-head (Vaswani, 4 heads)"),
+    QT_TRANSLATE_NOOP("ScorerLabels", "Transformer (Vaswani)"),
+)
+
+
+def scorer_label(label: str) -> str:
+    """``label`` (a scorer table label, English) in the interface's language; any other text as it is."""
+    return QCoreApplication.translate(CONTEXT, label)
