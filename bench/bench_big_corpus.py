@@ -58,9 +58,9 @@ def make_corpus(path: Path, pairs: int) -> int:
 
 
 def phase_prepare(corpus: Path) -> dict:
+    from engine.corpus.choice import CorpusChoice
     from engine.corpus.token_cache import prepare_cached
     from engine.text.tokenizer import TokenizerSettings
-    from engine.training.jobs import CorpusChoice
 
     marks: list[tuple[float, str]] = []
     started = time.perf_counter()
@@ -82,9 +82,10 @@ def phase_prepare(corpus: Path) -> dict:
 
 
 def phase_train(corpus: Path, steps: int, out: Path) -> dict:
+    from engine.corpus.choice import CorpusChoice
     from engine.settings.config import ModelShape, TrainConfig
     from engine.training.events import StepEvent, TrainControl
-    from engine.training.jobs import CorpusChoice, prepare_job
+    from engine.training.jobs import prepare_job
     from engine.training.trainer import train
 
     started = PROCESS_STARTED

@@ -19,9 +19,10 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from engine.corpus.choice import CorpusChoice  # noqa: E402
 from engine.settings.config import ModelShape, TrainConfig  # noqa: E402
 from engine.training.events import TrainControl, ValidationEvent  # noqa: E402
-from engine.training.jobs import CorpusChoice, prepare_job  # noqa: E402
+from engine.training.jobs import prepare_job  # noqa: E402
 from engine.training.trainer import train  # noqa: E402
 
 

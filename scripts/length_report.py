@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.decoding.repetition import loop_bound  # noqa: E402
-from engine.models.bundle import read_config  # noqa: E402
+from engine.models.config_file import read_config  # noqa: E402
 from engine.settings.config import SCORER_NAMES  # noqa: E402
 from engine.settings.errors import EngineError  # noqa: E402
 from engine.studies.length_lesson import length_lesson  # noqa: E402

@@ -35,8 +35,14 @@ sys.path.insert(0, str(ROOT))
 
 from engine.files.atomic import _fsync_folder  # noqa: E402
 from engine.files.run_lock import LOCK_FILE, RunFolderLock  # noqa: E402
-from engine.models.bundle import MODEL_FILES, load_model_folder, read_config, update_config  # noqa: E402
-from engine.models.model_files import OPTIONAL_FILES, model_file_names, replace_model_files  # noqa: E402
+from engine.models.bundle import load_model_folder  # noqa: E402
+from engine.models.config_file import read_config, update_config  # noqa: E402
+from engine.models.model_files import (  # noqa: E402
+    MODEL_FILES,  # noqa: E402
+    OPTIONAL_FILES,
+    model_file_names,
+    replace_model_files,
+)
 from engine.settings.errors import EngineError  # noqa: E402
 
 OUT_FLAG = re.compile(r"--out \S+")

@@ -58,7 +58,8 @@ from engine.evaluation.evaluate import evaluate  # noqa: E402
 from engine.evaluation.run_report import record_test_metrics  # noqa: E402
 from engine.evaluation.significance import paired_bleu_gains  # noqa: E402
 from engine.files.run_lock import unless_training  # noqa: E402
-from engine.models.bundle import load_model_folder, read_config, save_model_folder, update_config  # noqa: E402
+from engine.models.bundle import load_model_folder, save_model_folder  # noqa: E402
+from engine.models.config_file import read_config, update_config  # noqa: E402
 from engine.models.paths import TATOEBA_CORPUS  # noqa: E402
 from engine.settings.config import DecodeConfig  # noqa: E402
 from engine.settings.errors import ConfigError, EngineError  # noqa: E402

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from engine.corpus.choice import TASKS, CorpusChoice
 from engine.corpus.concat import long_test_set
 from engine.corpus.tasks import dates
 from engine.decoding.finite_output import json_line
@@ -25,7 +26,7 @@ from engine.networks.device import DEVICE_CHOICES, resolve_device
 from engine.settings.errors import EngineError
 from engine.studies.length_study import format_study, record_length_study, run_length_study
 from engine.training.averaging import write_averaged_model
-from engine.training.jobs import TASKS, CorpusChoice, load_corpus
+from engine.training.jobs import load_corpus
 
 
 def _add_decoding_flags(parser: argparse.ArgumentParser) -> None:

@@ -15,16 +15,15 @@ from collections.abc import Callable
 from dataclasses import fields, replace
 from pathlib import Path
 
-from engine.corpus.corpus_stream import DEFAULT_TOKENIZER_SAMPLE
+from engine.corpus.choice import LANGUAGE_CHOICES, TASKS, CorpusChoice, VocabularySizes
 from engine.corpus.data import SPLIT_RULES
-from engine.evaluation.run_report import score_on_test
-from engine.files.run_lock import claim_run_folder
 from engine.networks.device import check_precision, describe_device, resolve_device
+from engine.records.run_lifecycle import RunOrder, RunReady, RunScored, RunStatus, run_lifecycle
 from engine.settings.config import ModelShape, TrainConfig
 from engine.settings.errors import EngineError
-from engine.settings.settings_meta import add_flags
+from engine.settings.settings_meta import add_flags, described
 from engine.training import distributed
-from engine.training.checkpoint import discard_checkpoint, resumable_from
+from engine.training.checkpoint_state import resumable_from
 from engine.training.events import (
     FinishedEvent,
     StepEvent,
@@ -35,11 +34,10 @@ from engine.training.events import (
     format_tokens,
 )
 from engine.training.interrupt import stop_on_signals
-from engine.training.jobs import TASKS, CorpusChoice, LoadedCorpus, VocabularySizes, prepare_job
+from engine.training.jobs import LoadedCorpus
 from engine.training.tensorboard_log import require_tensorboard
-from engine.training.trainer import TrainingJob, train
+from engine.training.trainer import TrainingJob
 
-LANGUAGE_CHOICES = ("zh", "en")
 PRINT_EVERY_SECONDS = 2.0  # a step line at most this often
 
 Say = Callable[..., None]
@@ -48,24 +46,18 @@ Say = Callable[..., None]
 def add_train_parser(commands: argparse._SubParsersAction) -> None:
     tr = commands.add_parser("train", help="train a model and write its model folder")
     source = tr.add_mutually_exclusive_group(required=True)
-    source.add_argument("--corpus", type=Path, help="TSV file: English<TAB>Chinese[<TAB>attribution]")
-    source.add_argument("--task", choices=TASKS, help="built-in synthetic task instead of a corpus")
-    tr.add_argument("--src", choices=LANGUAGE_CHOICES, default="zh", help="source language (with --corpus)")
-    tr.add_argument("--tgt", choices=LANGUAGE_CHOICES, default="en", help="target language (with --corpus)")
-    tr.add_argument("--split-rule", choices=SPLIT_RULES, default="strict",
-                    help="strict (default): hold out valid and test, and drop training pairs sharing a source "
-                    "with them; peer: train on every non-test pair, as the Joey NMT peer figures did")
-    tr.add_argument("--token-cache", action="store_true",
-                    help="big corpora: read the corpus in one streaming pass, train the tokenizers on a sample, "
-                    "and encode the training pairs once into an on-disk token cache (in the data folder) that "
-                    "later runs on the same corpus reuse; training reads ids from it, never the text")
-    tr.add_argument("--tokenizer-sample", type=int, default=DEFAULT_TOKENIZER_SAMPLE,
-                    help=f"with --token-cache: training pairs the tokenizers learn from (default "
-                    f"{DEFAULT_TOKENIZER_SAMPLE:,}, a seeded reservoir sample)")
+    corpus = described(CorpusChoice)  # each corpus flag's help, said once (engine.corpus.choice)
+    source.add_argument("--corpus", type=Path, help=corpus["corpus"].help)
+    source.add_argument("--task", choices=TASKS, help=corpus["task"].help)
+    tr.add_argument("--src", choices=LANGUAGE_CHOICES, default="zh", help=corpus["source_language"].help)
+    tr.add_argument("--tgt", choices=LANGUAGE_CHOICES, default="en", help=corpus["target_language"].help)
+    tr.add_argument("--split-rule", choices=SPLIT_RULES, default="strict", help=corpus["split_rule"].help)
+    tr.add_argument("--token-cache", action="store_true", help=corpus["token_cache"].help)
+    tr.add_argument("--tokenizer-sample", type=int, default=CorpusChoice.tokenizer_sample,
+                    help=corpus["tokenizer_sample"].help)
     add_flags(tr, ModelShape)  # one flag per field that has one, stored under its name (engine/settings/settings_meta.py)
     tr.add_argument("--hidden-size", type=int, default=ModelShape.decoder_hidden_size, help="encoder size per direction and decoder size")
-    tr.add_argument("--src-vocab", dest="source", type=int, default=VocabularySizes.source, help="source SentencePiece vocabulary size")
-    tr.add_argument("--tgt-vocab", dest="target", type=int, default=VocabularySizes.target, help="target SentencePiece vocabulary size")
+    add_flags(tr, VocabularySizes)  # --src-vocab, --tgt-vocab
     add_flags(tr, TrainConfig)
     tr.add_argument("--tensorboard", action="store_true",
                     help="also write TensorBoard event files to OUT/tensorboard (optional extra: "
@@ -83,12 +75,11 @@ def command_train(args: argparse.Namespace) -> int:
     ranks = distributed.from_environment()  # torchrun's RANK / WORLD_SIZE, or a world of one
     distributed.start(ranks, ranks.device(device))
     try:
-        with _claimed(args, ranks):
-            try:
-                return _train_in_claimed_folder(args, ranks)
-            except KeyboardInterrupt:  # before the training loop (reading, tokenizers) or a second Ctrl-C
-                print(f"[train] interrupted; {resumable_from(args.out)}", file=sys.stderr)
-                return 130
+        try:
+            return _train(args, ranks)
+        except KeyboardInterrupt:  # before the training loop (reading, tokenizers) or a second Ctrl-C
+            print(f"[train] interrupted; {resumable_from(args.out)}", file=sys.stderr)
+            return 130
     except Exception as error:
         if not (ranks.active and distributed.lost_peer(error)):
             raise
@@ -113,18 +104,6 @@ def _checked_device(args: argparse.Namespace) -> str:
     return device
 
 
-@contextlib.contextmanager
-def _claimed(args: argparse.Namespace, ranks: distributed.Distributed):
-    """Under torchrun, rank 0 owns the run folder: it alone claims, writes and reports."""
-    if not ranks.is_main:
-        yield
-        return
-    with claim_run_folder(args.out, resume=args.resume, overwrite=args.overwrite):
-        if args.overwrite:
-            discard_checkpoint(args.out)  # the old run's state must never be resumed with the new tokenizers
-        yield
-
-
 def _settings_from(settings_class: type, args: argparse.Namespace):
     """One of the engine's settings dataclasses from the ``train`` flags: each flag stores under its
     field's name (``dest``), so a new field needs only its flag (docs/architecture.md, "What a
@@ -141,27 +120,50 @@ def _corpus_choice(args: argparse.Namespace) -> CorpusChoice:
                         tokenizer_sample=args.tokenizer_sample)
 
 
-def _train_in_claimed_folder(args: argparse.Namespace, ranks: distributed.Distributed) -> int:
-    say = print if ranks.is_main else _quiet  # the other ranks of a torchrun run keep quiet
-    choice = _corpus_choice(args)
-    job, loaded = prepare_job(
-        choice, args.out, _settings_from(ModelShape, args).with_hidden_size(args.hidden_size),
-        _settings_from(TrainConfig, args), _settings_from(VocabularySizes, args), resume=args.resume,
+def _order(args: argparse.Namespace, ranks: distributed.Distributed) -> RunOrder:
+    """The run the flags ask for (engine.records.run_lifecycle)."""
+    return RunOrder(
+        folder=args.out, corpus=_corpus_choice(args),
+        model=_settings_from(ModelShape, args).with_hidden_size(args.hidden_size),
+        train=_settings_from(TrainConfig, args), vocabularies=_settings_from(VocabularySizes, args),
+        resume=args.resume, overwrite=args.overwrite,
         command="python -m engine " + " ".join(shlex.quote(a) for a in args.argv),
-        storage_dtype="float16" if args.float16 else "float32",
-        on_status=lambda message: say(f"[train] {message}", file=sys.stderr), distributed=ranks,
+        storage_dtype="float16" if args.float16 else "float32", tensorboard=args.tensorboard,
+        prepare_aside=not ranks.active,  # under torchrun the ranks prepare together, on their main threads
     )
-    _say_prepared(args, ranks, job, loaded, say)
-    control, finished = _run(args, ranks, job, say)
+
+
+def _train(args: argparse.Namespace, ranks: distributed.Distributed) -> int:
+    """The run's life (engine.records.run_lifecycle), said on stderr; its exit status."""
+    say = print if ranks.is_main else _quiet  # the other ranks of a torchrun run keep quiet
+    control = TrainControl()
+    printer = _EventPrinter(say)
+    scored = None
+    # Under torchrun a stop is told once, by rank 0 when it is done (torchrun also stops the others so
+    # when one process dies: no rank promises a checkpoint it may not be able to write).
+    signals = stop_on_signals(control, on_first=_quiet if ranks.active else _say_stopping, on_pause=_say_paused)
+    with contextlib.ExitStack() as training, contextlib.closing(run_lifecycle(_order(args, ranks), control,
+                                                                               ranks)) as items:
+        for item in items:
+            if isinstance(item, RunStatus):
+                say(f"[train] {item.text}", file=sys.stderr)
+            elif isinstance(item, RunReady):
+                _say_prepared(args, ranks, item.job, item.loaded, say)
+                training.enter_context(signals)  # from the first batch on, Ctrl-C asks for a checkpoint
+            elif isinstance(item, RunScored):
+                scored = item.evaluation
+            else:
+                printer(item)
+                if isinstance(item, FinishedEvent):
+                    training.close()  # scoring is not training: Ctrl-C interrupts it
+                    printer.say_finished()
     if control.stop_requested:
         say(f"[train] stopped; {resumable_from(args.out)}", file=sys.stderr)
         return 130
-    if not ranks.is_main:
-        return 0
-    evaluation = score_on_test(args.out, loaded.split.test, finished, length_study=choice.corpus is not None)
-    print(f"[test] BLEU {evaluation.scores.bleu:.2f} chrF {evaluation.scores.chrf:.2f} "
-          f"exact {evaluation.exact_match:.3f} on {evaluation.count} held-out pairs; model in {args.out}",
-          file=sys.stderr)
+    if scored is not None:
+        print(f"[test] BLEU {scored.scores.bleu:.2f} chrF {scored.scores.chrf:.2f} "
+              f"exact {scored.exact_match:.3f} on {scored.count} held-out pairs; model in {args.out}",
+              file=sys.stderr)
     return 0
 
 
@@ -180,22 +182,6 @@ def _say_prepared(args: argparse.Namespace, ranks: distributed.Distributed, job:
                  f"{args.batch_size})") if ranks.active else ""
     say(f"[train] device: {describe_device(ranks.device(resolve_device(args.device)))}, precision {args.precision}"
         f"{processes}", file=sys.stderr)
-
-
-def _run(args: argparse.Namespace, ranks: distributed.Distributed, job: TrainingJob,
-         say: Say) -> tuple[TrainControl, FinishedEvent | None]:
-    """Train, saying how it goes; the run's control (was a stop asked?) and its finished event."""
-    control = TrainControl()
-    printer = _EventPrinter(say)
-    # Under torchrun a stop is told once, by rank 0 when it is done (torchrun also stops the others so
-    # when one process dies: no rank promises a checkpoint it may not be able to write).
-    with stop_on_signals(control, on_first=_quiet if ranks.active else _say_stopping, on_pause=_say_paused):
-        for event in train(job, control, resume=args.resume, tensorboard=args.tensorboard,
-                           on_status=lambda message: say(f"[train] {message}", file=sys.stderr)):
-            printer(event)
-    if printer.finished is not None:
-        printer.say_finished()
-    return control, printer.finished
 
 
 class _EventPrinter:
@@ -229,6 +215,7 @@ class _EventPrinter:
 
     def say_finished(self) -> None:
         finished = self.finished
+        assert finished is not None
         self.say(f"[train] finished ({finished.reason}) after {finished.steps} steps, "
                  f"{format_duration(finished.seconds)}; best valid BLEU {finished.best_bleu:.2f} "
                  f"(epoch {finished.best_epoch}); {finished.tokens_per_second:,.0f} target tok/s", file=sys.stderr)

@@ -10,8 +10,8 @@ from engine.corpus.concat import long_test_set
 from engine.corpus.data import Pair
 from engine.decoding.attention_stats import corpus_attention_stats
 from engine.evaluation.evaluate import Evaluation, evaluate
-from engine.models.bundle import load_model_folder, read_config, update_config
-from engine.settings.errors import EngineError
+from engine.models.bundle import load_model_folder
+from engine.models.config_file import read_config, update_config
 from engine.studies.length_study import record_length_study, run_length_study
 from engine.training.events import FinishedEvent
 
@@ -39,16 +39,6 @@ def record_test_metrics(
             k: (round(v, 2) if isinstance(v, float) else v) for k, v in asdict(finished).items() if k != "model_folder"
         }
     update_config(folder, info)
-
-
-def run_has_ended(folder: Path) -> bool:
-    """True when the model folder records how its run ended on its own (completed, early stopping or
-    time budget: :func:`record_test_metrics` wrote it); False for a stopped or unreadable run."""
-    try:
-        info = read_config(folder)
-    except EngineError:
-        return False
-    return bool((info.get("training") or {}).get("finished"))
 
 
 def score_on_test(

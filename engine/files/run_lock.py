@@ -21,7 +21,7 @@ from types import TracebackType
 
 from engine.files.safe_open import open_regular
 from engine.settings.errors import EngineError
-from engine.training.checkpoint import has_checkpoint
+from engine.training.checkpoint_state import has_checkpoint
 
 LOCK_FILE = ".lock"
 MODEL_CONFIG_FILE = "config.json"  # the model folder's config (engine.models.bundle.CONFIG_FILE; no import cycle)

@@ -5,7 +5,8 @@ A stored document is accepted only whole and only as written: its bytes parse (U
 in size and nesting), it fits its schema (engine.files.schema: types, ranges, allowed keys, finite
 numbers), the parts that must agree do (the caller's shape checks), and its digest — required, never
 optional — matches. Tensors come from safetensors files only (a pickle is named as such and never
-loaded), every floating-point value finite. Anything else raises :class:`StoredFileError` with one
+loaded), every floating-point value finite (engine.files.stored_tensors: this module reads no tensors
+and imports no PyTorch). Anything else raises :class:`StoredFileError` with one
 line that names the file and what is wrong with it; no other exception escapes a reader.
 """
 
@@ -13,14 +14,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import struct
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
-
-import torch
-from safetensors import SafetensorError
-from safetensors.torch import load as load_safetensors
 
 from engine.files.safe_open import open_regular, read_capped
 from engine.files.schema import SchemaError, Spec
@@ -42,7 +38,7 @@ def parse_json(data: bytes, where: object) -> Any:
     except RecursionError:
         raise StoredFileError(f"{where} nests too deep to read") from None
     except ValueError as error:  # JSONDecodeError, and integers too long to convert
-        raise StoredFileError(f"{where} is not valid JSON ({_one_line(error)})") from None
+        raise StoredFileError(f"{where} is not valid JSON ({one_line(error)})") from None
 
 
 def check(value: Any, spec: Spec, where: object) -> Any:
@@ -120,47 +116,5 @@ def looks_like_pickle(data: bytes) -> bool:
     return data[:2] in (b"\x80\x02", b"\x80\x03", b"\x80\x04", b"\x80\x05") or data[:2] == b"PK"
 
 
-def read_tensors(data: bytes, where: object) -> tuple[dict[str, torch.Tensor], dict[str, str]]:
-    """The tensors of a safetensors file's bytes, and its metadata (``__metadata__``, {} if none);
-    every floating-point tensor finite."""
-    if looks_like_pickle(data):
-        raise StoredFileError(f"{where} is a pickle/PyTorch file, not safetensors; refusing to load it")
-    try:
-        tensors = load_safetensors(data)
-        metadata = _metadata(data)
-    except (SafetensorError, ValueError, RuntimeError, OverflowError, struct.error) as error:
-        raise StoredFileError(f"{where} is not a valid safetensors file ({_one_line(error)})") from None
-    check_finite(tensors, where)
-    return tensors, metadata
-
-
-def _metadata(data: bytes) -> dict[str, str]:
-    (size,) = struct.unpack("<Q", data[:8])
-    header = json.loads(data[8 : 8 + size].decode("utf-8"))
-    metadata = header.get("__metadata__") if isinstance(header, dict) else None
-    if metadata is None:
-        return {}
-    if not isinstance(metadata, dict) or not all(isinstance(v, str) for v in metadata.values()):
-        raise ValueError("its metadata is not a map of strings")
-    return metadata
-
-
-def check_finite(tensors: Mapping[str, torch.Tensor], where: object) -> None:
-    for name, tensor in tensors.items():
-        if tensor.is_floating_point() and not bool(torch.isfinite(tensor).all()):
-            raise StoredFileError(f"{where}: {name} holds NaN or infinite values")
-
-
-def tensor_digest(tensors: Mapping[str, torch.Tensor]) -> str:
-    """sha256 over the tensors' names, dtypes, shapes and values (in name order): the digest a tensor
-    file's metadata carries for what it holds."""
-    digest = hashlib.sha256()
-    for name in sorted(tensors):
-        tensor = tensors[name].detach().to("cpu").contiguous()
-        digest.update(f"{name}|{tensor.dtype}|{tuple(tensor.shape)}|".encode())
-        digest.update(tensor.reshape(-1).view(torch.uint8).numpy().tobytes() if tensor.numel() else b"")
-    return digest.hexdigest()
-
-
-def _one_line(error: BaseException) -> str:
+def one_line(error: BaseException) -> str:
     return " ".join(str(error).split())[:200]

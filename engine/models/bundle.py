@@ -31,21 +31,16 @@ from safetensors.torch import save as save_safetensors
 from torch.overrides import TorchFunctionMode
 
 from engine.decoding.translator import Translator
-from engine.files.atomic import write_json_atomic
 from engine.files.safe_open import read_capped
-from engine.models.config_schema import config_problem
+from engine.models.config_file import FORMAT, FORMAT_VERSION, parse_config
 from engine.models.model_files import (
     CONFIG_FILE,
-    INCOMING_FOLDER,
-    MODEL_FILES,
     SOURCE_TOKENIZER_FILE,
-    STAGING_FOLDER,
     TARGET_TOKENIZER_FILE,
     WEIGHTS_FILE,
     WORDS_FILE,
     model_files_folder,
     replace_model_files,
-    settle_model_folder,
 )
 from engine.models.training_words import CONFIG_KEY as WORDS_KEY
 from engine.models.training_words import TrainingWords, load_training_words
@@ -54,18 +49,11 @@ from engine.settings.config import DecodeConfig, ModelConfig
 from engine.settings.errors import ConfigError, EngineError, ModelFileError, TokenizerError
 from engine.text.tokenizer import Tokenizer
 
-__all__ = [
-    "CONFIG_FILE", "FORMAT", "FORMAT_VERSION", "INCOMING_FOLDER", "MAX_CONFIG_BYTES", "MAX_PARAMETERS", "MODEL_FILES",
-    "SOURCE_TOKENIZER_FILE", "STAGING_FOLDER", "STORAGE_DTYPES", "TARGET_TOKENIZER_FILE", "WEIGHTS_FILE", "ModelBundle",
-    "load_model_folder", "model_files_folder", "read_config", "replace_model_files", "save_model_folder",
-    "settle_model_folder", "tied_aliases", "update_config", "weights_misfit",
-]
+__all__ = ["MAX_PARAMETERS", "STORAGE_DTYPES", "ModelBundle", "load_model_folder", "save_model_folder",
+           "tied_aliases", "weights_misfit"]
 
-FORMAT = "attention-studio-model"
-FORMAT_VERSION = 1
 STORAGE_DTYPES = {"float32": torch.float32, "float16": torch.float16}
 MAX_PARAMETERS = 200_000_000  # 50× the shipped models; 800 MB as float32
-MAX_CONFIG_BYTES = 4 * 1024 * 1024  # a config.json with every metric is ~60 KB
 MAX_MODEL_FILE_BYTES = 4 * MAX_PARAMETERS + 64 * 1024**2  # the weights at MAX_PARAMETERS as float32, and a header
 
 
@@ -231,40 +219,6 @@ def save_model_folder(
     return folder
 
 
-def update_config(folder: Path, info: dict[str, Any]) -> None:
-    """Rewrite a model folder's config.json (e.g. with new metrics; the files' hashes unchanged)."""
-    settle_model_folder(folder)
-    write_json_atomic(Path(folder) / CONFIG_FILE, info)
-
-
-def read_config(folder: Path) -> dict[str, Any]:
-    """config.json of a model folder, checked for format (cheap: no weights are read)."""
-    folder = Path(folder)
-    if not folder.is_dir():
-        raise ModelFileError(f"{folder} is not a model folder (no such directory)")
-    return _parse_config(folder, model_files_folder(folder))
-
-
-def _parse_config(folder: Path, files: Path) -> dict[str, Any]:
-    path = files / CONFIG_FILE
-    if not path.exists() and not path.is_symlink():
-        raise ModelFileError(f"{folder} is not a model folder: {CONFIG_FILE} is missing")
-    try:  # a regular file only, at most MAX_CONFIG_BYTES read (engine.files.safe_open)
-        info = json.loads(read_capped(path, MAX_CONFIG_BYTES, ModelFileError).decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ModelFileError(f"{path} is not valid JSON ({error})") from None
-    except RecursionError:
-        raise ModelFileError(f"{path} is not a valid model config: it nests too deep to read") from None
-    if not isinstance(info, dict) or info.get("format") != FORMAT:
-        raise ModelFileError(f"{path} is not an Attention Studio model config (format is not {FORMAT!r})")
-    if info.get("format_version") != FORMAT_VERSION:
-        raise ModelFileError(f"{path} has format version {info.get('format_version')}; this app reads {FORMAT_VERSION}")
-    problem = config_problem(info)
-    if problem is not None:
-        raise ModelFileError(f"{path} is not a valid model config: {problem}")
-    return info
-
-
 def _read_file(folder: Path, name: str) -> bytes:
     path = folder / name
     if not path.exists() and not path.is_symlink():
@@ -390,7 +344,7 @@ def load_model_folder(folder: Path) -> ModelBundle:
 
 def _load_model_files(folder: Path, files: Path) -> ModelBundle:
     """The bundle of ``folder`` from the model files in ``files`` (the folder or its ``.incoming/``)."""
-    info = _parse_config(folder, files)
+    info = parse_config(folder, files)
     try:
         model_config = ModelConfig.from_dict(info.get("model") or {})
         source_language = str(info["source_language"])

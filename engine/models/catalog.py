@@ -12,11 +12,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.models.bundle import model_files_folder, read_config
+from engine.models.config_file import read_config
+from engine.models.model_files import model_files_folder
 from engine.models.paths import SHIPPED_MODELS, user_data_folder, user_models_folder
 from engine.records.metrics_log import METRICS_FILE
 from engine.settings.errors import ModelFileError
-from engine.training.checkpoint import has_checkpoint
+from engine.training.checkpoint_state import has_checkpoint
 
 __all__ = ["SHIPPED_MODELS", "ModelEntry", "UnusableFolder", "default_model", "read_entry", "scan", "user_data_folder",
            "user_models_folder"]

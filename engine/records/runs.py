@@ -7,33 +7,34 @@ run was asked for, then every step, validation and how it ended), its checkpoint
 one, its model (``config.json`` and the weights). :class:`RunFolder` reads them through those
 modules and gives them back typed:
 
-- :meth:`RunFolder.request`: what the run was asked to do (:class:`RunSpec`: the corpus, the model
-  shape, the training configuration), from the metrics log's start line;
+- :meth:`RunFolder.request`: what the run was asked to do (engine.records.run_spec.RunSpec: the corpus,
+  the model shape, the training configuration), from the metrics log's start line;
 - :meth:`RunFolder.train_arguments`: the ``train`` flags that continue it from the command line —
   the command it was started (or last resumed) with, or, for a run started in the app, its request
   written as flags — so both resume each other's runs;
-- :meth:`RunFolder.progress`: its checkpoint's epoch, step, validation history and time;
+- :meth:`RunFolder.progress`: its checkpoint's epoch, step and time (the steps and validations
+  themselves come from the log: :meth:`RunFolder.replay`);
 - :meth:`RunFolder.phase`: where it stands (:class:`RunPhase`), and :meth:`RunFolder.why_not_resumable`;
 - :meth:`RunFolder.follow`: the log's lines from an offset on (a torn last line waits for the next
-  read), and :meth:`RunFolder.discard`: the rule for removing a folder that holds nothing worth keeping.
+  read; a log replaced since the last read is read again from its start, and said so);
+  :meth:`RunFolder.replay`: a resumed run's earlier steps and validations, from its own log;
+- :meth:`RunFolder.discard`: the rule for removing a folder that holds nothing worth keeping.
 
 :func:`resumable_runs` lists a models folder's runs that can continue, newest first.
 """
 
 from __future__ import annotations
 
-import shlex
 import shutil
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from engine.corpus.data import SPLIT_RULE_TEXT, Pair
-from engine.evaluation.evaluate import Evaluation
-from engine.evaluation.run_report import run_has_ended, score_on_test
+from engine.corpus.data import Pair
 from engine.files.run_lock import RunFolderError, RunFolderLock, claim_run_folder, lock_holder
-from engine.models.bundle import CONFIG_FILE, read_config
+from engine.models.config_file import run_has_ended
+from engine.models.model_files import CONFIG_FILE
 from engine.records.metrics_log import (
     METRICS_FILE,
     LogRead,
@@ -43,18 +44,17 @@ from engine.records.metrics_log import (
     read_log,
     run_description,
 )
-from engine.settings.config import ModelShape, TrainConfig
-from engine.settings.errors import ConfigError, ModelFileError, StoredFileError
-from engine.settings.settings_meta import described, flag_name
-from engine.training.checkpoint import checkpoint_progress, checkpoint_time, has_checkpoint
-from engine.training.events import ENDED_ON_ITS_OWN, FinishedEvent, FinishReason, TrainEvent
-from engine.training.jobs import CorpusChoice, VocabularySizes
+from engine.records.run_spec import RunSpec, spec_or_none, stored_train_arguments
+from engine.settings.errors import ConfigError, StoredFileError
+from engine.training.checkpoint_state import checkpoint_progress, checkpoint_time, has_checkpoint
+from engine.training.events import ENDED_ON_ITS_OWN, FinishedEvent, FinishReason, StepEvent, TrainEvent, ValidationEvent
+
+if TYPE_CHECKING:
+    from engine.evaluation.evaluate import Evaluation
 
 __all__ = ["LogLines", "LogRead", "ResumableRun", "RunFolder", "RunFolderError", "RunPhase", "RunProgress",
-           "RunSpec", "resumable_runs", "stored_train_arguments"]
+           "resumable_runs"]
 
-COMMAND_PREFIX = "python -m engine train "  # how a command-line run's stored command begins
-APP_ONLY_SETTINGS = frozenset({"torch_threads"})  # chosen by the app for its window's sake, not the run's
 
 
 class RunPhase(Enum):
@@ -90,100 +90,11 @@ class RunPhase(Enum):
 
 
 @dataclass(frozen=True)
-class RunSpec:
-    """What a run is asked to do: the engine's own settings objects, as they are."""
-
-    corpus: CorpusChoice = field(default_factory=CorpusChoice.dates_task)
-    model: ModelShape = ModelShape()
-    train: TrainConfig = TrainConfig()
-    vocabularies: VocabularySizes = VocabularySizes()
-
-    @classmethod
-    def from_description(cls, description: dict[str, Any]) -> RunSpec:
-        """The request a run's description (its metrics log's start line, written by engine.training.trainer)
-        records; what it does not say keeps the default. ConfigError (naming the setting) for one
-        no run of this version wrote."""
-        return cls(corpus=_corpus_described(description), model=_known(ModelShape, description.get("model")),
-                   train=_known(TrainConfig, description.get("train_config")))
-
-    def train_arguments(self) -> list[str]:
-        """The ``python -m engine train`` flags that ask for this (those at their default left out)."""
-        corpus = self.corpus
-        if corpus.task:
-            arguments = ["--task", corpus.task]
-        else:
-            arguments = ["--corpus", str(corpus.corpus), "--src", corpus.source_language, "--tgt",
-                         corpus.target_language, "--split-rule", corpus.split_rule]
-            if corpus.token_cache:
-                arguments += ["--token-cache", "--tokenizer-sample", str(corpus.tokenizer_sample)]
-        arguments += _changed_flags(self.model, ModelShape)
-        if self.model.decoder_hidden_size != ModelShape.decoder_hidden_size:
-            arguments += ["--hidden-size", str(self.model.decoder_hidden_size)]  # one size for all three
-        arguments += _changed_flags(self.train, TrainConfig, skip=APP_ONLY_SETTINGS)
-        for flag, size in (("--src-vocab", self.vocabularies.source), ("--tgt-vocab", self.vocabularies.target)):
-            arguments += [flag, str(size)] if size else []
-        return arguments
-
-
-def _corpus_described(description: dict[str, Any]) -> CorpusChoice:
-    task, data = description.get("task"), description.get("data") or {}
-    languages = {key: description[key] for key in ("source_language", "target_language") if description.get(key)}
-    if task:
-        return CorpusChoice(task=task, **languages)
-    rules = {text: rule for rule, text in SPLIT_RULE_TEXT.items()}
-    cached = {"tokenizer_sample": data["tokenizer_sample"]} if isinstance(data.get("tokenizer_sample"), int) else {}
-    return CorpusChoice(corpus=Path(description.get("corpus_path") or data.get("corpus") or "?"),  # older logs: the name
-                        split_rule=rules.get(data.get("split_rule"), "strict"),
-                        token_cache=bool(data.get("token_cache")), **cached, **languages)
-
-
-def _known(settings_class: type, values: Any):
-    """``settings_class`` from the fields ``values`` gives (others, and missing values, keep the default)."""
-    values = values if isinstance(values, dict) else {}
-    return settings_class(**{f.name: values[f.name] for f in fields(settings_class) if values.get(f.name) is not None})
-
-
-def _changed_flags(settings: Any, settings_class: type, skip: frozenset[str] = frozenset()) -> list[str]:
-    """The flags (engine.settings.settings_meta) of ``settings``'s fields that differ from their default, or must be given."""
-    defaults = {f.name: f.default for f in fields(settings_class)}
-    arguments: list[str] = []
-    for name, setting in described(settings_class).items():
-        value = getattr(settings, name)
-        if setting.flag is None or name in skip or (value == defaults[name] and not setting.required):
-            continue
-        flag = flag_name(name, setting)
-        arguments += [flag] if isinstance(value, bool) else [flag, str(value)]
-    return arguments
-
-
-def stored_train_arguments(run_folder: Path) -> list[str] | None:
-    """The ``train`` arguments a command-line run was started with (from its metrics log, else its
-    model's config.json), so that ``train --resume --out DIR`` needs no other flag; None when the run
-    was not started from the command line or records no command."""
-    description = read_description(run_folder) or {}  # the first line only: the log may be huge
-    command, source = description.get("command"), Path(run_folder) / METRICS_FILE
-    if not command:
-        try:
-            command, source = read_config(run_folder).get("command"), Path(run_folder) / CONFIG_FILE
-        except ModelFileError:
-            command = None
-    if not isinstance(command, str) or not command.startswith(COMMAND_PREFIX):
-        return None
-    try:
-        arguments = shlex.split(command[len(COMMAND_PREFIX):])
-    except ValueError as error:
-        raise StoredFileError(f"{source}: the command the run was started with cannot be read ({error}); give "
-                              "the run's options with --resume") from None
-    return [a for a in arguments if a not in ("--resume", "--overwrite")]
-
-
-@dataclass(frozen=True)
 class RunProgress:
     """How far a run's checkpoint has come (all zero without one)."""
 
     epoch: int = 0  # epochs completed
     step: int = 0
-    history: tuple[dict, ...] = ()  # the metrics of each validation
     saved_at: float = 0.0  # when the checkpoint was written (seconds since the epoch)
 
 
@@ -198,6 +109,8 @@ class LogLines:
     offset: int
     count: int  # valid lines read, the start line included
     damage: LogRead  # the damaged lines skipped (their count and the first one's reason), no records
+    restarted: bool = False  # the log was replaced since the read that reached the offset asked from: read from 0
+    inode: int = 0  # the log file's inode (0 without a log): what the next read passes as ``known``
 
 
 @dataclass(frozen=True)
@@ -245,7 +158,7 @@ class RunFolder:
         """What the run was asked to do (its metrics log's start line); None when the log has none,
         or one no run of this version wrote."""
         description = read_description(self.path)
-        return None if description is None else _spec_or_none(description)
+        return None if description is None else spec_or_none(description)
 
     def command_arguments(self) -> list[str] | None:
         """The arguments of the ``train`` command the run was started (or last resumed) with; None
@@ -266,8 +179,7 @@ class RunFolder:
         stored = checkpoint_progress(self.path)
         if stored is None:
             return RunProgress()
-        history = tuple(h for h in stored.get("history", []) if isinstance(h, dict))
-        return RunProgress(int(stored.get("epoch", 0)), int(stored.get("step", 0)), history,
+        return RunProgress(int(stored.get("epoch", 0)), int(stored.get("step", 0)),
                            checkpoint_time(self.path))
 
     def holder(self) -> str | None:
@@ -322,14 +234,30 @@ class RunFolder:
             return None
         return LogIdentity(stat.st_ino, stat.st_size)
 
-    def follow(self, offset: int = 0, limit: int | None = None) -> LogLines:
+    def follow(self, offset: int = 0, limit: int | None = None, known: int | None = None) -> LogLines:
         """The log's valid complete lines from byte ``offset`` on (at most ``limit``), as events; a
-        torn last line is left for the next read, which starts at the returned offset."""
-        read = read_log(self.path, offset, limit)
+        torn last line is left for the next read, which starts at the returned offset. ``known`` is
+        the inode of the log the earlier reads came from (:attr:`LogLines.inode`): a log replaced
+        since (a resumed run rewrites it without the steps it repeats: another inode, or shorter
+        than ``offset``) is read from its start, and the lines say so (``restarted``)."""
+        log = self.log_identity()
+        restarted = known is not None and log is not None and (log.inode != known or log.size < offset)
+        read = read_log(self.path, 0 if restarted else offset, limit)
         description = run_description(read.records)
-        request = None if description is None else _spec_or_none(description)
+        request = None if description is None else spec_or_none(description)
         return LogLines(events_from_records(read.records), description is not None, request, read.offset,
-                        len(read.records), LogRead([], read.offset, read.skipped, read.problem))
+                        len(read.records), LogRead([], read.offset, read.skipped, read.problem), restarted,
+                        0 if log is None else log.inode)
+
+    def replay(self, until_step: int | None = None) -> list[StepEvent | ValidationEvent]:
+        """The steps and validations of the run's own log (read through :meth:`follow`) up to
+        ``until_step`` — by default its checkpoint's step, where a resumed run goes on — so that a
+        resumed run shows its earlier steps; [] without a log."""
+        until = self.progress().step if until_step is None else until_step
+        if not self.has_log():
+            return []
+        return [event for event in self.follow().events
+                if isinstance(event, (StepEvent, ValidationEvent)) and event.step <= until]
 
     # -- changing it --------------------------------------------------------------------------------
     def claim(self, resume: bool = False, overwrite: bool = False) -> RunFolderLock:
@@ -338,7 +266,10 @@ class RunFolder:
 
     def record_test_score(self, test_pairs: list[Pair], finished: FinishedEvent | None,
                           length_study: bool) -> Evaluation:
-        """Score the run's best model on its held-out pairs and store the result (engine.evaluation.run_report)."""
+        """Score the run's best model on its held-out pairs and store the result (engine.evaluation.run_report,
+        imported here: reading a run's record loads no PyTorch)."""
+        from engine.evaluation.run_report import score_on_test
+
         return score_on_test(self.path, test_pairs, finished, length_study=length_study)
 
     def discard(self) -> bool:
@@ -348,13 +279,6 @@ class RunFolder:
             return False
         shutil.rmtree(self.path, ignore_errors=True)
         return True
-
-
-def _spec_or_none(description: dict[str, Any]) -> RunSpec | None:
-    try:
-        return RunSpec.from_description(description)
-    except (TypeError, ValueError, ConfigError):
-        return None
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,8 @@ from pathlib import Path
 
 import torch
 
-from engine.models.bundle import ModelBundle, load_model_folder, read_config, tied_aliases, weights_misfit
+from engine.models.bundle import ModelBundle, load_model_folder, tied_aliases, weights_misfit
+from engine.models.config_file import read_config
 from engine.settings.errors import ModelFileError, StoredFileError
 from engine.training.snapshots import list_snapshots, read_snapshot
 

@@ -40,7 +40,7 @@ import numpy as np
 from engine.corpus.data import Pair, normalize
 from engine.decoding.forced import ForcedTargetError, target_ids
 from engine.decoding.translator import Translator
-from engine.models.bundle import read_config, update_config
+from engine.models.config_file import read_config, update_config
 from engine.settings.errors import EngineError
 from engine.studies.align_words import piece_word_map, split_words, word_attention
 from engine.studies.alignment_scores import (

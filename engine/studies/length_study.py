@@ -24,7 +24,7 @@ from engine.decoding.repetition import looping_share
 from engine.decoding.translator import Translator
 from engine.evaluation.evaluate import corpus_scores
 from engine.files.schema import Anything, Int, ListOf, Num, Obj, SchemaError, Str
-from engine.models.bundle import read_config, update_config
+from engine.models.config_file import read_config, update_config
 from engine.settings.config import DecodeConfig
 
 STUDY_BUCKETS: tuple[tuple[int, int | None], ...] = ((1, 10), (11, 20), (21, 30), (31, 40), (41, 60), (61, None))

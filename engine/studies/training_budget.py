@@ -206,7 +206,7 @@ def short_budget_note(infos: Mapping[str, Mapping], labels: Mapping[str, str] | 
 def direction_configs(models: Path) -> dict[str, dict[str, dict]]:
     """direction ("zh-en") → scorer → config.json, for the model folders in ``models`` (a missing folder:
     none; an unreadable model is left out — the reports that call this refuse it where they read it)."""
-    from engine.models.bundle import read_config
+    from engine.models.config_file import read_config
     from engine.settings.errors import EngineError
 
     configs: dict[str, dict[str, dict]] = {}

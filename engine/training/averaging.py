@@ -15,7 +15,7 @@ from engine.files.run_lock import claim_run_folder
 from engine.models.bundle import load_model_folder, save_model_folder
 from engine.records.metrics_log import MetricsLog
 from engine.settings.errors import ConfigError, ModelFileError
-from engine.training.checkpoint import discard_checkpoint
+from engine.training.checkpoint_state import discard_checkpoint
 from engine.training.snapshots import average_snapshots
 
 # Keys of the run's config.json that the averaged folder keeps (the rest is rewritten on save or

@@ -15,20 +15,25 @@ from typing import Any
 
 import torch
 
-from engine.corpus.corpus_stream import DEFAULT_TOKENIZER_SAMPLE, HELD_OUT_CAPS
-from engine.corpus.data import SPLIT_RULE_TEXT, CorpusReport, Split, check_split_rule, read_tsv, split_pairs
-from engine.corpus.tasks import TASKS as TASK_BUILDERS
+from engine.corpus.choice import CorpusChoice, VocabularySizes
+from engine.corpus.corpus_stream import HELD_OUT_CAPS
+from engine.corpus.data import SPLIT_RULE_TEXT, CorpusReport, Split, read_tsv, split_pairs
 from engine.corpus.tasks import dates
 from engine.corpus.token_cache import TokenPairs, corpus_digest, prepare_cached, token_cache_folder
 from engine.files.atomic import write_bytes_atomic
 from engine.files.stored import file_sha256
-from engine.models.bundle import read_config
+from engine.models.config_file import read_config
 from engine.networks.device import describe_device, resolve_device
 from engine.networks.model import build_model
 from engine.settings.config import ModelConfig, ModelShape, TrainConfig
 from engine.settings.errors import ConfigError, DataError, ModelFileError, StoredFileError
 from engine.text.tokenizer import Tokenizer, TokenizerSettings, train_tokenizer
-from engine.training.checkpoint import CHECKPOINT_FOLDER, checkpoint_progress, checkpoint_tokenizers, has_checkpoint
+from engine.training.checkpoint_state import (
+    CHECKPOINT_FOLDER,
+    checkpoint_progress,
+    checkpoint_tokenizers,
+    has_checkpoint,
+)
 from engine.training.distributed import SINGLE, Distributed, broadcast
 from engine.training.trainer import TrainingJob
 
@@ -36,60 +41,6 @@ TATOEBA_ATTRIBUTION = (
     "Sentence pairs from the Tatoeba Project (tatoeba.org), licensed CC-BY 2.0 FR, "
     "as packaged by manythings.org/anki; each pair's contributor is credited in the corpus file."
 )
-TASKS = tuple(TASK_BUILDERS)  # the built-in tasks' names, from their one registry (engine.corpus.tasks)
-DEFAULT_VOCAB = {"zh": 4000, "en": 4000, dates.SOURCE_LANGUAGE: 500, dates.TARGET_LANGUAGE: 300}
-
-
-@dataclass(frozen=True)
-class CorpusChoice:
-    """Either a TSV corpus with a direction, or a built-in task."""
-
-    corpus: Path | None = None
-    task: str | None = None
-    source_language: str = "zh"
-    target_language: str = "en"
-    split_rule: str = "strict"  # one of engine.corpus.data.SPLIT_RULES (corpus files only)
-    token_cache: bool = False  # big corpora: stream the file and train from its on-disk token cache (engine.corpus.token_cache)
-    tokenizer_sample: int = DEFAULT_TOKENIZER_SAMPLE  # with token_cache: training pairs the tokenizers learn from
-
-    def __post_init__(self) -> None:
-        check_split_rule(self.split_rule)
-        if self.token_cache and self.corpus is None:
-            raise ConfigError("the token cache is for corpus files; a built-in task is generated, not read")
-        if not 1_000 <= self.tokenizer_sample <= 100_000_000:
-            raise ConfigError(f"tokenizer_sample must be between 1000 and 100000000; got {self.tokenizer_sample!r}")
-        if (self.corpus is None) == (self.task is None):
-            raise ConfigError("choose exactly one of a corpus file or a built-in task")
-        if self.task is not None and self.task not in TASKS:
-            raise ConfigError(f"unknown task {self.task!r}; valid: {', '.join(TASKS)}")
-
-    @staticmethod
-    def dates_task() -> CorpusChoice:
-        return CorpusChoice(task="dates", source_language=dates.SOURCE_LANGUAGE,
-                            target_language=dates.TARGET_LANGUAGE)
-
-
-@dataclass(frozen=True)
-class VocabularySizes:
-    """SentencePiece vocabulary sizes asked for; 0 takes the engine's size for the language
-    (``DEFAULT_VOCAB``). A small corpus may still shrink them (engine.text.tokenizer)."""
-
-    source: int = 0
-    target: int = 0
-
-    def __post_init__(self) -> None:
-        for side in ("source", "target"):
-            value = getattr(self, side)
-            if not (value == 0 or 8 <= value <= 1_000_000):
-                raise ConfigError(f"{side} vocabulary must be 0 (the language's default) or between 8 and "
-                                  f"1000000; got {value!r}")
-
-    def resolved(self, choice: CorpusChoice) -> tuple[int, int]:
-        """The source and target sizes actually asked of SentencePiece."""
-        return (self.source or DEFAULT_VOCAB.get(choice.source_language, 4000),
-                self.target or DEFAULT_VOCAB.get(choice.target_language, 4000))
-
-
 @dataclass(frozen=True)
 class LoadedCorpus:
     split: Split

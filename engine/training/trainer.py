@@ -19,7 +19,7 @@ import torch
 
 from engine.records.metrics_log import MetricsLog
 from engine.training.batches import MAX_TRAIN_TOKENS, collate, encode_pairs, make_batches
-from engine.training.checkpoint import checkpoint_step, has_checkpoint
+from engine.training.checkpoint_state import checkpoint_step, has_checkpoint
 from engine.training.distributed import broadcast
 from engine.training.events import FinishReason, TrainControl, TrainEvent
 from engine.training.train_run import TrainingJob, TrainingRun
@@ -108,10 +108,7 @@ def _train_events(job: TrainingJob, control: TrainControl | None, resume: bool) 
 
 def _start_run(job: TrainingJob, control: TrainControl, resume: bool) -> TrainingRun:
     """The run's state, seeded, and restored from the checkpoint when resuming one."""
-    config = job.train_config
-    if config.torch_threads:
-        torch.set_num_threads(config.torch_threads)
-    torch.manual_seed(config.seed)
+    torch.manual_seed(job.train_config.seed)  # its thread count is the lifecycle's (engine.networks.threads)
     job.model.train()
     run = TrainingRun(job, control)
     if broadcast(run.dist, resume and has_checkpoint(job.run_folder)):

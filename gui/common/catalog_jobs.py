@@ -20,15 +20,15 @@ if TYPE_CHECKING:
 # to share between threads). With idle threads asleep (gui.app.prefer_passive_threads), every
 # operation that splits its work wakes a sleeping thread first: a second thread made decoding up to
 # 2.5 times slower on two cores, and it competes with the window's thread. A training run in the app
-# sets its own count for its duration (gui.training.runner.training_threads).
+# asks for its own count for its duration (gui.training.runner.training_threads; engine.networks.threads sets it).
 DECODING_THREADS = 1
 
 
 def use_decoding_threads() -> None:
     """Set PyTorch's thread count for decoding (once the engine, and with it PyTorch, is imported)."""
-    import torch
+    from engine.networks.threads import use_torch_threads
 
-    torch.set_num_threads(DECODING_THREADS)
+    use_torch_threads(DECODING_THREADS)
 
 
 @dataclass(frozen=True)

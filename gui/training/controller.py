@@ -44,6 +44,7 @@ from gui.training.records import RunRecord, status_word
 from gui.training.runner import (
     RunFailed,
     RunPrepared,
+    RunReplayed,
     RunRequest,
     StatusMessage,
     TestScored,
@@ -124,8 +125,6 @@ class TrainingController(QObject):
     def _launch(self, settings: RunSettings, resumed: ResumableRun | None) -> None:
         folder = resumed.folder if resumed is not None else self.models_folder() / settings.name
         record = RunRecord(folder.name, settings, folder, run_colour(len(self.records)))
-        if resumed is not None:
-            record.add_history(resumed.progress.history)
         record.enter(RunPhase.PREPARING)
         self.records.append(record)
         self.current = record
@@ -225,6 +224,12 @@ class TrainingController(QObject):
             "%1 training pairs, %2 parameters, on %3, %4 torch thread(s)").replace("%1", f"{item.split['train']:,}").replace(
             "%2", f"{item.parameters:,}").replace("%3", item.device).replace("%4", str(item.torch_threads)) + resumed)
 
+    def _on_replayed(self, record: RunRecord, item: RunReplayed) -> None:
+        record.add_steps([event for event in item.events if isinstance(event, StepEvent)])
+        for event in item.events:
+            if isinstance(event, ValidationEvent):
+                record.add_validation(event)
+
     def _on_validation(self, record: RunRecord, item: ValidationEvent) -> None:
         record.add_validation(item)
         self.validated.emit(record)
@@ -258,7 +263,8 @@ class TrainingController(QObject):
             self.message.emit("error", f"{record.name}: {failure.message}")
 
     # What each item of a run's worker does to its record (a step is buffered: see _on_item).
-    _ITEM_HANDLERS = {StatusMessage: _on_status, RunPrepared: _on_prepared, ValidationEvent: _on_validation,
+    _ITEM_HANDLERS = {StatusMessage: _on_status, RunReplayed: _on_replayed, RunPrepared: _on_prepared,
+                      ValidationEvent: _on_validation,
                       FinishedEvent: _on_run_finished, TestScored: _on_test_scored, RunFailed: _failed}
 
     @Slot(str, str)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import csv
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -214,18 +214,6 @@ class RunRecord:
         ))
         if event.samples:
             self.snapshots.append(Snapshot(event.epoch, event.step, event.bleu, event.samples))
-
-    def add_history(self, history: Iterable[dict]) -> None:
-        """Validation points recorded in a checkpoint (when a run is resumed)."""
-        for item in history:
-            try:
-                self.validations.append(ValidationPoint(
-                    int(item["step"]), int(item["epoch"]), math.nan, float(item["valid_loss"]),
-                    float(item["bleu"]), float(item.get("chrf", math.nan)), float(item.get("exact_match", math.nan)),
-                    float(item.get("learning_rate", math.nan)), float(item.get("long_bleu", math.nan)),
-                ))
-            except (KeyError, TypeError, ValueError):
-                continue
 
     def set_smoothing(self, weight: float) -> None:
         """Recompute the smoothed loss with a new weight (0 = raw, 0.99 = very smooth)."""

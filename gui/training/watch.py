@@ -15,7 +15,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from engine.records.runs import LogLines, LogRead, RunFolder, RunPhase, RunSpec
+from engine.records.run_spec import RunSpec
+from engine.records.runs import LogLines, LogRead, RunFolder, RunPhase
 from engine.training.events import FinishedEvent, StepEvent, ValidationEvent
 from gui.training.records import RunRecord, StepBlock
 from gui.training.settings import RunSettings
@@ -70,8 +71,11 @@ class _ChunkRead:
     request: RunSpec | None = None
     lines: int = 0
     damage: LogRead = LogRead([], 0)
+    restarted: bool = False  # the log was replaced: these lines come from its start (engine.records.runs)
+    inode: int = 0
 
     def take(self, lines: LogLines) -> None:
+        self.restarted, self.inode = self.restarted or lines.restarted, lines.inode
         self.events += lines.events
         if lines.described and not self.described:
             self.described, self.request = True, lines.request
@@ -80,7 +84,7 @@ class _ChunkRead:
                               self.damage.problem or lines.damage.problem)
 
 
-def _read_chunk(run: RunFolder, offset: int) -> _ChunkRead:
+def _read_chunk(run: RunFolder, offset: int, known: int | None = None) -> _ChunkRead:
     """Up to READ_CHUNK lines from ``offset``: their events, the run's request if among them, the
     next offset and how many lines were read. The interpreter lock is offered to the window
     every LINES_PER_TURN lines: a thread that runs Python without pause holds it for 5 ms at a
@@ -90,7 +94,7 @@ def _read_chunk(run: RunFolder, offset: int) -> _ChunkRead:
     read = _ChunkRead(offset)
     while read.lines < READ_CHUNK:
         want = min(LINES_PER_TURN, READ_CHUNK - read.lines)
-        lines = run.follow(read.offset, want)
+        lines = run.follow(read.offset, want, known if read.lines == 0 else None)  # a replaced log: said by the engine
         read.take(lines)
         time.sleep(0)  # the window's turn for the interpreter lock
         if lines.count < want:
@@ -102,7 +106,8 @@ def read_more(folder: Path, offset: int, identity: int | None,
               may_go_on: threading.Event | None = None) -> Iterator[LogChunk]:
     """The log's lines from ``offset`` on, parsed in the worker, READ_CHUNK lines at a time. A log
     replaced since the last read (a resumed run rewrites it without the steps it repeats) is read
-    again from its start.
+    again from its start: the engine says so (engine.records.runs.RunFolder.follow, given the
+    ``identity`` of the log read before).
 
     A long log (a finished run of 100,000 steps) comes in chunks, and after each the reader waits
     until the window has taken it in (``may_go_on``, set by the watcher; at most
@@ -115,19 +120,17 @@ def read_more(folder: Path, offset: int, identity: int | None,
     if log is None:
         yield _chunk([], False, None, offset, identity or 0, False)
         return
-    restarted = identity is not None and (log.inode != identity or log.size < offset)
-    offset = 0 if restarted else offset
+    known = identity
     while True:
-        start = offset
-        read = _read_chunk(run, offset)
-        offset = read.offset
-        chunk = _chunk(read.events, read.described, read.request, offset, log.inode, restarted, read.damage)
+        read = _read_chunk(run, offset, known)
+        start = 0 if read.restarted else offset
+        offset, known = read.offset, read.inode
+        chunk = _chunk(read.events, read.described, read.request, offset, read.inode, read.restarted, read.damage)
         if read.lines == READ_CHUNK:  # more may follow: say about how much
             chunk = replace(chunk, steps_ahead=_steps_ahead(len(chunk.steps), offset - start, log.size - offset))
         yield chunk
         if read.lines < READ_CHUNK:
             return
-        restarted = False
         if may_go_on is not None:  # the window's turn
             may_go_on.wait(READER_WAIT_SECONDS)
             may_go_on.clear()

@@ -9,7 +9,8 @@ import pytest
 
 from engine.corpus.tasks import dates
 from engine.decoding.forced import force_decode
-from engine.models.bundle import load_model_folder, read_config
+from engine.models.bundle import load_model_folder
+from engine.models.config_file import read_config
 from engine.studies.align_words import split_words
 from engine.studies.alignment_scores import (
     AlignmentStudy,

@@ -26,16 +26,13 @@ from engine.networks.model import build_model
 from engine.settings.config import ModelConfig
 from engine.settings.errors import StoredFileError
 from engine.training.checkpoint import (
-    CHECKPOINT_FOLDER,
-    LEGACY_TENSORS_FILE,
-    STATE_FILE,
     Checkpoint,
-    checkpoint_step,
     checkpoint_tensors,
     load_checkpoint,
     restore_training_state,
     save_checkpoint,
 )
+from engine.training.checkpoint_state import CHECKPOINT_FOLDER, LEGACY_TENSORS_FILE, STATE_FILE, checkpoint_step
 
 pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
 

@@ -14,7 +14,8 @@ from engine.files.stored import with_digest
 from engine.networks.model import build_model
 from engine.settings.config import ModelConfig
 from engine.settings.errors import StoredFileError
-from engine.training.checkpoint import CHECKPOINT_FOLDER, STATE_FILE, Checkpoint, load_checkpoint, save_checkpoint
+from engine.training.checkpoint import Checkpoint, load_checkpoint, save_checkpoint
+from engine.training.checkpoint_state import CHECKPOINT_FOLDER, STATE_FILE
 
 
 def _saved(run: Path) -> None:

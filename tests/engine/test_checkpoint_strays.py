@@ -9,7 +9,8 @@ import torch
 
 from engine.networks.model import build_model
 from engine.settings.config import ModelConfig
-from engine.training.checkpoint import CHECKPOINT_FOLDER, STATE_FILE, Checkpoint, load_checkpoint, save_checkpoint
+from engine.training.checkpoint import Checkpoint, load_checkpoint, save_checkpoint
+from engine.training.checkpoint_state import CHECKPOINT_FOLDER, STATE_FILE
 
 
 def _checkpoint(step: int) -> Checkpoint:

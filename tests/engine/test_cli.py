@@ -182,7 +182,7 @@ def test_a_models_own_ngram_constraint_is_the_beams_default_and_greedy_stays_unc
                                                                                            capsys):
     import shutil
 
-    from engine.models.bundle import read_config, update_config
+    from engine.models.config_file import read_config, update_config
 
     model = tmp_path / "tuned"
     shutil.copytree(dates_models["additive"], model, ignore=shutil.ignore_patterns("checkpoint*"))

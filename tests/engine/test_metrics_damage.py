@@ -18,7 +18,7 @@ from engine.records.metrics_log import (
     read_description,
     read_log,
 )
-from engine.records.runs import stored_train_arguments
+from engine.records.run_spec import stored_train_arguments
 from engine.settings.errors import StoredFileError
 from engine.training.events import FinishedEvent, FinishReason, SampleTranslation, StepEvent, ValidationEvent
 

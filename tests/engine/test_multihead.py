@@ -12,7 +12,8 @@ import engine.training.jobs
 from engine.__main__ import main
 from engine.corpus.tasks import dates
 from engine.decoding.forced import force_decode_ids
-from engine.models.bundle import load_model_folder, read_config, save_model_folder
+from engine.models.bundle import load_model_folder, save_model_folder
+from engine.models.config_file import read_config
 from engine.models.config_schema import config_problem
 from engine.settings.config import DecodeConfig
 from engine.training.events import FinishedEvent, StepEvent, ValidationEvent

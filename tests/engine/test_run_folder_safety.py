@@ -14,13 +14,14 @@ from pathlib import Path
 import pytest
 import torch
 
-import engine.models.bundle
+import engine.models.model_files
 import engine.training.jobs
 from engine.__main__ import main
 from engine.corpus.tasks import dates
 from engine.files.run_lock import RunFolderError, RunFolderLock, claim_run_folder
-from engine.models.bundle import INCOMING_FOLDER, load_model_folder, model_files_folder, save_model_folder
-from engine.training.checkpoint import checkpoint_step
+from engine.models.bundle import load_model_folder, save_model_folder
+from engine.models.model_files import INCOMING_FOLDER, model_files_folder
+from engine.training.checkpoint_state import checkpoint_step
 
 pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
 
@@ -141,11 +142,11 @@ def test_readers_take_a_committed_replacement_before_it_is_copied_into_place(tmp
     save_model_folder(tmp_path / "other", translator.model, translator.source_tokenizer, translator.target_tokenizer,
                       dict(metadata, notes="new"))
     incoming.mkdir()
-    for name in engine.models.bundle.MODEL_FILES:
+    for name in engine.models.model_files.MODEL_FILES:
         (incoming / name).write_bytes((tmp_path / "other" / name).read_bytes())
     (folder / "model.safetensors").write_bytes(b"torn")  # the copy had begun
     assert load_model_folder(folder).info["notes"] == "new"
-    engine.models.bundle.settle_model_folder(folder)  # the next writer finishes the copy
+    engine.models.model_files.settle_model_folder(folder)  # the next writer finishes the copy
     assert not incoming.exists() and load_model_folder(folder).info["notes"] == "new"
 
 
@@ -177,7 +178,7 @@ def test_an_interrupt_before_any_checkpoint_says_there_is_nothing_to_resume(tmp_
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("engine.cli.cli_train.prepare_job", interrupted)
+    monkeypatch.setattr("engine.records.run_lifecycle.prepare_job", interrupted)
     assert main(["train", *TINY, "--out", str(tmp_path / "run")]) == 130
     assert "nothing to resume" in capsys.readouterr().err
 

@@ -21,8 +21,9 @@ from engine.corpus.token_cache import TokenPairs, prepare_cached
 from engine.files import stored
 from engine.files.run_lock import LOCK_FILE, lock_holder
 from engine.files.stored import with_digest
-from engine.models import bundle
-from engine.models.bundle import load_model_folder, read_config
+from engine.models import bundle, config_file
+from engine.models.bundle import load_model_folder
+from engine.models.config_file import read_config
 from engine.models.paths import PROJECT_ROOT
 from engine.records import metrics_log, session_file
 from engine.records.metrics_log import last_finish_reason, read_log
@@ -32,7 +33,7 @@ from engine.settings.errors import DataError, ModelFileError, StoredFileError
 from engine.studies import alignment_store
 from engine.studies.alignment_store import AlignmentFileError, load_alignment
 from engine.studies.length_study import read_length_study
-from engine.training import checkpoint, snapshots
+from engine.training import checkpoint_state, snapshots
 from engine.training.checkpoint import load_checkpoint
 from engine.training.snapshots import average_snapshots, read_snapshot
 from tests.engine.hang_guard import ends_quickly, raises_quickly
@@ -72,7 +73,7 @@ READERS = {
     "metrics log, from its end": Reader("run/metrics.jsonl", lambda root: last_finish_reason(root / "run"),
                                         StoredFileError, None),
     "checkpoint state": Reader("run/checkpoint/state.json", lambda root: load_checkpoint(root / "run"),
-                               StoredFileError, (checkpoint, "MAX_STATE_BYTES")),
+                               StoredFileError, (checkpoint_state, "MAX_STATE_BYTES")),
     "weight snapshot": Reader(SNAPSHOT, lambda root: read_snapshot(root / SNAPSHOT), StoredFileError,
                               (snapshots, "MAX_SNAPSHOT_BYTES")),
     "snapshot averaging": Reader(SNAPSHOT, lambda root: average_snapshots(root / "run", 1), StoredFileError,
@@ -86,9 +87,9 @@ READERS = {
     "alignment file": Reader("alignment.json.gz", lambda root: load_alignment(root / "alignment.json.gz"),
                              AlignmentFileError, (alignment_store, "MAX_FILE_BYTES")),
     "model config": Reader("model/config.json", lambda root: read_config(root / "model"), ModelFileError,
-                           (bundle, "MAX_CONFIG_BYTES")),
+                           (config_file, "MAX_CONFIG_BYTES")),
     "length study": Reader("model/config.json", lambda root: read_length_study(root / "model"), ModelFileError,
-                           (bundle, "MAX_CONFIG_BYTES")),
+                           (config_file, "MAX_CONFIG_BYTES")),
     "corpus": Reader("corpus.tsv", lambda root: read_tsv(root / "corpus.tsv", "en", "zh"), DataError, None),
     "token cache corpus": Reader("corpus.tsv", lambda root: prepare_cached(
         root / "corpus.tsv", "zh", "en", "strict", (), cache_root=root / "cache"), DataError, None),

@@ -9,7 +9,8 @@ import pytest
 
 from engine.__main__ import main
 from engine.files.stored import file_sha256
-from engine.models.bundle import load_model_folder, read_config, save_model_folder, update_config
+from engine.models.bundle import load_model_folder, save_model_folder
+from engine.models.config_file import read_config, update_config
 from engine.models.model_files import WORDS_FILE
 from engine.models.paths import SHIPPED_MODELS, TATOEBA_CORPUS
 from engine.models.training_words import NOT_RECORDED

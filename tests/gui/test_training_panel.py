@@ -16,7 +16,7 @@ import engine.training.train_step
 from engine.corpus.tasks import dates
 from engine.models.bundle import load_model_folder
 from engine.models.catalog import scan, user_models_folder
-from engine.training.checkpoint import has_checkpoint
+from engine.training.checkpoint_state import has_checkpoint
 from gui.training.form import ALL_SCORERS
 from gui.training.panel import TrainingPanel
 from gui.training.records import RunRecord
@@ -160,9 +160,10 @@ def test_closing_during_training_stops_cleanly_and_the_run_can_be_resumed(panel,
         panel.resume_button.click()
         resumed = _record(panel)
         assert resumed is not record and resumed.folder == record.folder
-        assert len(resumed.validations) >= 1  # history read back from the checkpoint
-        _wait_steps(qtbot, resumed, 1)
-        assert resumed.series("step")[0] == stopped_at + 1
+        # Its curves begin with its earlier steps and validations, replayed from its own log, and go on.
+        qtbot.waitUntil(lambda: stopped_at + 1 in list(resumed.series("step")), timeout=RUN_TIMEOUT_MS)
+        steps = list(resumed.series("step"))
+        assert steps[:stopped_at + 1] == list(range(1, stopped_at + 2)) and len(resumed.validations) >= 1
     assert resumed.status == "completed"
 
 

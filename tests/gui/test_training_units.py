@@ -12,13 +12,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from engine.corpus.choice import CorpusChoice
 from engine.records.metrics_log import MetricsLog
-from engine.records.runs import RunSpec, resumable_runs
+from engine.records.run_spec import RunSpec
+from engine.records.runs import resumable_runs
 from engine.settings.config import ModelShape, TrainConfig
 from engine.settings.errors import ConfigError
 from engine.training.checkpoint import save_checkpoint
 from engine.training.events import StepEvent, TrainControl, ValidationEvent
-from engine.training.jobs import CorpusChoice
 from gui.training.corpus import CorpusEntry, inspect_corpus
 from gui.training.ranges import curves_x_bounds, nice_bounds, nice_ceil
 from gui.training.records import RunRecord, smooth, write_metrics_csv
@@ -192,30 +193,6 @@ def test_the_app_never_trains_into_a_folder_that_holds_a_model_or_that_another_r
     with claim_run_folder(busy):
         items = list(run_training(RunRequest(settings, busy), TrainControl()))
     assert isinstance(items[-1], RunFailed) and "in use by another training run" in items[-1].message
-
-
-def test_preparing_reports_each_status_as_it_comes_and_hands_back_the_result_or_the_error():
-    from gui.training.runner import _prepared
-
-    def prepare(on_status):
-        on_status("reading: 10 lines (50 %), ETA 0:01")
-        on_status("encoded 10 training pairs")
-        return "job"
-
-    items = _prepared(prepare)
-    texts = []
-    try:
-        while True:
-            texts.append(next(items).text)
-    except StopIteration as stop:
-        assert stop.value == "job"
-    assert texts == ["reading: 10 lines (50 %), ETA 0:01", "encoded 10 training pairs"]
-
-    def broken(on_status):
-        raise ConfigError("too little data")
-
-    with pytest.raises(ConfigError, match="too little data"):
-        list(_prepared(broken))
 
 
 def _command_line_run(tmp_path: Path, steps: int, validate_every: int = 0) -> Path:

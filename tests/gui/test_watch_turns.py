@@ -169,7 +169,9 @@ def test_a_run_that_validates_on_long_inputs_draws_that_bleu_dashed_beside_the_v
         both.add_validation(ValidationEvent(step=step, epoch=1, valid_loss=2.0, bleu=bleu, chrf=30.0, exact_match=0.0,
                                             samples=(), is_best=True, best_bleu=bleu, learning_rate=1e-3,
                                             elapsed_seconds=float(step), long_bleu=bleu / 2))
-    both.add_history([{"step": 400, "epoch": 2, "valid_loss": 1.9, "bleu": 18.0, "long_bleu": 11.0}])
+    both.add_validation(ValidationEvent(step=400, epoch=2, valid_loss=1.9, bleu=18.0, chrf=30.0, exact_match=0.0,
+                                        samples=(), is_best=True, best_bleu=18.0, learning_rate=1e-3,
+                                        elapsed_seconds=400.0, long_bleu=11.0))
     view.add_run(plain)
     view.flush()
     assert view._runs[id(plain)][1].long_bleu is None  # no long validation: no dashed curve, the plain title

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from engine.training.checkpoint import checkpoint_progress
+from engine.training.checkpoint_state import checkpoint_progress
 from tests.scripts import load_script
 
 build = load_script("build_shipped_models")

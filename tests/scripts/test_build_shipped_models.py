@@ -159,7 +159,7 @@ def test_the_mix_trials_differ_from_the_shipped_zh_en_additive_run_only_in_the_m
 
 
 def test_a_rerun_goes_on_with_the_runs_under_way_before_it_starts_new_ones(tmp_path):
-    from engine.training.checkpoint import CHECKPOINT_FOLDER, LEGACY_TENSORS_FILE, STATE_FILE
+    from engine.training.checkpoint_state import CHECKPOINT_FOLDER, LEGACY_TENSORS_FILE, STATE_FILE
 
     plans = build.shipped_plan(tmp_path / "corpus.tsv")
     out = tmp_path / "models"

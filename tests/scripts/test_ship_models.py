@@ -5,7 +5,8 @@ import shutil
 
 import pytest
 
-from engine.models.bundle import load_model_folder, read_config, update_config
+from engine.models.bundle import load_model_folder
+from engine.models.config_file import read_config, update_config
 from tests.scripts import load_script
 
 ship_models = load_script("ship_models")

@@ -203,7 +203,7 @@ def _series(scorer: ScorerStudy) -> Series:
 def read_studies(options: Sequence[ScorerOption], beam: int = 1) -> list[ScorerStudy]:
     """The stored study of the model backing each scorer option (config.json only). A scorer
     without a model, or whose folder is unreadable or has no study, gets None with the reason."""
-    from engine.models.bundle import read_config
+    from engine.models.config_file import read_config
     from engine.settings.errors import EngineError
     from engine.studies.length_study import stored_length_study
     from gui.translate.length_study.alignment import stored_alignment
@@ -228,7 +228,7 @@ def read_studies(options: Sequence[ScorerOption], beam: int = 1) -> list[ScorerS
 def study_beams(options: Sequence[ScorerOption]) -> tuple[int, ...]:
     """The beam sizes at which some scorer option's model stored a study (config.json only),
     smallest first; an unreadable folder adds none."""
-    from engine.models.bundle import read_config
+    from engine.models.config_file import read_config
     from engine.settings.errors import EngineError
     from engine.studies.length_study import stored_study_beams
 
