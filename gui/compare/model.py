@@ -22,6 +22,7 @@ from PySide6.QtCore import QCoreApplication
 
 from engine.networks.scorer_table import ATTENTION_SCORER_NAMES, SCORER_NAMES  # torch-free
 from gui.attention.head_rows import stacked_heads
+from gui.scorer_labels import scorer_label
 from gui.translate.choices import label_of_direction
 
 if TYPE_CHECKING:
@@ -80,6 +81,7 @@ def plan_slots(entries: Sequence[ModelEntry], direction: str, scorers: dict[str,
     slots = []
     for scorer in SCORER_ORDER:
         label, formula = scorers.get(scorer, (scorer, ""))
+        label = scorer_label(label)  # in the interface's language (the formula stays)
         matching = [e for e in entries if e.direction == direction and e.scorer == scorer]
         entry = max(matching, key=lambda e: (not e.shipped, e.modified)) if matching else None
         reason = "" if entry else QCoreApplication.translate(

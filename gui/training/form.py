@@ -38,6 +38,7 @@ from engine.corpus.tasks import dates
 from engine.networks.scorer_table import SCORER_TABLE
 from engine.settings.config import SCORER_NAMES, ModelShape, TrainConfig
 from engine.settings.settings_meta import described
+from gui.scorer_labels import scorer_label
 from gui.training.corpus import CorpusEntry, builtin_entries
 from gui.training.corpus_view import CorpusPreview
 from gui.training.rows import read_value, row_widget, spin, write_value
@@ -106,7 +107,7 @@ class TrainingForm(QWidget):
         self.scorer_combo = QComboBox()
         self.scorer_combo.setObjectName("trainScorerCombo")
         for name in SCORER_NAMES:
-            self.scorer_combo.addItem(SCORER_TABLE[name].label, name)
+            self.scorer_combo.addItem(scorer_label(SCORER_TABLE[name].label), name)
             self.scorer_combo.setItemData(self.scorer_combo.count() - 1, SCORER_TABLE[name].formula,
                                           Qt.ItemDataRole.ToolTipRole)
         every = self.tr("All %1").replace("%1", str(len(SCORER_NAMES)))  # the registry's count

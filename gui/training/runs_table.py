@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTab
 
 from engine.networks.scorer_table import SCORER_TABLE
 from engine.training.events import format_duration, format_tokens  # torch-free
+from gui.scorer_labels import scorer_label
 from gui.training.records import RunRecord
 
 if TYPE_CHECKING:
@@ -94,7 +95,7 @@ class RunsTable(QTableWidget):
         s = record.settings
         best = record.best_bleu
         values = (
-            record.name, s.corpus_label, s.direction_label, SCORER_TABLE[s.model.scorer].label, s.model.cell.upper(),
+            record.name, s.corpus_label, s.direction_label, scorer_label(SCORER_TABLE[s.model.scorer].label), s.model.cell.upper(),
             f"{s.model.embedding_size}/{s.model.decoder_hidden_size}", budget_text(s.train), record.status,
             "–" if best is None else f"{best:.2f}",
             "–" if record.test_bleu is None else f"{record.test_bleu:.2f}",
