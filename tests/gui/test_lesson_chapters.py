@@ -145,3 +145,11 @@ def test_words_are_compared_as_a_learner_reads_them():
     assert same_word("garden", "▁garden") and same_word("Look", "look.") and not same_word("", "")
     assert not same_word("garden", "gardens")
     assert set(ACTIONS) >= {"select_model", "translate", "select_step", "open_length_study", "compare", "highlight"}
+
+
+def test_the_readmes_example_chapter_is_a_valid_chapter():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Write a chapter", 1)[1]
+    example = section.split("```", 2)[1].strip("\n")
+    chapter = parse_chapter(example, "09-example", "en")
+    assert not chapter.problem and chapter.models == ("zh-en-additive",) and chapter.tries
