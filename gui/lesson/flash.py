@@ -3,9 +3,10 @@ its window, letting every click through."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QScrollArea, QWidget
+from shiboken6 import isValid
 
 FLASH_MS = 2200
 COLOR = QColor("#ff8c00")
@@ -23,9 +24,14 @@ def _scroll_areas(widget: QWidget) -> list[QScrollArea]:
 
 
 class Outline(QWidget):
-    """An orange frame over ``target`` (a child of its window), gone after FLASH_MS."""
+    """An orange frame over ``target`` (a child of its window), gone after FLASH_MS, when ``target`` is
+    hidden (another tab chosen) or when the next outline is drawn: one at a time."""
+
+    current: Outline | None = None
 
     def __init__(self, target: QWidget) -> None:
+        if Outline.current is not None and isValid(Outline.current):
+            Outline.current.close_now()
         for area in _scroll_areas(target):  # a widget scrolled out of view is brought into it first
             area.ensureWidgetVisible(target)
         window = target.window()
@@ -40,9 +46,26 @@ class Outline(QWidget):
         top_left = target.mapTo(window, visible.topLeft())
         self.setGeometry(QRect(top_left, visible.size()).adjusted(-WIDTH, -WIDTH, WIDTH, WIDTH)
                          .intersected(window.rect()))
+        self.target = target
+        target.installEventFilter(self)
+        Outline.current = self
         self.show()
         self.raise_()
-        QTimer.singleShot(FLASH_MS, self.deleteLater)
+        QTimer.singleShot(FLASH_MS, self.close_now)
+
+    def close_now(self) -> None:
+        if Outline.current is self:
+            Outline.current = None
+        if self.target is not None and isValid(self.target):
+            self.target.removeEventFilter(self)
+        self.target = None
+        self.hide()
+        self.deleteLater()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.Hide:
+            self.close_now()
+        return False
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
         painter = QPainter(self)

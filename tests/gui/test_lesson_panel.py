@@ -136,3 +136,26 @@ def test_an_action_that_cannot_be_done_stops_show_me_with_one_line(qtbot, tmp_pa
         panel.show_button.click()
     assert failed.args == ["highlight: no widget 'nowhere' on screen"]
     assert "nowhere" in panel.status.text() and not panel.runner.running
+
+
+def test_one_outline_at_a_time_and_none_over_a_hidden_widget(qtbot):
+    from PySide6.QtWidgets import QVBoxLayout
+
+    from gui.lesson.flash import Outline
+
+    window = QWidget()
+    layout = QVBoxLayout(window)
+    first, second = QLabel("first"), QLabel("second")
+    first.setObjectName("first")
+    layout.addWidget(first)
+    layout.addWidget(second)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    Outline(first)
+    outline = Outline(second)
+    assert Outline.current is outline and outline.isVisible() and outline.parent() is window
+    assert outline.geometry().contains(second.geometry()) and not outline.geometry().contains(first.geometry())
+    assert [o for o in window.findChildren(QWidget, "lessonOutline") if o.isVisible()] == [outline]
+    second.hide()  # another tab chosen: nothing is outlined where the widget was
+    assert Outline.current is None and not outline.isVisible()
