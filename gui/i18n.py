@@ -107,6 +107,8 @@ class LanguageHub(QObject):
         super().__init__(parent)
         self.translator = CatalogTranslator(self)
         self.qt_translator = QTranslator(self)  # Qt's own dialogs and buttons (OK, Cancel, file dialogs)
+        self.qt_language = ""  # the language qt_translator is installed in ("": none installed)
+        self.qt_changed = False  # the last install added or removed it (Qt then sent LanguageChange)
         self.installed = False
         self.choice = "system"
         self.problem = ""  # the last missing or damaged catalog, in one line; "" when all was well
@@ -193,14 +195,20 @@ def install_language(choice: str | None = None, folder: Path | None = None) -> s
 
 
 def _install_qt_translations(hub: LanguageHub, language: str) -> None:
-    """Qt's own strings (standard buttons, file dialogs) in ``language``, when Qt ships them."""
+    """Qt's own strings (standard buttons, file dialogs) in ``language``, when Qt ships them. Installing or
+    removing that translator makes Qt send ``LanguageChange`` (``hub.qt_changed`` says whether it did)."""
     app = QCoreApplication.instance()
-    app.removeTranslator(hub.qt_translator)
-    if language == "en":
+    wanted = "" if language == "en" else language
+    hub.qt_changed = False
+    if wanted == hub.qt_language:
         return
+    if hub.qt_language:
+        hub.qt_changed = app.removeTranslator(hub.qt_translator)
+    hub.qt_language = ""
     folder = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
-    if hub.qt_translator.load(f"qtbase_{language}", folder):
-        app.installTranslator(hub.qt_translator)
+    if wanted and hub.qt_translator.load(f"qtbase_{wanted}", folder) and app.installTranslator(hub.qt_translator):
+        hub.qt_language = wanted
+        hub.qt_changed = True
 
 
 def set_language(choice: str, *, remember: bool = True) -> str:
@@ -218,7 +226,8 @@ def set_language(choice: str, *, remember: bool = True) -> str:
     after = hub.translator.language
     if after != before:
         retranslate_widgets(hub.translator, before, after)
-        QCoreApplication.sendEvent(QCoreApplication.instance(), QEvent(QEvent.Type.LanguageChange))
+        if not hub.qt_changed:  # once per switch: the widgets that assemble their own text hear of it
+            QCoreApplication.sendEvent(QCoreApplication.instance(), QEvent(QEvent.Type.LanguageChange))
         hub.languageChanged.emit(after)
     return problem
 

@@ -45,9 +45,32 @@ _PLACEHOLDER = re.compile(r"%(n|[1-9])")
 
 @dataclass(frozen=True)
 class _Template:
-    pattern: re.Pattern[str]
-    names: tuple[str, ...]  # the placeholders in the order they appear: "1", "2", "n"
+    """A message with placeholders as shown: its literal pieces around them (``pieces[0]`` before the
+    first, ``pieces[-1]`` after the last) and the placeholders' names ("1", "2", "n") in between."""
+
+    pieces: tuple[str, ...]
+    names: tuple[str, ...]
     message: Message
+
+    def match(self, text: str) -> dict[str, str] | None:
+        """The values in ``text`` by placeholder name, when ``text`` is this message filled in (each value
+        at least one character, ending where the next literal piece first occurs); else None."""
+        first, last = self.pieces[0], self.pieces[-1]
+        if not (text.startswith(first) and text.endswith(last)) or len(text) < len(first) + len(last):
+            return None
+        values: dict[str, str] = {}
+        position, end = len(first), len(text) - len(last)
+        for index, name in enumerate(self.names):
+            if index == len(self.names) - 1:
+                value, position = text[position:end], end
+            else:
+                found = text.find(self.pieces[index + 1], position + 1, end)
+                if found < 0:
+                    return None
+                value, position = text[position:found], found + len(self.pieces[index + 1])
+            if not value or values.setdefault(name, value) != value:
+                return None
+        return values
 
 
 class Rewriter:
@@ -57,8 +80,8 @@ class Rewriter:
         self.translator = translator
         self.after = after
         self.shown = translator.shown[before]
-        self.templates = [_template(text, message) for text, message in self.shown.items()
-                          if _PLACEHOLDER.search(text) and _PLACEHOLDER.sub("", text).strip()]
+        self.templates = [_template(text, message) for text, message in list(self.shown.items())
+                          if "%" in text and _PLACEHOLDER.search(text) and _PLACEHOLDER.sub("", text).strip()]
         self.changed = 0
 
     def __call__(self, text: str) -> str:
@@ -68,15 +91,11 @@ class Rewriter:
         if message is not None:
             return self._changed(self.translator.message_text(message, self.after).replace("%n", str(message.n)))
         for template in self.templates:
-            match = template.pattern.fullmatch(text)
-            if match is not None:
-                return self._changed(self._fill(template, match.groups()))
+            values = template.match(text)
+            if values is not None:
+                result = self.translator.message_text(template.message, self.after)
+                return self._changed(_PLACEHOLDER.sub(lambda m, v=values: v.get(m.group(1), m.group(0)), result))
         return text
-
-    def _fill(self, template: _Template, values: tuple[str, ...]) -> str:
-        result = self.translator.message_text(template.message, self.after)
-        by_name = dict(zip(template.names, values, strict=True))
-        return _PLACEHOLDER.sub(lambda m: by_name.get(m.group(1), m.group(0)), result)
 
     def _changed(self, text: str) -> str:
         self.changed += 1
@@ -84,19 +103,8 @@ class Rewriter:
 
 
 def _template(text: str, message: Message) -> _Template:
-    names: list[str] = []
-    parts: list[str] = []
-    position = 0
-    for match in _PLACEHOLDER.finditer(text):
-        parts.append(re.escape(text[position:match.start()]))
-        if match.group(1) in names:  # the same value twice: the second must equal the first
-            parts.append(f"(?P=v{match.group(1)})")
-        else:
-            names.append(match.group(1))
-            parts.append(f"(?P<v{match.group(1)}>.+?)")
-        position = match.end()
-    parts.append(re.escape(text[position:]))
-    return _Template(re.compile("".join(parts), re.DOTALL), tuple(names), message)
+    parts = _PLACEHOLDER.split(text)  # literal, name, literal, name, …, literal
+    return _Template(tuple(parts[0::2]), tuple(parts[1::2]), message)
 
 
 def _rewrite(getter: Callable[[], str], setter: Callable[[str], object], rewrite: Rewriter) -> None:
@@ -203,25 +211,22 @@ def _retranslate_table(widget: QTableWidget, rewrite: Rewriter) -> None:
 
 
 def _refresh_model(model: QAbstractItemModel | None, rewrite: Rewriter, models: set[int]) -> None:
-    """A model shown by a view: a standard model's headers rewritten; any model asked to redraw its
-    headers and cells (a model of its own answers ``headerData`` / ``data`` with ``tr()``, now the new
-    language)."""
+    """A model shown by a view: a standard model's headers rewritten; a table model of its own asked to
+    redraw its headers (it answers ``headerData`` with ``tr()``, now in the new language; cells whose text
+    is a message are its view's to refresh on ``QEvent.LanguageChange``)."""
     if model is None or id(model) in models:
         return
     models.add(id(model))
     root = QModelIndex()
-    rows = model.rowCount(root)
     columns = 1 if isinstance(model, QAbstractListModel) else model.columnCount(root)
-    if isinstance(model, QStandardItemModel):
+    if isinstance(model, QStandardItemModel):  # its items say themselves when their text changes
         for column in range(columns):
             item = model.horizontalHeaderItem(column)
             if item is not None:
                 _rewrite(item.text, item.setText, rewrite)
-    if columns > 0:
+        return
+    if columns > 0 and not isinstance(model, QAbstractListModel):
         model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, columns - 1)
-    if rows > 0:
-        model.headerDataChanged.emit(Qt.Orientation.Vertical, 0, rows - 1)
-        model.dataChanged.emit(model.index(0, 0), model.index(rows - 1, columns - 1))
 
 
 def _text(value: object) -> str:

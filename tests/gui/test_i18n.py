@@ -129,3 +129,15 @@ def test_every_scorer_of_the_table_has_a_translatable_label(qapp):
 def test_fill_replaces_each_argument_once():
     assert i18n.fill("%1 of %2", "%2", 5) == "%2 of 5"
     assert i18n.fill("step %1", 3, "unused") == "step 3" and i18n.fill("%3", 1) == "%3"
+
+
+def test_a_template_is_matched_by_its_literal_pieces_and_its_values_carried_over(qapp):
+    from gui.retranslate import Rewriter
+
+    install_language("en")
+    translator = language_hub().translator
+    QCoreApplication.translate("ModelStatus", "%1 (read-only) · %2")  # shown once: recorded
+    rewrite = Rewriter(translator, "en", "zh_CN")
+    assert rewrite("step 9 (read-only) · Additive · 3 parameters") == "step 9（只读）· Additive · 3 parameters"
+    assert rewrite(" (read-only) · x") == " (read-only) · x"  # an empty value is no match
+    assert rewrite("unrelated text") == "unrelated text" and rewrite("") == ""

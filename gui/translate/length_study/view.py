@@ -113,6 +113,7 @@ def series_pen(series: Series, index: int) -> pg.QtGui.QPen:
 
 
 def tick_text(label: str, count: int) -> str:
+    """A length bucket's axis label, with its pair count under it when there are any."""
     return f"{label}\nn = {count}" if count else label
 
 
@@ -227,10 +228,23 @@ class LengthStudyView(QWidget):
         layout.addWidget(splitter, 1)
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
-        """The interface's language changed: everything drawn from the figures is drawn again in it."""
+        """The interface's language changed: every text made from the figures is made again in it (the
+        lines stay as drawn)."""
         super().changeEvent(event)
-        if event.type() == QEvent.Type.LanguageChange and self.data.series:
-            self.set_data(self.data)
+        if event.type() == QEvent.Type.LanguageChange and self.data.scorers:
+            data = self.data
+            self.caption.setText(caption_for(data))
+            self._show_missing(data)
+            self.loops_label.setText(looping_text(data))
+            self._show_attention(data)
+            for (_sample, label), series in zip(self.legend.items, data.series, strict=False):
+                label.setText(scorer_label(series.label))
+            for index in range(self.bucket_combo.count()):
+                self.bucket_combo.setItemData(index, self._scores_text(self.bucket_combo.itemData(index), html=False),
+                                              Qt.ItemDataRole.ToolTipRole)
+            if (bucket := self.current_bucket()) is not None:
+                self.scores_label.setText(self._scores_text(bucket, html=True))
+                self.table.show_rows(data.columns, data.rows(bucket), data.target_language)
 
     # -- data ---------------------------------------------------------------------------------
     def set_data(self, data: LengthStudyData) -> None:
@@ -239,10 +253,7 @@ class LengthStudyView(QWidget):
         self.data = data
         self.caption.setText(caption_for(data))
         self._draw()
-        notes = [f"{scorer_label(s.label)}: {QCoreApplication.translate('LengthStudyModel', s.note)}"
-                 for s in data.missing]
-        self.missing_label.setText(self.tr("Not drawn — %1.").replace("%1", "; ".join(notes)) if notes else "")
-        self.missing_label.setVisible(bool(notes))
+        self._show_missing(data)
         loops = looping_text(data)
         self.loops_label.setText(loops)
         self.loops_label.setVisible(bool(loops))
@@ -263,6 +274,12 @@ class LengthStudyView(QWidget):
             self.select_bucket(chosen)
         else:
             self._show_bucket(None)
+
+    def _show_missing(self, data: LengthStudyData) -> None:
+        notes = [f"{scorer_label(s.label)}: {QCoreApplication.translate('LengthStudyModel', s.note)}"
+                 for s in data.missing]
+        self.missing_label.setText(self.tr("Not drawn — %1.").replace("%1", "; ".join(notes)) if notes else "")
+        self.missing_label.setVisible(bool(notes))
 
     def _show_attention(self, data: LengthStudyData) -> None:
         rows = table_rows(data, attention_table(data), len(ATTENTION_COLUMNS))
