@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QPalette, QPen, QTextOption
 from PySide6.QtWidgets import QGraphicsRectItem, QWidget
 
@@ -118,8 +118,15 @@ class HeatmapView(MapAxes):
         self.plot.showAxes((True, True, False, False), showValues=(not empty, not empty, False, False))
 
     def set_empty_hint(self, text: str) -> None:
-        self.empty_hint.setText(text)
+        """``text`` where the map is empty ("": the default hint, in the interface's language, then and later)."""
+        self._own_hint = not text
+        self.empty_hint.setText(text or self.tr(EMPTY_HINT))
         self._wrap_hint()
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange and getattr(self, "_own_hint", True):
+            self.set_empty_hint("")
 
     def _wrap_hint(self) -> None:
         """Wrap the empty-map hint to the map's width and centre it in the view, so that a narrow

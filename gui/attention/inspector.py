@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtGui import QColor, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -155,8 +155,11 @@ class StepInspector(QWidget):
         """``hint``: the title before any step (by default, how to choose one)."""
         super().__init__(parent)
         self.setObjectName("stepInspector")
+        self._own_hint = not hint  # the default hint, made again when the interface's language changes
         hint = hint or self.tr("Step inspector: translate a sentence, then hover or click an output token.")
         self.choosable, self.compact, self.hint = choosable, compact, hint
+        self._shown_call: tuple | None = None  # show_step's arguments for the step shown (None: cleared)
+        self._cleared_formula = ""
         self.title = QLabel(hint)
         self.title.setWordWrap(True)
         self.formula = QLabel()
@@ -207,8 +210,22 @@ class StepInspector(QWidget):
             return -1, -1
         return self.table.rowAt(0), self.table.rowAt(self.table.viewport().height() - 1)
 
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        """The interface's language changed: the hint, or the step shown, is made again in it."""
+        super().changeEvent(event)
+        if event.type() != QEvent.Type.LanguageChange:
+            return
+        if self._own_hint:
+            self.hint = self.tr("Step inspector: translate a sentence, then hover or click an output token.")
+        if self._shown_call is not None:
+            args, options = self._shown_call
+            self.show_step(*args, **options)
+        elif self.shown_index < 0:
+            self.clear(self._cleared_formula)
+
     def clear(self, formula: str = "") -> None:
         self.shown_index = -1
+        self._shown_call, self._cleared_formula = None, formula
         self.title.setText(self.hint if self.compact else
                            self.tr("Step inspector: hover or click an output token or a heatmap row."))
         self.formula.setText(self._formulas(formula, True) if formula else "")
@@ -235,6 +252,9 @@ class StepInspector(QWidget):
         the table lists source words — α summed over a word's pieces, the score log Σ exp over
         them (softmax over those scores gives the summed α); without, pieces that continue a word
         are marked ``##``."""
+        self._shown_call = ((index, token, step, weights, source_tokens, formula, uses_attention),
+                            {"probability": probability, "scores": scores, "heading": heading, "note": note,
+                             "source_split": source_split, "words": words, "head": head, "head_weights": head_weights})
         self.shown_index = index
         if step is not None:
             probability, scores = step.probability, step.scores

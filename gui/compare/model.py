@@ -12,6 +12,7 @@ Two ways to compare (the target choice):
 
 from __future__ import annotations
 
+import html
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PySide6.QtCore import QCoreApplication
 
-from engine.networks.scorer_table import ATTENTION_SCORER_NAMES, SCORER_NAMES  # torch-free
+from engine.networks.scorer_table import ATTENTION_SCORER_NAMES, SCORER_NAMES, SCORER_TABLE  # torch-free
 from gui.attention.head_rows import stacked_heads
 from gui.scorer_labels import scorer_label
 from gui.translate.choices import label_of_direction
@@ -84,11 +85,25 @@ def plan_slots(entries: Sequence[ModelEntry], direction: str, scorers: dict[str,
         label = scorer_label(label)  # in the interface's language (the formula stays)
         matching = [e for e in entries if e.direction == direction and e.scorer == scorer]
         entry = max(matching, key=lambda e: (not e.shipped, e.modified)) if matching else None
-        reason = "" if entry else QCoreApplication.translate(
-            "CompareModel", "no %1 model for %2: train one in the Train tab").replace("%1", label).replace(
-            "%2", label_of_direction(direction))
-        slots.append(PanelSlot(scorer, label, formula, entry, reason))
+        slots.append(PanelSlot(scorer, label, formula, entry, "" if entry else missing_model(label, direction)))
     return slots
+
+
+def missing_model(label: str, direction: str) -> str:
+    """Why a scorer's panel is disabled: no model of ``direction`` with the scorer called ``label``."""
+    return QCoreApplication.translate("CompareModel", "no %1 model for %2: train one in the Train tab").replace(
+        "%1", label).replace("%2", label_of_direction(direction))
+
+
+def panel_title(slot: PanelSlot) -> str:
+    """A panel's title: the scorer's label, the run its earlier weights come from (read-only), the
+    formula in brief (rich text)."""
+    past = ""
+    if slot.past:
+        past = " · <i>" + QCoreApplication.translate("ScorerPanel", "%1 (read-only)").replace("%1", html.escape(slot.past)) + "</i>"
+    info = SCORER_TABLE.get(slot.scorer)
+    formula = info.formula_in_brief if info is not None else slot.formula  # the whole in the tooltip
+    return f"<b>{slot.label}</b>{past}<br><span>{formula}</span>"
 
 
 def target_choices(slots: Sequence[PanelSlot], has_reference: bool) -> list[tuple[str, str]]:

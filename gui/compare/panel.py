@@ -33,7 +33,7 @@ from gui.attention.head_rows import MEAN, shown_rows
 from gui.attention.heads import HeadChooser
 from gui.attention.labels import join_pieces
 from gui.attention.piece_map import PieceMap
-from gui.compare.model import PanelNumbers, PanelRows, PanelSlot, StepDetail, output_shading
+from gui.compare.model import PanelNumbers, PanelRows, PanelSlot, StepDetail, output_shading, panel_title
 
 COVERAGE_HEIGHT = 44
 STEP_LINK = "step:"  # an output token's link in the panel's text: "step:<i>"
@@ -171,12 +171,10 @@ class ScorerPanel(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        past = " · <i>" + self.tr("%1 (read-only)").replace("%1", html.escape(slot.past)) + "</i>" if slot.past else ""
+        self.title = _WholeTitle(panel_title(slot))
         info = SCORER_TABLE.get(slot.scorer)
-        formula = info.formula_in_brief if info is not None else slot.formula  # the whole in the tooltip
-        self.title = _WholeTitle(f"<b>{slot.label}</b>{past}<br><span>{formula}</span>")
-        if formula != slot.formula:
-            self.title.setToolTip(slot.formula)
+        if info is not None and info.formula_in_brief != slot.formula:
+            self.title.setToolTip(slot.formula)  # the whole formula (the title has it in brief)
         title_row = QHBoxLayout()
         title_row.addWidget(self.title, 1)
         layout.addLayout(title_row)
@@ -242,6 +240,7 @@ class ScorerPanel(QFrame):
         self.rows = PanelRows()  # the rows shown, with each step's details (for the inspector)
         self.output_text = ""  # the output as plain text (the label holds it as links)
         self.forced = False  # True when the map shows a target forced on the model
+        self.shown_numbers: PanelNumbers | None = None  # the figures under the map, once a run has them
         self.map_final = False  # True once the map shows the run's final rows
         self._shaded_column = -1  # the source token whose weights tint the output (-1: none)
         self._pending_step = None  # a DecodeStep not drawn yet
@@ -352,6 +351,7 @@ class ScorerPanel(QFrame):
         self._pending_step = None
         attention = rows.attention
         self.rows, self.target_tokens, self.matrix, self.forced = rows, rows.tokens, attention, forced
+        self.shown_numbers = numbers
         self.output_text = (self.tr("Forced: ") if forced else "") + text
         self._render_output()
         self.numbers.setText(numbers.text())

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSettings, Signal
+from PySide6.QtCore import QEvent, QSettings, Signal
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from gui.attention.export import ExportError
@@ -34,6 +34,7 @@ from gui.compare.controller import CompareController, CompareRun
 from gui.compare.enlarged import EnlargedMap
 from gui.compare.export import export_grid, grid_document
 from gui.compare.inspection import show_panel_step
+from gui.compare.language import retranslate_compare
 from gui.compare.layout import plan_grid
 from gui.compare.model import (
     ATTENTION_SCORERS,
@@ -77,6 +78,11 @@ class CompareTab(CompareWidgets):
         self._input_notice = ""  # what was cut from a long input (engine.decoding.translator.PreparedSource.notice)
         self.enlarged: dict[str, EnlargedMap] = {}  # the maps open in windows of their own, by scorer
         self._wire()
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:  # the texts made of several messages, made again
+            retranslate_compare(self)
 
     # -- wiring -----------------------------------------------------------------------------
     def _wire(self) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -42,14 +42,22 @@ class CorpusPreview(QWidget):
         self.problem.setWordWrap(True)
         self.problem.setStyleSheet(PROBLEM_STYLE)
         self.problem.hide()
+        self._inspection: CorpusInspection | None = None  # the look shown (made again in another language)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.table)
         layout.addWidget(self.problem)
         layout.addWidget(self.report)
 
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        """The interface's language changed: the report, made of several messages, made again in it."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange and self._inspection is not None:
+            self.show_inspection(self._inspection)
+
     def show_inspection(self, inspection: CorpusInspection) -> None:
         """Render a (partial or complete) look at the corpus."""
+        self._inspection = inspection
         entry = inspection.entry
         headers = ((self.tr("Source"), self.tr("Target")) if entry.is_task
                    else (self.tr("Column 1 (English)"), self.tr("Column 2 (Chinese)")))
@@ -65,6 +73,7 @@ class CorpusPreview(QWidget):
                              if inspection.problem else "")
 
     def show_loading(self, label: str) -> None:
+        self._inspection = None
         self.table.setRowCount(0)
         self.problem.hide()
         self.report.setText(html.escape(self.tr("Reading %1…").replace("%1", label)))

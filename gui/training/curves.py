@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -110,13 +110,17 @@ class CurvesView(QWidget):
         grid = QGridLayout(self.plots)
         grid.setContentsMargins(0, 0, 0, 0)
         grid.setSpacing(4)
-        self.loss_plot = self._make_plot("lossPlot", self.tr("Loss per target token (○: validation)"), self.tr("loss"))
+        self._plot_names: dict[str, tuple[str, str]] = {}  # object name → (title, left axis) in English
+        self.loss_plot = self._make_plot("lossPlot", QT_TRANSLATE_NOOP("CurvesView", "Loss per target token (○: validation)"),
+                                         QT_TRANSLATE_NOOP("CurvesView", "loss"))
         self.loss_plot.setToolTip(self.tr("Cross-entropy per target token: faint, each step; solid, smoothed; dashed "
                                           "with ○, validation. The training loss includes label smoothing, so it "
                                           "levels off above the validation loss, which has none. NaN steps are gaps."))
-        self.bleu_plot = self._make_plot("bleuPlot", self.tr("Validation BLEU"), "BLEU")
-        self.lr_plot = self._make_plot("learningRatePlot", self.tr("Learning rate"), self.tr("learning rate"))
-        self.speed_plot = self._make_plot("speedPlot", self.tr("Training speed"), self.tr("target tokens / s"))
+        self.bleu_plot = self._make_plot("bleuPlot", QT_TRANSLATE_NOOP("CurvesView", "Validation BLEU"), "BLEU")
+        self.lr_plot = self._make_plot("learningRatePlot", QT_TRANSLATE_NOOP("CurvesView", "Learning rate"),
+                                       QT_TRANSLATE_NOOP("CurvesView", "learning rate"))
+        self.speed_plot = self._make_plot("speedPlot", QT_TRANSLATE_NOOP("CurvesView", "Training speed"),
+                                          QT_TRANSLATE_NOOP("CurvesView", "target tokens / s"))
         self.loss_plot.addLegend(offset=(-10, 10), labelTextColor="#303030", brush=pg.mkBrush(255, 255, 255, 200))
         self.bleu_plot.setYRange(-3, 103, padding=0)
         for plot in (self.loss_plot, self.bleu_plot, self.lr_plot):  # the speed plot, below them, names the x axis
@@ -143,12 +147,29 @@ class CurvesView(QWidget):
         layout.addWidget(self.plots, 1)
 
     def _make_plot(self, name: str, title: str, left: str) -> pg.PlotWidget:
+        """A plot called ``name``, its ``title`` and ``left`` axis given in English (shown translated)."""
         axis = TimeOrStepAxis()
         plot = pg.PlotWidget(axisItems={"bottom": axis})
         plot.setObjectName(name)
-        style_plot(plot, title, left, self.tr(X_LABELS[self.x_mode]))
+        self._plot_names[name] = (title, left)
+        style_plot(plot, self.tr(title), self.tr(left), self.tr(X_LABELS[self.x_mode]))
         plot.setMinimumHeight(PLOT_MIN_HEIGHT)
         return plot
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        """The interface's language changed: the plots' titles and axes, and the x axis's choices, in it."""
+        super().changeEvent(event)
+        if event.type() != QEvent.Type.LanguageChange:
+            return
+        for plot in self._all_plots():
+            title, left = self._plot_names[plot.objectName()]
+            title = LONG_BLEU_TITLE if plot is self.bleu_plot and self._long_titled else title
+            plot.getPlotItem().setTitle(self.tr(title), color=FOREGROUND, size="10pt")
+            plot.setLabel("left", self.tr(left), color=FOREGROUND)
+            plot.setLabel("bottom", self.tr(X_LABELS[self.x_mode]))
+            plot.getPlotItem().getAxis("bottom").showLabel(plot is self.speed_plot)  # as set_x_mode leaves it
+        for index, (_key, label) in enumerate(X_MODES):
+            self.x_combo.setItemText(index, self.tr(label))
 
     def _refollow(self, name: str) -> None:
         self._follow[name] = True

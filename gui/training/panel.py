@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -329,6 +329,12 @@ class TrainingPanel(QWidget):
         if not runs:
             self.resume_combo.addItem(self.tr("No interrupted runs to resume"), None)
         self._update_buttons()
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        """The interface's language changed: the buttons and the run's progress and status line in it."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            self._update_buttons()
 
     def _update_buttons(self) -> None:
         training = self.is_training()

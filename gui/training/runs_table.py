@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
@@ -110,6 +110,14 @@ class RunsTable(QTableWidget):
         self.item(row, 0).setToolTip(tip)
         self.item(row, 7).setToolTip(record.error or "")
         self.blockSignals(False)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        """The interface's language changed: the headers and every row (budgets, statuses) in it."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            self.setHorizontalHeaderLabels([self.tr(column) for column in COLUMNS])
+            for record in self._records:
+                self.update_run(record)
 
     def records(self) -> list[RunRecord]:
         return list(self._records)

@@ -69,6 +69,11 @@ SETTING_TEXTS = (
     QT_TRANSLATE_NOOP("Settings", 'each epoch'),
     QT_TRANSLATE_NOOP("Settings", 'Seed'),
     QT_TRANSLATE_NOOP("Settings", 'Random seed: same seed and settings, same run'),
+    QT_TRANSLATE_NOOP("Settings", 'Source'),
+    QT_TRANSLATE_NOOP("Settings", "Source SentencePiece vocabulary; 'default' uses the engine's size for the language (shrinks by itself on small corpora)"),
+    QT_TRANSLATE_NOOP("Settings", 'Target'),
+    QT_TRANSLATE_NOOP("Settings", "Target SentencePiece vocabulary; 'default' uses the engine's size for the language"),
+    QT_TRANSLATE_NOOP("Settings", 'default'),
 )
 
 

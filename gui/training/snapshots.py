@@ -7,8 +7,8 @@ import html
 from collections.abc import Sequence
 
 import numpy as np
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSlider, QVBoxLayout, QWidget
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, Qt, Signal
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QSlider, QVBoxLayout, QWidget
 
 from gui.training.heatmap import AttentionHeatmap
 from gui.training.records import Snapshot
@@ -31,7 +31,7 @@ class SnapshotView(QWidget):
         self.setObjectName("trainingSnapshots")
         self._snapshots: list[Snapshot] = []
         self._shown = -1
-        title = QLabel("<b>" + self.tr("Attention on a fixed validation sentence") + "</b>")
+        self._title = title = QLabel("<b>" + self.tr("Attention on a fixed validation sentence") + "</b>")
         title.setWordWrap(True)  # wraps when the panel is narrow, rather than squeezing the sentence choice
         self._sample = QComboBox()
         self._sample.setObjectName("snapshotSampleCombo")
@@ -48,19 +48,21 @@ class SnapshotView(QWidget):
         self.slider.setRange(0, 0)
         self.slider.setEnabled(False)
         self.slider.valueChanged.connect(self._show)
+        self.slider.setMinimumWidth(160)  # the whole panel's width, its position under it (beside it, ~15 px)
         self._position = QLabel("")
+        self._position.setObjectName("snapshotPosition")
         self._position.setWordWrap(True)  # wraps rather than widen a narrow window (1280 px in wide fonts)
-        slider_row = QHBoxLayout()
-        slider_row.addWidget(self.slider, 1)
-        slider_row.addWidget(self._position)
         self._text = QLabel("")
         self._text.setWordWrap(True)
+        # The sample's table (a long CJK source does not wrap) is cut at the panel's edge, never widens the window.
+        self._text.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self._text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(header)
         layout.addWidget(self.heatmap, 1)
-        layout.addLayout(slider_row)
+        layout.addWidget(self.slider)
+        layout.addWidget(self._position)
         layout.addWidget(self._text)
         self.set_snapshots([])
 
@@ -87,6 +89,15 @@ class SnapshotView(QWidget):
 
     def current_matrix(self) -> np.ndarray:
         return self.heatmap.matrix()
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        """The interface's language changed: the title, the sentences' names and the snapshot shown, in it."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            self._title.setText("<b>" + self.tr("Attention on a fixed validation sentence") + "</b>")
+            for index in range(min(self._sample.count(), len(SAMPLE_NAMES))):
+                self._sample.setItemText(index, self.tr(SAMPLE_NAMES[index]))
+            self._show(self._shown)
 
     # -- internals ----------------------------------------------------------------------------
     def _sync_samples(self) -> None:

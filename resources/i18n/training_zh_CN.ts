@@ -642,6 +642,26 @@
         <source>Random seed: same seed and settings, same run</source>
         <translation>随机种子：相同的种子和设置，得到相同的运行</translation>
     </message>
+    <message>
+        <source>Source</source>
+        <translation>源端</translation>
+    </message>
+    <message>
+        <source>Source SentencePiece vocabulary; &apos;default&apos; uses the engine&apos;s size for the language (shrinks by itself on small corpora)</source>
+        <translation>源端 SentencePiece 词表；“默认”使用引擎为该语言设定的大小（小语料上会自动缩小）</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>目标端</translation>
+    </message>
+    <message>
+        <source>Target SentencePiece vocabulary; &apos;default&apos; uses the engine&apos;s size for the language</source>
+        <translation>目标端 SentencePiece 词表；“默认”使用引擎为该语言设定的大小</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
 </context>
 <context>
     <name>SnapshotCostNote</name>

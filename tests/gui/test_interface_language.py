@@ -7,6 +7,7 @@ setting or phase added to the engine is named here until it is; and the Chinese 
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from PySide6.QtCore import QTranslator
 
@@ -28,15 +29,21 @@ PACKAGES = ("attention", "training", "compare", "common")
 SCREEN_WIDTH = 1280 - 16  # the window's frame takes a few pixels of the screen's width
 
 
-@pytest.fixture
-def chinese(qapp):
-    """The four packages' zh_CN catalogs installed for the test (removed after it)."""
+def _install(qapp) -> list[QTranslator]:
+    """The four packages' zh_CN catalogs, installed (Qt then sends every widget a LanguageChange)."""
     translators = []
     for package in PACKAGES:
         translator = QTranslator()
         assert translator.load(str(catalog_path(package, ".qm"))), package
         qapp.installTranslator(translator)
         translators.append(translator)
+    return translators
+
+
+@pytest.fixture
+def chinese(qapp):
+    """The four packages' zh_CN catalogs installed for the test (removed after it)."""
+    translators = _install(qapp)
     yield
     for translator in translators:
         qapp.removeTranslator(translator)
@@ -114,3 +121,24 @@ def test_the_chinese_layouts_fit_a_1280_pixel_screen(qtbot, chinese):
     for widget in (CompareWidgets(), TrainingForm(), CurvesView()):
         qtbot.addWidget(widget)
         assert widget.minimumSizeHint().width() <= SCREEN_WIDTH, type(widget).__name__
+
+
+def test_what_is_on_screen_follows_a_switch_of_language_both_ways(qtbot, qapp):
+    """Texts made of several messages (a step's title, the plots' titles) are made again on LanguageChange."""
+    inspector, curves = StepInspector(), CurvesView()
+    for widget in (inspector, curves):
+        qtbot.addWidget(widget)
+    inspector.show_step(2, "book", None, np.array([0.2, 0.8]), ["我", "书"], "e_ij = vᵀ tanh(W s + U h)", True,
+                        probability=0.5)
+    assert "Step i = 2" in inspector.title.text() and "Score:" in inspector.formula.text()
+    title = curves.loss_plot.getPlotItem().titleLabel
+    translators = _install(qapp)
+    try:
+        qtbot.waitUntil(lambda: "第 i = 2 步" in inspector.title.text())
+        assert "得分：" in inspector.formula.text() and inspector.weights.rowCount() == 2
+        qtbot.waitUntil(lambda: "每个目标词元的损失" in title.text)
+        assert curves.x_combo.itemText(0) == "步数"
+    finally:
+        for translator in translators:
+            qapp.removeTranslator(translator)
+    qtbot.waitUntil(lambda: "Step i = 2" in inspector.title.text() and "Loss per target token" in title.text)

@@ -1,0 +1,57 @@
+"""The Compare tab in the interface's language after a switch (``QEvent.LanguageChange``).
+
+A text made of one message is rewritten by gui/retranslate.py; the texts made of several — a panel's
+title (its scorer's label beside the formula), its figures, a disabled panel's reason, the direction
+box, the difference boxes and the target choices — are made again here from what they show, so the
+maps, the decode and the choices on screen stay as they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QCoreApplication
+
+from engine.networks.scorer_table import SCORER_TABLE  # torch-free
+from gui.compare.model import ATTENTION_SCORERS, PanelSlot, missing_model, panel_title
+from gui.compare.tab_widgets import INSPECTOR_HINT
+from gui.scorer_labels import scorer_label
+
+if TYPE_CHECKING:
+    from gui.compare.tab import CompareTab
+
+
+def relabelled(slot: PanelSlot, direction: str) -> PanelSlot:
+    """``slot`` with its label (and a disabled panel's reason) in the interface's language."""
+    info = SCORER_TABLE.get(slot.scorer)
+    label = scorer_label(info.label) if info is not None else slot.label
+    reason = missing_model(label, direction) if slot.reason and slot.entry is None and not slot.past else slot.reason
+    return replace(slot, label=label, reason=reason)
+
+
+def retranslate_compare(tab: CompareTab) -> None:
+    """Make the Compare tab's composite texts again in the interface's language."""
+    controller = tab.controller
+    controller.slots = [relabelled(slot, controller.direction) for slot in controller.slots]
+    for slot in controller.slots:
+        panel = tab.panels.get(slot.scorer)
+        if panel is None:
+            continue
+        panel.slot = slot
+        panel.title.setText(panel_title(slot))
+        if not slot.usable:
+            panel.disable(slot.reason)
+        elif panel.shown_numbers is not None:
+            panel.numbers.setText(panel.shown_numbers.text())
+            panel.numbers.setToolTip(panel.shown_numbers.tooltip())
+    tab.show_directions(controller.directions() or [controller.direction], controller.direction)
+    chosen = (tab.difference.first.currentData(), tab.difference.second.currentData())
+    tab.difference.set_scorers([(s.scorer, s.label) for s in controller.slots
+                                if s.usable and s.scorer in ATTENTION_SCORERS])
+    for box, key in zip((tab.difference.first, tab.difference.second), chosen, strict=True):
+        if box.findData(key) >= 0:
+            box.setCurrentIndex(box.findData(key))
+    tab._fill_targets()
+    tab.inspector.hint = QCoreApplication.translate("CompareWidgets", INSPECTOR_HINT)
+    tab._update_difference()
