@@ -23,7 +23,6 @@ from gui.lesson.checks import same_word
 from gui.lesson.dock import LessonDock
 from gui.lesson.flash import Outline
 from gui.lesson.host import ActionError, LessonEvents, Settled
-from gui.lesson.language import language_changed
 from gui.lesson.panel import LessonPanel
 
 if TYPE_CHECKING:
@@ -119,7 +118,11 @@ class WindowLessonHost(QObject):
         page = w.tabs.widget(index)
         key = {w.translate_tab: "translate", w.compare_tab: "compare", w.train_tab: "train"}.get(page, "")
         self._emit("tab_shown", tab=key)
-        training = w.training_panel
+        self._hook_training()
+
+    def _hook_training(self) -> None:
+        """The Train tab's view is built when first shown: hear its validations once it exists."""
+        training = self.window.training_panel
         if training is not None and training is not self._validated_panel:
             self._validated_panel = training
             training.controller.validated.connect(lambda _record: self._emit("validated"))
@@ -283,6 +286,7 @@ class WindowLessonHost(QObject):
         panel = w.train_tab.build()
         if panel is None:
             raise ActionError(messages.train_tab_not_ready())
+        self._hook_training()
         combo = panel.form.corpus_combo
         for index in range(combo.count()):
             entry = combo.itemData(index)
@@ -301,15 +305,11 @@ class WindowLessonHost(QObject):
 
 
 def install_lesson(window: MainWindow) -> LessonDock:
-    """The Lesson dock (hidden until the Lesson button beside the tabs is pressed), its panel reading
-    the chapters again when the interface's language changes."""
+    """The Lesson dock (hidden until the Lesson button beside the tabs is pressed)."""
     host = WindowLessonHost(window)
     panel = LessonPanel(host, LESSONS_FOLDER)
     dock = LessonDock(panel, window)
     dock.place_button(window.tabs)
-    changed = language_changed()
-    if changed is not None:
-        changed.connect(lambda _language: panel.reload())
     window.lesson_host = host
     window.lesson_panel = panel
     window.lesson_button = dock.button

@@ -30,7 +30,7 @@ from gui.lesson import progress
 from gui.lesson.chapter import Chapter, load_chapters
 from gui.lesson.checks import TryProgress
 from gui.lesson.host import LessonHost
-from gui.lesson.language import lesson_language
+from gui.lesson.language import language_changed, lesson_language
 from gui.lesson.runner import ShowMe
 
 DONE, WAITING, LATER = "✓", "→", "○"
@@ -109,6 +109,12 @@ class LessonPanel(QWidget):
         self.runner.failed.connect(self._on_failed)
         host.events.happened.connect(self.observe)
         host.events.modelsChanged.connect(self._check_models)
+        changed = language_changed()  # the interface switched language: the chapters follow
+        if changed is not None:
+            changed.connect(self._on_language)
+        self.reload()
+
+    def _on_language(self, _language: str) -> None:
         self.reload()
 
     # -- chapters ---------------------------------------------------------------------------

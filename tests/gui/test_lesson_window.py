@@ -148,3 +148,48 @@ def test_chapter_1_counts_the_learners_own_translations_with_the_fixed_c(qtbot, 
     assert trying.met == 1
     type_and_translate(qtbot, window, "虽然这本书很长，但是我还是在一个星期内把它读完了，因为故事太有意思了。")
     qtbot.waitUntil(lambda: trying.done, timeout=RUN_MS)
+
+
+def test_a_chapter_naming_a_missing_model_says_so_and_the_others_work(qtbot, window, tmp_path):
+    from gui.lesson.panel import LessonPanel
+
+    (tmp_path / "en").mkdir()
+    (tmp_path / "en" / "01-missing.md").write_text(
+        '+++\ntitle = "Missing"\nmodels = ["zh-en-transformer"]\n[[show]]\ndo = "set_beam"\nsize = 2\n+++\nText.\n',
+        encoding="utf-8")
+    (tmp_path / "en" / "02-there.md").write_text(
+        '+++\ntitle = "There"\n[[show]]\ndo = "select_model"\ndirection = "zh-en"\nscorer = "dot"\n+++\nText.\n',
+        encoding="utf-8")
+    panel = LessonPanel(window.lesson_host, tmp_path, language=lambda: "en")
+    qtbot.addWidget(panel)
+    panel.open_chapter("01-missing")
+    assert "zh-en-transformer" in panel.problem.text() and not panel.show_button.isEnabled()
+    panel.open_chapter("02-there")
+    assert not panel.problem.text()
+    with qtbot.waitSignal(panel.runner.finished, timeout=LOAD_MS):
+        panel.show_button.click()
+    assert window.lesson_host.state()["model"] == "zh-en-dot"
+
+
+def test_the_chapters_follow_the_interfaces_language_switched_live(qtbot, window):
+    from gui.i18n import set_language
+
+    panel = window.lesson_panel
+    panel.open_chapter("03-attention")
+    assert panel.chapter.language == "en"
+    try:
+        set_language("zh_CN", remember=False)
+        assert panel.chapter.key == "03-attention" and panel.chapter.language == "zh_CN"
+        assert panel.show_button.text() == "演示" and "注意力" in panel.text.toPlainText()
+    finally:
+        set_language("en", remember=False)
+    assert panel.chapter.language == "en" and panel.show_button.text() == "Show me"
+
+
+def test_chapter_8_hears_the_training_runs_validations(qtbot, window):
+    show_me(qtbot, window, "08-train-your-own")
+    trying = window.lesson_panel.trying
+    assert window.lesson_host.state()["train_corpus"] == "dates" and trying.met == 0
+    assert window.lesson_host._validated_panel is window.training_panel  # its validations are heard
+    window.lesson_host.events.happened.emit("validated", {})  # what the host says of one
+    assert trying.met == 1
