@@ -11,6 +11,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from engine.cli.cli_explain import add_explain_flags, check_explain_flags, explanation, print_explanation
 from engine.corpus.choice import TASKS, CorpusChoice
 from engine.corpus.concat import long_test_set
 from engine.corpus.tasks import dates
@@ -50,6 +51,7 @@ MODEL_HELP = "model folder, or a shipped model's name (zh-en-additive, …)"
 
 
 def add_translate_parser(commands: argparse._SubParsersAction) -> None:
+    """Add the ``translate`` command and its flags to ``commands``."""
     tl = commands.add_parser("translate", help="translate TEXT arguments, or stdin lines if none")
     tl.add_argument("--model", type=model_argument, required=True, help=MODEL_HELP)
     _add_decoding_flags(tl)
@@ -67,10 +69,12 @@ def add_translate_parser(commands: argparse._SubParsersAction) -> None:
     tl.add_argument("--attend", action="append", default=[], metavar="STEP:POS[=W,POS=W…]",
                     help="what-if: at output step STEP (0-based) set the attention by hand — all of it on source "
                     "position POS, or weights over several (renormalized); repeatable; marked overridden in --json")
+    add_explain_flags(tl)
     tl.add_argument("text", nargs="*", help="sentences to translate")
 
 
 def add_evaluate_parser(commands: argparse._SubParsersAction) -> None:
+    """Add the ``evaluate`` command and its flags to ``commands``."""
     ev = commands.add_parser("evaluate", help="BLEU and chrF on a test set")
     ev.add_argument("--model", type=model_argument, required=True, help=MODEL_HELP)
     test = ev.add_mutually_exclusive_group(required=True)
@@ -91,6 +95,7 @@ def add_evaluate_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def add_average_parser(commands: argparse._SubParsersAction) -> None:
+    """Add the ``average`` command and its flags to ``commands``."""
     av = commands.add_parser("average", help="average a run's last weight snapshots into a new model folder")
     av.add_argument("--model", type=Path, required=True, help="the run's model folder (trained with --keep-snapshots)")
     av.add_argument("--last", type=int, default=5, help="how many of the last snapshots to average (default 5)")
@@ -144,9 +149,11 @@ def _loaded_model(args: argparse.Namespace):
 
 
 def command_translate(args: argparse.Namespace) -> int:
+    """Translate the TEXT arguments (or stdin's lines) and print them; the exit status."""
     if args.force_target is not None and (args.prefix or args.attend):
         raise EngineError("--force-target scores one given target as it is: it takes no --prefix or --attend "
                           "(they steer a search; drop --force-target to steer one)")
+    contrast = check_explain_flags(args)
     bundle = _loaded_model(args)
     if bundle.translator.training_words is None:  # said once; --json then gives "unseen": null
         print(f"[note] {bundle.translator.training_words_note}", file=sys.stderr)
@@ -160,7 +167,13 @@ def command_translate(args: argparse.Namespace) -> int:
         if prefix or overrides:
             prepared = bundle.translator.prepare(text)
             steering = make_steering(bundle.translator, prepared, bundle.target_language, prefix, overrides)
-        _print_translation(bundle.translator.translate(text, config, steering), args.json, _unseen(bundle, text))
+        translation = bundle.translator.translate(text, config, steering)
+        attribution = None if args.explain is None else explanation(bundle.translator, translation, args.explain,
+                                                                    contrast, args.ig_steps)
+        _print_translation(translation, args.json, _unseen(bundle, text),
+                           {} if args.explain is None else {"attribution": attribution})
+        if args.explain is not None and not args.json:
+            print_explanation(translation, attribution)
     return 0
 
 
@@ -169,8 +182,8 @@ def _unseen(bundle, text: str) -> list[str] | None:
     return None if bundle.translator.training_words is None else bundle.translator.unseen_words(text)
 
 
-def _print_translation(translation, as_json: bool, unseen: list[str] | None = None) -> None:
-    document = translation.to_json() | {"unseen": unseen}
+def _print_translation(translation, as_json: bool, unseen: list[str] | None = None, extra: dict | None = None) -> None:
+    document = translation.to_json() | {"unseen": unseen} | (extra or {})
     line = json_line(document, "translate")  # checked in either form: a NaN score reads as an empty text
     if as_json:
         print(line, flush=True)
@@ -204,6 +217,7 @@ def _force_target(args: argparse.Namespace, bundle) -> int:
 
 
 def command_evaluate(args: argparse.Namespace) -> int:
+    """Score the model on a test set (BLEU, chrF, exact match) and print it; the exit status."""
     bundle = _loaded_model(args)
     if args.task:
         pairs = dates.dates_split(seed=(bundle.info.get("data") or {}).get("seed", 1)).test
@@ -265,6 +279,7 @@ def _evaluate_long_set(args: argparse.Namespace, bundle, pairs) -> int:
 
 
 def command_average(args: argparse.Namespace) -> int:
+    """Average a run's last weight snapshots into a new model folder; the exit status."""
     folder = write_averaged_model(args.model, args.out, args.last, overwrite=args.overwrite)
     used = load_model_folder(folder).info["averaged"]["count"]
     print(f"[average] {used} snapshot(s) of {args.model} averaged into {folder}", file=sys.stderr)

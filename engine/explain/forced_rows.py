@@ -35,6 +35,7 @@ from engine.networks.model import Encoded, Seq2Seq
 from engine.text.tokenizer import BOS_ID
 
 NO_CONTRAST = -1  # the contrast id of a row without a contrast piece
+SHRINK = 0.75  # the RNN's batch is cut to its active rows once they are this share of it or fewer
 
 
 class ForcedRows:
@@ -129,21 +130,22 @@ class ForcedRows:
 def _recurrent_logits(model: Seq2Seq, encoded: Encoded, fed: Tensor, steps: Tensor) -> Tensor:
     """The RNN decoder run over ``fed`` (R×(P+1)×E, rows sorted by ``steps`` descending) → R×V: the logits of
     each row at its own step. A row stops where its step is scored: at position t only the rows whose step
-    is ≥ t — the first ones — go on (half the work of running every row to the end)."""
+    is ≥ t — the first ones — go on (about half the work of running every row to the end)."""
     decoder = model.decoder
     inputs = fed.unbind(1)  # P+1 tensors R×E
     state = encoded.initial_state
     pieces: list[tuple[Tensor, Tensor, Tensor]] = []
     for position in range(int(steps[0]) + 1):
         active = int((steps >= position).sum())
-        if active < state[0].size(0):
+        if active <= SHRINK * state[0].size(0):  # dropped in a few stages: each cut costs a copy in the backward
             state, encoded = tuple(part[:active] for part in state), _first_rows(encoded, active)
-        embedded = inputs[position][:active]  # active×E
+        kept = state[0].size(0)
+        embedded = inputs[position][:kept]  # kept×E
         out = decoder.step(embedded, state, encoded)
         state = out.state
         done = int((steps > position).sum())  # rows done..active-1 score this position
         if done < active:
-            pieces.append((state[0][done:], out.context[done:], embedded[done:]))
+            pieces.append((state[0][done:active], out.context[done:active], embedded[done:active]))
     hidden, context, embedded = (torch.cat([piece[k] for piece in reversed(pieces)]) for k in range(3))
     return decoder.logits(hidden, context, embedded)  # R×V
 
