@@ -106,7 +106,7 @@ def show_past_direction(translate_tab) -> None:
     """The Translate tab's direction and scorer boxes name the earlier weights' direction and scorer, even
     for a run the model catalog does not list (its folder is elsewhere), and its examples are in their
     source language."""
-    from gui.translate.choices import label_of_direction
+    from gui.common.directions import label_of_direction
 
     past, choices = translate_tab.controller.past, translate_tab.controller.choices
     if past is None or choices is None:

@@ -23,8 +23,8 @@ from PySide6.QtCore import QCoreApplication
 
 from engine.networks.scorer_table import ATTENTION_SCORER_NAMES, SCORER_NAMES, SCORER_TABLE  # torch-free
 from gui.attention.head_rows import stacked_heads
+from gui.common.directions import label_of_direction
 from gui.scorer_labels import scorer_label
-from gui.translate.choices import label_of_direction
 
 if TYPE_CHECKING:
     from engine.decoding.forced import ForcedDecode

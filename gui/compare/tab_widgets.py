@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from gui.attention.inspector import StepInspector
 from gui.attention.view_bar import MapViewBar
+from gui.common.directions import label_of_direction
 from gui.common.fit_scroll import FitScrollArea
 from gui.common.menu_button import menu_button
 from gui.common.model_on_screen import PastBadge
@@ -34,7 +35,6 @@ from gui.compare.aligner_map import AlignerPanel
 from gui.compare.difference import DifferencePanel
 from gui.compare.layout import DIFFERENCE, INSPECTOR, GridPlan
 from gui.compare.panel import ScorerPanel
-from gui.translate.choices import label_of_direction
 
 INSPECTOR_HINT = QT_TRANSLATE_NOOP("CompareWidgets", "Step inspector: hover a map row or an output token of any scorer "
                                    "to see that step's scores e_ij and weights α_ij.")

@@ -21,6 +21,21 @@
     </message>
 </context>
 <context>
+    <name>Languages</name>
+    <message>
+        <source>Chinese</source>
+        <translation>中文</translation>
+    </message>
+    <message>
+        <source>English</source>
+        <translation>英文</translation>
+    </message>
+    <message>
+        <source>Dates</source>
+        <translation>日期</translation>
+    </message>
+</context>
+<context>
     <name>PastBadge</name>
     <message>
         <source>Back to the final model</source>

@@ -289,21 +289,6 @@
     </message>
 </context>
 <context>
-    <name>Languages</name>
-    <message>
-        <source>Chinese</source>
-        <translation>中文</translation>
-    </message>
-    <message>
-        <source>English</source>
-        <translation>英文</translation>
-    </message>
-    <message>
-        <source>Dates</source>
-        <translation>日期</translation>
-    </message>
-</context>
-<context>
     <name>LengthStudyDialog</name>
     <message>
         <source>No model yet: train one in the Train tab, then record its length study.</source>
