@@ -115,13 +115,13 @@ class AttributionStudy:
         lengths = {measure: len(steps[measure]) for measure in (*MEASURES, "pieces") if steps.get(measure) is not None}
         if len(set(lengths.values())) != 1 or "share" not in lengths or "pieces" not in lengths:
             raise StoredFileError(f"the attribution study is refused: its step lists differ in length ({lengths})")
+        if any(v is None for measure in ("agree", "changed", "tvd", "share") for v in steps.get(measure) or ()):
+            raise StoredFileError("the attribution study is refused: only rho may be missing at a step")
         for measure in MEASURES:
             stored, recomputed = data["summary"].get(measure), mean_defined(steps.get(measure))
             if (stored is None) != (recomputed is None) or (stored is not None and abs(stored - recomputed) > 1e-3):
                 raise StoredFileError(f"the attribution study is refused: its {measure} summary is {stored} but its "
                                       f"steps give {recomputed}")
-        if any(v is None for measure in ("agree", "changed", "tvd", "share") for v in steps.get(measure) or ()):
-            raise StoredFileError("the attribution study is refused: only rho may be missing at a step")
 
         def values(measure):
             listed = steps.get(measure)
