@@ -62,6 +62,7 @@ class WindowLessonHost(QObject):
         self._run_ended = True
         self._run_started = False
         self._compared = True
+        self._aligning = False  # the word aligner links a shared target after the maps are forced on it
         self._validated_panel: QObject | None = None
         self._wire()
 
@@ -86,7 +87,8 @@ class WindowLessonHost(QObject):
         compare = w.compare_tab.controller
         compare.runStarted.connect(lambda _run: setattr(self, "_compared", False))
         compare.runFinished.connect(self._on_compared)
-        compare.alignerReady.connect(lambda aligned: aligned is not None and self._emit("aligner_shown"))
+        compare.alignerStarted.connect(lambda: setattr(self, "_aligning", True))
+        compare.alignerReady.connect(self._on_aligned)
         w.tabs.currentChanged.connect(self._on_tab)
         w.train_tab.pointChosen.connect(lambda _folder, _step: self._emit("travelled"))
 
@@ -108,6 +110,12 @@ class WindowLessonHost(QObject):
         panel = self.window.translate_tab.view.attention_panel
         self._emit("cell_clicked", word=word_at(panel, row), source=word_at(panel, column, source=True),
                    is_max=strongest_word(panel, row, column))
+
+    def _on_aligned(self, aligned) -> None:
+        """The word aligner's map for the shared target (None: the maps share none): an event when it has links."""
+        self._aligning = False
+        if aligned is not None and aligned.links:
+            self._emit("aligner_shown", links=len(aligned.links))
 
     def _on_compared(self) -> None:
         self._compared = True
@@ -260,7 +268,7 @@ class WindowLessonHost(QObject):
         w.compare_sentence(text, reference)  # what the Translate tab's "Compare" button does
         compare = w.compare_tab.controller
         self._compared = False
-        return lambda: self._compared and not compare.busy
+        return lambda: self._compared and not compare.busy and not self._aligning
 
     def _do_compare_shared_target(self) -> Settled:
         if self.window.compare_tab.target_choice() != OWN_OUTPUTS:
@@ -271,7 +279,7 @@ class WindowLessonHost(QObject):
         self._compared = False
         button.click()
         compare = self.window.compare_tab.controller
-        return lambda: self._compared and not compare.busy
+        return lambda: self._compared and not compare.busy and not self._aligning
 
     def _do_set_attention_mode(self, on: bool) -> Settled:
         button = self.window.translate_tab.view.whatif_bar.attend_button

@@ -193,3 +193,15 @@ def test_chapter_8_hears_the_training_runs_validations(qtbot, window):
     assert window.lesson_host._validated_panel is window.training_panel  # its validations are heard
     window.lesson_host.events.happened.emit("validated", {})  # what the host says of one
     assert trying.met == 1
+
+
+def test_chapter_6_waits_for_the_aligner_and_counts_only_the_learners_pair(qtbot, window):
+    show_me(qtbot, window, "06-alignment")  # its Show me ends once the aligner has drawn its links
+    compare, trying = window.compare_tab, window.lesson_panel.trying
+    assert compare.aligner.isVisibleTo(window) or compare.inspector_tabs.currentWidget() is compare.aligner
+    assert trying.met == 0
+    compare.input.setText("汤姆在花园里站着。")
+    compare.reference.setText("Tom is standing in the garden.")
+    compare.reference.editingFinished.emit()
+    compare.compare_button.click()
+    qtbot.waitUntil(lambda: trying.met == 1, timeout=RUN_MS)
