@@ -214,7 +214,7 @@ class TrainingController(QObject):
         self.runChanged.emit(record)
 
     def _on_status(self, record: RunRecord, item: StatusMessage) -> None:
-        record.activity = item.text
+        record.activity = status_word(item.text)
 
     def _on_prepared(self, record: RunRecord, item: RunPrepared) -> None:
         record.parameters = item.parameters

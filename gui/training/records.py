@@ -112,8 +112,9 @@ class Snapshot:
     samples: tuple[SampleTranslation, ...]
 
 
-# The words of engine.records.runs.RunPhase and engine.training.events.FinishReason, marked for translation
-# (status_word shows them in the interface's language).
+# The words of engine.records.runs.RunPhase and engine.training.events.FinishReason, and what a run says it is
+# doing in fixed words (engine.records.run_lifecycle, engine.training.jobs), marked for translation (status_word
+# shows them in the interface's language; a status with figures in it stays as the engine wrote it).
 STATUS_WORDS = (
     QT_TRANSLATE_NOOP("RunStatus", "not started"), QT_TRANSLATE_NOOP("RunStatus", "waiting"),
     QT_TRANSLATE_NOOP("RunStatus", "preparing"), QT_TRANSLATE_NOOP("RunStatus", "training"),
@@ -124,6 +125,10 @@ STATUS_WORDS = (
     QT_TRANSLATE_NOOP("RunStatus", "completed"), QT_TRANSLATE_NOOP("RunStatus", "early stopping"),
     QT_TRANSLATE_NOOP("RunStatus", "time budget"), QT_TRANSLATE_NOOP("RunStatus", "step limit"),
     QT_TRANSLATE_NOOP("RunStatus", "token budget"),
+    QT_TRANSLATE_NOOP("RunStatus", "reading the corpus and training the tokenizers"),
+    QT_TRANSLATE_NOOP("RunStatus", "reading the corpus and the checkpoint"),
+    QT_TRANSLATE_NOOP("RunStatus", "reading the corpus"), QT_TRANSLATE_NOOP("RunStatus", "training the tokenizers"),
+    QT_TRANSLATE_NOOP("RunStatus", "scoring the best model on the held-out test split and its long test set"),
 )
 
 

@@ -74,7 +74,8 @@ class RunSettings(RunSpec):
     def corpus_label(self) -> str:
         """"dates task" or the corpus file's name."""
         if self.corpus.task:
-            return QCoreApplication.translate("RunSettings", "%1 task").replace("%1", self.corpus.task)
+            task = QCoreApplication.translate("RunSettings", self.corpus.task)  # "dates": a marked word
+            return QCoreApplication.translate("RunSettings", "%1 task").replace("%1", task)
         return Path(self.corpus.corpus or "?").name
 
     @property

@@ -240,7 +240,7 @@
     </message>
     <message>
         <source>%1 task</source>
-        <translation>%1 任务</translation>
+        <translation>%1任务</translation>
     </message>
 </context>
 <context>
@@ -312,6 +312,26 @@
     <message>
         <source>token budget</source>
         <translation>词元预算用完</translation>
+    </message>
+    <message>
+        <source>reading the corpus and training the tokenizers</source>
+        <translation>正在读取语料并训练分词器</translation>
+    </message>
+    <message>
+        <source>reading the corpus and the checkpoint</source>
+        <translation>正在读取语料和检查点</translation>
+    </message>
+    <message>
+        <source>reading the corpus</source>
+        <translation>正在读取语料</translation>
+    </message>
+    <message>
+        <source>training the tokenizers</source>
+        <translation>正在训练分词器</translation>
+    </message>
+    <message>
+        <source>scoring the best model on the held-out test split and its long test set</source>
+        <translation>正在用留出的测试集及其长测试集为最佳模型打分</translation>
     </message>
     <message>
         <source>%1 (watched)</source>
