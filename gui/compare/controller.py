@@ -140,6 +140,8 @@ class CompareController(QObject):
         self.past: PastModel | None = None  # a run's earlier weights backing their scorer's panel (read-only)
         self._past_job = None
         self._before_past = ""  # the direction shown before the earlier weights came (Back returns to it)
+        self._set_aside: tuple[str, str, str] | None = None  # (language, text, reference) of a sentence left
+        # undecoded when the direction changed to models of another language: decoded again on return to it
 
     # -- models -----------------------------------------------------------------------------
     def start(self, direction: str) -> None:
@@ -238,13 +240,17 @@ class CompareController(QObject):
         """Plan the panels again for ``direction`` and decode the sentence on screen again once the
         models are in, when they read its language (a Chinese sentence is never given to the dates
         task's model); before the catalog is scanned, only the direction is kept: the scan plans."""
-        same_language = self.source_language(direction) == self.source_language(self.direction)
+        before, after = self.source_language(self.direction), self.source_language(direction)
         self.direction = direction
         if not self._planned:
             return
         again = (self.run.text, self.run.reference) if self.run is not None else self._pending
-        again = again if same_language else None
-        if not same_language:
+        if before != after:
+            if again is not None:
+                self._set_aside = (before, *again)
+            again = None
+            if self._set_aside is not None and self._set_aside[0] == after:  # back to the sentence's language
+                again, self._set_aside = self._set_aside[1:], None
             self.run = None
         self.cancel()
         self._plan()

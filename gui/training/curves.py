@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.common.plotstyle import DIVERGED_COLOUR, FOREGROUND, style_plot
+from gui.training.loss_note import LossSpikeNote
 from gui.training.ranges import curves_x_bounds, loss_bounds, nice_bounds
 from gui.training.records import DEFAULT_SMOOTHING, RunRecord
 from gui.training.run_curves import RunCurves, TimeOrStepAxis
@@ -145,6 +146,8 @@ class CurvesView(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(bar)
         layout.addWidget(self.plots, 1)
+        self.spike_note = LossSpikeNote()  # why the raw loss spikes, for a run that joins long examples
+        layout.addWidget(self.spike_note)
 
     def _make_plot(self, name: str, title: str, left: str) -> pg.PlotWidget:
         """A plot called ``name``, its ``title`` and ``left`` axis given in English (shown translated)."""
@@ -210,6 +213,7 @@ class CurvesView(QWidget):
     # -- runs ---------------------------------------------------------------------------------
     def add_run(self, record: RunRecord) -> None:
         self._runs[id(record)] = (record, RunCurves(self, record))
+        self.spike_note.follow([shown for shown, _curves in self._runs.values() if shown.visible])
         self.update_run(record)
 
     def update_run(self, record: RunRecord) -> None:
@@ -300,6 +304,7 @@ class CurvesView(QWidget):
         if entry is not None:
             for item in entry[1].items():
                 item.setVisible(visible)
+        self.spike_note.follow([shown for shown, _curves in self._runs.values() if shown.visible])
         self.fit_ranges()
 
     def mark_diverged(self, record: RunRecord) -> None:

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from engine.text.language_check import LanguageCheck
     from gui.translate.controller import RunInfo, TranslateController
     from gui.translate.language_notice import LanguageNotice
+    from gui.translate.view import TranslateView
 
 ASK_LANGUAGE = "translate/ask_language"  # QSettings key: refuse input in another language (else decode it with a note)
 
@@ -29,12 +30,15 @@ class LanguageGate(QObject):
     switchRequested = Signal(str)  # translate the input with this direction's model
     anywayRequested = Signal(str)  # decode this input with the model in use, as it is
 
-    def __init__(self, controller: TranslateController, notice: LanguageNotice, parent: QObject | None = None) -> None:
+    def __init__(self, controller: TranslateController, notice: LanguageNotice, parent: QObject | None = None,
+                 view: TranslateView | None = None) -> None:
+        """``view``: the Translate view whose previous sentence's tokens and map a refused input clears."""
         super().__init__(parent)
         self.controller = controller
         self.notice = notice
+        self.view = view
         controller.ask_language = stored_flag(QSettings(), ASK_LANGUAGE, True)
-        controller.languageRefused.connect(lambda text, check: self.show(text, check, decoded=False))
+        controller.languageRefused.connect(self._refused)
         notice.switchRequested.connect(self._on_switch)
         notice.anywayRequested.connect(self._on_anyway)
         notice.askingChanged.connect(self.set_asking)
@@ -68,6 +72,15 @@ class LanguageGate(QObject):
             if other is not None and other != direction:
                 switch = (other, choices.direction_label(other))
         self.notice.show_check(text, notice_text(check, label, decoded), decoded, switch)
+
+    def _refused(self, text: str, check: LanguageCheck) -> None:
+        """The line is up for an input not decoded: the previous sentence's tokens, output and map go with
+        it (left there, they lay under a Direction box that may name another model than theirs)."""
+        if self.view is not None:
+            self.view.source_tokens.set_pieces([])
+            self.view.target_output.set_pieces([])
+            self.view.attention_panel.clear()
+        self.show(text, check, decoded=False)
 
     def run_started(self, info: RunInfo) -> None:
         """A decode began: the line goes, unless the check is off and the input is in another

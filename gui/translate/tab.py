@@ -65,7 +65,7 @@ class TranslateTab(QWidget):
         self.pinned_folder = pinned_folder
         self.view = TranslateView()
         self.controller = TranslateController(self)
-        self.language = LanguageGate(self.controller, self.view.language_notice, self)  # input in another language
+        self.language = LanguageGate(self.controller, self.view.language_notice, self, self.view)  # another language
         self.status = ModelStatus()
         self.history = History()
         self.examples = load_examples()

@@ -148,6 +148,7 @@ def window(qtbot):
     return window
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_english_typed_into_zh_en_is_not_decoded_and_one_click_translates_it_en_zh(qtbot, window):
     tab = window.translate_tab
     view, controller, notice = tab.view, tab.controller, tab.view.language_notice
@@ -171,6 +172,7 @@ def test_english_typed_into_zh_en_is_not_decoded_and_one_click_translates_it_en_
     assert not notice.isVisible()
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_translate_anyway_and_dont_ask_again_decode_it_and_the_setting_is_kept(qtbot, window):
     tab = window.translate_tab
     view, controller, notice = tab.view, tab.controller, tab.view.language_notice
@@ -200,3 +202,16 @@ def test_translate_anyway_and_dont_ask_again_decode_it_and_the_setting_is_kept(q
     assert controller.ask_language and QSettings().value(ASK_LANGUAGE) in (True, "true") and not notice.isVisible()
     type_and_translate(qtbot, window, "Good morning")
     assert notice.refused and controller.last_run.prepared.text == ENGLISH
+
+
+@pytest.mark.slow  # a trained model, or the real window
+def test_a_refused_input_leaves_no_output_of_the_previous_sentence_on_screen(qtbot, window):
+    tab = window.translate_tab
+    view, notice = tab.view, tab.view.language_notice
+    type_and_translate(qtbot, window, CHINESE)
+    qtbot.waitUntil(lambda: bool(view.attention_panel.target_tokens()), timeout=RUN_MS)
+    assert view.target_output.text() and view.source_tokens.text()
+    type_and_translate(qtbot, window, ENGLISH)  # refused: the line is up
+    assert notice.refused
+    assert view.target_output.text() == "" and view.source_tokens.text() == ""  # not 我喜欢猫's, under "Chinese → English"
+    assert not view.attention_panel.target_tokens()

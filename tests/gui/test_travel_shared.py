@@ -58,7 +58,7 @@ def test_the_direction_box_and_the_panels_messages_name_languages_not_internal_k
     assert all("Dates → ISO 8601" in reason and "src" not in reason for reason in reasons)
 
 
-def test_back_returns_compare_to_its_direction_with_every_panel_usable_and_never_decodes_another_language():
+def test_back_returns_compare_to_its_direction_and_sentence_with_every_panel_usable_never_decoding_another_language():
     past = _past("en-zh")
     controller, jobs, said = _controller(past)
     controller.start("zh-en")
@@ -73,6 +73,7 @@ def test_back_returns_compare_to_its_direction_with_every_panel_usable_and_never
     controller.back_to_final()
     _run_all(jobs)
     assert controller.direction == "zh-en" and said[-1] == ""
+    assert [run.text for run in runs] == ["你好。", "你好。"]  # back in its language: decoded again
     assert {slot.scorer for slot in controller.slots if slot.usable} == {"additive", "dot"}  # zh-en's models
     assert not any(slot.past for slot in controller.slots)
 

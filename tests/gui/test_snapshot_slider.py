@@ -1,0 +1,29 @@
+"""The training snapshots' slider spans the panel (beside its position text it was ~15 px wide), and a long
+CJK sample never widens the panel (gui/training/snapshots.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.training.events import SampleTranslation
+from gui.training.records import Snapshot
+from gui.training.snapshots import SnapshotView
+
+
+def _snapshot(step: int) -> Snapshot:
+    source = tuple("一九五二年三月十七日")
+    sample = SampleTranslation("一九五二年三月十七日" * 3, "1952-03-17", "1952-03-17", source, tuple("1952-03-17"),
+                               np.full((10, len(source)), 0.1, dtype=np.float32))
+    return Snapshot(epoch=1, step=step, bleu=12.5, samples=(sample,))
+
+
+def test_the_slider_spans_the_panel_and_the_sample_does_not_widen_it(qtbot):
+    view = SnapshotView()
+    qtbot.addWidget(view)
+    narrow = view.minimumSizeHint().width()
+    view.set_snapshots([_snapshot(100 * k) for k in range(1, 7)])
+    assert view.minimumSizeHint().width() <= max(narrow, 200)  # the sample's table is cut, not laid out wider
+    view.resize(420, 500)
+    view.show()
+    qtbot.waitExposed(view)
+    assert view.slider.width() >= 0.9 * view.width()
