@@ -87,7 +87,7 @@ def render(found: dict, threads: int) -> str:
              "Does a model's output depend on the source pieces its attention falls on? For each shipped model, a "
              "fixed sample of its held-out test split is translated greedily and every output step measured "
              "(`scripts/attribution_report.py`, `engine/studies/attribution_study.py`; the method: "
-             "[attribution.md](attribution.md)):", "",
+             "[Why attention](why-attention.md#is-attention-the-explanation)):", "",
              "- *argmax agrees*: the share of steps whose most-attended source piece is the one whose replacement by "
              "`<unk>` lowers log p(y_i) most (occlusion); *chance*: the mean 1/S, what two random picks would give;",
              "- *ρ(α, |IG|)*: the mean Spearman rank correlation per step between α and the magnitude of Integrated "
