@@ -62,7 +62,10 @@ class MapChoice(QWidget):
             self.combo.setItemData(self.combo.count() - 1, method_tooltip(method), Qt.ItemDataRole.ToolTipRole)
         self.combo.setToolTip(self.tr("What the map shows: the attention α, or how much each source word "
                                       "contributed to the output (an attribution, computed after the decode)"))
-        self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        # As wide as about 14 characters (its list shows the labels whole): the bar under the map must fit
+        # at 1280 pixels beside the Words and Colours boxes, in Chinese too.
+        self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.combo.setMinimumContentsLength(14)
         self.progress = QLabel()
         self.progress.setObjectName(f"{prefix}ExplainProgress")
         self.progress.setTextFormat(Qt.TextFormat.PlainText)
@@ -73,7 +76,7 @@ class MapChoice(QWidget):
         self.cancel.setText("✕")
         self.cancel.setAutoRaise(True)
         self.cancel.setToolTip(self.tr("Stop computing the attribution (the rows done stay)"))
-        self.cancel.hide()
+        self.cancel.setEnabled(False)  # always in place: showing it would widen the bar (and the window)
         self.cancel.clicked.connect(self.cancelRequested)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -92,10 +95,10 @@ class MapChoice(QWidget):
         self.combo.setCurrentIndex(self.combo.findData(check_method(method)))
 
     def show_progress(self, text: str, tooltip: str = "", running: bool = False) -> None:
-        """The progress line (cut when narrow: its tooltip holds it whole); Cancel shown while ``running``."""
+        """The progress line (cut when narrow: its tooltip holds it whole); Cancel enabled while ``running``."""
         self.progress.setText(text)
         self.progress.setToolTip(tooltip or text)
-        self.cancel.setVisible(running)
+        self.cancel.setEnabled(running)
 
     def restore(self, settings: QSettings) -> None:
         """The choice remembered last time; a missing or unknown one keeps α."""

@@ -32,6 +32,7 @@ from gui.common.examples import fill_examples_menu, load_examples
 from gui.common.tab_protocol import DECODE_STOP_MS, CloseQuestion
 from gui.compare.controller import CompareController, CompareRun
 from gui.compare.enlarged import EnlargedMap
+from gui.compare.explain_link import CompareExplain
 from gui.compare.export import export_grid, grid_document
 from gui.compare.inspection import show_panel_step
 from gui.compare.language import retranslate_compare
@@ -78,6 +79,7 @@ class CompareTab(CompareWidgets):
         self._input_notice = ""  # what was cut from a long input (engine.decoding.translator.PreparedSource.notice)
         self.enlarged: dict[str, EnlargedMap] = {}  # the maps open in windows of their own, by scorer
         self._wire()
+        self.explain = CompareExplain(self)  # every map: α or one attribution (gui/compare/explain_link.py)
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
         super().changeEvent(event)

@@ -1,0 +1,252 @@
+"""The Compare tab's attributions: one chooser (gui/attention/map_choice.py, beside the Words / Colours boxes)
+makes every map of the grid show attention α or the same attribution, so that a learner sees whether the
+scorers that attend most sharply are the ones whose outputs depend on those words.
+
+Once a run has its final rows (each scorer's own output, or the target forced on every model), one job
+attributes every map's rows with engine.explain.explain_steps, model after model in one worker (as the
+decodes and forced decodes run: one thread, not five), and each map redraws as its steps come — at most
+~30 times a second, one frame for all the maps that changed. A new run, another direction or Cancel ends the
+job. The maps use the diverging scale of gui/attention/attribution_view.py (blue −, white 0, red +; each map
+from −m to +m, m its own largest |value|, named in its tooltip); a word's value is the sum of its pieces', an
+output word's row the mean of its pieces' rows, as α is merged. The fixed-context panel has no map here;
+the Translate tab draws its attribution. The coverage bars, the difference map, the maps opened large and
+the inspector stay α's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+from PySide6.QtCore import QObject, QSettings
+
+from gui.attention.attribution_math import ALPHA, DIVERGING_MAP, SHORT_NAMES, AttributionStore, diverging_levels
+from gui.attention.map_choice import MapChoice, method_label
+from gui.attention.throttle import FrameThrottle
+
+if TYPE_CHECKING:
+    from gui.compare.panel import ScorerPanel
+    from gui.compare.tab import CompareTab
+
+
+@dataclass(frozen=True)
+class ShownRows:
+    """What a map shows, as engine.explain.explain_steps reads a translation: the sentence, its pieces and
+    the output pieces of the map's rows (with the decode's steps when they are the model's own output)."""
+
+    source: str
+    source_tokens: tuple[str, ...]
+    tokens: tuple[str, ...]
+    steps: tuple = ()
+    empty: bool = False
+
+
+@dataclass(frozen=True)
+class ExplainFailure:
+    """One model's attribution could not be computed (the others go on)."""
+
+    message: str
+
+
+def grid_items(subjects: dict[str, tuple[object, ShownRows]], method: str):
+    """(scorer, StepAttribution) for every map, model after model; (scorer, ExplainFailure) for a model that
+    fails. engine.explain is imported here, in the job's thread."""
+    from engine.explain import explain_steps
+
+    for scorer, (translator, shown) in subjects.items():
+        items = None
+        try:
+            items = explain_steps(translator, shown, method)
+            for item in items:
+                yield scorer, item
+        except Exception as error:  # one model failing must not stop the others
+            yield scorer, ExplainFailure(f"{type(error).__name__}: {error}")
+        finally:
+            if items is not None and hasattr(items, "close"):
+                items.close()
+
+
+class CompareExplain(QObject):
+    """The grid's chooser and the attributions behind its maps."""
+
+    def __init__(self, tab: CompareTab) -> None:
+        super().__init__(tab)
+        self.tab = tab
+        self.choice = MapChoice("compare")
+        tab.view_bar.layout().insertWidget(0, self.choice)
+        self.choice.restore(QSettings())
+        self.stores: dict[str, AttributionStore] = {}
+        self.subjects: dict[str, tuple[str, ...]] = {}  # scorer → the output pieces its attributions explain
+        self.failures: dict[str, str] = {}
+        self.job = None
+        self.job_method = ""
+        self._done = self._total = 0  # steps attributed, of every map's
+        self._dirty: set[str] = set()
+        self._throttle = FrameThrottle(self._draw_dirty, self)
+        controller = tab.controller
+        controller.slotsChanged.connect(lambda _slots: self._on_slots())
+        controller.runStarted.connect(lambda _run: self._reset())
+        controller.runFinished.connect(self._on_run_finished)
+        self.choice.methodChanged.connect(self._on_method)
+        self.choice.cancelRequested.connect(self.cancel)
+        tab.view_bar.colorScaleChanged.connect(lambda _name: self.redraw_all())
+
+    @property
+    def method(self) -> str:
+        return self.choice.method()
+
+    @property
+    def running(self) -> bool:
+        return self.job is not None
+
+    # -- the grid ---------------------------------------------------------------------------
+    def _on_slots(self) -> None:
+        """New panels (another direction): their redraws of α are followed by the attribution's."""
+        self._reset()
+        for scorer, panel in self.tab.panels.items():
+            panel.mapDrawn.connect(lambda _final, scorer=scorer: self._after_panel_draw(scorer))
+
+    def _reset(self) -> None:
+        self._drop_job()
+        self.stores, self.subjects, self.failures = {}, {}, {}
+        self._dirty.clear()
+        self.choice.show_progress("", running=False)
+
+    def _mapped(self) -> dict[str, ScorerPanel]:
+        return {s: p for s, p in self.tab.panels.items() if p.heatmap is not None and p.isEnabled()}
+
+    def _on_run_finished(self) -> None:
+        """Every panel has its final rows: attribute them (the chosen method, unless α)."""
+        self.stores, self.subjects, self.failures = {}, {}, {}
+        self._start(self.method)
+
+    def _on_method(self, method: str) -> None:
+        self.choice.save(QSettings())
+        if method == ALPHA:
+            self.redraw_all()
+            return
+        self.redraw_all()
+        if self.job is None or self.job_method != method:
+            self._start(method)
+
+    def _start(self, method: str) -> None:
+        run, bundles = self.tab.controller.run, self.tab.controller.bundles
+        if method == ALPHA or run is None:
+            return
+        subjects = {}
+        for scorer, panel in self._mapped().items():
+            bundle = bundles.get(scorer)
+            if bundle is None or not panel.target_tokens:  # the run has ended: every panel has its final rows
+                continue
+            store = self.stores.setdefault(scorer, AttributionStore(len(panel.source_tokens)))
+            self.subjects[scorer] = tuple(panel.target_tokens)
+            if store.complete(method, len(panel.target_tokens)):
+                continue
+            steps = panel.rows.steps if len(panel.rows.steps) == len(panel.target_tokens) else ()
+            subjects[scorer] = (bundle.translator, ShownRows(run.text, tuple(panel.source_tokens),
+                                                             tuple(panel.target_tokens), tuple(steps)))
+        self._drop_job()
+        if not subjects:
+            self.choice.show_progress("", running=False)
+            return
+        job = self.tab.controller.jobs.start(lambda: grid_items(subjects, method), "compare explain")
+        self.job, self.job_method = job, method
+        self._total = sum(len(shown.tokens) for _t, shown in subjects.values())
+        self._done = 0
+        job.yielded.connect(self._on_item)
+        job.done.connect(self._on_done)
+        job.failed.connect(lambda job_id, message, _d: self._on_failed(job_id, message))
+        self._say_progress()
+
+    def cancel(self) -> None:
+        if self.job is None:
+            return
+        method, done, total = self.job_method, self._done, self._total
+        self._drop_job()
+        self.choice.show_progress(self.tr("%1: stopped at %2/%3").replace("%1", method_label(method)).replace(
+            "%2", str(done)).replace("%3", str(total)), running=False)
+
+    # -- the job's items --------------------------------------------------------------------
+    def _on_item(self, job_id: int, item) -> None:
+        if self.job is None or job_id != self.job.id:
+            return
+        scorer, result = item
+        if isinstance(result, ExplainFailure):
+            self.failures[scorer] = result.message
+            return
+        self.stores[scorer].add(result)
+        self._done += 1
+        self._dirty.add(scorer)
+        self._throttle.request()
+        self._say_progress()
+
+    def _on_failed(self, job_id: int, message: str) -> None:
+        if self.job is not None and job_id == self.job.id:
+            self.choice.show_progress(self.tr("Attribution failed: %1").replace("%1", message.splitlines()[0]),
+                                      running=False)
+
+    def _on_done(self, job_id: int) -> None:
+        if self.job is not None and job_id == self.job.id:
+            self.job, self.job_method = None, ""
+            self._throttle.flush()
+            failed = "; ".join(f"{s}: {m}" for s, m in self.failures.items())
+            self.choice.show_progress(self.tr("failed for %1").replace("%1", ", ".join(self.failures))
+                                      if failed else "", failed, running=False)
+
+    def _say_progress(self) -> None:
+        if self.job is None:
+            return
+        self.choice.show_progress(f"{self._done}/{self._total}", self.tr("%1: %2 of %3 steps of every map").replace(
+            "%1", method_label(self.job_method)).replace("%2", str(self._done)).replace("%3", str(self._total)),
+            running=True)
+
+    def _drop_job(self) -> None:
+        if self.job is not None:
+            self.job.cancel()
+            self.job, self.job_method = None, ""
+
+    # -- drawing ----------------------------------------------------------------------------
+    def _after_panel_draw(self, scorer: str) -> None:
+        """A panel drew α (new rows, a head, the word view): the attribution goes back on top."""
+        if self.method != ALPHA:
+            self.draw(scorer)
+
+    def _draw_dirty(self) -> None:
+        dirty, self._dirty = self._dirty, set()
+        for scorer in dirty:
+            self.draw(scorer)
+
+    def redraw_all(self) -> None:
+        for scorer, panel in self._mapped().items():
+            if self.method == ALPHA:
+                panel.heatmap.set_color_scale(self.tab.view_bar.scale_name())
+                shown = panel.shown_matrix()
+                if shown is not None and panel.target_tokens:
+                    panel.heatmap.set_rows(shown, panel.target_tokens, finished=panel.map_final)
+            else:
+                self.draw(scorer)
+
+    def shown_matrix(self, scorer: str) -> np.ndarray | None:
+        """The attribution a map shows, piece by piece (rows × source pieces; NaN: not computed yet); None
+        while the map shows α or has no rows."""
+        panel = self.tab.panels.get(scorer)
+        if self.method == ALPHA or panel is None or not panel.target_tokens:
+            return None
+        rows = len(panel.target_tokens)
+        store = self.stores.get(scorer)
+        if store is None or self.subjects.get(scorer) != tuple(panel.target_tokens):
+            return np.full((rows, len(panel.source_tokens)), np.nan, np.float32)
+        return store.matrix(self.method, rows)
+
+    def draw(self, scorer: str) -> None:
+        """Draw the chosen attribution in ``scorer``'s map, on its own diverging scale."""
+        panel = self.tab.panels.get(scorer)
+        matrix = self.shown_matrix(scorer)
+        if panel is None or panel.heatmap is None or matrix is None:
+            return
+        heatmap = panel.heatmap
+        heatmap.set_rows(matrix, panel.target_tokens, finished=panel.map_final)
+        top = diverging_levels(heatmap.units.matrix(matrix))
+        heatmap.set_scale(-top, top, DIVERGING_MAP, self.tr("%1 (blue −, red +; ±%2 = map max |a|)").replace(
+            "%1", SHORT_NAMES[self.method]).replace("%2", f"{top:.2f}"))
