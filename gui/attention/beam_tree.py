@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QKeyEvent, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QGraphicsPixmapItem, QGraphicsRectItem, QGraphicsScene, QGraphicsView, QToolTip
 
@@ -29,6 +29,9 @@ NODE_HEIGHT = ROW_HEIGHT - 4
 LABEL_CHARACTERS = 18
 PRUNED_OPACITY = 0.55
 STATUS_COLOURS = {"kept": QColor(30, 30, 30), "finished": QColor(0, 120, 60), "pruned": QColor(150, 150, 150)}
+# The statuses' words in the node's tooltip (engine.decoding.search.SearchNode.status), marked for translation.
+STATUS_WORDS = (QT_TRANSLATE_NOOP("BeamTree", "kept"), QT_TRANSLATE_NOOP("BeamTree", "finished"),
+                QT_TRANSLATE_NOOP("BeamTree", "pruned"))
 EDGE_COLOUR = QColor(120, 120, 120)
 OUTLINE_COLOUR = QColor(255, 140, 0)
 LABEL_ALIGNMENT = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
@@ -72,7 +75,8 @@ class TreeNode:
         node = self.node
         return (f"{node.token}  p = {node.probability:.3f}\n" + QCoreApplication.translate(
             "BeamTree", "log p of the hypothesis %1\nscore (log p / lp) %2").replace(
-            "%1", f"{node.log_probability:.3f}").replace("%2", f"{node.score:.3f}") + f"\n{node.status}")
+            "%1", f"{node.log_probability:.3f}").replace("%2", f"{node.score:.3f}") + "\n"
+                + QCoreApplication.translate("BeamTree", node.status))
 
 
 def _row_at(local_x: float, local_y: float, rows: int) -> int | None:

@@ -152,6 +152,18 @@
 <context>
     <name>BeamTree</name>
     <message>
+        <source>kept</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已结束</translation>
+    </message>
+    <message>
+        <source>pruned</source>
+        <translation>已剪除</translation>
+    </message>
+    <message>
         <source>log p of the hypothesis %1
 score (log p / lp) %2</source>
         <translation>该假设的 log p %1
