@@ -29,10 +29,10 @@ PACKAGES = ("attention", "training", "compare", "common")
 SCREEN_WIDTH = 1280 - 16  # the window's frame takes a few pixels of the screen's width
 
 
-def _install(qapp) -> list[QTranslator]:
-    """The four packages' zh_CN catalogs, installed (Qt then sends every widget a LanguageChange)."""
+def _install(qapp, also: tuple[str, ...] = ()) -> list[QTranslator]:
+    """The four packages' zh_CN catalogs (and ``also``'s), installed (Qt then sends every widget a LanguageChange)."""
     translators = []
-    for package in PACKAGES:
+    for package in (*PACKAGES, *also):
         translator = QTranslator()
         assert translator.load(str(catalog_path(package, ".qm"))), package
         qapp.installTranslator(translator)
@@ -142,3 +142,28 @@ def test_what_is_on_screen_follows_a_switch_of_language_both_ways(qtbot, qapp):
         for translator in translators:
             qapp.removeTranslator(translator)
     qtbot.waitUntil(lambda: "Step i = 2" in inspector.title.text() and "Loss per target token" in title.text)
+
+
+def test_the_compare_tab_names_its_panels_and_direction_again_after_a_switch(qtbot, qapp):
+    """A panel's title and a disabled panel's reason hold a scorer's label and a direction: made again."""
+    from engine.networks.scorer_table import SCORER_TABLE
+    from gui.compare.model import plan_slots
+    from gui.compare.tab import CompareTab
+
+    tab = CompareTab()
+    qtbot.addWidget(tab)
+    tab.controller.slots = plan_slots([], "zh-en", {name: (info.label, info.formula) for name, info in SCORER_TABLE.items()})
+    tab.controller.slotsChanged.emit(tab.controller.slots)
+    panel = tab.panels["additive"]
+    assert "Additive (Bahdanau)" in panel.title.text()
+    assert panel.output_text == "no Additive (Bahdanau) model for Chinese → English: train one in the Train tab"
+    translators = _install(qapp, also=("app",))  # the scorers' labels are the app catalog's (gui/scorer_labels.py)
+    try:
+        qtbot.waitUntil(lambda: "加性" in panel.title.text())
+        assert "vᵀ tanh" in panel.title.text()  # the formula stays
+        assert "中文 → 英文" in panel.output_text and "加性" in panel.output_text
+        assert tab.direction_combo.itemText(0) == "中文 → 英文" and tab.direction_combo.itemData(0) == "zh-en"
+    finally:
+        for translator in translators:
+            qapp.removeTranslator(translator)
+    qtbot.waitUntil(lambda: "Additive (Bahdanau)" in panel.title.text())
