@@ -48,6 +48,33 @@
     </message>
 </context>
 <context>
+    <name>CompareExplain</name>
+    <message>
+        <source>stopped %1/%2</source>
+        <translation>已停止 %1/%2</translation>
+    </message>
+    <message>
+        <source>%1: stopped at %2/%3</source>
+        <translation>%1：停在 %2/%3</translation>
+    </message>
+    <message>
+        <source>Attribution failed: %1</source>
+        <translation>归因失败：%1</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>%1: %2 of %3 steps of every map</source>
+        <translation>%1：每张图 %3 步中的 %2 步</translation>
+    </message>
+    <message>
+        <source>%1 (blue −, red +; ±%2 = map max |a|)</source>
+        <translation>%1（蓝 −，红 +；±%2 = 图中最大 |a|）</translation>
+    </message>
+</context>
+<context>
     <name>CompareExport</name>
     <message>
         <source>cannot write %1</source>

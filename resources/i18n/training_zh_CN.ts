@@ -194,6 +194,17 @@
     </message>
 </context>
 <context>
+    <name>LossSpikeNote</name>
+    <message>
+        <source>Spikes in the faint loss line are batches of long joined examples: up to 7× the target tokens of a typical batch, and a higher loss per token. The smoothed line is the trend.</source>
+        <translation>浅色损失线上的尖峰是由拼接成的长样本组成的批次：目标词元数可达普通批次的 7 倍，每词元损失也更高。平滑线才是趋势。</translation>
+    </message>
+    <message>
+        <source>Batches are grouped by length, so a batch of joined examples holds only long ones, whose later tokens are harder to predict. In the shipped runs a step&apos;s loss over the smoothed loss follows its batch&apos;s target tokens (correlation about 0.8).</source>
+        <translation>批次按长度分组，所以拼接样本的批次里全是长样本，其后部的词元更难预测。在随附模型的训练中，某一步的损失与平滑损失之比随该批次的目标词元数而变（相关系数约 0.8）。</translation>
+    </message>
+</context>
+<context>
     <name>RunProgress</name>
     <message>
         <source>Epoch %1/%2</source>
