@@ -28,6 +28,7 @@ JOEY_BEAM5_SENTENCES_PER_SECOND = 73.0
 
 
 def main() -> None:
+    """Parse the command line and run the benchmark (what it measures: the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", type=Path, default=ROOT / "resources" / "models" / "zh-en-additive")
     parser.add_argument("--corpus", type=Path, default=TATOEBA_CORPUS)

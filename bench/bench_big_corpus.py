@@ -58,6 +58,7 @@ def make_corpus(path: Path, pairs: int) -> int:
 
 
 def phase_prepare(corpus: Path) -> dict:
+    """Time the token cache's preparation of ``corpus`` (streaming pass, tokenizers, encoding); its figures."""
     from engine.corpus.choice import CorpusChoice
     from engine.corpus.token_cache import prepare_cached
     from engine.text.tokenizer import TokenizerSettings
@@ -82,6 +83,7 @@ def phase_prepare(corpus: Path) -> dict:
 
 
 def phase_train(corpus: Path, steps: int, out: Path) -> dict:
+    """Time ``steps`` training steps on ``corpus``'s token cache into ``out``; its figures."""
     from engine.corpus.choice import CorpusChoice
     from engine.settings.config import ModelShape, TrainConfig
     from engine.training.events import StepEvent, TrainControl
@@ -107,6 +109,7 @@ def phase_train(corpus: Path, steps: int, out: Path) -> dict:
 
 
 def main() -> None:
+    """Parse the command line and run the benchmark (what it measures: the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=2_000_000)
     parser.add_argument("--steps", type=int, default=200)

@@ -23,6 +23,7 @@ TICK_MS = 10
 
 
 def main() -> None:
+    """Parse the command line and run the benchmark (what it measures: the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--enlarged", metavar="SCORER", default="",

@@ -27,6 +27,7 @@ from engine.training.trainer import train  # noqa: E402
 
 
 def main() -> None:
+    """Parse the command line and run the benchmark (what it measures: the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scorer", default="additive")
     parser.add_argument("--threads", type=int, default=2)

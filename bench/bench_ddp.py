@@ -39,6 +39,7 @@ def run(command: list[str]) -> tuple[float, float]:
 
 
 def main() -> None:
+    """Parse the command line and run the benchmark (what it measures: the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--steps", type=int, default=200)

@@ -28,11 +28,13 @@ from engine.training.jobs import load_corpus  # noqa: E402
 
 
 def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` (nearest rank, no interpolation)."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def main() -> None:
+    """Parse the command line and run the benchmark (what it measures: the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", type=Path, default=ROOT / "resources" / "models" / "zh-en-additive")
     parser.add_argument("--corpus", type=Path, default=TATOEBA_CORPUS)

@@ -61,6 +61,7 @@ def full_speed(window) -> None:
 
 
 def sentence_for(folder: Path) -> str:
+    """An input sentence in the source language of the model in ``folder``."""
     import json
 
     info = json.loads((folder / "config.json").read_text(encoding="utf-8"))
@@ -68,6 +69,7 @@ def sentence_for(folder: Path) -> str:
 
 
 def describe(values_ms: list[float]) -> str:
+    """Median, 95th percentile and maximum of ``values_ms``, in words."""
     ordered = sorted(values_ms)
     p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
     return f"median {statistics.median(ordered):.2f} ms, p95 {p95:.2f} ms, max {ordered[-1]:.2f} ms (n={len(ordered)})"

@@ -20,6 +20,7 @@ PAINT_MS: list[float] = []  # time inside the heatmap's paintEvent, per paint
 
 
 def time_heatmap_paints() -> None:
+    """Wrap the heatmap's paint event so that each paint's time is recorded."""
     from gui.attention.heatmap import HeatmapView
 
     original = HeatmapView.paintEvent
@@ -58,6 +59,7 @@ def replay(app, tab, run, steps, translation, repeat: int) -> tuple[list[float],
 
 
 def main() -> None:
+    """Parse the command line and run the benchmark (what it measures: the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default=None)
     parser.add_argument("--repeat", type=int, default=5)

@@ -54,6 +54,7 @@ def measure(app, window, text: str | None, seconds: float) -> tuple[list[float],
 
 
 def main() -> None:
+    """Parse the command line and run the benchmark (what it measures: the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default=None)
     parser.add_argument("--seconds", type=float, default=10.0)

@@ -55,6 +55,7 @@ sys.exit(main.run(["--model", {model!r}]))
 
 
 def one_run(model: str, sentence: str) -> dict[str, float]:
+    """Start the window in a fresh process and time its start-up stages (seconds by stage)."""
     code = CHILD.format(root=str(ROOT), model=model, sentence=sentence, settings=str(SETTINGS_FOLDER))
     started = time.time()
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
@@ -65,6 +66,7 @@ def one_run(model: str, sentence: str) -> dict[str, float]:
 
 
 def main() -> None:
+    """Parse the command line and run the benchmark (what it measures: the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default=None, help="model folder (default: shipped zh-en, else a dates model)")
     parser.add_argument("--runs", type=int, default=5)

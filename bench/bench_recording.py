@@ -165,6 +165,7 @@ def _sync(write, kind, panel, path, metadata, outcome, app) -> None:
 
 
 def main() -> None:
+    """Parse the command line and run the benchmark (what it measures: the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--steps", type=int, nargs="+", default=[20, 100, 410])
     parser.add_argument("--kinds", nargs="+", default=["idle", "gif", "mp4", "session"],

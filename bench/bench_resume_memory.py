@@ -26,6 +26,7 @@ from tests.engine.test_metrics_damage import COMMAND, _line, step_event, validat
 
 
 def write_big_log(folder: Path, megabytes: float) -> int:
+    """Write a metrics log of about ``megabytes`` in ``folder``; the number of step lines."""
     log = MetricsLog(folder)
     log.start({"source_language": "en", "target_language": "iso", "command": COMMAND})
     step_line = _line(step_event(0))
@@ -42,6 +43,7 @@ def write_big_log(folder: Path, megabytes: float) -> int:
 
 
 def measure(name: str, function) -> None:
+    """Run ``function`` and print its time and peak Python memory under ``name``."""
     tracemalloc.start()
     started = time.perf_counter()
     function()
@@ -52,6 +54,7 @@ def measure(name: str, function) -> None:
 
 
 def main() -> None:
+    """Parse the command line and run the benchmark (what it measures: the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--megabytes", type=float, default=100.0)
     args = parser.parse_args()

@@ -25,6 +25,7 @@ TICK_MS = 10
 
 
 def write_log(folder: Path, steps: int) -> None:
+    """Write a run folder's metrics log of ``steps`` steps (with validations) in ``folder``."""
     from engine.settings.config import ModelShape, TrainConfig
 
     folder.mkdir(parents=True)
@@ -52,6 +53,7 @@ def _step(step: int) -> dict:
 
 
 def main() -> None:
+    """Parse the command line and run the benchmark (what it measures: the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=100_000)
     parser.add_argument("--follow-seconds", type=float, default=6.0)

@@ -36,6 +36,7 @@ def _figures(gaps: list[float]) -> str:
 
 
 def main() -> int:
+    """Parse the command line and run the benchmark (what it measures: the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=60.0, help="stop the run after this long (default 60)")
     parser.add_argument("--hidden", type=int, default=128, help="hidden size (default 128, the form's default)")

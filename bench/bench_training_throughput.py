@@ -36,6 +36,7 @@ from engine.training.train_run import TrainingRun  # noqa: E402
 
 
 def main() -> None:
+    """Parse the command line and run the benchmark (what it measures: the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=TATOEBA_CORPUS)
     parser.add_argument("--steps", type=int, default=80)

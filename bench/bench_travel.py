@@ -52,6 +52,7 @@ def click_to_translation(run: Path, step: float) -> tuple[float, float, float, s
 
 
 def main() -> int:
+    """Parse the command line and run the benchmark (what it measures: the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--run", type=Path, required=True, help="a run folder with weight snapshots")
     parser.add_argument("--repeat", type=int, default=5, help="clicks per weight point")

@@ -31,6 +31,7 @@ TICK_MS = 10
 
 
 def prefix_costs(translator, text: str, repeats: int) -> None:
+    """Print what a steered decode of ``text`` costs against a plain one, over ``repeats``."""
     from engine.decoding.search import Steering
     from engine.settings.config import DecodeConfig
 
@@ -64,6 +65,7 @@ def prefix_costs(translator, text: str, repeats: int) -> None:
 
 
 def tree_costs(app, translator, text: str) -> None:
+    """Print what building the beam tree dialog of ``text`` costs."""
     from engine.settings.config import DecodeConfig
     from gui.translate.beam_dialog import BeamTreeDialog
 
@@ -95,6 +97,7 @@ def tree_costs(app, translator, text: str) -> None:
 
 
 def stall_while_tree_grows(app, window, text: str, seconds: float) -> None:
+    """Print the window's longest stalls while the beam tree of ``text`` grows for ``seconds``."""
     from PySide6.QtCore import QEventLoop, QTimer
 
     tab = window.translate_tab
@@ -132,6 +135,7 @@ def stall_while_tree_grows(app, window, text: str, seconds: float) -> None:
 
 
 def main() -> None:
+    """Parse the command line and run the benchmark (what it measures: the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default=None)
     parser.add_argument("--repeats", type=int, default=20)

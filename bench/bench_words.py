@@ -40,12 +40,14 @@ EN_PIECES = ("▁Tom", "▁did", "n", "'", "t", "▁sleep", "▁well", "▁last"
 
 
 def describe(values_ms: list[float]) -> str:
+    """Median, 95th percentile and maximum of ``values_ms``, in words."""
     ordered = sorted(values_ms)
     p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
     return f"median {statistics.median(ordered):.3f} ms, p95 {p95:.3f} ms, max {ordered[-1]:.3f} ms (n={len(ordered)})"
 
 
 def cycle(pieces: tuple[str, ...], count: int) -> list[str]:
+    """``count`` items taken from ``pieces`` in turn."""
     return [pieces[k % len(pieces)] for k in range(count)]
 
 
@@ -66,6 +68,7 @@ def bench_merge(source: list[str], target: list[str], repeat: int) -> list[float
 
 
 def boundaries(words: list[str]) -> set[int]:
+    """The character offsets where one word of ``words`` ends and the next begins."""
     positions, at = set(), 0
     for word in words[:-1]:
         at += len(word)
@@ -74,6 +77,7 @@ def boundaries(words: list[str]) -> set[int]:
 
 
 def agreement(cut, reference, sentences: list[str]) -> tuple[float, float, float]:
+    """Precision, recall and F1 of ``cut``'s word boundaries against ``reference``'s over ``sentences``."""
     found = expected = right = 0
     for sentence in sentences:
         mine, theirs = boundaries(cut(sentence)), boundaries(reference(sentence))
@@ -83,6 +87,7 @@ def agreement(cut, reference, sentences: list[str]) -> tuple[float, float, float
 
 
 def corpus_sentences(count: int) -> list[str]:
+    """The first ``count`` Chinese sentences of the shipped corpus."""
     from engine.corpus.data import read_tsv
     from engine.models.paths import TATOEBA_CORPUS
 
@@ -93,6 +98,7 @@ def corpus_sentences(count: int) -> list[str]:
 
 
 def main() -> None:
+    """Parse the command line and run the benchmark (what it measures: the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sentences", type=int, default=2000, help="corpus sentences for the segmenter's figures")
     parser.add_argument("--full", action="store_true", help="also load jieba's whole dictionary (slow) and compare")

@@ -157,6 +157,7 @@ def apply_patch(text: str, patch: Patch) -> tuple[str, str]:
 
 
 def venv_python(venv: Path) -> Path:
+    """The Python interpreter of the virtual environment ``venv``."""
     return venv / "bin" / "python"
 
 
@@ -198,6 +199,7 @@ def ensure_environment(venv: Path) -> None:
 
 
 def site_packages(venv: Path) -> Path:
+    """The joeynmt package folder installed in ``venv`` (exits when there is none)."""
     found = sorted(venv.glob("lib/python3*/site-packages/joeynmt"))
     if not found:
         raise SystemExit(f"joeynmt is not installed in {venv}")
@@ -230,6 +232,7 @@ def side(venv: Path, *arguments: str, threads: int = 1) -> dict:
 
 
 def thread_environment(threads: int) -> dict[str, str]:
+    """The environment of a child process limited to ``threads`` CPU threads."""
     return {**os.environ, "OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads),
             "PYTHONUNBUFFERED": "1"}
 
@@ -344,6 +347,7 @@ def to_yaml(mapping: dict, indent: int = 0) -> str:
 
 
 def data_section(data: Path, with_train: bool = True, with_dev: bool = True) -> dict:
+    """Joey NMT's ``data`` configuration section for the prepared files in ``data``."""
     def side_cfg(lang: str) -> dict:
         return {"lang": lang, "level": "bpe", "lowercase": False, "normalize": False, "max_length": MAX_PIECES,
                 "min_length": 1, "voc_file": str(data / f"vocab.{lang}.txt"), "tokenizer_type": "sentencepiece",
@@ -570,6 +574,7 @@ def resume_decision(model_folder: Path) -> str:
 
 
 def next_part(model_folder: Path) -> Path:
+    """The folder of the next training part of ``model_folder`` (part-1, part-2, …)."""
     existing = parts(model_folder)
     return model_folder / f"part-{int(existing[-1].name[5:]) + 1 if existing else 1}"
 
@@ -778,6 +783,7 @@ def publish(rows: list[dict], report: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Parse the command line and run the benchmark (what it measures: the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", nargs="+", choices=MODELS, default=list(MODELS))
     parser.add_argument("--budget-tokens", type=int, default=None,

@@ -25,6 +25,7 @@ from pathlib import Path
 
 
 def train_spm(text_file: str, model_file: str, vocab_file: str, lang: str, size: int, coverage: float) -> dict:
+    """Train a SentencePiece model on ``text_file`` and write Joey's vocabulary file; its figures."""
     import sentencepiece as sp
 
     prefix = Path(model_file).with_suffix("")
@@ -41,6 +42,7 @@ def train_spm(text_file: str, model_file: str, vocab_file: str, lang: str, size:
 
 
 def count(config_path: str) -> dict:
+    """What the Joey NMT configuration ``config_path`` trains on: sentences, target tokens and steps per epoch, vocabulary."""
     from types import SimpleNamespace
 
     import yaml
@@ -58,6 +60,7 @@ def count(config_path: str) -> dict:
 
 
 def stats(checkpoint: str) -> dict:
+    """A Joey NMT checkpoint's training statistics and parameter count (read with torch's restricted loader)."""
     import torch
 
     # Joey's own checkpoint: tensors, numbers and dicts only, so torch's restricted loader reads it (nothing unpickled).
@@ -69,6 +72,7 @@ def stats(checkpoint: str) -> dict:
 
 
 def main(argv: list[str]) -> int:
+    """Run one command inside Joey NMT's environment (spm, count or stats) and print its result as JSON."""
     command, *rest = argv
     if command == "spm":
         text_file, model_file, vocab_file, lang, size, coverage = rest

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 from engine.cli.cli_decode import (
     add_average_parser,
@@ -26,12 +27,13 @@ from engine.training.resume_args import override, subparser
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2
+    def error(self, message: str) -> NoReturn:  # one line, exit 2
         print(f"{self.prog}: error: {message}", file=sys.stderr)
         raise SystemExit(2)
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``python -m engine`` parser: its commands train, translate, evaluate and average."""
     parser = _Parser(prog="python -m engine", description="Attention Studio's translation engine.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     add_train_parser(commands)
@@ -75,6 +77,7 @@ def _out_folder(argv: list[str]) -> Path | None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one ``python -m engine`` command; its exit status (an engine error: one line on stderr, 2)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         argv = _with_stored_run(argv)

@@ -123,6 +123,7 @@ def install_exception_hooks(reporter: ErrorReporter) -> None:
 
 
 def ensure_application(argv: list[str]) -> QApplication:
+    """The QApplication, made with ``argv`` when there is none yet."""
     app = QApplication.instance()
     if app is None:
         app = QApplication([sys.argv[0] if sys.argv else "attention-studio", *argv])

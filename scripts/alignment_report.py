@@ -107,6 +107,7 @@ def _rates(scores) -> str:
 
 
 def render(found: dict, alignment, threads: int) -> str:
+    """The alignment study's report (Markdown) from the scores ``found``."""
     lines = ["# Attention against a word aligner", "",
              "Is attention alignment? Each model is fed the held-out test split's references (forced decoding) and its "
              "attention, mapped from sub-word pieces to words, is scored against the links of a statistical word "
@@ -195,6 +196,7 @@ def alignment_section(results: list[dict]) -> list[str]:
 
 
 def main() -> int:
+    """Parse the command line and run (what it does: the module docstring); the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=Path, default=ROOT / "resources" / "models")
     parser.add_argument("--corpus", type=Path, default=TATOEBA_CORPUS)

@@ -346,6 +346,7 @@ def summary(out: Path, plans: list[ModelPlan], kept: Path | None = None,
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Parse the command line and run (what it does: the module docstring); the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=TATOEBA_CORPUS)
     parser.add_argument("--out", type=Path, default=None, help="build/models (build/trials with --trials)")

@@ -38,6 +38,7 @@ def corpus_substrings(sentences: list[str]) -> set[str]:
 
 
 def main() -> None:
+    """Parse the command line and run (what it does: the module docstring); the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--top", type=int, default=20000, help="the most frequent dictionary words kept in any case")
     args = parser.parse_args()

@@ -87,6 +87,7 @@ def _cell(output: Output) -> str:
 
 
 def render(found: dict[str, tuple[list[Example], list[ModelOutputs]]]) -> str:
+    """The examples report (Markdown): every example input with each model's outputs."""
     lines = ["# The example inputs, translated", "",
              "The inputs of the app's Examples menu (`resources/examples.json`) with every model's output: greedy, "
              "and beam 5 with the model's own length penalty, coverage penalty and n-gram constraint — what "
@@ -109,6 +110,7 @@ def render(found: dict[str, tuple[list[Example], list[ModelOutputs]]]) -> str:
 
 
 def main() -> int:
+    """Parse the command line and run (what it does: the module docstring); the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=Path, default=ROOT / "resources" / "models")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "examples.md")

@@ -39,6 +39,7 @@ def package_sources(package: str, root: Path = ROOT) -> list[Path]:
 
 
 def catalog_path(package: str, suffix: str = ".ts", folder: Path = I18N) -> Path:
+    """The catalog file of ``package`` (``.ts``, or ``.qm`` with that suffix) in ``folder``."""
     return folder / f"{package}_{LANGUAGE}{suffix}"
 
 
@@ -51,11 +52,13 @@ def lupdate(package: str, ts_file: Path, root: Path = ROOT) -> None:
 
 
 def lrelease(ts_file: Path, qm_file: Path) -> None:
+    """Compile the catalog ``ts_file`` into ``qm_file`` (pyside6-lrelease)."""
     subprocess.run([tool("pyside6-lrelease"), "-silent", str(ts_file), "-qm", str(qm_file)],
                    check=True, capture_output=True, text=True)
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Parse the command line and run (what it does: the module docstring); the exit status."""
     parser = argparse.ArgumentParser(description="Extract (lupdate) and compile (lrelease) the catalogs.")
     parser.add_argument("packages", nargs="*", help=f"any of {', '.join(PACKAGES)} (default: every one)")
     args = parser.parse_args(argv)

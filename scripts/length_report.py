@@ -187,6 +187,7 @@ def _direction_section(direction: str, by_scorer: dict[str, dict[int, LengthStud
 
 def render(found: dict[str, dict[str, dict[int, LengthStudy]]], plotted: list[str],
            configs: dict[str, dict[str, dict]] | None = None) -> str:
+    """The length study's report (Markdown) from the studies ``found`` and the plots drawn."""
     lines = ["# The length study: why attention", "",
              "BLEU by source length on the long test set: the held-out test pairs (English sha256 digest starting "
              "with `0`) joined 1 to 8 at a time after one seeded shuffle, Chinese without a separator and English "
@@ -201,6 +202,7 @@ def render(found: dict[str, dict[str, dict[int, LengthStudy]]], plotted: list[st
 
 def plot(direction: str, by_scorer: dict[str, dict[int, LengthStudy]], path: Path,
          configs: dict[str, dict] | None = None) -> bool:
+    """Draw a direction's BLEU-by-length curves to ``path``; False when matplotlib is missing."""
     try:
         import matplotlib
 
@@ -238,6 +240,7 @@ def plot(direction: str, by_scorer: dict[str, dict[int, LengthStudy]], path: Pat
 
 
 def main() -> int:
+    """Parse the command line and run (what it does: the module docstring); the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=Path, default=ROOT / "resources" / "models")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "length-study.md")

@@ -106,6 +106,7 @@ def _bucket_content(pairs: list[Pair], translations, label: str, target_language
 
 def measure(folder: Path, test_pairs_for: Callable[[str, str], list[Pair]],
             train_sources_for: Callable[[str, str, str], set[str]], beam_limit: int) -> dict:
+    """The quality figures of the model in ``folder`` on its direction's test pairs (greedy and beam)."""
     bundle = load_model_folder(folder)
     pairs = test_pairs_for(bundle.source_language, bundle.target_language)
     greedy = evaluate(bundle.translator, pairs, bundle.target_language, DecodeConfig(beam_size=1))

@@ -117,6 +117,7 @@ def record_folder(folder: Path, corpus: Path, cache: dict) -> str:
 
 
 def main() -> int:
+    """Parse the command line and run (what it does: the module docstring); the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=Path, default=SHIPPED_MODELS, help="folder of model folders "
                         "(default: the shipped models)")

@@ -41,6 +41,7 @@ LONG = "你看起来很紧张。尽管我在学校学了6年英语，我还是�
 
 
 def pump(seconds, until=None):
+    """Process the window's events for ``seconds``, or until ``until()`` holds."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         QApplication.processEvents()
@@ -79,6 +80,7 @@ def clipped(root: QWidget, name: str) -> None:
 
 
 def save(widget: QWidget, name: str) -> None:
+    """Let the window settle, then save ``widget``'s picture as ``name`` in the screenshots folder."""
     pump(1.5)
     if not widget.grab().save(str(OUT / name)):
         raise SystemExit(f"could not write {OUT / name}")
@@ -95,6 +97,7 @@ panel = tab.view.attention_panel
 
 
 def translate(text: str, scorer: str | None = None, beam: int = 1) -> None:
+    """Translate ``text`` in the Translate tab (with ``scorer`` and ``beam``) and wait for it to finish."""
     if scorer is not None:
         combo = tab.view.choice_bar.scorer_combo
         index = combo.findData(scorer)

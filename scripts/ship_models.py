@@ -134,6 +134,7 @@ def _remove_all_but_the_model(target: Path) -> None:
 
 
 def main() -> int:
+    """Parse the command line and run (what it does: the module docstring); the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("build_folder", type=Path, help="folder holding the rebuilt model folders")
     parser.add_argument("--into", type=Path, default=ROOT / "resources" / "models")

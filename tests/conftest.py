@@ -13,18 +13,10 @@ torch.set_num_threads(2)
 
 import pytest  # noqa: E402
 
-# The slow tier: a module whose tests train a model, open the real window, run a subprocess, read the whole
-# corpus or fuzz many cases says so itself (``pytestmark = pytest.mark.slow``); a test that uses one of the
-# trained-model fixtures below (the session's dates models, or one a module trains) is slow wherever it is.
+# The slow tier: a test that trains a model, loads one, opens the real window, runs a subprocess, reads the whole
+# corpus or fuzzes many cases says so itself, with ``@pytest.mark.slow`` or its module's
+# ``pytestmark = pytest.mark.slow`` (every user of the trained-model fixtures below is one).
 # ``pytest -m "not slow"`` runs the rest — the fast tier, for development (README, "Development"); CI runs both.
-SLOW_FIXTURES = {"dates_models", "compare", "window", "bundle", "translator", "entries_with_models"}
-
-
-def pytest_collection_modifyitems(config, items) -> None:
-    for item in items:
-        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
-            item.add_marker(pytest.mark.slow)
-
 from tests.model_factory import train_tiny_model  # noqa: E402
 
 

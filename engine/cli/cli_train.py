@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import fields, replace
 from pathlib import Path
 
+import torch
+
 from engine.corpus.choice import LANGUAGE_CHOICES, TASKS, CorpusChoice, VocabularySizes
 from engine.corpus.data import SPLIT_RULES
 from engine.networks.device import check_precision, describe_device, resolve_device
@@ -44,6 +46,7 @@ Say = Callable[..., None]
 
 
 def add_train_parser(commands: argparse._SubParsersAction) -> None:
+    """Add the ``train`` command and its flags to ``commands`` (the settings' flags from their descriptions)."""
     tr = commands.add_parser("train", help="train a model and write its model folder")
     source = tr.add_mutually_exclusive_group(required=True)
     corpus = described(CorpusChoice)  # each corpus flag's help, said once (engine.corpus.choice)
@@ -71,6 +74,7 @@ def add_train_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def command_train(args: argparse.Namespace) -> int:
+    """Train as the flags ask (engine.records.run_lifecycle), under torchrun too; the exit status (130 after a stop)."""
     device = _checked_device(args)
     ranks = distributed.from_environment()  # torchrun's RANK / WORLD_SIZE, or a world of one
     distributed.start(ranks, ranks.device(device))
@@ -91,7 +95,7 @@ def command_train(args: argparse.Namespace) -> int:
             distributed.finish()
 
 
-def _checked_device(args: argparse.Namespace) -> str:
+def _checked_device(args: argparse.Namespace) -> torch.device:
     """The device to train on, once the flags agree with one another and with this machine."""
     if args.corpus is not None and args.src == args.tgt:
         raise EngineError(f"--src and --tgt must differ (both are {args.src})")

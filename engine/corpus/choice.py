@@ -15,13 +15,18 @@ from engine.corpus.data import SPLIT_RULES
 from engine.corpus.tasks import TASKS as TASK_BUILDERS
 from engine.corpus.tasks import dates
 from engine.settings.errors import ConfigError
-from engine.settings.settings_meta import check_settings, setting
+from engine.settings.settings_meta import Row, check_settings, setting
 
 TASKS = tuple(TASK_BUILDERS)  # the built-in tasks' names, from their one registry (engine.corpus.tasks)
 DEFAULT_VOCAB = {"zh": 4000, "en": 4000, dates.SOURCE_LANGUAGE: 500, dates.TARGET_LANGUAGE: 300}
 LANGUAGE_CHOICES = ("zh", "en")  # the languages of a corpus file
 MAX_VOCABULARY = 1_000_000
 MIN_VOCABULARY = 8  # below this SentencePiece cannot hold its own special pieces
+
+
+def _vocabulary_row(tip: str) -> Row:
+    """The Train form's spin box of a vocabulary size (in the shared row "Vocab src / tgt"): 0 shows as "default"."""
+    return Row(tip=tip, step=500, special="default", low=0, high=64_000)
 
 
 @dataclass(frozen=True)
@@ -65,10 +70,12 @@ class VocabularySizes:
     """SentencePiece vocabulary sizes asked for; 0 takes the engine's size for the language
     (``DEFAULT_VOCAB``). A small corpus may still shrink them (engine.text.tokenizer)."""
 
-    source: int = setting(0, low=0, high=MAX_VOCABULARY, flag="--src-vocab",
-                          help="source SentencePiece vocabulary size")
-    target: int = setting(0, low=0, high=MAX_VOCABULARY, flag="--tgt-vocab",
-                          help="target SentencePiece vocabulary size")
+    source: int = setting(0, low=0, high=MAX_VOCABULARY, flag="--src-vocab", help="source SentencePiece vocabulary size",
+                          row=_vocabulary_row("Source SentencePiece vocabulary; 'default' uses the engine's size "
+                                              "for the language (shrinks by itself on small corpora)"))
+    target: int = setting(0, low=0, high=MAX_VOCABULARY, flag="--tgt-vocab", help="target SentencePiece vocabulary size",
+                          row=_vocabulary_row("Target SentencePiece vocabulary; 'default' uses the engine's size "
+                                              "for the language"))
 
     def __post_init__(self) -> None:
         for side in ("source", "target"):

@@ -67,7 +67,7 @@ def _groups(count: int, sizes: Sequence[int], rng: random.Random, order: list[in
     groups, position = [], 0
     for _ in range(count):
         size = rng.choice(sizes)
-        group = []
+        group: list[int] = []
         while len(group) < size:
             if position == len(order):
                 rng.shuffle(order)

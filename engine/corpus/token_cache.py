@@ -54,6 +54,7 @@ __all__ = ["CachedCorpus", "TokenPairs", "corpus_digest", "file_sha256", "prepar
 
 
 def token_cache_folder() -> Path:
+    """Where token caches are kept: ``token-cache`` in the user's data folder."""
     return user_data_folder() / "token-cache"
 
 

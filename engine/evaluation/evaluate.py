@@ -59,6 +59,7 @@ def bucket_label(low: int, high: int) -> str:
 
 
 def bleu_tokenizer(target_language: str) -> str:
+    """sacrebleu's tokenizer for ``target_language``: "zh" for Chinese, else "13a"."""
     return "zh" if target_language == "zh" else "13a"
 
 

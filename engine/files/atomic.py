@@ -48,6 +48,7 @@ def _current_umask() -> int:
 
 
 def write_json_atomic(path: Path, value: Any) -> None:
+    """Write ``value`` as indented UTF-8 JSON to ``path`` in one step (:func:`write_bytes_atomic`)."""
     write_bytes_atomic(path, (json.dumps(value, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
 
 

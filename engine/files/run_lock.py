@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
+from typing import IO
 
 from engine.files.safe_open import open_regular
 from engine.settings.errors import EngineError
@@ -52,7 +54,7 @@ class RunFolderLock:
     def __init__(self, folder: Path) -> None:
         self.folder = Path(folder)
         self.path = self.folder / LOCK_FILE
-        self._handle = None
+        self._handle: IO[str] | None = None
 
     def acquire(self) -> RunFolderLock:
         try:
@@ -138,7 +140,7 @@ def unless_training(folder: Path) -> Iterator[None]:
         yield
 
 
-if os.name == "nt":  # pragma: no cover - exercised on Windows only
+if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
     import msvcrt
 
     def _try_lock(handle) -> bool:

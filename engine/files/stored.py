@@ -90,6 +90,7 @@ def require_digest(document: Any, where: object) -> None:
 
 
 def bytes_sha256(data: bytes) -> str:
+    """The sha256 hex digest of ``data``."""
     return hashlib.sha256(data).hexdigest()
 
 
@@ -113,8 +114,10 @@ def require_sha256(path: Path, expected: str) -> None:
 
 
 def looks_like_pickle(data: bytes) -> bool:
+    """Whether ``data`` starts as a pickle (or a zip-packed PyTorch file) does: never loaded."""
     return data[:2] in (b"\x80\x02", b"\x80\x03", b"\x80\x04", b"\x80\x05") or data[:2] == b"PK"
 
 
 def one_line(error: BaseException) -> str:
+    """``error``'s message on one line, at most 200 characters."""
     return " ".join(str(error).split())[:200]

@@ -43,6 +43,7 @@ def _metadata(data: bytes) -> dict[str, str]:
 
 
 def check_finite(tensors: Mapping[str, torch.Tensor], where: object) -> None:
+    """Raise StoredFileError naming the first floating-point tensor that holds NaN or infinity."""
     for name, tensor in tensors.items():
         if tensor.is_floating_point() and not bool(torch.isfinite(tensor).all()):
             raise StoredFileError(f"{where}: {name} holds NaN or infinite values")

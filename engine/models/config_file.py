@@ -37,6 +37,8 @@ def read_config(folder: Path) -> dict[str, Any]:
 
 
 def parse_config(folder: Path, files: Path) -> dict[str, Any]:
+    """config.json of ``folder`` read from ``files`` (the folder or its staged set), checked: format, version,
+    schema."""
     path = files / CONFIG_FILE
     if not path.exists() and not path.is_symlink():
         raise ModelFileError(f"{folder} is not a model folder: {CONFIG_FILE} is missing")

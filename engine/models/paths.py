@@ -80,6 +80,7 @@ def model_argument(text: str) -> Path:
 
 
 def user_data_folder() -> Path:
+    """The user's data folder (platformdirs'), or ``ATTENTION_STUDIO_DATA`` when set."""
     override = os.environ.get("ATTENTION_STUDIO_DATA")
     return Path(override) if override else Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 

@@ -15,6 +15,7 @@ PRECISION_CHOICES = ("fp32", "bf16", "fp16")  # bf16 / fp16: autocast, CUDA only
 
 
 def available_devices() -> list[str]:
+    """The devices this machine has, the preferred first: cuda, mps, cpu."""
     devices = ["cpu"]
     if torch.cuda.is_available():
         devices.insert(0, "cuda")

@@ -86,7 +86,7 @@ def should_score(finished: FinishedEvent | None, control: TrainControl) -> bool:
 
 
 def run_lifecycle(order: RunOrder, control: TrainControl,
-                  distributed: Distributed = SINGLE) -> Iterator[LifecycleItem]:
+                  distributed: Distributed = SINGLE) -> Generator[LifecycleItem, None, None]:
     """Claim, prepare, train, score and tidy one run (module docstring), yielding what happens."""
     run = RunFolder(order.folder)
     created = not run.path.exists()

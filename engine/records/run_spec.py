@@ -67,7 +67,7 @@ def _corpus_described(description: dict[str, Any]) -> CorpusChoice:
     rules = {text: rule for rule, text in SPLIT_RULE_TEXT.items()}
     cached = {"tokenizer_sample": data["tokenizer_sample"]} if isinstance(data.get("tokenizer_sample"), int) else {}
     return CorpusChoice(corpus=Path(description.get("corpus_path") or data.get("corpus") or "?"),  # older logs: the name
-                        split_rule=rules.get(data.get("split_rule"), "strict"),
+                        split_rule=rules.get(str(data.get("split_rule")), "strict"),
                         token_cache=bool(data.get("token_cache")), **cached, **languages)
 
 

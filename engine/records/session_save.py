@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -149,7 +149,7 @@ def _without_beam(session: Session) -> Session:
     return dataclasses.replace(session, steps=tuple(dataclasses.replace(step, beam_level=()) for step in session.steps))
 
 
-def session_saving(path: Path, session: Session) -> Iterator[str]:
+def session_saving(path: Path, session: Session) -> Generator[str, None, Path]:
     """Save ``session`` to ``path`` atomically, yielding each stage (SAVE_STAGES) as it begins;
     returns the path. A beam decode whose candidates would make the file larger than a session file
     may be (MAX_SESSION_BYTES) is saved without them (the heatmap's decode is whole; the beam tree is

@@ -20,21 +20,25 @@ class SessionFileError(EngineError):
 
 
 def require(condition: bool, reason: str) -> None:
+    """Raise SessionFileError with ``reason`` unless ``condition`` holds."""
     if not condition:
         raise SessionFileError(reason)
 
 
 def is_whole(value: Any) -> bool:
+    """Whether ``value`` is an int (a bool is not)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 def finite_number(value: Any, where: str) -> float:
+    """``value`` as a float when it is a finite number; SessionFileError naming ``where`` otherwise."""
     require(isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value),
              f"{where} must be a finite number")
     return float(value)
 
 
 def bounded_text(value: Any, where: str, limit: int = MAX_TEXT) -> str:
+    """``value`` when it is text of at most ``limit`` characters; SessionFileError naming ``where`` otherwise."""
     require(isinstance(value, str) and len(value) <= limit, f"{where} must be text of at most {limit:,} characters")
     return value
 
@@ -67,4 +71,5 @@ def _is_attention(array: np.ndarray) -> bool:
 
 
 def optional_array(value: Any, shape: tuple[int | None, ...], where: str, weights: bool = False) -> np.ndarray | None:
+    """None for None, else :func:`checked_array` of ``value``."""
     return None if value is None else checked_array(value, shape, where, weights)

@@ -85,11 +85,13 @@ def described(settings_class: type) -> dict[str, Setting]:
 
 
 def check_choice(name: str, value: str, choices: tuple[str, ...]) -> None:
+    """Raise ConfigError naming the valid ``choices`` unless ``value`` is one of them."""
     if value not in choices:
         raise ConfigError(f"{name} must be one of {', '.join(choices)}; got {value!r}")
 
 
 def check_range(name: str, value: float, low: float, high: float) -> None:
+    """Raise ConfigError naming the valid range unless ``low <= value <= high``."""
     if not (low <= value <= high):
         raise ConfigError(f"{name} must be between {low} and {high}; got {value!r}")
 
@@ -130,6 +132,7 @@ def schema_of(settings_class: type) -> dict[str, Any]:
 
 
 def flag_name(name: str, described_field: Setting) -> str:
+    """The ``train`` flag of setting ``name``: its own, else ``--name-with-dashes``."""
     return described_field.flag or "--" + name.replace("_", "-")
 
 

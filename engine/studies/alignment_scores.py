@@ -65,7 +65,7 @@ def score_links(predicted: frozenset[Link], sure: frozenset[Link]) -> LinkScores
 def argmax_links(attention: np.ndarray) -> frozenset[Link]:
     """Wt×Ws word attention → {(source word, output word)}: each output word with any attention
     linked to its most-attended source word(s) (every word within TIE_TOLERANCE of the maximum)."""
-    links = set()
+    links: set[Link] = set()
     for i, row in enumerate(np.asarray(attention, dtype=np.float64)):
         if row.size and row.max() > 0:
             links.update((int(j), i) for j in np.flatnonzero(row >= row.max() - TIE_TOLERANCE))

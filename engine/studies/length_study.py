@@ -195,6 +195,7 @@ def run_length_study(
 
 
 def study_key(beam: int) -> str:
+    """The key under which config.json stores the length study at ``beam``."""
     return f"beam{beam}"
 
 

@@ -101,15 +101,18 @@ class LanguageCheck:
 
 
 def language_name(code: str) -> str:
+    """The language's name for a script code (the code itself when unknown)."""
     return SCRIPT_LANGUAGES.get(code, code)
 
 
 def is_han(character: str) -> bool:
+    """Whether ``character`` is a Han (Chinese) character."""
     point = ord(character)
     return any(low <= point <= high for low, high in _HAN_RANGES)
 
 
 def script_counts(text: str) -> ScriptCounts:
+    """How many Han and Latin letters ``text`` holds."""
     han = latin = 0
     for character in text:
         if character.isascii():

@@ -127,6 +127,7 @@ def agree_sum(info: Distributed, values: Sequence[float]) -> list[float]:
 
 
 def barrier(info: Distributed) -> None:
+    """Wait until every rank reaches this point (nothing to wait for in a world of one)."""
     if info.active:
         dist.barrier()
 

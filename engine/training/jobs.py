@@ -149,6 +149,8 @@ def _corpus_content_difference(stored: dict[str, Any], request: dict[str, Any]) 
 
 
 def stored_run_request(run_folder: Path) -> dict[str, Any] | None:
+    """What the run in ``run_folder`` was asked for (its checkpoint's request, else its model's config.json); None
+    when neither says."""
     progress = checkpoint_progress(run_folder) or {}
     if isinstance(progress.get("request"), dict):
         return progress["request"]
@@ -170,6 +172,7 @@ def _samples(split: Split) -> tuple[tuple[str, str], ...]:
 
 
 def hardware_summary() -> str:
+    """The processor, its cores and torch's version, in one line."""
     return f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPU cores, torch {torch.__version__}"
 
 

@@ -37,6 +37,7 @@ RECENT_KEPT = 5  # the newest snapshots always kept in a row: what averaging rea
 
 
 def snapshot_folder(run_folder: Path) -> Path:
+    """Where a run's weight snapshots are kept (inside its checkpoint folder)."""
     return Path(run_folder) / CHECKPOINT_FOLDER / SNAPSHOT_FOLDER
 
 

@@ -11,7 +11,7 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import torch
 
@@ -27,6 +27,9 @@ from engine.training.distributed import SINGLE, Distributed, agree_max, broadcas
 from engine.training.events import FinishedEvent, FinishReason, StepEvent, TrainControl, ValidationEvent
 from engine.training.train_step import train_step
 from engine.training.validation import validate
+
+if TYPE_CHECKING:
+    from engine.models.training_words import TrainingWords
 
 
 @dataclass(frozen=True)
@@ -68,7 +71,7 @@ class TrainingRun:
         # The valid pairs joined 1–8 at a time (the rule of the long test set), when the run is judged on both.
         self.long_valid = long_test_set(job.split.valid, job.source_language, job.target_language) if (
             self.config.long_validation) else []
-        self.training_words = None  # the record of the training sources' words, made at the first save (validation.py)
+        self.training_words: TrainingWords | None = None  # the record of the training sources' words, made at the first save (validation.py)
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=self.config.learning_rate)
         self.scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(
             self.optimizer, mode="max", factor=self.config.lr_decay_factor,

@@ -133,6 +133,7 @@ def matrix_csv(panel: AttentionPanel) -> str:
 
 
 def matrix_json(panel: AttentionPanel, metadata: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The panel's attention matrix (tokens, weights, and ``metadata``) as a JSON document."""
     _require_rows(panel)
     document = {
         **(metadata or {}),
@@ -160,10 +161,12 @@ def _rounded(matrix) -> list[list[float]]:
 
 
 def export_csv(panel: AttentionPanel, path: Path) -> Path:
+    """Write the panel's attention matrix as CSV to ``path``; the path written."""
     return _write_text(Path(path), matrix_csv(panel))
 
 
 def export_json(panel: AttentionPanel, path: Path, metadata: dict[str, Any] | None = None) -> Path:
+    """Write the panel's attention matrix as JSON to ``path``; the path written."""
     text = json.dumps(matrix_json(panel, metadata), ensure_ascii=False, indent=1) + "\n"
     return _write_text(Path(path), text)
 

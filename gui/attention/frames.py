@@ -55,6 +55,7 @@ class FrameLayout:
 
 
 def frame_layout(animation: Animation, font: QFont) -> FrameLayout:
+    """Where the labels and the grid of an animation's frames go, measured with ``font``."""
     metrics = QFontMetrics(font)
     label = lambda text: min(metrics.horizontalAdvance(axis_label(text)), LABEL_LIMIT)  # noqa: E731
     left = MARGIN + max((label(t) for t in animation.target_tokens), default=0) + 8

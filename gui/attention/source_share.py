@@ -21,6 +21,7 @@ BAR_BRUSH = (200, 90, 60)
 
 
 def share_tooltip() -> str:
+    """The source-share column's tooltip: what each bar measures."""
     return QCoreApplication.translate(
         "SourceShare", "Source or prefix: each bar is the share of that step's attribution on the source "
         "(Σ|source| ÷ (Σ|source| + Σ|prefix|)); the rest came from the output words already written. "

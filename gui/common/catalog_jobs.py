@@ -76,6 +76,7 @@ def scan_catalog(pinned_folder: Path | None = None) -> CatalogSnapshot:
 
 
 def catalog_items(pinned_folder: Path | None) -> Iterator[CatalogSnapshot]:
+    """The catalog scan as a job: one snapshot of the model folders (PyTorch loads here, off the window's thread)."""
     snapshot = scan_catalog(pinned_folder)  # the app's first import of the engine
     use_decoding_threads()
     freeze_startup_heap()  # PyTorch is loaded: its objects out of the collector's sight (gui.heap)

@@ -36,6 +36,7 @@ def export_grid(kind: str, grid: QWidget, document: Callable[[], dict[str, Any]]
 
 
 def export_grid_png(grid: QWidget, path: Path) -> Path:
+    """Save the grid as a PNG at ``path``; the path written (ExportError otherwise)."""
     path = Path(path)
     if not grid.grab().save(str(path), "PNG"):
         raise ExportError(QCoreApplication.translate("CompareExport", "cannot write %1").replace("%1", str(path)))
@@ -43,6 +44,7 @@ def export_grid_png(grid: QWidget, path: Path) -> Path:
 
 
 def export_grid_svg(grid: QWidget, path: Path) -> Path:
+    """Save the grid as an SVG at ``path``; the path written (ExportError otherwise)."""
     path = Path(path)
     generator = QSvgGenerator()
     generator.setFileName(str(path))
@@ -62,6 +64,7 @@ def export_grid_svg(grid: QWidget, path: Path) -> Path:
 
 
 def export_grid_json(document: dict[str, Any], path: Path) -> Path:
+    """Write the grid's numbers as JSON at ``path`` (atomically); the path written."""
     path = Path(path)
     try:
         write_bytes_atomic(path, (json.dumps(document, ensure_ascii=False, indent=1) + "\n").encode("utf-8"))

@@ -17,16 +17,20 @@ def met(key: str, checks: int) -> int:
 
 
 def remember(key: str, count: int) -> None:
+    """Store that the learner has met ``count`` of chapter ``key``'s checks."""
     QSettings().setValue(f"{PREFIX}/{key}/met", int(count))
 
 
 def reset(key: str) -> None:
+    """Forget the learner's progress in chapter ``key``."""
     QSettings().remove(f"{PREFIX}/{key}")
 
 
 def last_chapter() -> str | None:
+    """The chapter the learner last had open (None before any)."""
     return stored_text(QSettings(), f"{PREFIX}/chapter")
 
 
 def remember_chapter(key: str) -> None:
+    """Store chapter ``key`` as the one the learner has open."""
     QSettings().setValue(f"{PREFIX}/chapter", key)

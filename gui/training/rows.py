@@ -16,6 +16,7 @@ from gui.training.setting_texts import setting_text
 
 
 def read_value(widget: QWidget) -> Any:
+    """The value a form widget shows (check box, combo box or spin box)."""
     if isinstance(widget, QCheckBox):
         return widget.isChecked()
     if isinstance(widget, QComboBox):
@@ -26,6 +27,7 @@ def read_value(widget: QWidget) -> Any:
 
 
 def write_value(widget: QWidget, value: Any) -> None:
+    """Show ``value`` in a form widget (check box, combo box or spin box)."""
     if isinstance(widget, QCheckBox):
         widget.setChecked(bool(value))
     elif isinstance(widget, QComboBox):
@@ -47,6 +49,7 @@ def _configured(box: QSpinBox | QDoubleSpinBox, low: float, high: float, value: 
 
 
 def spin(low: int, high: int, value: int, tip: str, step: int = 1, special: str = "") -> QSpinBox:
+    """An integer spin box from ``low`` to ``high`` showing ``value``, with its tooltip and special text."""
     return _configured(QSpinBox(), low, high, value, step, tip, special)
 
 

@@ -29,6 +29,7 @@ def delay_for(position: int) -> float:
 
 
 def speed_text(position: int) -> str:
+    """The playback speed slider's position in words ("fastest", or the delay per step)."""
     delay = delay_for(position)
     if delay == 0:
         return QCoreApplication.translate("ChoiceBar", "fastest")

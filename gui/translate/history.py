@@ -33,6 +33,7 @@ class History:
 
 
 def fill_history_menu(menu: QMenu, history: History, pick: Callable[[str], None]) -> None:
+    """Fill ``menu`` with the history's inputs, each calling ``pick`` with its text."""
     menu.clear()
     items = history.items()
     if not items:

@@ -17,6 +17,7 @@ MENU_TEXT_CHARS = 160  # a reason longer than this is cut in the menu (the toolt
 
 
 def unloaded_label(count: int) -> str:
+    """The warning that ``count`` model folders could not be loaded."""
     if count == 1:
         return QCoreApplication.translate("UnloadedModels", "⚠ 1 model not loaded")
     return QCoreApplication.translate("UnloadedModels", "⚠ %1 models not loaded").replace("%1", str(count))

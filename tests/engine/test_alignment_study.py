@@ -105,6 +105,7 @@ def _identity_alignment(pairs) -> CorpusAlignment:
     return CorpusAlignment(("dates-src", "iso"), "diagonal", "grow-diag-final-and", "dates", "0" * 64, 0.0, aligned, priors)
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_batched_forced_attention_equals_one_pair_at_a_time(dates_models):
     translator = load_model_folder(dates_models["additive"]).translator
     pairs = dates.dates_split(seed=1, train_size=10, valid_size=10, test_size=20).test[:9]
@@ -117,6 +118,7 @@ def test_batched_forced_attention_equals_one_pair_at_a_time(dates_models):
     assert forced_attention(load_model_folder(dates_models["none"]).translator, sources, targets) == [None] * 9
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_a_tiny_models_study_is_run_stored_and_read_back(dates_models, tmp_path):
     folder = tmp_path / "model"
     shutil.copytree(dates_models["additive"], folder)
@@ -135,6 +137,7 @@ def test_a_tiny_models_study_is_run_stored_and_read_back(dates_models, tmp_path)
     load_model_folder(folder)  # and the folder still loads
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_a_model_without_attention_or_pairs_without_links_have_no_study(dates_models):
     pairs = dates.dates_split(seed=1, train_size=10, valid_size=10, test_size=5).test
     with pytest.raises(AlignmentStudyError, match="no attention"):

@@ -41,6 +41,7 @@ def _set_sha(folder, name="model.safetensors"):
     (folder / "config.json").write_text(json.dumps(info))
 
 
+@pytest.mark.slow  # a trained model, or the real window
 @pytest.mark.parametrize("storage", ["float32", "float16"])
 def test_round_trip_gives_identical_translations(folder, tmp_path, storage):
     original = load_model_folder(folder)
@@ -55,6 +56,7 @@ def test_round_trip_gives_identical_translations(folder, tmp_path, storage):
     assert not list((tmp_path / "copy").glob("*.tmp")), "temporary files left behind"
 
 
+@pytest.mark.slow  # a trained model, or the real window
 @pytest.mark.parametrize("name", ["model.safetensors", "src.model", "tgt.model", "config.json"])
 def test_a_missing_file_is_named(folder, name):
     (folder / name).unlink()
@@ -62,6 +64,7 @@ def test_a_missing_file_is_named(folder, name):
         load_model_folder(folder)
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_a_truncated_weights_file_is_refused(folder):
     data = (folder / "model.safetensors").read_bytes()
     (folder / "model.safetensors").write_bytes(data[: len(data) // 2])
@@ -72,6 +75,7 @@ def test_a_truncated_weights_file_is_refused(folder):
         load_model_folder(folder)
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_a_bit_flip_is_detected(folder):
     data = bytearray((folder / "model.safetensors").read_bytes())
     data[-100] ^= 0x04
@@ -80,6 +84,7 @@ def test_a_bit_flip_is_detected(folder):
         load_model_folder(folder)
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_a_nan_weight_is_refused(folder):
     tensors = load_file(folder / "model.safetensors")
     name = sorted(tensors)[3]
@@ -90,6 +95,7 @@ def test_a_nan_weight_is_refused(folder):
         load_model_folder(folder)
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_a_tokenizer_from_another_model_is_refused(folder):
     other = train_tokenizer([f"sentence number {i} of another corpus" for i in range(200)],
                             TokenizerSettings(vocab_size=300))
@@ -98,6 +104,7 @@ def test_a_tokenizer_from_another_model_is_refused(folder):
         load_model_folder(folder)
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_a_planted_pickle_is_never_unpickled(folder):
     state = {"weights": [1, 2, 3]}
     (folder / "model.safetensors").write_bytes(pickle.dumps(state, protocol=4))
@@ -105,6 +112,7 @@ def test_a_planted_pickle_is_never_unpickled(folder):
         load_model_folder(folder)
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_weights_that_do_not_fit_the_architecture_are_refused(folder):
     info = json.loads((folder / "config.json").read_text())
     info["model"]["decoder_hidden_size"] += 1
@@ -113,6 +121,7 @@ def test_weights_that_do_not_fit_the_architecture_are_refused(folder):
         load_model_folder(folder)
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_a_config_that_is_not_json_or_not_ours_is_refused(folder):
     (folder / "config.json").write_text("{not json")
     with pytest.raises(ModelFileError, match="not valid JSON"):
@@ -137,6 +146,7 @@ def tied_folder(folder, tmp_path):
                              original.translator.target_tokenizer, dict(original.info), "float16")
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_a_tied_matrix_is_stored_once_and_the_tie_survives_loading(tied_folder):
     stored = load_file(tied_folder / "model.safetensors")
     assert "decoder.embedding.weight" in stored and "decoder.output.weight" not in stored
@@ -145,6 +155,7 @@ def test_a_tied_matrix_is_stored_once_and_the_tie_survives_loading(tied_folder):
     assert torch.equal(loaded.decoder.embedding.weight.half(), stored["decoder.embedding.weight"])
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_an_older_file_holding_the_tied_matrix_twice_loads_only_when_both_copies_agree(tied_folder):
     stored = load_file(tied_folder / "model.safetensors")
     first = load_model_folder(tied_folder).translator.translate("29 Nov 2026")
@@ -159,6 +170,7 @@ def test_an_older_file_holding_the_tied_matrix_twice_loads_only_when_both_copies
         load_model_folder(tied_folder)
 
 
+@pytest.mark.slow  # a trained model, or the real window
 @pytest.mark.parametrize("entry", [("tokenizers", "source"), ("tokenizers", "target"), ("weights",)])
 @pytest.mark.parametrize("name", ["../outside.model", "/etc/passwd", "checkpoint/src.model", 7])
 def test_file_names_in_the_config_are_never_followed_outside_the_fixed_ones(folder, entry, name):
@@ -172,6 +184,7 @@ def test_file_names_in_the_config_are_never_followed_outside_the_fixed_ones(fold
         load_model_folder(folder)
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_written_files_get_the_umask_mode_not_owner_only(folder, tmp_path):
     import os
 
@@ -196,6 +209,7 @@ def test_written_files_get_the_umask_mode_not_owner_only(folder, tmp_path):
     (lambda c: c["model"].update(hidden=3), "allowed: activation_dropout, attention_dropout, attention_size"),
     (lambda c: c.update(metrics="x"), "metrics: 'x' is not of type 'object'"),
 ])
+@pytest.mark.slow  # a trained model, or the real window
 def test_a_config_with_wrong_types_ranges_or_keys_is_refused_with_its_place(folder, edit, reason):
     config = json.loads((folder / "config.json").read_text())
     edit(config)
@@ -205,6 +219,7 @@ def test_a_config_with_wrong_types_ranges_or_keys_is_refused_with_its_place(fold
     assert reason in str(refused.value)
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_a_deeply_nested_config_is_refused_without_exhausting_the_stack(folder):
     config = json.loads((folder / "config.json").read_text())
     text = json.dumps(config)[:-1] + ', "metrics": ' + "[" * 100_000 + "]" * 100_000 + "}"
@@ -220,6 +235,7 @@ def test_a_deeply_nested_config_is_refused_without_exhausting_the_stack(folder):
         load_model_folder(folder)
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_an_oversized_architecture_is_refused_before_anything_is_allocated(folder, monkeypatch):
     config = json.loads((folder / "config.json").read_text())
     config["model"].update(embedding_size=8192, encoder_hidden_size=8192, decoder_hidden_size=8192,
@@ -239,6 +255,7 @@ def test_an_oversized_architecture_is_refused_before_anything_is_allocated(folde
         load_model_folder(folder)
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_the_size_check_counts_every_architecture_exactly_and_loads_nothing_heavy(folder):
     """The check builds the model on the meta device without initializing it: the count is the
     real model's, and loading a folder in a fresh process never imports torch's compiler stack
@@ -249,9 +266,10 @@ def test_the_size_check_counts_every_architecture_exactly_and_loads_nothing_heav
 
     from engine.models.bundle import _NoInitialization
     from engine.networks.model import Seq2Seq
+    from engine.networks.scorer_table import RNN_SCORER_NAMES
     from engine.settings.config import ModelConfig
 
-    for scorer in ("additive", "bilinear", "dot", "scaled_dot", "none"):
+    for scorer in RNN_SCORER_NAMES:  # every RNN mechanism the registry holds
         for cell in ("gru", "lstm"):
             config = ModelConfig(scorer=scorer, cell=cell, src_vocab_size=50, tgt_vocab_size=40)
             with torch.device("meta"), _NoInitialization():

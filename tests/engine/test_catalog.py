@@ -3,9 +3,12 @@
 import os
 import shutil
 
+import pytest
+
 from engine.models.catalog import default_model, scan, user_models_folder
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_scan_lists_models_and_reports_unusable_folders(dates_models, tmp_path):
     shipped, own = tmp_path / "shipped", tmp_path / "own"
     shutil.copytree(dates_models["additive"], shipped / "zh-en-additive")
@@ -20,6 +23,7 @@ def test_scan_lists_models_and_reports_unusable_folders(dates_models, tmp_path):
     assert [u.folder.name for u in unusable] == ["broken"] and "config.json is missing" in unusable[0].reason
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_default_model_prefers_shipped_zh_en_additive_then_the_newest_own(dates_models, tmp_path):
     own = tmp_path / "own"
     shutil.copytree(dates_models["dot"], own / "old")
@@ -35,6 +39,7 @@ def test_user_models_folder_follows_the_environment(monkeypatch, tmp_path):
     assert user_models_folder() == tmp_path / "models"
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_one_bad_folder_never_hides_the_others(dates_models, tmp_path):
     import json
 

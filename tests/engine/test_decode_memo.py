@@ -38,6 +38,7 @@ def _assert_same_decode(first, second) -> None:
         assert np.array_equal(first.attention, second.attention)
 
 
+@pytest.mark.slow  # a trained model, or the real window
 @pytest.mark.parametrize("scorer", ["additive", "none"])
 def test_an_alternative_at_step_i_costs_the_steps_from_i_on_and_gives_what_a_fresh_decode_gives(
         dates_models, scorer, monkeypatch):
@@ -56,6 +57,7 @@ def test_an_alternative_at_step_i_costs_the_steps_from_i_on_and_gives_what_a_fre
     assert steered.steps[cut - 1].previous_steps == steered.steps[: cut - 1]
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_an_override_is_never_taken_from_a_decode_that_did_not_have_it(dates_models, monkeypatch):
     translator = load_model_folder(dates_models["additive"]).translator
     fresh = load_model_folder(dates_models["additive"]).translator
@@ -77,6 +79,7 @@ def test_an_override_is_never_taken_from_a_decode_that_did_not_have_it(dates_mod
     _assert_same_decode(again, steered)
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_another_sentence_or_a_beam_search_starts_afresh(dates_models, monkeypatch):
     translator = load_model_folder(dates_models["additive"]).translator
     free = translator.translate(SENTENCE)

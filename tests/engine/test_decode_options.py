@@ -167,6 +167,7 @@ def test_the_options_are_range_checked_with_their_range_named():
         DecodeConfig(no_repeat_ngram=2.5)
 
 
+@pytest.mark.slow  # a trained model, or the real window
 @pytest.mark.parametrize("scorer", ["additive", "none"])
 @pytest.mark.parametrize("beta, n", [(0.4, 0), (0.2, 1), (0.0, 2)])
 def test_on_a_trained_model_the_batched_beam_gives_the_one_by_one_outputs_with_the_options(

@@ -26,6 +26,7 @@ def test_mixed_precision_needs_cuda_and_fp32_works_everywhere():
     assert check_precision("fp16", torch.device("cuda")) == torch.float16
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_the_command_line_takes_a_device_and_refuses_one_that_is_missing(dates_models, capsys, tmp_path):
     model = str(dates_models["additive"])
     assert main(["translate", "--model", model, "--device", "cpu", "29 Nov 2026"]) == 0

@@ -31,6 +31,7 @@ def test_buckets_cover_every_length_from_one():
     assert (study_bucket_of(60), study_bucket_of(61), study_bucket_of(200)) == ("41–60", "61+", "61+")
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_a_tiny_model_is_studied_by_length_and_the_study_is_stored(dates_models, tmp_path):
     import shutil
 
@@ -110,6 +111,7 @@ def test_a_stored_study_with_a_non_finite_or_inconsistent_figure_reads_as_none(t
     assert stored_length_study(json.loads(json.dumps(info)), 1) is None  # Infinity and NaN round-trip as JSON
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_evaluate_long_set_prints_buckets_and_records_them(dates_models, tmp_path, capsys):
     import shutil
 

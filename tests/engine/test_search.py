@@ -14,6 +14,7 @@ def translator(dates_models):
     return load_model_folder(dates_models["additive"]).translator
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_greedy_yields_one_step_per_token_with_a_normalized_attention_row(translator):
     steps = list(translator.steps("29 Nov 2026"))
     prepared = translator.prepare("29 Nov 2026")
@@ -33,6 +34,7 @@ def test_greedy_yields_one_step_per_token_with_a_normalized_attention_row(transl
         assert probabilities == sorted(probabilities, reverse=True)
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_translation_attention_has_one_row_per_output_token(translator):
     translation = translator.translate("November 3, 1999")
     assert translation.tokens[-1] == "</s>"
@@ -40,6 +42,7 @@ def test_translation_attention_has_one_row_per_output_token(translator):
     assert np.allclose(translation.attention.sum(axis=1), 1.0, atol=1e-5)
 
 
+@pytest.mark.slow  # a trained model, or the real window
 @pytest.mark.parametrize("sentence", SENTENCES)
 def test_beam_of_one_is_exactly_greedy(translator, sentence):
     greedy = translator.translate(sentence, DecodeConfig(beam_size=1))
@@ -65,6 +68,7 @@ def _run_beam(translator, sentence, size, length_penalty=0.0):
             return stop.value
 
 
+@pytest.mark.slow  # a trained model, or the real window
 @pytest.mark.parametrize("sentence", SENTENCES)
 def test_beam_finds_a_score_at_least_as_good_as_greedy(translator, sentence):
     greedy = translator.translate(sentence)
@@ -73,6 +77,7 @@ def test_beam_finds_a_score_at_least_as_good_as_greedy(translator, sentence):
     assert best.attention.shape[0] == len(best.token_ids)  # the whole matrix of the chosen hypothesis
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_beam_steps_carry_the_current_best_hypothesis(translator):
     steps = list(translator.steps("29 Nov 2026", DecodeConfig(beam_size=4)))
     for index, step in enumerate(steps):
@@ -81,6 +86,7 @@ def test_beam_steps_carry_the_current_best_hypothesis(translator):
         assert step.hypothesis_attention.shape[0] == index + 1
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_output_length_is_capped_relative_to_the_input(translator):
     config = DecodeConfig(max_length_ratio=0.5, max_length_extra=1)
     translation = translator.translate("29 Nov 2026", config)
@@ -88,6 +94,7 @@ def test_output_length_is_capped_relative_to_the_input(translator):
     assert len(translation.tokens) <= config.max_output_length(len(prepared.ids))
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_batched_greedy_matches_one_by_one(translator):
     batched = translator.translate_many(SENTENCES, DecodeConfig(), batch_size=2)
     for sentence, result in zip(SENTENCES, batched, strict=True):
@@ -96,6 +103,7 @@ def test_batched_greedy_matches_one_by_one(translator):
         assert np.allclose(result.attention, single.attention, atol=1e-5)
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_fixed_context_model_has_no_attention(dates_models):
     translator = load_model_folder(dates_models["none"]).translator
     translation = translator.translate("29 Nov 2026")
@@ -104,6 +112,7 @@ def test_fixed_context_model_has_no_attention(dates_models):
     assert translation.to_json()["attention"] is None
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_every_step_carries_its_hypothesis_earlier_steps(translator):
     for config in (DecodeConfig(beam_size=1), DecodeConfig(beam_size=4)):
         for step in translator.steps("29 Nov 2026", config):
@@ -135,6 +144,7 @@ def test_beam_search_goes_on_while_a_live_hypothesis_beats_the_finished_ones():
     assert _search_is_over([_Beam((5, 2), -1.0, 0, ())], [_Beam((5, 6, 7), -1.2, 0, ())], 2.0) is False
 
 
+@pytest.mark.slow  # a trained model, or the real window
 @pytest.mark.parametrize("scorer", ["additive", "none"])
 @pytest.mark.parametrize("beam_size, alpha", [(2, 0.0), (5, 1.0), (5, 2.0)])
 def test_batched_beam_search_gives_the_one_by_one_outputs(dates_models, scorer, beam_size, alpha):

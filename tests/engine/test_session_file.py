@@ -118,6 +118,7 @@ def test_unreadable_files_are_refused(tmp_path):
         load_session(tmp_path / "nan.json")
 
 
+@pytest.mark.slow  # a trained model, or the real window
 @pytest.mark.parametrize("beam", [1, 3])
 def test_a_real_decode_round_trips(dates_models, tmp_path, beam):
     bundle = load_model_folder(dates_models["additive"])

@@ -13,6 +13,7 @@ def translator(dates_models):
     return load_model_folder(dates_models["additive"]).translator
 
 
+@pytest.mark.slow  # a trained model, or the real window
 @pytest.mark.parametrize("text", ["", "   \t  ", "\u200b\u200c\u200d\ufeff", "\n\r\n"])
 def test_empty_input_is_a_typed_result_not_an_exception(translator, text):
     translation = translator.translate(text)
@@ -22,6 +23,7 @@ def test_empty_input_is_a_typed_result_not_an_exception(translator, text):
     assert list(translator.steps(text)) == []
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_ten_thousand_characters_are_truncated_and_finish_in_bounded_time(translator):
     started = time.perf_counter()
     translation = translator.translate("29 Nov 2026 " * 900)
@@ -32,6 +34,7 @@ def test_ten_thousand_characters_are_truncated_and_finish_in_bounded_time(transl
         "x" * 10_000).truncated
 
 
+@pytest.mark.slow  # a trained model, or the real window
 @pytest.mark.parametrize("text", ["😀🎉 29 Nov", "مرحبا بالعالم", "a\x00b\x07c", "\u202e2026\u202c 11 29",
                                   "Ωμέγα ∑ ∫", "\U0001F600" * 5])
 def test_odd_scripts_and_control_characters_translate_without_crashing(translator, text):
@@ -42,6 +45,7 @@ def test_odd_scripts_and_control_characters_translate_without_crashing(translato
     assert "\x00" not in "".join(translation.source_tokens)
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_unknown_characters_become_visible_byte_pieces(translator):
     prepared = translator.prepare("😀")
     assert any(token.startswith("<0x") for token in prepared.tokens)

@@ -29,6 +29,7 @@ def translated(qtbot, dates_models):
     return window
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_png_and_svg(translated, tmp_path):
     tab = translated.translate_tab
     png = tab.export("png", tmp_path / "heatmap.png")
@@ -44,6 +45,7 @@ def read_csv(path) -> list[list[str]]:
         return list(csv.reader(handle))
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_csv_and_json_hold_the_matrix_and_tokens(translated, tmp_path):
     tab = translated.translate_tab
     panel = tab.view.attention_panel
@@ -60,6 +62,7 @@ def test_csv_and_json_hold_the_matrix_and_tokens(translated, tmp_path):
     np.testing.assert_allclose(np.array(data["attention"]), panel.attention(), atol=1e-6)
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_the_word_view_exports_words_and_the_json_keeps_the_pieces(translated, tmp_path):
     tab = translated.translate_tab
     panel = tab.view.attention_panel
@@ -81,6 +84,7 @@ def test_the_word_view_exports_words_and_the_json_keeps_the_pieces(translated, t
     assert tab.export("png", tmp_path / "words.png").stat().st_size > 2000
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_nothing_to_export_is_explained(qtbot, translated, tmp_path):
     tab = translated.translate_tab
     tab.view.attention_panel.clear()

@@ -4,10 +4,13 @@ outlined until one was clicked); a node chosen, kept, finished or pruned, is nam
 
 from __future__ import annotations
 
+import pytest
+
 from gui.attention.labels import join_pieces
 from tests.gui.test_translate_support import install_models, open_window, wait_for_model, wait_run_end
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_the_output_node_is_outlined_and_every_chosen_hypothesis_is_named_in_words(qtbot, dates_models):
     install_models(dates_models, ("additive",))
     window = open_window(qtbot)

@@ -180,7 +180,7 @@ def test_the_not_trained_alike_note_wraps_rather_than_widening_the_window_past_1
         text += " · " + groups[0]
     compare.show_training_note(text, "the whole sentence")
     assert note.isVisibleTo(window)
-    qtbot.wait(100)  # laid out
+    qtbot.waitUntil(lambda: note.height() >= note.heightForWidth(note.width()), timeout=5000)  # laid out
     assert compare.minimumSizeHint().width() <= 1280 and window.minimumSizeHint().width() <= 1280
     assert window.minimumSizeHint().height() <= 800 and (window.width(), window.height()) == (1280, 800)
     assert note.height() >= note.heightForWidth(note.width()) > note.fontMetrics().height()  # wrapped, not cut

@@ -4,6 +4,7 @@ scorers' maps (gui/compare/aligner_map.py, the controller's forced worker)."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from engine.studies.aligner import AlignerMap
 from gui.compare.aligner_map import (
@@ -58,6 +59,7 @@ def test_labels_thin_out_evenly_where_rows_are_closer_than_a_label_and_come_back
     qtbot.waitUntil(lambda: len(left._tickLevels[0]) == len(words))
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_a_shared_target_brings_the_aligners_map_and_own_outputs_its_hint(qtbot, compare):
     tab = compare
     run(qtbot, tab, "29 Nov 2026", reference="2026-11-29")  # own outputs: no shared target yet

@@ -4,6 +4,7 @@ follows it through new runs, links its hover to the tab, and goes when the panel
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from PySide6.QtWidgets import QToolButton
 
 from tests.gui.compare_support import run
@@ -15,6 +16,7 @@ def shown_matrix(window) -> np.ndarray:
     return heatmap._grid[: heatmap._rows, : heatmap._columns]
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_the_enlarge_button_opens_a_live_copy_of_the_map_that_follows_its_panel(qtbot, compare):
     tab = compare
     tab.view_bar.set_word_view(False)  # the model's pieces: the copy's grid is the panel's matrix itself
@@ -40,6 +42,7 @@ def test_the_enlarge_button_opens_a_live_copy_of_the_map_that_follows_its_panel(
     assert np.allclose(shown_matrix(window), panel.matrix) and panel.map_final
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_hovering_the_enlarged_map_inspects_that_step_and_outlines_the_column_everywhere(qtbot, compare):
     tab = compare
     run(qtbot, tab, "29 Nov 2026")
@@ -50,6 +53,7 @@ def test_hovering_the_enlarged_map_inspects_that_step_and_outlines_the_column_ev
     assert tab.panels["dot"].heatmap._column_box.isVisible() and window.heatmap._column_box.isVisible()
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_the_enlarged_maps_close_when_the_panels_are_replaced(qtbot, compare):
     tab = compare
     run(qtbot, tab, "29 Nov 2026")

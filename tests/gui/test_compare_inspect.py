@@ -32,6 +32,7 @@ def worded(tokens) -> set[int]:
     return {i for i, (start, end) in enumerate(join_pieces(tokens)[1]) if end > start}
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_a_map_row_shows_that_step_of_that_scorer_in_the_inspector(qtbot, compare):
     tab = compare
     tab.view_bar.set_word_view(False)  # the model's pieces (the word view: tests/gui/test_word_view.py)
@@ -53,6 +54,7 @@ def test_a_map_row_shows_that_step_of_that_scorer_in_the_inspector(qtbot, compar
     assert inspector.shown_index == row
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_an_output_token_of_a_forced_target_shows_its_probability_and_scores(qtbot, compare):
     tab = compare
     tab.view_bar.set_word_view(False)  # the model's pieces
@@ -85,6 +87,7 @@ def test_an_output_token_of_a_forced_target_shows_its_probability_and_scores(qtb
     assert not inspector.table.isVisible()
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_a_source_token_tints_every_output_by_its_attention_and_leaving_clears_it(qtbot, compare):
     tab = compare
     run(qtbot, tab, SENTENCE)
@@ -100,6 +103,7 @@ def test_a_source_token_tints_every_output_by_its_attention_and_leaving_clears_i
     assert all(not tinted_links(tab.panels[s]) for s in ("additive", "dot"))
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_a_new_sentence_clears_the_inspector_and_the_text_stays_plain_for_export(qtbot, compare):
     tab = compare
     run(qtbot, tab, SENTENCE)
@@ -124,6 +128,7 @@ def test_panel_rows_and_output_shading_without_qt():
     assert output_shading(attention, 2) == [] and output_shading(None, 0) == []
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_the_pointer_moving_over_an_output_reaches_its_tokens_steps(qtbot, compare):
     """Real pointer moves over the label (not emitted signals): its links report the steps."""
     from PySide6.QtCore import QPoint

@@ -7,6 +7,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import numpy as np
+import pytest
 
 from engine.networks.scorer_table import SCORER_TABLE
 from gui.attention.piece_map import PieceMap
@@ -73,6 +74,7 @@ def test_toggling_words_while_a_new_sentence_waits_to_be_drawn_leaves_its_empty_
     assert _drawn_rows(panel.heatmap) == 0 and panel.heatmap._columns == 3 and panel.coverage.values.size == 0
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_toggling_words_in_the_compare_tab_redraws_every_panel(qtbot, compare):
     from tests.gui.compare_support import run
 

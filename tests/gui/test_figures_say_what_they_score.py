@@ -77,6 +77,7 @@ def test_the_training_speed_plot_keeps_a_readable_height_at_1280_by_800(qtbot):
         assert panel.stop_and_wait(20_000)
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_compare_under_a_forced_target_scores_the_forced_text_and_labels_bleu_as_the_own_outputs(qtbot, compare):
     tab = compare
     run(qtbot, tab, "29 Nov 2026", reference="2026-11-29")
@@ -97,6 +98,7 @@ def test_compare_under_a_forced_target_scores_the_forced_text_and_labels_bleu_as
         assert f"perplexity {math.exp(-log_p / tokens):.1f}" in text
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_a_length_study_row_is_decoded_greedily_as_the_study_was_and_the_hint_says_so(qtbot, dates_models):
     from engine.studies.length_study import BucketScore, LengthStudy, StudyRow, record_length_study
     from gui.translate.length_study.dialog import LengthStudyDialog
@@ -122,6 +124,7 @@ def test_a_length_study_row_is_decoded_greedily_as_the_study_was_and_the_hint_sa
     dialog.close()
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_the_beam_tree_footer_follows_a_search_continued_from_a_picked_node(qtbot, dates_models):
     install_models(dates_models, ("additive",))
     window = open_window(qtbot)

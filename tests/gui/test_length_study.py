@@ -230,6 +230,7 @@ def test_the_translate_tab_opens_the_study_of_its_direction_and_follows_it(qtbot
     dialog.close()
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_the_main_window_button_opens_the_study_and_a_row_decodes(qtbot, dates_models):
     root = install_models(dates_models, ("additive", "none"))
     sources = {"1–10": ("29 Nov 2026", "2026-11-29")}

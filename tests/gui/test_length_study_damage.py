@@ -7,11 +7,14 @@ from __future__ import annotations
 import json
 import shutil
 
+import pytest
+
 from engine.models.catalog import read_entry
 from gui.translate.choices import ScorerOption
 from gui.translate.length_study.model import NO_STUDY, attention_table, gather, read_studies
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_a_study_and_statistics_with_infinity_are_left_out_and_the_rest_is_read(tmp_path, dates_models):
     folder = tmp_path / "model"
     shutil.copytree(dates_models["additive"], folder, ignore=shutil.ignore_patterns("checkpoint*"))

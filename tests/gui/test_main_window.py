@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QComboBox, QLineEdit, QMainWindow, QPushButton, QWidget
 
 from gui.attention.panel import AttentionPanel
@@ -49,7 +50,7 @@ def test_deferred_training_tab_waits_until_it_is_chosen(qtbot):
     qtbot.addWidget(window)
     with qtbot.waitSignal(window.translate_tab.controller.engineReady, timeout=RUN_MS):
         pass
-    qtbot.wait(50)
+    QCoreApplication.processEvents()  # what the engine's arrival set going has had its turn
     assert window.training_panel is None and window.tabs.currentIndex() == 0  # the first model does not wait for it
     window.tabs.setCurrentIndex(1)
     assert window.training_panel is not None and window.training_panel.isVisible()

@@ -13,7 +13,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPointF
+from PySide6.QtCore import QCoreApplication, QPointF
 from PySide6.QtWidgets import QMainWindow, QTabWidget
 
 from gui.attention.record import DecodeRecord
@@ -65,7 +65,7 @@ def show_run(qtbot, panel, source: list[str], target: list[str]) -> None:
     panel.record.matrix = (np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)).astype(np.float32)
     panel.record.finished = True
     panel.render_now()
-    qtbot.wait(10)
+    QCoreApplication.processEvents()  # the labels are placed on the next turn
 
 
 def indices(heatmap, side: str) -> list[int]:
@@ -163,7 +163,7 @@ def test_compare_maps_name_every_column_of_12_tokens_and_the_cell_under_the_poin
         heatmap = panel.heatmap
         heatmap.reset(source)
         heatmap.set_rows(matrix, target, finished=True)
-        qtbot.wait(5)
+        QCoreApplication.processEvents()  # the labels are placed on the next turn
         assert indices(heatmap, "top") == list(range(12))
         assert len(heatmap.visible_label_rects("top")) == 12 and overlapping(heatmap.visible_label_rects("top")) == []
         assert overlapping(heatmap.visible_label_rects("left")) == []

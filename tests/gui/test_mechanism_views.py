@@ -38,19 +38,25 @@ def head_steps(count: int, heads: int = HEADS, source: int = 3) -> list[DecodeSt
 
 
 # -- the Compare grid ---------------------------------------------------------------------------
+# The registry's single-head RNN mechanisms (the five of the article's family), in its order.
+CLASSIC = [name for name, info in SCORER_TABLE.items() if info.family == "rnn" and info.heads == 1]
+SEVERAL_HEADS = [name for name, info in SCORER_TABLE.items() if info.family == "rnn" and info.heads > 1]
+
+
 def test_the_grid_of_the_five_classic_scorers_keeps_its_layout():
-    plan = plan_grid(["additive", "bilinear", "dot", "scaled_dot", "none"])
+    assert len(CLASSIC) == 5 and CLASSIC[-1] == FIXED_CONTEXT
+    plan = plan_grid(CLASSIC)
     assert (plan.rows, plan.columns) == (2, 3)
-    assert [plan.cells[n] for n in ("additive", "bilinear", "dot", "scaled_dot", "none")] == [
-        (0, 0), (0, 1), (0, 2), (1, 0), (1, 1)]
+    assert [plan.cells[n] for n in CLASSIC] == [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1)]
     assert plan.cells[INSPECTOR] == (1, 1) and plan.shared == "none"
     assert plan.cells[DIFFERENCE] == (1, 2) and plan.difference_span == 1
 
 
 def test_a_sixth_mechanism_gets_a_cell_of_its_own_and_the_difference_map_keeps_one():
-    plan = plan_grid(["additive", "bilinear", "dot", "scaled_dot", "none", "multihead"])
+    sixth = SEVERAL_HEADS[0]
+    plan = plan_grid([*CLASSIC, sixth])
     assert (plan.rows, plan.columns) == (2, 4)
-    assert plan.cells["multihead"] == (1, 1) and plan.cells[DIFFERENCE] == (1, 2) and plan.difference_span == 2
+    assert plan.cells[sixth] == (1, 1) and plan.cells[DIFFERENCE] == (1, 2) and plan.difference_span == 2
     registry = plan_grid(list(SCORER_NAMES))  # whatever the registry holds: a cell per mechanism, and the map's
     assert (registry.rows, registry.columns) == grid_shape(len(SCORER_NAMES) + 1)
     assert [name for name, cell in registry.cells.items() if cell == registry.cells[DIFFERENCE]] == [DIFFERENCE]
@@ -179,7 +185,7 @@ def test_the_registry_refuses_a_row_it_could_not_draw_or_build():
         arguments = dict(name="x", label="X", formula="e", colour="#123456", implementation="m:C") | bad
         with pytest.raises(ValueError):
             ScorerInfo(**arguments)
-    assert list(itertools.islice(SCORER_TABLE, 5)) == ["additive", "bilinear", "dot", "scaled_dot", "none"]
+    assert list(itertools.islice(SCORER_TABLE, len(CLASSIC))) == CLASSIC  # the single-head ones lead the table
 
 
 # -- the step inspector follows the head the map shows --------------------------------------------

@@ -88,7 +88,7 @@ def test_token_ticks_use_the_unit_of_their_spacing():
 def test_the_csv_export_has_the_tokens_of_every_step_and_validation(tmp_path):
     path = tmp_path / "metrics.csv"
     write_metrics_csv(path, [record_of(tmp_path, "counted"), record_of(tmp_path, "old", tokens=False)])
-    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    rows = list(csv.DictReader(path.read_text(encoding="utf-8").splitlines()))
     counted = [r for r in rows if r["run"] == "counted"]
     assert counted[0]["target_tokens"] == str(TOKENS_PER_STEP)
     assert [r["target_tokens"] for r in counted if r["kind"] == "valid"] == ["325000", "650000"]

@@ -3,6 +3,7 @@ tokens; a model without a usable record still translates, with one clear note (g
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtGui import QTextCharFormat, QTextCursor
 
 from engine.models.catalog import user_models_folder
@@ -31,6 +32,7 @@ def _underlined(strip, index: int) -> bool:
     return cursor.charFormat().underlineStyle() == QTextCharFormat.UnderlineStyle.SpellCheckUnderline
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_the_real_window_names_an_unseen_word_under_the_input_and_underlines_its_pieces(qtbot, dates_models):
     install_models(dates_models, ("additive",))
     window = open_window(qtbot)
@@ -51,6 +53,7 @@ def test_the_real_window_names_an_unseen_word_under_the_input_and_underlines_its
     assert view.unseen_line.isHidden() and strip.marked() == []
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_a_damaged_record_gives_one_clear_note_and_the_app_still_translates(qtbot, dates_models):
     install_models(dates_models, ("additive",))
     words = user_models_folder() / "dates-additive" / "words.json"

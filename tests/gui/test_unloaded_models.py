@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from engine.models.catalog import UnusableFolder, scan, user_models_folder
 from engine.records.metrics_log import MetricsLog
 from gui.translate.unloaded import UnloadedModels, unloaded_label
@@ -43,6 +45,7 @@ def test_the_button_lists_each_folder_with_its_reason_and_hides_when_there_is_no
     assert button.isHidden()
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_the_translate_tab_shows_the_models_not_loaded(qtbot, dates_models):
     root = install_models(dates_models, ("additive",))
     _broken_folders(root)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+from PySide6.QtCore import QCoreApplication
+
 from engine.records.metrics_log import MetricsLog
 from engine.settings.config import TrainConfig
 from engine.training.events import StepEvent
@@ -98,12 +100,12 @@ def test_after_a_redraw_the_reader_waits_until_the_window_has_drawn_everything(t
 
     run = _log(tmp_path, 50)
     monkeypatch.setattr(watch, "READ_CHUNK", 10)
-    busy = [True]
-    watcher = RunWatcher(run, _record(), InlineJobs(), window_busy=lambda: busy[0])
+    busy, asked = [True], []
+    watcher = RunWatcher(run, _record(), InlineJobs(), window_busy=lambda: asked.append(1) or busy[0])
     released = threading.Event()
     watcher._reader_may_go_on = released
     watcher._release_reader(redrawn=True)
-    qtbot.wait(50)
+    qtbot.waitUntil(lambda: len(asked) >= 3, timeout=1000)  # the watcher has asked the window several turns
     assert not released.is_set()  # the plots still have turns to take
     busy[0] = False
     qtbot.waitUntil(released.is_set, timeout=1000)
@@ -117,10 +119,10 @@ def test_the_first_read_waits_for_the_runs_first_appearance(tmp_path, qtbot):
 
     run = _log(tmp_path, 5)
     jobs = InlineJobs()
-    busy = [True]
-    watcher = RunWatcher(run, _record(), jobs, window_busy=lambda: busy[0])
+    busy, asked = [True], []
+    watcher = RunWatcher(run, _record(), jobs, window_busy=lambda: asked.append(1) or busy[0])
     watcher.start()
-    qtbot.wait(50)
+    qtbot.waitUntil(lambda: len(asked) >= 3, timeout=1000)  # the watcher has asked the window several turns
     assert not jobs.started  # the window is still drawing the run
     busy[0] = False
     qtbot.waitUntil(lambda: bool(jobs.started), timeout=1000)
@@ -144,12 +146,12 @@ def test_the_reader_offers_the_interpreter_lock_between_small_batches_of_lines(t
 def test_a_watcher_stopped_before_its_first_read_never_reads(tmp_path, qtbot):
     from gui.training.watch import RunWatcher
 
-    jobs = InlineJobs()
-    watcher = RunWatcher(_log(tmp_path, 5), _record(), jobs)
+    jobs, asked = InlineJobs(), []
+    watcher = RunWatcher(_log(tmp_path, 5), _record(), jobs, window_busy=lambda: asked.append(1) or False)
     watcher.start()
     watcher.stop()  # the window closes at once
-    qtbot.wait(50)
-    assert not jobs.started and not watcher.timer.isActive()
+    QCoreApplication.processEvents()  # the turns its idle check would have taken
+    assert not asked and not jobs.started and not watcher.timer.isActive()
 
 
 def test_a_run_that_validates_on_long_inputs_draws_that_bleu_dashed_beside_the_valid_bleu(qtbot, tmp_path):
@@ -185,5 +187,5 @@ def test_a_run_that_validates_on_long_inputs_draws_that_bleu_dashed_beside_the_v
     assert not view._runs[id(both)][1].long_bleu.isVisible()
     path = tmp_path / "metrics.csv"
     write_metrics_csv(path, [plain, both])
-    rows = [row for row in csv.DictReader(path.open(encoding="utf-8")) if row["kind"] == "valid"]
+    rows = [row for row in csv.DictReader(path.read_text(encoding="utf-8").splitlines()) if row["kind"] == "valid"]
     assert [row["long_bleu"] for row in rows] == ["", "", "", "5", "7", "8.5", "11"]

@@ -33,6 +33,7 @@ def translated(qtbot, dates_models):
     return window
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_the_map_shows_words_while_the_contract_keeps_the_pieces(translated):
     panel = translated.translate_tab.view.attention_panel
     assert panel.word_view()
@@ -52,6 +53,7 @@ def test_the_map_shows_words_while_the_contract_keeps_the_pieces(translated):
     assert any(label.startswith("##") for label in heatmap._labels["top"])  # ▁20 2 6: continuations marked
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_hovering_a_word_names_it_and_reports_its_first_pieces(translated):
     panel = translated.translate_tab.view.attention_panel
     year = panel.source_words().index("2026")
@@ -63,6 +65,7 @@ def test_hovering_a_word_names_it_and_reports_its_first_pieces(translated):
     assert reported == [(0, first_piece)] and panel.source_tokens()[first_piece].endswith("20")
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_the_inspector_lists_source_words_with_their_summed_weights_and_word_scores(translated):
     panel = translated.translate_tab.view.attention_panel
     panel.select_step(0)
@@ -77,6 +80,7 @@ def test_the_inspector_lists_source_words_with_their_summed_weights_and_word_sco
     assert panel.inspector.weights.rowCount() == len(panel.source_tokens())
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_the_colour_scale_is_chosen_in_the_view_and_named_on_the_colour_bar(translated):
     panel = translated.translate_tab.view.attention_panel
     heatmap = panel.heatmap
@@ -92,6 +96,7 @@ def test_the_colour_scale_is_chosen_in_the_view_and_named_on_the_colour_bar(tran
         panel.set_color_scale("log")
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_compare_maps_follow_the_word_view_and_the_large_map_opens_beside_the_inspector(qtbot, compare):
     tab = compare
     run(qtbot, tab, SENTENCE)

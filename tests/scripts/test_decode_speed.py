@@ -1,10 +1,13 @@
 """The quality report's decode-speed timing."""
 
+import pytest
+
 from engine.corpus.data import Pair
 from engine.models.bundle import load_model_folder
 from scripts import decode_speed
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_decode_speed_is_measured_for_every_model_and_mode_on_its_own_direction(dates_models, monkeypatch):
     monkeypatch.setattr(decode_speed, "SPEED_SENTENCES", 4)
     monkeypatch.setattr(decode_speed, "SPEED_ROUNDS", 2)
@@ -24,6 +27,7 @@ def test_decode_speed_is_measured_for_every_model_and_mode_on_its_own_direction(
     assert set(asked) == {(bundle.source_language, bundle.target_language)}
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_a_speed_taken_on_a_busy_cpu_is_marked_as_taken_beside_other_work(dates_models, monkeypatch):
     monkeypatch.setattr(decode_speed, "SPEED_SENTENCES", 2)
     monkeypatch.setattr(decode_speed, "SPEED_ROUNDS", 1)

@@ -2,6 +2,8 @@
 
 import shutil
 
+import pytest
+
 from engine.corpus.examples import load_examples
 from engine.models.bundle import load_model_folder
 from tests.scripts import load_script
@@ -9,6 +11,7 @@ from tests.scripts import load_script
 report = load_script("examples_report")
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_every_model_translates_the_examples_greedy_and_with_its_own_beam_settings(dates_models, tmp_path):
     models = tmp_path / "models"
     for scorer in ("none", "additive"):

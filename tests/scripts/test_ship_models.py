@@ -12,6 +12,7 @@ from tests.scripts import load_script
 ship_models = load_script("ship_models")
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_only_the_model_files_are_shipped_and_the_command_names_the_shipped_folder(tmp_path, dates_models):
     build = tmp_path / "build"
     run = build / "dates-additive"
@@ -32,6 +33,7 @@ def test_only_the_model_files_are_shipped_and_the_command_names_the_shipped_fold
     assert load_model_folder(shipped).scorer == "additive"
 
 
+@pytest.mark.slow  # a trained model, or the real window
 def test_a_broken_folder_stops_the_copy_before_anything_is_replaced(tmp_path, dates_models):
     build = tmp_path / "build"
     shutil.copytree(dates_models["additive"], build / "a-good")
