@@ -50,10 +50,6 @@
 <context>
     <name>CompareExplain</name>
     <message>
-        <source>stopped %1/%2</source>
-        <translation>已停止 %1/%2</translation>
-    </message>
-    <message>
         <source>%1: stopped at %2/%3</source>
         <translation>%1：停在 %2/%3</translation>
     </message>
@@ -62,8 +58,8 @@
         <translation>归因失败：%1</translation>
     </message>
     <message>
-        <source>failed</source>
-        <translation>失败</translation>
+        <source>failed for %1</source>
+        <translation>%1 失败</translation>
     </message>
     <message>
         <source>%1: %2 of %3 steps of every map</source>
