@@ -38,6 +38,7 @@ CHOICES = ("system", "en", "zh_CN")  # what the Language menu offers and QSettin
 LANGUAGES = ("en", "zh_CN")  # what the interface can be in: English is the source text
 # The packages of gui/ with a catalog each (resources/i18n/<package>_zh_CN.ts and .qm).
 PACKAGES = ("app", "translate", "attention", "training", "compare", "common", "lesson")
+MAX_CATALOG_BYTES = 16 * 1024 * 1024  # a .qm larger than this is not one of ours (they are tens of kilobytes)
 
 
 _ARGUMENT = re.compile(r"%([1-9])")
@@ -164,8 +165,13 @@ def load_catalog(language: str, folder: Path | None = None) -> tuple[list[QTrans
     loaded: list[QTranslator] = []
     for path in files:
         translator = QTranslator()
-        if not translator.load(str(path)) or translator.isEmpty():
+        try:  # read into memory, not mapped: a catalog rewritten while the app runs cannot pull the rug
+            data = path.read_bytes() if path.is_file() and path.stat().st_size <= MAX_CATALOG_BYTES else b""
+        except OSError:
+            data = b""
+        if not data or not translator.load(data) or translator.isEmpty():
             return [], f"The {language} interface file {path.name} is damaged; staying in English."
+        translator.data = data  # Qt reads the catalog from these bytes for as long as the translator lives
         loaded.append(translator)
     return loaded, ""
 
