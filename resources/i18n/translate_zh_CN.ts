@@ -12,19 +12,19 @@
     <name>AttentionReading</name>
     <message>
         <source>%1 covers the source most evenly (coverage deviation %2: each source token attended about once in all), %3 least (%4: some tokens skipped, others attended twice).</source>
-        <translation>%1 对源句的覆盖最均匀（覆盖偏差 %2：每个源 token 总共约被关注一次），%3 最不均匀（%4：有些 token 被跳过，另一些被关注两次）。</translation>
+        <translation>%1 对源句的覆盖最均匀（覆盖偏差 %2：每个源词元总共约被关注一次），%3 最不均匀（%4：有些词元被跳过，另一些被关注两次）。</translation>
     </message>
     <message>
         <source>%1 spreads its attention the most (row entropy %2 nats, %3 of a step on its favourite source token), %4 the least (%5 nats, %6).</source>
-        <translation>%1 的注意力最分散（行熵 %2 nats，每步有 %3 落在最受关注的源 token 上），%4 最集中（%5 nats，%6）。</translation>
+        <translation>%1 的注意力最分散（行熵 %2 nats，每步有 %3 落在最受关注的源词元上），%4 最集中（%5 nats，%6）。</translation>
     </message>
     <message>
         <source>Their most-attended source token moves forward, never back, at %1 of the steps.</source>
-        <translation>在 %1 的步骤中，最受关注的源 token 只向前移动、从不后退。</translation>
+        <translation>在 %1 的步骤中，最受关注的源词元只向前移动、从不后退。</translation>
     </message>
     <message>
         <source>the even one translates better (BLEU %1 against %2): a source token that gets no attention is a word the output drops</source>
-        <translation>覆盖均匀的模型译得更好（BLEU %1 对 %2）：得不到注意力的源 token 就是译文漏掉的词</translation>
+        <translation>覆盖均匀的模型译得更好（BLEU %1 对 %2）：得不到注意力的源词元就是译文漏掉的词</translation>
     </message>
     <message>
         <source>the uneven one translates better here (BLEU %1 against %2): even coverage alone does not make a better translation</source>
@@ -40,14 +40,14 @@
     </message>
     <message>
         <source>On the longest inputs (%1 source tokens) %2.</source>
-        <translation>在最长的输入（%1 个源 token）上，%2。</translation>
+        <translation>在最长的输入（%1 个源词元）上，%2。</translation>
     </message>
 </context>
 <context>
     <name>BeamTreeDialog</name>
     <message>
         <source>Beam search, step by step: at each output position the 2K best continuations of the live hypotheses. &lt;b&gt;Bold&lt;/b&gt;: kept · faded: pruned · &lt;span style=&apos;color:#00783c&apos;&gt;✓&lt;/span&gt;: finished, with its score log p / lp (GNMT&apos;s length penalty; plus its coverage penalty cp when the decoding uses one). Background: the token&apos;s probability. Click a node to see its hypothesis and attention; ← → ↑ ↓ walk the tree; Enter picks a node (a finished one becomes the output shown, a live one is continued by the model from there).</source>
-        <translation>逐步展示束搜索：在每个输出位置列出活跃假设的 2K 个最佳延续。&lt;b&gt;粗体&lt;/b&gt;：保留 · 淡色：剪枝 · &lt;span style=&apos;color:#00783c&apos;&gt;✓&lt;/span&gt;：已完成，附得分 log p / lp（GNMT 的长度惩罚；解码使用覆盖惩罚时再加上 cp）。背景色：该 token 的概率。点击节点查看其假设和注意力；← → ↑ ↓ 在树中移动；Enter 选定节点（已完成的节点成为显示的译文，活跃的节点由模型从该处继续解码）。</translation>
+        <translation>逐步展示束搜索：在每个输出位置列出活跃假设的 2K 个最佳延续。&lt;b&gt;粗体&lt;/b&gt;：保留 · 淡色：剪枝 · &lt;span style=&apos;color:#00783c&apos;&gt;✓&lt;/span&gt;：已完成，附得分 log p / lp（GNMT 的长度惩罚；解码使用覆盖惩罚时再加上 cp）。背景色：该词元的概率。点击节点查看其假设和注意力；← → ↑ ↓ 在树中移动；Enter 选定节点（已完成的节点成为显示的译文，活跃的节点由模型从该处继续解码）。</translation>
     </message>
     <message>
         <source>Beam 1 is greedy search: one hypothesis, no tree. Set Beam to 2 or more and translate.</source>
@@ -55,11 +55,11 @@
     </message>
     <message>
         <source>Continued from 1 fixed token (a picked node or candidate). </source>
-        <translation>从 1 个固定 token 继续（选定的节点或候选）。</translation>
+        <translation>从 1 个固定词元继续（选定的节点或候选）。</translation>
     </message>
     <message>
         <source>Continued from %1 fixed tokens (a picked node or candidate). </source>
-        <translation>从 %1 个固定 token 继续（选定的节点或候选）。</translation>
+        <translation>从 %1 个固定词元继续（选定的节点或候选）。</translation>
     </message>
     <message>
         <source>Searching with a beam of %1: step %2…</source>
@@ -114,7 +114,7 @@
     </message>
     <message>
         <source>%1 — %2 tokens, log p %3, score %4 (%5).</source>
-        <translation>%1 — %2 个 token，log p %3，得分 %4（%5）。</translation>
+        <translation>%1 — %2 个词元，log p %3，得分 %4（%5）。</translation>
     </message>
 </context>
 <context>
@@ -145,7 +145,7 @@
     </message>
     <message>
         <source>Beam size: 1 = greedy search; in beam search the heatmap shows the best hypothesis</source>
-        <translation>束宽：1 = 贪心搜索；束搜索时热力图显示最佳假设</translation>
+        <translation>束宽：1 = 贪心搜索；束搜索时热图显示最佳假设</translation>
     </message>
     <message>
         <source>1 (greedy)</source>
@@ -191,16 +191,28 @@
         <translation>%1：停在 %2/%3</translation>
     </message>
     <message>
+        <source>stopped %1/%2</source>
+        <translation>停在 %1/%2</translation>
+    </message>
+    <message>
         <source> — choose the method again to go on.</source>
         <translation> — 再次选择该方法即可继续。</translation>
     </message>
     <message>
-        <source>why not %1…</source>
-        <translation>为什么不是 %1…</translation>
+        <source>why not…</source>
+        <translation>为什么不是…</translation>
+    </message>
+    <message>
+        <source>Contrastive attribution of step %1: why %2 and not %3</source>
+        <translation>第 %1 步的对比归因：为什么是 %2 而不是 %3</translation>
     </message>
     <message>
         <source>Attribution failed: %1</source>
         <translation>归因失败：%1</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
     </message>
     <message>
         <source>%1: %2 of %3 steps computed</source>
@@ -397,7 +409,7 @@
     </message>
     <message>
         <source>Data: the long test set (test pairs joined 1–8 at a time), %1; length in source sub-word tokens. Click a bucket to see some of its inputs.</source>
-        <translation>数据：长测试集（每次拼接 1–8 个测试句对），%1；长度以源句子词 token 计。点击一个区间可查看其中的部分输入。</translation>
+        <translation>数据：长测试集（每次拼接 1–8 个测试句对），%1；长度以源句子词词元计。点击一个区间可查看其中的部分输入。</translation>
     </message>
     <message>
         <source>&lt;b&gt;What these models show:&lt;/b&gt; %1</source>
@@ -417,7 +429,7 @@
     </message>
     <message>
         <source>source length (sub-word tokens)</source>
-        <translation>源句长度（子词 token）</translation>
+        <translation>源句长度（子词词元）</translation>
     </message>
     <message>
         <source>The source-length bucket whose inputs are listed below</source>
@@ -425,7 +437,7 @@
     </message>
     <message>
         <source>How each scorer attends over the test split (greedy): mean row entropy, mean largest weight, share of steps whose most-attended source token does not move backwards, mean |coverage − 1|. The Compare tab shows the same numbers for one sentence. AER vs aligner: its attention&apos;s argmax links against a statistical word aligner&apos;s, each model fed the test split&apos;s references (0 = the aligner&apos;s links exactly); precision / recall of those links.</source>
-        <translation>各打分函数在测试集上（贪心）的注意力情况：平均行熵、平均最大权重、最受关注的源 token 不向后移动的步骤比例、平均 |覆盖 − 1|。“比较”标签页对单个句子显示相同的数值。对齐工具 AER：其注意力 argmax 得到的链接与统计词对齐工具的链接相比，每个模型都输入测试集的参考译文（0 = 与对齐工具的链接完全一致）；以及这些链接的精确率 / 召回率。</translation>
+        <translation>各打分函数在测试集上（贪心）的注意力情况：平均行熵、平均最大权重、最受关注的源词元不向后移动的步骤比例、平均 |覆盖 − 1|。“比较”标签页对单个句子显示相同的数值。对齐工具 AER：其注意力 argmax 得到的链接与统计词对齐工具的链接相比，每个模型都输入测试集的参考译文（0 = 与对齐工具的链接完全一致）；以及这些链接的精确率 / 召回率。</translation>
     </message>
     <message>
         <source>Bucket</source>
@@ -653,11 +665,11 @@
     </message>
     <message>
         <source>Stopped after 1 output token.</source>
-        <translation>输出 1 个 token 后停止。</translation>
+        <translation>输出 1 个词元后停止。</translation>
     </message>
     <message>
         <source>Stopped after %1 output tokens.</source>
-        <translation>输出 %1 个 token 后停止。</translation>
+        <translation>输出 %1 个词元后停止。</translation>
     </message>
     <message>
         <source>Step %1: %2  p = %3</source>
@@ -696,7 +708,7 @@
     </message>
     <message>
         <source>Save the heatmap or the matrix</source>
-        <translation>保存热力图或矩阵</translation>
+        <translation>保存热图或矩阵</translation>
     </message>
     <message>
         <source>Length study</source>
@@ -740,15 +752,15 @@
     </message>
     <message>
         <source>The source as the model sees it: one tint per sub-word token</source>
-        <translation>模型眼中的源句：每个子词 token 一种底色</translation>
+        <translation>模型眼中的源句：每个子词词元一种底色</translation>
     </message>
     <message>
         <source>The translation, token by token: hover a token for its alternatives</source>
-        <translation>逐 token 的译文：悬停在 token 上可查看备选</translation>
+        <translation>逐词元的译文：悬停在词元上可查看备选</translation>
     </message>
     <message>
         <source>Source tokens</source>
-        <translation>源 token</translation>
+        <translation>源词元</translation>
     </message>
     <message>
         <source>Output</source>
@@ -775,7 +787,7 @@
     </message>
     <message>
         <source>Decode exactly one more token (pauses first)</source>
-        <translation>再解码一个 token（先暂停）</translation>
+        <translation>再解码一个词元（先暂停）</translation>
     </message>
     <message>
         <source>Stop</source>
@@ -817,7 +829,7 @@
     </message>
     <message>
         <source>Words of this input that never occur in the sentences this model was trained on (recorded with the model): it has never seen them, so what it makes of them is a guess. Their source tokens are underlined.</source>
-        <translation>此输入中从未出现在该模型训练句子里的词（随模型记录）：模型从未见过它们，对它们的处理只是猜测。它们的源 token 带有下划线。</translation>
+        <translation>此输入中从未出现在该模型训练句子里的词（随模型记录）：模型从未见过它们，对它们的处理只是猜测。它们的源词元带有下划线。</translation>
     </message>
     <message>
         <source>characters never seen: %1 (spelled as bytes)</source>
@@ -832,7 +844,7 @@
     <name>WhatIf</name>
     <message>
         <source>the first %1 tokens are given (an alternative picked)</source>
-        <translation>前 %1 个 token 已给定（选了一个备选）</translation>
+        <translation>前 %1 个词元已给定（选了一个备选）</translation>
     </message>
     <message>
         <source>the output must start with “%1”</source>
@@ -851,7 +863,7 @@
     <name>WhatIfBar</name>
     <message>
         <source>Set attention by hand: click a heatmap cell to put all of that step&apos;s attention on its source token, shift-click to share it with more tokens; the model continues from that step</source>
-        <translation>手动设置注意力：点击热力图的一个格子，把该步的全部注意力放到对应的源 token 上，按住 Shift 点击可与更多 token 分享；模型从该步继续解码</translation>
+        <translation>手动设置注意力：点击热图的一个格子，把该步的全部注意力放到对应的源词元上，按住 Shift 点击可与更多词元分享；模型从该步继续解码</translation>
     </message>
     <message>
         <source>This scorer has no attention to set: every step reads the same fixed context C</source>
