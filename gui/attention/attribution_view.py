@@ -100,9 +100,10 @@ class AttributionView(QObject):
         self.store.add(item)
         self.panel.request_redraw()
 
-    def show_progress(self, text: str, running: bool, why: str = "") -> None:
-        """The progress line beside the chooser; ``why``: what the inspector says while a step has none."""
-        self.choice.show_progress(text, running=running)
+    def show_progress(self, text: str, running: bool, why: str = "", tooltip: str = "") -> None:
+        """The progress line beside the chooser (short: ``tooltip`` says it whole); ``why``: what the inspector
+        says while a step has none."""
+        self.choice.show_progress(text, tooltip, running=running)
         if why:
             self.pending = why
 

@@ -70,7 +70,7 @@ class MapChoice(QWidget):
         self.progress.setObjectName(f"{prefix}ExplainProgress")
         self.progress.setTextFormat(Qt.TextFormat.PlainText)
         self.progress.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.progress.setMinimumWidth(self.fontMetrics().horizontalAdvance("IG 00/00 ") + 4)
+        self.progress.setFixedWidth(self.fontMetrics().horizontalAdvance("stopped 000/000") + 6)  # its tooltip: all
         self.cancel = QToolButton()
         self.cancel.setObjectName(f"{prefix}ExplainCancel")
         self.cancel.setText("✕")
@@ -83,7 +83,7 @@ class MapChoice(QWidget):
         layout.setSpacing(2)
         layout.addWidget(QLabel(self.tr("Map:")))
         layout.addWidget(self.combo)
-        layout.addWidget(self.progress, 1)
+        layout.addWidget(self.progress)
         layout.addWidget(self.cancel)
         self.combo.currentIndexChanged.connect(lambda _index: self.methodChanged.emit(self.method()))
 

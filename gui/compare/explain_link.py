@@ -164,8 +164,9 @@ class CompareExplain(QObject):
             return
         method, done, total = self.job_method, self._done, self._total
         self._drop_job()
-        self.choice.show_progress(self.tr("%1: stopped at %2/%3").replace("%1", method_label(method)).replace(
-            "%2", str(done)).replace("%3", str(total)), running=False)
+        self.choice.show_progress(self.tr("stopped %1/%2").replace("%1", str(done)).replace("%2", str(total)),
+                                  self.tr("%1: stopped at %2/%3").replace("%1", method_label(method)).replace(
+                                      "%2", str(done)).replace("%3", str(total)), running=False)
 
     # -- the job's items --------------------------------------------------------------------
     def _on_item(self, job_id: int, item) -> None:
@@ -183,16 +184,15 @@ class CompareExplain(QObject):
 
     def _on_failed(self, job_id: int, message: str) -> None:
         if self.job is not None and job_id == self.job.id:
-            self.choice.show_progress(self.tr("Attribution failed: %1").replace("%1", message.splitlines()[0]),
-                                      running=False)
+            self.choice.show_progress(self.tr("failed"), self.tr("Attribution failed: %1").replace(
+                "%1", message.splitlines()[0]), running=False)
 
     def _on_done(self, job_id: int) -> None:
         if self.job is not None and job_id == self.job.id:
             self.job, self.job_method = None, ""
             self._throttle.flush()
             failed = "; ".join(f"{s}: {m}" for s, m in self.failures.items())
-            self.choice.show_progress(self.tr("failed for %1").replace("%1", ", ".join(self.failures))
-                                      if failed else "", failed, running=False)
+            self.choice.show_progress(self.tr("failed") if failed else "", failed, running=False)
 
     def _say_progress(self) -> None:
         if self.job is None:

@@ -124,7 +124,9 @@ class ExplainLink(QObject):
             done, total = self.view.store.count(method), len(self.translation.tokens)
             text = self.tr("%1: stopped at %2/%3").replace("%1", method_label(method)).replace(
                 "%2", str(done)).replace("%3", str(total))
-            self.view.show_progress(text, running=False, why=text + self.tr(" — choose the method again to go on."))
+            self.view.show_progress(self.tr("stopped %1/%2").replace("%1", str(done)).replace("%2", str(total)),
+                                    running=False, why=text + self.tr(" — choose the method again to go on."),
+                                    tooltip=text)
 
     def contrast(self, index: int, piece: str) -> None:
         """A contrastive attribution of step ``index``: log p(y_i) − log p(``piece``), by the map's method."""
@@ -139,7 +141,9 @@ class ExplainLink(QObject):
         job.yielded.connect(self._on_item)
         job.failed.connect(self._on_failed)
         job.done.connect(self._on_contrast_done)
-        self.view.show_progress(self.tr("why not %1…").replace("%1", piece), running=True)
+        self.view.show_progress(self.tr("why not…"), running=True, tooltip=self.tr(
+            "Contrastive attribution of step %1: why %2 and not %3").replace("%1", str(index)).replace(
+            "%2", translation.tokens[index]).replace("%3", piece))
 
     # -- the job's signals ------------------------------------------------------------------
     def _current(self, job_id: int) -> bool:
@@ -156,7 +160,7 @@ class ExplainLink(QObject):
     def _on_failed(self, job_id: int, message: str, _details: str) -> None:
         if self._current(job_id):
             line = self.tr("Attribution failed: %1").replace("%1", message.splitlines()[0] if message else "")
-            self.view.show_progress(line, running=False, why=line)
+            self.view.show_progress(self.tr("failed"), running=False, why=line, tooltip=line)
 
     @Slot(int)
     def _on_done(self, job_id: int) -> None:

@@ -125,7 +125,8 @@ def test_a_new_decode_supersedes_the_attribution_and_cancel_stops_it(qtbot, date
     second.run(limit=1)
     panel.attribution.choice.cancel.click()
     assert second.worker.aborted and not tab.explain.running
-    assert "stopped at 1/" in panel.attribution.choice.progress.text()
+    assert "stopped 1/" in panel.attribution.choice.progress.text()
+    assert "stopped at 1/" in panel.attribution.choice.progress.toolTip()
     assert not panel.attribution.choice.cancel.isEnabled()
     panel.attribution.set_method("ig")  # another method: a job of its own, to the end
     jobs.started[-1].run()
