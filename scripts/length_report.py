@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine.decoding.repetition import loop_bound  # noqa: E402
 from engine.models.config_file import read_config  # noqa: E402
+from engine.models.model_record import ModelRecord  # noqa: E402
 from engine.settings.config import SCORER_NAMES  # noqa: E402
 from engine.settings.errors import EngineError  # noqa: E402
 from engine.studies.length_lesson import length_lesson  # noqa: E402
@@ -34,7 +35,7 @@ from engine.studies.length_study import (  # noqa: E402
     study_key,
     study_problem,
 )
-from engine.studies.training_budget import budget_note, compared_with, direction_configs  # noqa: E402
+from engine.studies.training_budget import budget_note, compared_with, direction_records  # noqa: E402
 
 SHORT, LONG = "1–10", "41+"
 LABELS = [study_bucket_label(*bucket) for bucket in STUDY_BUCKETS]
@@ -62,7 +63,7 @@ def gather(models: Path, warn=lambda line: print(line, file=sys.stderr)) -> dict
     return found
 
 
-def like_fixed_context(by_scorer: dict, configs: dict[str, dict] | None) -> dict:
+def like_fixed_context(by_scorer: dict, configs: dict[str, ModelRecord] | None) -> dict:
     """``by_scorer`` restricted to the models trained like the fixed context C (all of it when they were
     all trained alike, or without their configs): the lines the lesson and its targets set against C."""
     alike = set(compared_with({s: (configs or {}).get(s) for s in by_scorer}, "none"))
@@ -88,9 +89,9 @@ def _lead(study: LengthStudy, none: LengthStudy, label: str) -> float | None:
     return None if mine is None or fixed is None else mine - fixed
 
 
-def targets(by_scorer: dict[str, dict[int, LengthStudy]], beam: int, configs: dict[str, dict] | None = None) -> list[str]:
+def targets(by_scorer: dict[str, dict[int, LengthStudy]], beam: int, configs: dict[str, ModelRecord] | None = None) -> list[str]:
     """The long-sentence targets, checked on the stored studies at ``beam`` — the best scorer's among the
-    models trained like C (``configs``: scorer → config.json)."""
+    models trained like C (``configs``: scorer → model record)."""
     return _lead_targets(by_scorer, beam, like_fixed_context(by_scorer, configs)) + _loop_target(by_scorer, beam)
 
 
@@ -161,10 +162,10 @@ def _beam_section(direction: str, title: str, studies: dict[str, LengthStudy], a
     return lines
 
 
-def _direction_section(direction: str, by_scorer: dict[str, dict[int, LengthStudy]], trained: dict[str, dict],
+def _direction_section(direction: str, by_scorer: dict[str, dict[int, LengthStudy]], trained: dict[str, ModelRecord],
                        plotted: list[str]) -> list[str]:
     """A direction's greedy and beam-5 sections, how its models were trained when not alike, its targets
-    and its plot; ``trained``: scorer → config.json."""
+    and its plot; ``trained``: scorer → model record."""
     scorers = [s for s in SCORER_NAMES if s in by_scorer]
     note = budget_note({s: trained[s] for s in scorers if s in trained})
     alike = like_fixed_context(by_scorer, trained)
@@ -186,7 +187,7 @@ def _direction_section(direction: str, by_scorer: dict[str, dict[int, LengthStud
 
 
 def render(found: dict[str, dict[str, dict[int, LengthStudy]]], plotted: list[str],
-           configs: dict[str, dict[str, dict]] | None = None) -> str:
+           configs: dict[str, dict[str, ModelRecord]] | None = None) -> str:
     """The length study's report (Markdown) from the studies ``found`` and the plots drawn."""
     lines = ["# The length study: why attention", "",
              "BLEU by source length on the long test set: the held-out test pairs (English sha256 digest starting "
@@ -201,7 +202,7 @@ def render(found: dict[str, dict[str, dict[int, LengthStudy]]], plotted: list[st
 
 
 def plot(direction: str, by_scorer: dict[str, dict[int, LengthStudy]], path: Path,
-         configs: dict[str, dict] | None = None) -> bool:
+         configs: dict[str, ModelRecord] | None = None) -> bool:
     """Draw a direction's BLEU-by-length curves to ``path``; False when matplotlib is missing."""
     try:
         import matplotlib
@@ -249,7 +250,7 @@ def main() -> int:
     if not found:
         print(f"no stored length study in {args.models}", file=sys.stderr)
         return 1
-    configs = direction_configs(args.models)
+    configs = direction_records(args.models)
     plotted = [d for d, by_scorer in found.items() if plot(d, by_scorer, args.out.parent / "img" /
                                                             f"length-study-{d}.png", configs.get(d))]
     args.out.parent.mkdir(parents=True, exist_ok=True)

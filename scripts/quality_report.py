@@ -42,7 +42,7 @@ from engine.models.bundle import load_model_folder  # noqa: E402
 from engine.models.config_file import read_config  # noqa: E402
 from engine.models.paths import TATOEBA_CORPUS  # noqa: E402
 from engine.settings.config import SCORER_NAMES, DecodeConfig  # noqa: E402
-from engine.studies.training_budget import budget_note, direction_configs  # noqa: E402
+from engine.studies.training_budget import budget_note, direction_records  # noqa: E402
 from scripts.alignment_report import add_alignment_studies  # noqa: E402
 from scripts.decode_speed import decode_speeds  # noqa: E402
 from scripts.quality_render import JOEY, MIN_TESTED_SENTENCES, add_same_budget_peers, render  # noqa: E402
@@ -267,7 +267,7 @@ def _stored_figures(folders: list[Path], stored: Path) -> dict[str, dict]:
 
 def training_notes(models: Path) -> dict[str, str]:
     """direction → a note naming how its models were trained, when they were not trained alike."""
-    return {direction: budget_note(infos) for direction, infos in direction_configs(models).items()}
+    return {direction: budget_note(records) for direction, records in direction_records(models).items()}
 
 
 def same_budget_peers(out: Path) -> list[dict] | None:

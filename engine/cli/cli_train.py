@@ -21,9 +21,9 @@ from engine.corpus.choice import LANGUAGE_CHOICES, TASKS, CorpusChoice, Vocabula
 from engine.corpus.data import SPLIT_RULES
 from engine.networks.device import check_precision, describe_device, resolve_device
 from engine.records.run_lifecycle import RunOrder, RunReady, RunScored, RunStatus, run_lifecycle
-from engine.settings.config import ModelShape, TrainConfig
+from engine.settings.config import HIDDEN_SIZE, ModelShape, TrainConfig
 from engine.settings.errors import EngineError
-from engine.settings.settings_meta import add_flags, described
+from engine.settings.settings_meta import add_flags, described, flag_name
 from engine.training import distributed
 from engine.training.checkpoint_state import resumable_from
 from engine.training.events import (
@@ -59,7 +59,8 @@ def add_train_parser(commands: argparse._SubParsersAction) -> None:
     tr.add_argument("--tokenizer-sample", type=int, default=CorpusChoice.tokenizer_sample,
                     help=corpus["tokenizer_sample"].help)
     add_flags(tr, ModelShape)  # one flag per field that has one, stored under its name (engine/settings/settings_meta.py)
-    tr.add_argument("--hidden-size", type=int, default=ModelShape.decoder_hidden_size, help="encoder size per direction and decoder size")
+    tr.add_argument(flag_name("hidden_size", HIDDEN_SIZE), type=int, default=ModelShape().hidden_size,
+                    help=HIDDEN_SIZE.help)  # one size, three fields (ModelShape.with_hidden_size)
     add_flags(tr, VocabularySizes)  # --src-vocab, --tgt-vocab
     add_flags(tr, TrainConfig)
     tr.add_argument("--tensorboard", action="store_true",

@@ -12,8 +12,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.models.config_file import read_config
-from engine.models.model_files import model_files_folder
+from engine.models.model_record import config_time, read_model_record
 from engine.models.paths import SHIPPED_MODELS, user_data_folder, user_models_folder
 from engine.records.metrics_log import METRICS_FILE
 from engine.settings.errors import ModelFileError
@@ -51,21 +50,10 @@ class UnusableFolder:
 
 
 def read_entry(folder: Path, shipped: bool) -> ModelEntry:
-    """The catalog entry of one model folder (config.json only); ModelFileError if unusable."""
-    info = read_config(folder)
-    try:
-        scorer = info["model"]["scorer"]
-        source, target = info["source_language"], info["target_language"]
-    except (KeyError, TypeError):
-        raise ModelFileError(f"{folder}/config.json lacks the model's scorer or languages") from None
-    test = info.get("metrics", {}).get("test")
-    bleu = test.get("bleu") if isinstance(test, dict) else None
-    bleu = float(bleu) if isinstance(bleu, int | float) and not isinstance(bleu, bool) else None
-    try:
-        modified = (model_files_folder(folder) / "config.json").stat().st_mtime
-    except OSError as error:
-        raise ModelFileError(f"cannot read {folder}/config.json: {error.strerror or error}") from None
-    return ModelEntry(folder, source, target, scorer, shipped, bleu, modified)
+    """The catalog entry of one model folder (its :class:`ModelRecord`, config.json only); ModelFileError if unusable."""
+    record = read_model_record(folder)
+    return ModelEntry(folder, record.source_language, record.target_language, record.scorer, shipped,
+                      record.test_bleu, config_time(folder))
 
 
 def scan(folders: list[tuple[Path, bool]] | None = None) -> tuple[list[ModelEntry], list[UnusableFolder]]:

@@ -15,7 +15,7 @@ from engine.corpus.data import SPLIT_RULE_TEXT
 from engine.models.config_file import read_config
 from engine.models.model_files import CONFIG_FILE
 from engine.records.metrics_log import METRICS_FILE, read_description
-from engine.settings.config import ModelShape, TrainConfig
+from engine.settings.config import HIDDEN_SIZE, ModelShape, TrainConfig
 from engine.settings.errors import ConfigError, ModelFileError, StoredFileError
 from engine.settings.settings_meta import described, flag_name
 
@@ -51,8 +51,8 @@ class RunSpec:
             if corpus.token_cache:
                 arguments += ["--token-cache", "--tokenizer-sample", str(corpus.tokenizer_sample)]
         arguments += _changed_flags(self.model, ModelShape)
-        if self.model.decoder_hidden_size != ModelShape.decoder_hidden_size:
-            arguments += ["--hidden-size", str(self.model.decoder_hidden_size)]  # one size for all three
+        if self.model.hidden_size != ModelShape().hidden_size:
+            arguments += [flag_name("hidden_size", HIDDEN_SIZE), str(self.model.hidden_size)]  # one size for all three
         arguments += _changed_flags(self.train, TrainConfig, skip=APP_ONLY_SETTINGS)
         for flag, size in (("--src-vocab", self.vocabularies.source), ("--tgt-vocab", self.vocabularies.target)):
             arguments += [flag, str(size)] if size else []

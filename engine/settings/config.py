@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.networks.scorer_table import SCORER_NAMES, SCORER_TABLE  # SCORER_NAMES re-exported: the one list of names
 from engine.settings.errors import ConfigError
-from engine.settings.settings_meta import Row, check_settings, setting
+from engine.settings.settings_meta import Row, Setting, check_settings, setting
 
 CELL_NAMES = ("gru", "lstm", "rnn")
 POSITION_KINDS = ("sinusoidal", "learned")  # a Transformer's positions (engine.networks.transformer_layers.Positions)
@@ -28,6 +28,11 @@ MAX_SOURCE_TOKENS = 200
 
 _HIDDEN_ROW = Row(tip="Hidden size of the encoder (per direction), the decoder and the additive scorer's layer; "
                   "larger learns more, slower", step=32, low=8, high=2048)  # one spin box sets all three sizes
+# The hidden size a person chooses: one derived setting, described once, that sets the three sizes below
+# (ModelShape.with_hidden_size; the train flag --hidden-size, the form's spin box, a run's flags written back).
+HIDDEN_SIZE = Setting(help="encoder size per direction and decoder size", low=1, high=8192, flag="--hidden-size",
+                      row=_HIDDEN_ROW, family="rnn")
+HIDDEN_SIZE_FIELDS = ("encoder_hidden_size", "decoder_hidden_size", "attention_size")
 
 
 class _Serializable:
@@ -113,9 +118,15 @@ class ModelShape(_Serializable):
                               f"decoder_hidden_size must be a multiple of {heads}; got {self.decoder_hidden_size}")
 
     def with_hidden_size(self, size: int) -> ModelShape:
-        """One hidden size for the encoder (per direction), the decoder and the additive scorer's
-        layer, as the command line's ``--hidden-size`` and the app's form set it."""
-        return replace(self, encoder_hidden_size=size, decoder_hidden_size=size, attention_size=size)
+        """One hidden size (:data:`HIDDEN_SIZE`) for the encoder (per direction), the decoder and the
+        additive scorer's layer, as the command line's ``--hidden-size`` and the app's form set it."""
+        sizes: dict[str, Any] = dict.fromkeys(HIDDEN_SIZE_FIELDS, size)
+        return replace(self, **sizes)
+
+    @property
+    def hidden_size(self) -> int:
+        """The one hidden size (:data:`HIDDEN_SIZE`): the decoder's, which the other two follow."""
+        return self.decoder_hidden_size
 
     def with_vocabularies(self, src_vocab_size: int, tgt_vocab_size: int) -> ModelConfig:
         """The full configuration once the tokenizers have fixed the vocabulary sizes."""

@@ -7,8 +7,8 @@ model) can for a while hold models of two recipes — some converged, some from 
 build. The views do not hide that: :func:`budget_note` says, from each model's ``config.json``,
 which lines were trained how, whenever they were not all trained alike.
 
-Everything here reads the config dictionary only (no weights); unreadable parts count as unknown.
-:func:`direction_configs` reads them from a folder of model folders.
+Everything here reads a model's :class:`~engine.models.model_record.ModelRecord` only (no weights);
+unreadable parts count as unknown. :func:`direction_records` reads them from a folder of model folders.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from engine.models.model_record import ModelRecord
 from engine.settings.config import TrainConfig
 from engine.settings.errors import ConfigError
 
@@ -26,16 +27,15 @@ TOKEN_BUDGET = "token budget"
 RAN_ITS_COURSE = "early stopping or token budget"  # a group whose runs each ended on one of the two
 
 
-def recipe_key(info: Mapping) -> tuple:
+def recipe_key(record: ModelRecord) -> tuple:
     """What two models must share to differ only in their scorer: the data split and its rule, the
     architecture but the scorer, both tokenizers and the training settings — the score warm-up aside
     (it acts only on the unscaled scorers, so a build gives it to those alone), and the hardware a run
     used (threads, device) aside. Comparable with ``==``; an unreadable part compares as its text."""
-    data = info.get("data") or {}
-    model = {k: v for k, v in (info.get("model") or {}).items() if k != "scorer"}
-    tokenizers = info.get("tokenizers") or {}
-    digests = tuple((tokenizers.get(side) or {}).get("sha256") for side in ("source", "target"))
-    training = (info.get("training") or {}).get("train_config") or {}
+    data = record.data
+    model = {k: v for k, v in record.model.items() if k != "scorer"}
+    digests = tuple((record.tokenizers.get(side) or {}).get("sha256") for side in ("source", "target"))
+    training = record.training.get("train_config") or {}
     try:
         settings = replace(TrainConfig.from_dict(training), temperature_warmup=0.0, torch_threads=0, device="auto")
         settings_key = repr(sorted(settings.to_dict().items()))
@@ -81,9 +81,9 @@ def _duration(seconds: float) -> str:
     return f"{minutes / 60:.1f} h" if minutes >= 120 else f"{minutes:.0f} min"
 
 
-def training_budget(info: Mapping) -> TrainingBudget:
-    """The budget a model's ``config.json`` (as a dictionary) records."""
-    training = info.get("training") or {}
+def training_budget(record: ModelRecord) -> TrainingBudget:
+    """The budget a model's ``config.json`` records."""
+    training = record.training
     finished = training.get("finished") or {}
     history = training.get("history") or []
     last = history[-1] if history and isinstance(history[-1], dict) else {}
@@ -99,8 +99,8 @@ def training_budget(info: Mapping) -> TrainingBudget:
         token_budget=int(budget) if isinstance(budget, int | float) and budget > 0 else None)
 
 
-def recipe_groups(infos: Mapping[str, Mapping]) -> list[tuple[str, ...]]:
-    """The names of ``infos`` (name → config) grouped by :func:`recipe_key`, groups and names in the
+def recipe_groups(infos: Mapping[str, ModelRecord]) -> list[tuple[str, ...]]:
+    """The names of ``infos`` (name → model record) grouped by :func:`recipe_key`, groups and names in the
     order given: one group when every model was trained alike."""
     groups: dict[tuple, list[str]] = {}
     for name, info in infos.items():
@@ -108,13 +108,13 @@ def recipe_groups(infos: Mapping[str, Mapping]) -> list[tuple[str, ...]]:
     return [tuple(names) for names in groups.values()]
 
 
-def trained_alike(infos: Mapping[str, Mapping], name: str) -> tuple[str, ...]:
+def trained_alike(infos: Mapping[str, ModelRecord], name: str) -> tuple[str, ...]:
     """The names of ``infos`` trained like ``name`` (its recipe group, itself included); every name when
     ``name`` is not among them. A lesson drawn against the fixed context C reads C's group only."""
     return next((group for group in recipe_groups(infos) if name in group), tuple(infos))
 
 
-def groups_of(names: Sequence[str], infos: Mapping[str, Mapping | None]) -> list[tuple[str, ...]]:
+def groups_of(names: Sequence[str], infos: Mapping[str, ModelRecord | None]) -> list[tuple[str, ...]]:
     """``names`` grouped by how they were trained (:func:`recipe_groups` of their configs in ``infos``),
     in the order given: one group when some config is unknown (None or missing). What is compared scorer
     against scorer (an attention or alignment reading) is read within a group."""
@@ -128,7 +128,7 @@ def among(labels: Sequence[str]) -> str:
     return f"Among {_join(list(labels))} (trained alike): "
 
 
-def compared_with(infos: Mapping[str, Mapping | None], anchor: str) -> tuple[str, ...]:
+def compared_with(infos: Mapping[str, ModelRecord | None], anchor: str) -> tuple[str, ...]:
     """The names of ``infos`` a lesson may set against ``anchor`` (the fixed context C): those trained
     like it, or every name when ``anchor`` is absent or some model's config is unknown (None)."""
     if anchor not in infos or any(info is None for info in infos.values()):
@@ -140,7 +140,7 @@ def _join(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _budget_groups(infos: Mapping[str, Mapping]) -> list[tuple[tuple[str, ...], list[TrainingBudget], str]]:
+def _budget_groups(infos: Mapping[str, ModelRecord]) -> list[tuple[tuple[str, ...], list[TrainingBudget], str]]:
     """Each recipe group with its models' budgets and what they share — ``EARLY_STOPPING`` (all
     converged), ``RAN_ITS_COURSE`` (each converged or trained to its token budget), ``TIME_BUDGET`` (all
     the same minutes) or "" — when there are two groups or more (else [])."""
@@ -162,7 +162,7 @@ def _budget_groups(infos: Mapping[str, Mapping]) -> list[tuple[tuple[str, ...], 
     return found
 
 
-def budget_note(infos: Mapping[str, Mapping], labels: Mapping[str, str] | None = None) -> str:
+def budget_note(infos: Mapping[str, ModelRecord], labels: Mapping[str, str] | None = None) -> str:
     """One sentence naming how each group of models was trained, when they were not all trained alike
     ("" when they were, or when there are fewer than two); ``labels`` maps names to display names."""
     found = _budget_groups(infos)
@@ -189,7 +189,7 @@ def budget_note(infos: Mapping[str, Mapping], labels: Mapping[str, str] | None =
     return "Not trained alike (compare within a group): " + "; ".join(parts) + "."
 
 
-def short_budget_note(infos: Mapping[str, Mapping], labels: Mapping[str, str] | None = None) -> str:
+def short_budget_note(infos: Mapping[str, ModelRecord], labels: Mapping[str, str] | None = None) -> str:
     """:func:`budget_note` in a status line's few words — "Not trained alike: Additive, C converged ·
     Dot, Bilinear 25 min" — "" when the models were trained alike."""
     found = _budget_groups(infos)
@@ -203,18 +203,17 @@ def short_budget_note(infos: Mapping[str, Mapping], labels: Mapping[str, str] | 
     return "Not trained alike: " + " · ".join(parts)
 
 
-def direction_configs(models: Path) -> dict[str, dict[str, dict]]:
-    """direction ("zh-en") → scorer → config.json, for the model folders in ``models`` (a missing folder:
+def direction_records(models: Path) -> dict[str, dict[str, ModelRecord]]:
+    """direction ("zh-en") → scorer → model record, for the model folders in ``models`` (a missing folder:
     none; an unreadable model is left out — the reports that call this refuse it where they read it)."""
-    from engine.models.config_file import read_config
+    from engine.models.model_record import read_model_record
     from engine.settings.errors import EngineError
 
-    configs: dict[str, dict[str, dict]] = {}
+    records: dict[str, dict[str, ModelRecord]] = {}
     for folder in sorted(p for p in Path(models).glob("*") if (p / "config.json").is_file()):
         try:
-            info = read_config(folder)
+            record = read_model_record(folder)
         except (EngineError, OSError):
             continue
-        direction = f"{info.get('source_language')}-{info.get('target_language')}"
-        configs.setdefault(direction, {})[(info.get("model") or {}).get("scorer", folder.name)] = info
-    return configs
+        records.setdefault(record.direction, {})[record.scorer] = record
+    return records

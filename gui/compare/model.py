@@ -60,7 +60,7 @@ def training_note(slots: Sequence[PanelSlot]) -> tuple[str, str]:
     """(a status line's few words, the whole sentence) naming how the panels' models were trained when
     they were not all trained alike (engine.studies.training_budget); ("", "") when they were. Reads each
     model's config.json; a panel backed by a run's earlier weights, or an unreadable folder, is left out."""
-    from engine.models.config_file import read_config
+    from engine.models.model_record import read_model_record
     from engine.settings.errors import EngineError
     from engine.studies.training_budget import budget_note, short_budget_note
 
@@ -69,7 +69,7 @@ def training_note(slots: Sequence[PanelSlot]) -> tuple[str, str]:
         if slot.entry is None or slot.past:
             continue
         try:
-            infos[slot.scorer] = read_config(slot.entry.folder)
+            infos[slot.scorer] = read_model_record(slot.entry.folder)
         except (EngineError, OSError):
             continue
     labels = {slot.scorer: slot.label for slot in slots}

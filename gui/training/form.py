@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 from engine.corpus.choice import CorpusChoice, VocabularySizes
 from engine.corpus.tasks import dates
 from engine.networks.scorer_table import SCORER_TABLE
-from engine.settings.config import SCORER_NAMES, ModelShape, TrainConfig
+from engine.settings.config import HIDDEN_SIZE_FIELDS, SCORER_NAMES, ModelShape, TrainConfig
 from engine.settings.settings_meta import described
 from gui.scorer_labels import scorer_label
 from gui.training.corpus import CorpusEntry, builtin_entries
@@ -131,7 +131,7 @@ class TrainingForm(QWidget):
         self.tie_embeddings.setObjectName("trainTieCheck")
         self._bind(self.cell_combo, "model", "cell")
         self._bind(self.embedding, "model", "embedding_size")
-        self._bind(self.hidden, "model", "encoder_hidden_size", "decoder_hidden_size", "attention_size")
+        self._bind(self.hidden, "model", *HIDDEN_SIZE_FIELDS)  # the one hidden size (engine.settings.config)
         self._bind(self.dropout, "model", "dropout")
         self._bind(self.attention_dropout, "model", "attention_dropout")
         self._bind(self.tie_embeddings, "model", "tie_embeddings")

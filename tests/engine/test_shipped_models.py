@@ -4,6 +4,7 @@ import pytest
 
 from engine.models.bundle import load_model_folder
 from engine.models.catalog import SHIPPED_MODELS, default_model, scan
+from engine.models.model_record import ModelRecord
 from engine.models.paths import TATOEBA_CORPUS
 from engine.networks.scorer_table import SCORER_TABLE
 from engine.settings.config import TrainConfig
@@ -72,7 +73,7 @@ def test_the_score_warm_up_is_compared_only_where_it_acts():
     def info(scorer: str, warm_up: float) -> dict:
         return {"training": {"train_config": {"temperature_warmup": warm_up}}, "model": {"scorer": scorer}}
 
-    assert recipe_key(info("additive", 0.0)) == recipe_key(info("dot", 0.1))
+    assert recipe_key(ModelRecord.parse(info("additive", 0.0))) == recipe_key(ModelRecord.parse(info("dot", 0.1)))
     assert warm_ups([info("additive", 0.0), info("dot", 0.1), info("bilinear", 0.1)]) == {0.1}
     assert len(warm_ups([info("dot", 0.1), info("bilinear", 0.2)])) == 2  # unequal where it acts: unfair
 
@@ -92,11 +93,12 @@ def test_the_shipped_models_of_a_direction_differ_only_in_their_scorer_within_ea
     rebuilt = {name for name in infos if build_script.kept_by_recipe(SHIPPED_MODELS, PLANS[name])}
     earlier = set(infos) - rebuilt
     assert earlier <= NOT_YET_REBUILT
-    assert sorted(map(sorted, recipe_groups(infos))) == sorted(sorted(g) for g in (rebuilt, earlier) if g)
+    records = {name: ModelRecord.parse(info) for name, info in infos.items()}
+    assert sorted(map(sorted, recipe_groups(records))) == sorted(sorted(g) for g in (rebuilt, earlier) if g)
     for group in (rebuilt, earlier):
         assert len(warm_ups([infos[name] for name in group])) <= 1
     if earlier:
-        assert budget_note(infos)  # and the views say so
+        assert budget_note(records)  # and the views say so
 
 
 @pytest.mark.skipif(not SHIPPED, reason="no shipped models in resources/models")

@@ -1,6 +1,7 @@
 """A model's training budget in words, and the note that says when the models drawn together were not
 trained alike."""
 
+from engine.models.model_record import ModelRecord
 from engine.settings.config import TrainConfig
 from engine.studies.training_budget import (
     budget_note,
@@ -12,8 +13,13 @@ from engine.studies.training_budget import (
 )
 
 
-def config(scorer: str = "additive", *, reason: str = "early stopping", seconds: float = 13672.4,
-           tokens: int | None = 32_840_867, **settings) -> dict:
+def config(scorer: str = "additive", **options) -> ModelRecord:
+    """A model's record as its config.json gives it (:func:`info`)."""
+    return ModelRecord.parse(info(scorer, **options))
+
+
+def info(scorer: str = "additive", *, reason: str = "early stopping", seconds: float = 13672.4,
+         tokens: int | None = 32_840_867, **settings) -> dict:
     train_config = TrainConfig(**settings).to_dict()
     history = [{"epoch": 1, "bleu": 10.0}] + ([{"epoch": 2, "bleu": 20.0, "target_tokens": tokens}] if tokens else [])
     return {"data": {"split": {"train": 100, "valid": 10, "test": 10}, "split_rule": "strict"},
@@ -32,8 +38,8 @@ def test_a_converged_run_and_a_time_budgeted_one_are_described_by_what_ended_the
     capped = config(reason="token budget", tokens=35_517_681, seconds=14493.0, max_target_tokens=40_000_000)
     assert training_budget(capped).describe() == \
         "to its budget of 40.0 M target tokens (4.0 h, kept at 35.5 M target tokens)"
-    assert training_budget({}).describe() == "for a time it did not record"
-    broken = training_budget({"training": {"history": ["not a dict"], "finished": {"seconds": "long"}}})
+    assert training_budget(ModelRecord.parse({})).describe() == "for a time it did not record"
+    broken = training_budget(ModelRecord.parse({"training": {"history": ["not a dict"], "finished": {"seconds": "long"}}}))
     assert broken.target_tokens is None and broken.seconds == 0.0
 
 
@@ -42,15 +48,15 @@ def test_models_differing_only_in_their_scorer_share_a_recipe_and_anything_else_
     assert recipe_key(config("additive", torch_threads=1, device="cpu")) == recipe_key(config("none", torch_threads=2))
     assert recipe_key(config("additive")) != recipe_key(config("none", seed=2))
     assert recipe_key(config("additive")) != recipe_key(config("none", max_minutes=25.0))
-    other_tokenizer = config("none")
+    other_tokenizer = info("none")
     other_tokenizer["tokenizers"]["source"]["sha256"] = "cc"
-    assert recipe_key(config("additive")) != recipe_key(other_tokenizer)
-    wider = config("none")
+    assert recipe_key(config("additive")) != recipe_key(ModelRecord.parse(other_tokenizer))
+    wider = info("none")
     wider["model"]["embedding_size"] = 128
-    assert recipe_key(config("additive")) != recipe_key(wider)
-    unreadable = config("none")
+    assert recipe_key(config("additive")) != recipe_key(ModelRecord.parse(wider))
+    unreadable = info("none")
     unreadable["training"]["train_config"] = {"no such setting": 1}
-    assert recipe_key(unreadable) != recipe_key(config("additive"))  # compared as its text, never equal by accident
+    assert recipe_key(ModelRecord.parse(unreadable)) != recipe_key(config("additive"))  # compared as its text, never equal by accident
 
 
 def test_the_note_is_empty_for_models_trained_alike_and_names_each_group_otherwise():
@@ -81,13 +87,13 @@ def test_the_note_is_empty_for_models_trained_alike_and_names_each_group_otherwi
     assert trained_alike(mixed, "none") == ("additive", "none") and trained_alike(mixed, "multihead") == tuple(mixed)
 
 
-def test_the_configs_of_a_models_folder_are_read_by_direction_and_an_unreadable_one_is_left_out(tmp_path):
+def test_the_records_of_a_models_folder_are_read_by_direction_and_an_unreadable_one_is_left_out(tmp_path):
     import shutil
 
     import pytest
 
     from engine.models.catalog import SHIPPED_MODELS
-    from engine.studies.training_budget import direction_configs
+    from engine.studies.training_budget import direction_records
 
     names = ("zh-en-additive", "en-zh-none")
     if not all((SHIPPED_MODELS / name / "config.json").is_file() for name in names):
@@ -97,7 +103,9 @@ def test_the_configs_of_a_models_folder_are_read_by_direction_and_an_unreadable_
         shutil.copy(SHIPPED_MODELS / name / "config.json", tmp_path / name / "config.json")
     (tmp_path / "broken").mkdir()
     (tmp_path / "broken" / "config.json").write_text("{not json", encoding="utf-8")
-    found = direction_configs(tmp_path)
+    found = direction_records(tmp_path)
     assert {d: sorted(by_scorer) for d, by_scorer in found.items()} == {"zh-en": ["additive"], "en-zh": ["none"]}
-    assert found["zh-en"]["additive"]["model"]["scorer"] == "additive"
-    assert direction_configs(tmp_path / "missing") == {}
+    record = found["zh-en"]["additive"]
+    assert record.scorer == record.model["scorer"] == "additive" and record.folder == tmp_path / "zh-en-additive"
+    assert record.test_bleu is not None and record.training["finished"]["reason"]
+    assert direction_records(tmp_path / "missing") == {}

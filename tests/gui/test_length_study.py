@@ -281,10 +281,10 @@ def test_models_not_trained_alike_are_named_and_the_lesson_sets_c_against_its_ow
     from tests.engine.test_training_budget import config
 
     earlier = dict(reason="time budget", seconds=1500.0, tokens=None, max_minutes=25.0, lr_patience=1)
-    studies = [ScorerStudy("none", LABELS["none"], _with_long(FIXED, 4.0), config=config("none")),
-               ScorerStudy("additive", LABELS["additive"], _with_long(ADDITIVE, 27.0), config=config("additive")),
+    studies = [ScorerStudy("none", LABELS["none"], _with_long(FIXED, 4.0), record=config("none")),
+               ScorerStudy("additive", LABELS["additive"], _with_long(ADDITIVE, 27.0), record=config("additive")),
                ScorerStudy("scaled_dot", LABELS["scaled_dot"], _with_long(ADDITIVE, 29.0),
-                           config=config("scaled_dot", **earlier))]
+                           record=config("scaled_dot", **earlier))]
     view.set_data(gather(studies))
     caption = view.caption.text()
     assert f"{LABELS['additive']} keeps 90%" in caption  # the lesson reads C's own build, not the best line

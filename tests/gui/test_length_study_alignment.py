@@ -81,11 +81,11 @@ def test_scorers_not_trained_alike_are_compared_against_the_aligner_within_their
     earlier = dict(reason="time budget", seconds=1500.0, tokens=None, max_minutes=25.0, lr_patience=1)
     found = gather([
         ScorerStudy("additive", "Additive", make_study({"1–10": 30.0, "41–60": 29.0}), attention=STATS,
-                    alignment=study(420), config=config("additive")),
+                    alignment=study(420), record=config("additive")),
         ScorerStudy("scaled_dot", "Scaled", make_study({"1–10": 29.0, "41–60": 28.0}), attention=STATS,
-                    alignment=study(400), config=config("scaled_dot")),
+                    alignment=study(400), record=config("scaled_dot")),
         ScorerStudy("dot", "Dot", make_study({"1–10": 28.0, "41–60": 6.0}), attention=STATS,
-                    alignment=study(450), config=config("dot", **earlier)),  # aligns best, trained 25 min
+                    alignment=study(450), record=config("dot", **earlier)),  # aligns best, trained 25 min
     ])
     text = alignment_text(found)
     assert "Among Additive and Scaled (trained alike): Additive aligns best against the word aligner" in text

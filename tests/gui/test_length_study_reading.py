@@ -66,16 +66,16 @@ def test_scorers_not_trained_alike_are_read_within_their_groups():
 
     earlier = dict(reason="time budget", seconds=1500.0, tokens=None, max_minutes=25.0, lr_patience=1)
     converged = [ScorerStudy("additive", "Soft", make_study({"1–10": 30.0, "41–60": 9.0}),
-                             attention=stats(1.6, 0.39, 0.82, 0.45), config=config("additive"))]
+                             attention=stats(1.6, 0.39, 0.82, 0.45), record=config("additive"))]
     short = [ScorerStudy("dot", "Sharp", make_study({"1–10": 28.0, "41–60": 6.0}),
-                         attention=stats(0.2, 0.92, 0.85, 0.90), config=config("dot", **earlier)),
+                         attention=stats(0.2, 0.92, 0.85, 0.90), record=config("dot", **earlier)),
              ScorerStudy("bilinear", "Middle", make_study({"1–10": 27.0, "41–60": 7.0}),
-                         attention=stats(0.8, 0.70, 0.84, 0.70), config=config("bilinear", **earlier))]
+                         attention=stats(0.8, 0.70, 0.84, 0.70), record=config("bilinear", **earlier))]
     text = attention_reading(gather(converged + short))
     assert text.startswith("Among Middle and Sharp (trained alike): Middle spreads its attention the most")
     assert "Soft" not in text  # the converged model alone in its group is set against none of them
     both = converged + [ScorerStudy("scaled_dot", "Even", make_study({"1–10": 29.0}),
-                                    attention=stats(1.2, 0.5, 0.83, 0.5), config=config("scaled_dot"))]
+                                    attention=stats(1.2, 0.5, 0.83, 0.5), record=config("scaled_dot"))]
     paragraphs = attention_reading(gather(both + short)).split("\n\n")
     assert [p.split(":")[0] for p in paragraphs] == ["Among Soft and Even (trained alike)",
                                                      "Among Middle and Sharp (trained alike)"]

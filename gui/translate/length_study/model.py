@@ -12,7 +12,7 @@ no decoding); this module is imported once the engine is loaded (it needs ``engi
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -23,6 +23,7 @@ from engine.settings.config import SCORER_NAMES
 from engine.studies.length_study import STUDY_BUCKETS, LengthStudy, study_bucket_label
 
 if TYPE_CHECKING:
+    from engine.models.model_record import ModelRecord
     from engine.studies.alignment_study import AlignmentStudy
     from gui.translate.choices import ScorerOption
 
@@ -45,7 +46,7 @@ class ScorerStudy:
     attention: dict | None = None  # metrics.test.attention of config.json: how it attends on the test split
     alignment: AlignmentStudy | None = None  # metrics.alignment: its attention against a word aligner
     alignment_note: str = ""  # why a stored alignment study is refused ("" when it reads, or there is none)
-    config: Mapping | None = None  # the model's config.json: how it was trained (engine.studies.training_budget)
+    record: ModelRecord | None = None  # the model's config.json, read once: how it was trained (engine.studies.training_budget)
 
 
 @dataclass(frozen=True)
@@ -124,7 +125,7 @@ class LengthStudyData:
         from engine.studies.training_budget import compared_with
 
         drawn = [s for s in self.scorers if s.study is not None]
-        alike = set(compared_with({s.name: s.config for s in drawn}, FIXED_CONTEXT))
+        alike = set(compared_with({s.name: s.record for s in drawn}, FIXED_CONTEXT))
         return tuple(s for s in drawn if s.name in alike)
 
     def trained_alike_groups(self, names: Sequence[str]) -> list[tuple[str, ...]]:
@@ -134,7 +135,7 @@ class LengthStudyData:
         within a group."""
         from engine.studies.training_budget import groups_of
 
-        return groups_of(names, {s.name: s.config for s in self.scorers})
+        return groups_of(names, {s.name: s.record for s in self.scorers})
 
     @property
     def budget_note(self) -> str:
@@ -142,7 +143,7 @@ class LengthStudyData:
         (engine.studies.training_budget), "" when they were."""
         from engine.studies.training_budget import budget_note
 
-        drawn = {s.name: s.config for s in self.scorers if s.study is not None and s.config is not None}
+        drawn = {s.name: s.record for s in self.scorers if s.study is not None and s.record is not None}
         return budget_note(drawn, {s.name: s.label for s in self.scorers})
 
     def count(self, label: str) -> int:
@@ -203,7 +204,7 @@ def _series(scorer: ScorerStudy) -> Series:
 def read_studies(options: Sequence[ScorerOption], beam: int = 1) -> list[ScorerStudy]:
     """The stored study of the model backing each scorer option (config.json only). A scorer
     without a model, or whose folder is unreadable or has no study, gets None with the reason."""
-    from engine.models.config_file import read_config
+    from engine.models.model_record import read_model_record
     from engine.settings.errors import EngineError
     from engine.studies.length_study import stored_length_study
     from gui.translate.length_study.alignment import stored_alignment
@@ -213,15 +214,16 @@ def read_studies(options: Sequence[ScorerOption], beam: int = 1) -> list[ScorerS
         if option.entry is None:
             studies.append(ScorerStudy(option.name, option.label, None, NO_MODEL))
             continue
+        record: ModelRecord | None
         try:
-            info = read_config(option.entry.folder)  # read once: the study and the statistics come from it
-            study = stored_length_study(info, beam)
-            attention = stored_attention_stats(info)
+            record = read_model_record(option.entry.folder)  # read once: the studies and the statistics come from it
+            study = stored_length_study(dict(record.config), beam)
+            attention = stored_attention_stats(dict(record.config))
         except (EngineError, OSError):
-            study, attention, info = None, None, None
-        alignment, refused = stored_alignment(info)
+            study, attention, record = None, None, None
+        alignment, refused = stored_alignment(None if record is None else dict(record.config))
         studies.append(ScorerStudy(option.name, option.label, study, "" if study is not None else NO_STUDY,
-                                   attention, alignment, refused, info))
+                                   attention, alignment, refused, record))
     return studies
 
 
