@@ -12,16 +12,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QSettings, Qt, Signal, Slot
-from PySide6.QtGui import QCursor, QGuiApplication, QKeySequence, QShortcut
-from PySide6.QtWidgets import QToolTip, QVBoxLayout, QWidget
+from PySide6.QtCore import QSettings, Qt, Signal, Slot
+from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from gui.attention.labels import quoted
 from gui.attention.throttle import FrameThrottle
 from gui.common.examples import fill_examples_menu, load_examples
 from gui.common.tab_protocol import DECODE_STOP_MS, CloseQuestion
-from gui.i18n import fill
-from gui.scorer_labels import scorer_label
 from gui.stored_settings import stored_int, stored_text
 from gui.translate.beam_tree_follow import BeamTreeFollower
 from gui.translate.controller import STOPPED, TranslateController
@@ -32,9 +29,10 @@ from gui.translate.input_state import LOADING_HINT, hint_text, input_state
 from gui.translate.language_gate import LanguageGate
 from gui.translate.model_view_link import ModelViewLink
 from gui.translate.run_export import RunExport
-from gui.translate.status import ModelStatus, describe_model
+from gui.translate.status import ModelStatus
 from gui.translate.steering import WhatIfSteering
 from gui.translate.study_link import LengthStudyLink
+from gui.translate.tab_words import LanguageRefresh, output_hovered, paste_cut_note, show_model_line
 from gui.translate.unseen_words import UnseenWords
 from gui.translate.view import TranslateView
 
@@ -87,6 +85,7 @@ class TranslateTab(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view)
         self._connect()
+        self.language_refresh = LanguageRefresh(self)  # the lines made of several messages, on a switch
         self.update_input_state()
 
     @property
@@ -146,7 +145,7 @@ class TranslateTab(QWidget):
         panel.view_bar.wordListNoticed.connect(self.statusMessage)  # once: the word list fell back to characters
         panel.cellHovered.connect(self._on_cell_hovered)
         panel.stepSelected.connect(view.target_output.highlight)
-        view.target_output.tokenHovered.connect(self._on_output_hovered)
+        view.target_output.tokenHovered.connect(lambda index: output_hovered(self.view, index))
         view.target_output.tokenClicked.connect(panel.select_step)
         view.source_tokens.tokenHovered.connect(panel.highlight_column)
         self.steering.connect()
@@ -215,22 +214,10 @@ class TranslateTab(QWidget):
                             self.controller.loading or self.controller.starting)
         enabled, hint = state.enabled, state.hint
         if state.notice:
-            hint += self._paste_cut_note(text)
+            hint += paste_cut_note(text, self.view.source_input.maxLength(), QGuiApplication.clipboard().text())
         self.view.translate_button.setEnabled(enabled)
         self.view.translate_button.setToolTip("" if enabled else hint)
         self.view.show_hint(hint, state.notice)
-
-    def _paste_cut_note(self, text: str) -> str:
-        """When the input field itself cut a paste (it holds at most maxLength characters), the
-        pasted length — the clipboard still holds it — instead of the field's limit."""
-        limit = self.view.source_input.maxLength()
-        if len(text) < limit:
-            return ""
-        pasted = QGuiApplication.clipboard().text()
-        if len(pasted) <= len(text) or not pasted.startswith(text[:100]):
-            return ""
-        return fill(self.tr(" The pasted text had %1 characters; the input field keeps the first %2."),
-                    f"{len(pasted):,}", f"{limit:,}")
 
     def _on_text_edited(self, _text: str) -> None:
         if self.controller.running:
@@ -322,30 +309,10 @@ class TranslateTab(QWidget):
         self.view.show_empty_state(False)
         if entry is not None:
             self._show_choices(entry.direction, entry.scorer)
-        self._describe(bundle)
+        show_model_line(self, bundle)
         self.steering.reset()  # another model: another vocabulary, another attention
         self.view.whatif_bar.set_attention_available(bundle.translator.uses_attention)
         self.update_input_state()
-
-    def _describe(self, bundle: ModelBundle) -> None:
-        """The status bar's line on the model in use."""
-        entry, choices = self.controller.entry, self.controller.choices
-        label = self.controller.scorers.get(bundle.scorer, (bundle.scorer, ""))[0]
-        direction = choices.direction_label(entry.direction) if choices and entry else ""
-        self.status.show_model(describe_model(bundle, scorer_label(label), direction), str(bundle.folder),
-                               bundle.attribution)
-
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
-        """The interface's language changed: the lines made of several messages are made again."""
-        super().changeEvent(event)
-        if event.type() == QEvent.Type.LanguageChange:
-            entry = self.controller.loading_entry or self.controller.entry
-            if entry is not None:
-                self._show_choices(entry.direction, entry.scorer)
-            if self.controller.bundle is not None and self.controller.past is None and not self.controller.loading:
-                self.status.described = ""
-                self._describe(self.controller.bundle)
-            self.update_input_state()
 
     @Slot(str)
     def _on_failed(self, message: str) -> None:
@@ -419,19 +386,6 @@ class TranslateTab(QWidget):
     def _on_cell_hovered(self, row: int, column: int) -> None:
         self.view.source_tokens.highlight(column)
         self.view.target_output.highlight(row)
-
-    def _on_output_hovered(self, index: int) -> None:
-        panel = self.view.attention_panel
-        panel.preview_step(index)
-        self.view.target_output.highlight(index)
-        step = panel.record.step(index) if index >= 0 else None
-        if step is None:
-            QToolTip.hideText()
-            return
-        lines = [fill(self.tr("Step %1: %2  p = %3"), index, quoted(step.token), f"{step.probability:.3f}"),
-                 self.tr("Top candidates:")]
-        lines += [f"  {quoted(a.token)}  {a.probability:.3f}" for a in step.alternatives]
-        QToolTip.showText(QCursor.pos(), "\n".join(lines), self.view.target_output)
 
     # -- export -----------------------------------------------------------------------------
     def export(self, kind: str, path: Path) -> Path:
