@@ -25,6 +25,7 @@ E embedding size, V target vocabulary, R rows.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
@@ -114,12 +115,21 @@ class ForcedRows:
 
     @contextmanager
     def _hooked(self, source_embedded: Tensor | None, fed: Tensor | None, steps: Tensor | None) -> Iterator[None]:
+        """The hooks, for this thread's calls only: another thread decoding with the same model meanwhile (the
+        app's next translation) runs it unchanged (a hook that returns None changes nothing)."""
+        owner = threading.get_ident()
+
+        def mine() -> bool:
+            return threading.get_ident() == owner
+
         handles = [] if steps is None else [self.model.decoder.output.register_forward_pre_hook(
-            lambda _module, args: (args[0][torch.arange(steps.numel(), device=steps.device), steps].unsqueeze(1),))]
+            lambda _module, args: (args[0][torch.arange(steps.numel(), device=steps.device), steps].unsqueeze(1),)
+            if mine() else None)]
         if source_embedded is not None:
-            handles.append(self.encoder_embedding.register_forward_hook(lambda *_: source_embedded))
+            handles.append(self.encoder_embedding.register_forward_hook(
+                lambda *_: source_embedded if mine() else None))
         if fed is not None:
-            handles.append(self.decoder_embedding.register_forward_hook(lambda *_: fed))
+            handles.append(self.decoder_embedding.register_forward_hook(lambda *_: fed if mine() else None))
         try:
             yield
         finally:

@@ -154,3 +154,25 @@ def test_chunks_stay_within_the_budget_and_closing_the_generator_stops_the_work(
     chunk_forwards = [shape for shape in batches if shape[0] > 2]  # besides: log p once, IG's delta (x, baseline)
     assert chunk_forwards == [(32 * chunk, len(source))]  # one chunk's forward, no more after closing
     assert 32 * chunk * (len(source) + len(target)) <= 16_384
+
+
+@pytest.mark.parametrize("scorer", ["additive", "transformer"])
+def test_another_thread_decoding_with_the_same_model_meanwhile_is_not_touched_by_the_hooks(scorer):
+    import threading
+
+    model = tiny_model(scorer)
+    rows = ForcedRows(model, SOURCE, TARGET)
+    source, lengths = torch.tensor([SOURCE]), torch.tensor([len(SOURCE)])
+    target_in = torch.tensor([[2] + TARGET[:-1]])
+    with torch.no_grad():
+        expected = model(source, lengths, target_in)
+        found = {}
+        zeros = torch.zeros_like(rows.source_embedded).unsqueeze(0)
+        fed = torch.zeros(1, len(TARGET), rows.prefix_embedded.size(1))
+        with rows._hooked(zeros, fed, torch.tensor([1])):
+            worker = threading.Thread(target=lambda: found.update(out=model(source, lengths, target_in)))
+            worker.start()
+            worker.join()
+            hooked = model(source, lengths, target_in)
+    assert torch.equal(found["out"], expected)  # the other thread: no hook applied
+    assert hooked.shape[1] == 1 and not torch.allclose(hooked[0, 0], expected[0, 1])  # this thread: hooked

@@ -1,0 +1,144 @@
+"""Attribution's cost: a 20-token output of a 20-token source explained by all three methods, and a
+100-token input's peak memory.
+
+    .venv/bin/python bench/bench_explain.py [--model zh-en-additive] [--repeats 3] [--ig-steps 32]
+
+1. **Speed.** The first 20 source pieces of a long input and a 20-piece output (the model's own greedy
+   output, cut or extended with its own continuation and closed by ``</s>``) are attributed with integrated
+   gradients, input × gradient and occlusion (engine.explain.explain_ids: every step, over the source and the
+   prefix). Goal: all three together ≤ 2 s on two cores. Wall time and process CPU time are both printed: on a
+   machine shared with other jobs the wall time says more about the load than about the work.
+2. **Memory.** The same for a 100-piece source and a 100-piece output, each method in a fresh process so that
+   its peak resident memory (``ru_maxrss``) is its own; the figure printed is the peak minus the process's
+   resident memory once the model is loaded, over the first ``--memory-steps`` steps (whole chunks of work;
+   each chunk's batch is bounded alike). Also the time to the first step and to closing the generator then.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+LONG_INPUT = ("我每天早上都在公园里跑步，然后去咖啡馆吃早饭。虽然我在学校学了六年英语，我还是说不好。"
+              "他告诉我们，明天的会议因为天气不好而推迟到下个星期。") * 4
+
+
+def pieces(translator, count: int) -> tuple[list[int], list[int]]:
+    """``count`` source pieces and a ``count``-piece output of ``translator`` (the last one EOS)."""
+    from engine.decoding.teacher_forcing import teacher_force
+    from engine.text.tokenizer import EOS_ID
+
+    source = list(translator.prepare(LONG_INPUT).ids[:count])
+    model = translator.model
+    import torch
+
+    with torch.no_grad():
+        encoded = model.encode(torch.tensor([source]), torch.tensor([len(source)]))
+        target: list[int] = []
+        while len(target) < count - 1:  # greedy, EOS banned until the last piece
+            forced = teacher_force(model, encoded, target + [EOS_ID])
+            scores = forced.log_probs[len(target)].clone()
+            scores[EOS_ID] = -float("inf")
+            target.append(int(scores.argmax()))
+    return source, target + [EOS_ID]
+
+
+def speed(model_name: str, repeats: int, ig_steps: int) -> None:
+    """Print each method's time on 20 × 20 pieces (median of ``repeats``) and the three together."""
+    import torch
+
+    from engine.explain import ATTRIBUTION_METHODS, explain_ids
+    from engine.models.bundle import load_model_folder
+    from engine.models.paths import model_argument
+
+    translator = load_model_folder(model_argument(model_name)).translator
+    source, target = pieces(translator, 20)
+    print(f"{model_name}: {len(source)} source pieces, {len(target)} output pieces, {torch.get_num_threads()} threads, "
+          f"IG with {ig_steps} points")
+    list(explain_ids(translator.model, source, target, "grad"))  # warm-up
+    totals_wall, totals_cpu = 0.0, 0.0
+    for method in ATTRIBUTION_METHODS:
+        walls, cpus = [], []
+        for _ in range(repeats):
+            wall, cpu = time.perf_counter(), time.process_time()
+            steps = list(explain_ids(translator.model, source, target, method, ig_steps=ig_steps))
+            walls.append(time.perf_counter() - wall)
+            cpus.append(time.process_time() - cpu)
+            assert len(steps) == len(target)
+        wall, cpu = statistics.median(walls), statistics.median(cpus)
+        totals_wall += wall
+        totals_cpu += cpu
+        print(f"  {method:<10} {wall:6.2f} s wall, {cpu:6.2f} s CPU (median of {repeats})")
+    print(f"  all three  {totals_wall:6.2f} s wall, {totals_cpu:6.2f} s CPU (goal: ≤ 2 s wall on two cores)")
+
+
+def memory_child(model_name: str, method: str, count: int, steps: int) -> dict:
+    """In a fresh process: peak memory above the loaded model's while ``method`` explains the first ``steps`` steps
+    of ``count`` × ``count`` pieces (at least one whole chunk of work: the memory a chunk takes is bounded
+    alike for every chunk)."""
+    from engine.explain import explain_ids
+    from engine.models.bundle import load_model_folder
+    from engine.models.paths import model_argument
+
+    translator = load_model_folder(model_argument(model_name)).translator
+    source, target = pieces(translator, count)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    started = time.perf_counter()
+    generator = explain_ids(translator.model, source, target, method)
+    next(generator)
+    first = time.perf_counter() - started
+    generator.close()
+    closed = time.perf_counter() - started
+    started = time.perf_counter()
+    generator = explain_ids(translator.model, source, target, method)
+    done = sum(1 for _, _ in zip(range(steps), generator, strict=False))
+    generator.close()
+    return {"method": method, "steps": done, "first_step_s": round(first, 2), "closed_after_s": round(closed, 2),
+            "all_steps_s": round(time.perf_counter() - started, 2),
+            "peak_above_model_mb": round((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024)}
+
+
+def memory(model_name: str, count: int, steps: int) -> None:
+    """Print each method's peak memory on ``count`` × ``count`` pieces, measured in a fresh process."""
+    print(f"{count} source pieces, {count} output pieces: each method in a fresh process")
+    for method in ("ig", "grad", "occlusion"):
+        output = subprocess.run([sys.executable, __file__, "--child", method, "--model", model_name,
+                                 "--pieces", str(count), "--memory-steps", str(steps)],
+                                capture_output=True, text=True, check=True).stdout
+        found = json.loads(output.strip().splitlines()[-1])
+        print(f"  {method:<10} peak {found['peak_above_model_mb']:5,} MB above the loaded model; first step after "
+              f"{found['first_step_s']} s (closed at once: {found['closed_after_s']} s); the first {found['steps']} "
+              f"steps {found['all_steps_s']} s")
+
+
+def main() -> int:
+    """Run the speed case, then the memory case (each method in a child process)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", default="zh-en-additive")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--ig-steps", type=int, default=32)
+    parser.add_argument("--pieces", type=int, default=100, help="the memory case's source and output length")
+    parser.add_argument("--memory-steps", type=int, default=10, help="the memory case's steps explained")
+    parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--skip-memory", action="store_true")
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(memory_child(args.model, args.child, args.pieces, args.memory_steps)))
+        return 0
+    speed(args.model, args.repeats, args.ig_steps)
+    if not args.skip_memory:
+        memory(args.model, args.pieces, args.memory_steps)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
