@@ -11,7 +11,7 @@ imports PyTorch.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QSettings, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QSettings, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
 
 from gui.attention.attribution_math import ALPHA, MAP_METHODS, check_method
@@ -58,10 +58,7 @@ class MapChoice(QWidget):
         self.combo = QComboBox()
         self.combo.setObjectName(f"{prefix}MapShows")
         for method in MAP_METHODS:
-            self.combo.addItem(method_label(method), method)
-            self.combo.setItemData(self.combo.count() - 1, method_tooltip(method), Qt.ItemDataRole.ToolTipRole)
-        self.combo.setToolTip(self.tr("What the map shows: the attention α, or how much each source word "
-                                      "contributed to the output (an attribution, computed after the decode)"))
+            self.combo.addItem("", method)
         # As wide as about 14 characters (its list shows the labels whole): the bar under the map must fit
         # at 1280 pixels beside the Words and Colours boxes, in Chinese too.
         self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -75,17 +72,33 @@ class MapChoice(QWidget):
         self.cancel.setObjectName(f"{prefix}ExplainCancel")
         self.cancel.setText("✕")
         self.cancel.setAutoRaise(True)
-        self.cancel.setToolTip(self.tr("Stop computing the attribution (the rows done stay)"))
         self.cancel.setEnabled(False)  # always in place: showing it would widen the bar (and the window)
         self.cancel.clicked.connect(self.cancelRequested)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
-        layout.addWidget(QLabel(self.tr("Map:")))
+        self.label = QLabel()
+        layout.addWidget(self.label)
         layout.addWidget(self.combo)
         layout.addWidget(self.progress)
         layout.addWidget(self.cancel)
+        self.retranslate()
         self.combo.currentIndexChanged.connect(lambda _index: self.methodChanged.emit(self.method()))
+
+    def retranslate(self) -> None:
+        """Every text in the interface's language (again after a switch of language)."""
+        self.label.setText(self.tr("Map:"))
+        for index, method in enumerate(MAP_METHODS):
+            self.combo.setItemText(index, method_label(method))
+            self.combo.setItemData(index, method_tooltip(method), Qt.ItemDataRole.ToolTipRole)
+        self.combo.setToolTip(self.tr("What the map shows: the attention α, or how much each source word "
+                                      "contributed to the output (an attribution, computed after the decode)"))
+        self.cancel.setToolTip(self.tr("Stop computing the attribution (the rows done stay)"))
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
 
     def method(self) -> str:
         return self.combo.currentData() or ALPHA

@@ -46,12 +46,10 @@ class ShareColumn:
         top = self.plot.getAxis("top")
         top.setPen(text)
         top.setTextPen(text)
-        top.setTicks([[(0.5, QCoreApplication.translate("SourceShare", "source"))], []])  # the bars' title
         top.setStyle(tickLength=-3, tickFont=axis_font(heatmap.font()), hideOverlappingLabels=False)
         self.plot.setXRange(0.0, 1.0, padding=0.05)
         self.plot.getViewBox().setYLink(heatmap.plot.getViewBox())
         self.plot.setFixedWidth(COLUMN_WIDTH)
-        self.plot.setToolTip(share_tooltip())
         self.bars = pg.BarGraphItem(x0=[], y=[], height=0.8, width=[], brush=pg.mkBrush(*BAR_BRUSH), pen=None)
         self.plot.addItem(self.bars)
         self.plot.addItem(pg.InfiniteLine(pos=0.5, angle=90, pen=pg.mkPen(text, width=1,
@@ -61,12 +59,16 @@ class ShareColumn:
         heatmap.plot.getAxis("top").geometryChanged.connect(self._match_top)
 
     def attach(self) -> None:
+        """Put the bars beside the map (titled in the interface's language)."""
+        self.plot.getAxis("top").setTicks([[(0.5, QCoreApplication.translate("SourceShare", "source"))], []])
+        self.plot.setToolTip(share_tooltip())
         if not self.attached:
             self.heatmap.ci.addItem(self.plot, row=0, col=1)
             self.attached = True
             self._match_top()
 
     def detach(self) -> None:
+        """Take the bars out of the map's layout (the map gets their room back)."""
         if self.attached:
             self.heatmap.ci.removeItem(self.plot)
             self.plot.setParentItem(None)

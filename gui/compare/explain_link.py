@@ -8,9 +8,10 @@ decodes and forced decodes run: one thread, not five), and each map redraws as i
 ~30 times a second, one frame for all the maps that changed. A new run, another direction or Cancel ends the
 job. The maps use the diverging scale of gui/attention/attribution_view.py (blue −, white 0, red +; each map
 from −m to +m, m its own largest |value|, named in its tooltip); a word's value is the sum of its pieces', an
-output word's row the mean of its pieces' rows, as α is merged. The fixed-context panel has no map here;
-the Translate tab draws its attribution. The coverage bars, the difference map, the maps opened large and
-the inspector stay α's.
+output word's row the mean of its pieces' rows, as α is merged. Every panel's figures end with the mean
+share of its attribution on the source (the rest came from the words it had already written) — for the
+fixed-context panel, which has no map here, the one figure of it (the Translate tab draws its map). The
+coverage bars, the difference map, the maps opened large and the inspector stay α's.
 """
 
 from __future__ import annotations
@@ -83,6 +84,7 @@ class CompareExplain(QObject):
         self.job_method = ""
         self._done = self._total = 0  # steps attributed, of every map's
         self._dirty: set[str] = set()
+        self._suffixes: dict[str, str] = {}  # scorer → the share said after its figures
         self._throttle = FrameThrottle(self._draw_dirty, self)
         controller = tab.controller
         controller.slotsChanged.connect(lambda _slots: self._on_slots())
@@ -113,8 +115,12 @@ class CompareExplain(QObject):
         self._dirty.clear()
         self.choice.show_progress("", running=False)
 
+    def _panels(self) -> dict[str, ScorerPanel]:
+        """The panels backed by a model (the fixed-context one too: its share on the source is said)."""
+        return {s: p for s, p in self.tab.panels.items() if p.isEnabled()}
+
     def _mapped(self) -> dict[str, ScorerPanel]:
-        return {s: p for s, p in self.tab.panels.items() if p.heatmap is not None and p.isEnabled()}
+        return {s: p for s, p in self._panels().items() if p.heatmap is not None}
 
     def _on_run_finished(self) -> None:
         """Every panel has its final rows: attribute them (the chosen method, unless α)."""
@@ -135,7 +141,7 @@ class CompareExplain(QObject):
         if method == ALPHA or run is None:
             return
         subjects = {}
-        for scorer, panel in self._mapped().items():
+        for scorer, panel in self._panels().items():
             bundle = bundles.get(scorer)
             if bundle is None or not panel.target_tokens:  # the run has ended: every panel has its final rows
                 continue
@@ -218,8 +224,11 @@ class CompareExplain(QObject):
             self.draw(scorer)
 
     def redraw_all(self) -> None:
-        for scorer, panel in self._mapped().items():
-            if self.method == ALPHA:
+        for scorer, panel in self._panels().items():
+            if panel.heatmap is None:
+                self._show_share(scorer)
+            elif self.method == ALPHA:
+                self._show_share(scorer)
                 panel.heatmap.set_color_scale(self.tab.view_bar.scale_name())
                 shown = panel.shown_matrix()
                 if shown is not None and panel.target_tokens:
@@ -243,6 +252,7 @@ class CompareExplain(QObject):
         """Draw the chosen attribution in ``scorer``'s map, on its own diverging scale."""
         panel = self.tab.panels.get(scorer)
         matrix = self.shown_matrix(scorer)
+        self._show_share(scorer)
         if panel is None or panel.heatmap is None or matrix is None:
             return
         heatmap = panel.heatmap
@@ -250,3 +260,29 @@ class CompareExplain(QObject):
         top = diverging_levels(heatmap.units.matrix(matrix))
         heatmap.set_scale(-top, top, DIVERGING_MAP, self.tr("%1 (blue −, red +; ±%2 = map max |a|)").replace(
             "%1", SHORT_NAMES[self.method]).replace("%2", f"{top:.2f}"))
+
+    def share_on_source(self, scorer: str) -> float | None:
+        """The mean share of ``scorer``'s attribution on the source over the steps computed (None: none yet,
+        or the maps show α)."""
+        panel, store = self.tab.panels.get(scorer), self.stores.get(scorer)
+        if self.method == ALPHA or panel is None or store is None or not store.count(self.method) \
+                or self.subjects.get(scorer) != tuple(panel.target_tokens):
+            return None
+        return float(np.nanmean(store.shares(self.method, len(panel.target_tokens))))
+
+    def _show_share(self, scorer: str) -> None:
+        """After the panel's figures: how much of its attribution was on the source (the rest on the words it
+        had written) — for the fixed-context panel, whose output has no map here, the one figure of it."""
+        panel = self.tab.panels.get(scorer)
+        if panel is None:
+            return
+        text, suffix = panel.numbers.text(), self._suffixes.pop(scorer, "")
+        if suffix and text.endswith(suffix):
+            text = text[: -len(suffix)]
+        share = self.share_on_source(scorer)
+        if share is not None:
+            suffix = self.tr(" · %1 on the source: %2 %").replace("%1", SHORT_NAMES[self.method]).replace(
+                "%2", f"{100 * share:.0f}")
+            self._suffixes[scorer] = suffix
+            text += suffix
+        panel.numbers.setText(text)

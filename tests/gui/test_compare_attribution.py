@@ -34,9 +34,16 @@ def test_one_choice_draws_every_maps_attribution_and_back(qtbot, compare):
         assert np.allclose(panel.heatmap._weights, expected, atol=1e-5), scorer
         assert panel.heatmap.bar_label.startswith("IG")
         assert panel.shown_matrix() is not None and np.allclose(panel.shown_matrix(), panel.rows.attention)  # α kept
+    for scorer, panel in tab.panels.items():  # every panel's figures end with its share on the source
+        if panel.isEnabled():
+            share = tab.explain.share_on_source(scorer)
+            assert share is not None and 0 <= share <= 1
+            assert panel.numbers.text().endswith(f"IG on the source: {100 * share:.0f} %"), scorer
+    assert tab.panels["none"].heatmap is None and tab.explain.share_on_source("none") is not None
     tab.explain.choice.set_method("alpha")
     for scorer, panel in mapped.items():
         assert np.allclose(panel.heatmap._weights, alpha[scorer]) and panel.heatmap.color_scale is not None
+        assert "on the source" not in panel.numbers.text()
 
 
 def test_a_forced_target_is_attributed_on_every_map_and_a_new_run_ends_the_job(qtbot, compare):
