@@ -82,6 +82,7 @@ class MapChoice(QWidget):
         layout.addWidget(self.combo)
         layout.addWidget(self.progress)
         layout.addWidget(self.cancel)
+        layout.addStretch(1)  # room to spare goes after the chooser, never between its label and its box
         self.retranslate()
         self.combo.currentIndexChanged.connect(lambda _index: self.methodChanged.emit(self.method()))
 
