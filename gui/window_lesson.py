@@ -158,7 +158,7 @@ class WindowLessonHost(QObject):
             "tab": {w.translate_tab: "translate", w.compare_tab: "compare", w.train_tab: "train"}.get(page, ""),
             "model": f"{entry.direction}-{entry.scorer}" if entry else "",
             "beam": bar.beam_spin.value(), "speed": bar.speed_slider.value(),
-            "word_view": panel.word_view(), "color_scale": panel.color_scale(),
+            "word_view": self._current_view_bar().word_view(), "color_scale": self._current_view_bar().scale_name(),
             "source": tab.controller.text, "running": tab.controller.running,
             "step": word_at(panel, inspected) if inspected >= 0 else "",
             "length_study": bool(dialog is not None and dialog.isVisible()),
