@@ -174,6 +174,8 @@ class HeatmapView(MapAxes):
         self.color_bar.axis.setWidth(COMPACT_BAR_AXIS)
         self.color_bar.axis.setStyle(tickFont=axis_font(self.font()))
         self.color_bar.getAxis("left").showLabel(False)
+        self.ci.layout.setContentsMargins(0, 2, 0, 2)  # a small map keeps the layout's margins for its cells
+        self.ci.layout.setHorizontalSpacing(2)
         self._compact_bar = True
         self.setToolTip(self.tr("Colours: %1").replace("%1", self._bar_label))
 

@@ -23,6 +23,10 @@ class DifferencePanel(QFrame):
     """α_A − α_B of two attention scorers on a shared target. While the maps have their own rows,
     a button offers the shared target that makes them comparable (``shareRequested`` with its key)."""
 
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 (Qt's name)
+        """Laid out at its minimum height in the grid (gui/compare/tab_widgets._MinimumCell says why)."""
+        return False
+
     shareRequested = Signal(str)  # a target choice key (gui.compare.model.target_choices)
 
     def __init__(self, parent: QWidget | None = None) -> None:

@@ -4,7 +4,9 @@ The cells, in order: one per mechanism of the registry, in its order, the fixed 
 with the step inspector (it has no map; the inspector fills the rest of its cell) — or, with no
 fixed-context slot, the inspector in a cell of its own after them — and last the difference map,
 in a cell of its own, so a new mechanism never lands on it; it spans what is left of the last row.
-The grid has about three columns for every two rows (6 cells: 2×3, 7 or 8: 2×4, 9: 2×5, 12: 3×4).
+The grid has about three columns for every two rows, and at most three columns, so that every map is at
+least 300 px wide on a 1280-px screen (6 cells: 2×3, 7 to 9: 3×3, 12: 4×3); a grid taller than the
+window scrolls (gui/common/fit_scroll.py) rather than squeeze its maps.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from engine.networks.scorer_table import attends  # torch-free
 INSPECTOR = "inspector"  # the step inspector's cell (shared with the fixed-context panel when there is one)
 DIFFERENCE = "difference"  # the difference map's cell
 COLUMNS_PER_ROW = 1.5  # the grid's aim: three columns for every two rows
+MAX_COLUMNS = 3  # beyond it, maps narrower than 300 px at 1280 px (four columns gave 181 × 44 px maps)
 
 
 @dataclass(frozen=True)
@@ -38,9 +41,11 @@ class GridPlan:
 
 
 def grid_shape(count: int) -> tuple[int, int]:
-    """(rows, columns) for ``count`` cells: about COLUMNS_PER_ROW columns per row, every cell placed."""
+    """(rows, columns) for ``count`` cells: about COLUMNS_PER_ROW columns per row, at most MAX_COLUMNS, every
+    cell placed."""
     rows = max(1, round(math.sqrt(count / COLUMNS_PER_ROW)))
-    return rows, max(1, math.ceil(count / rows))
+    columns = min(MAX_COLUMNS, max(1, math.ceil(count / rows)))
+    return max(rows, math.ceil(count / columns)), columns
 
 
 def plan_grid(scorers: Sequence[str]) -> GridPlan:

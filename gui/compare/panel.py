@@ -9,11 +9,9 @@ fixed-context scorer has no map; its panel says why and shows its output and num
 from __future__ import annotations
 
 import html
-import math
 from collections.abc import Sequence
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
@@ -33,9 +31,10 @@ from gui.attention.head_rows import MEAN, shown_rows
 from gui.attention.heads import HeadChooser
 from gui.attention.labels import join_pieces
 from gui.attention.piece_map import PieceMap
+from gui.compare.coverage_bar import CoverageBar
 from gui.compare.model import PanelNumbers, PanelRows, PanelSlot, StepDetail, output_shading, panel_title
 
-COVERAGE_HEIGHT = 44
+MAP_MINIMUM_HEIGHT = 290  # the stacked labels of a CJK source (~70 px) and a map of ≥ 200 px under them (15 rows)
 STEP_LINK = "step:"  # an output token's link in the panel's text: "step:<i>"
 SHADE_RGB = (255, 176, 0)  # the tint of output tokens by their attention to a hovered source token
 SHADE_FLOOR = 0.05  # weights below this are not tinted
@@ -118,43 +117,6 @@ class PanelScheduler(QObject):
             self._timer.start()
 
 
-class CoverageBar(pg.PlotWidget):
-    """c_j = Σ_i α_ij as bars, one per source token, with a reference line at 1."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setBackground(self.palette().color(QPalette.ColorRole.Base))
-        self.setFixedHeight(COVERAGE_HEIGHT)
-        self.setMenuEnabled(False)
-        self.hideButtons()
-        self.setMouseEnabled(x=False, y=False)
-        self.getPlotItem().hideAxis("bottom")
-        self.getPlotItem().getAxis("left").setWidth(28)
-        self.bars = pg.BarGraphItem(x=[], height=[], width=0.8, brush=pg.mkBrush(90, 140, 200))
-        self.addItem(self.bars)
-        self.addItem(pg.InfiniteLine(pos=1.0, angle=0, pen=pg.mkPen((220, 80, 60), width=1, style=Qt.PenStyle.DashLine)))
-        self.values = np.zeros(0)
-        self._ticks: list[tuple[float, str]] = []
-
-    def set_coverage(self, coverage: Sequence[float], columns: int) -> None:
-        self.values = np.asarray(coverage, dtype=np.float64)
-        self.bars.setOpts(x=np.arange(len(self.values)), height=self.values, width=0.8)
-        self.setXRange(-0.5, max(columns, 1) - 0.5, padding=0)
-        top = max(2.0, float(self.values.max()) if self.values.size else 2.0)
-        self.setYRange(0, top, padding=0)
-        ticks = coverage_ticks(top)
-        if ticks != self._ticks:  # re-setting them re-renders the axis: only on change
-            self._ticks = ticks
-            self.getPlotItem().getAxis("left").setTicks([ticks])
-
-
-def coverage_ticks(top: float) -> list[tuple[float, str]]:
-    """Whole-number labels for a coverage axis from 0 to ``top`` (≥ 1), at most three: the bar is
-    short, and pyqtgraph's own spacing (0.5 apart) made the labels touch."""
-    step = max(1, math.ceil(math.floor(top) / 2))
-    return [(float(value), str(value)) for value in range(0, math.floor(top) + 1, step)]
-
-
 class ScorerPanel(QFrame):
     """The panel of one scorer (objectName ``comparePanel_<scorer>``)."""
 
@@ -170,7 +132,7 @@ class ScorerPanel(QFrame):
         self.setObjectName(f"comparePanel_{slot.scorer}")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 6, 6, 6)
+        layout.setContentsMargins(4, 4, 4, 4)  # every pixel to the map: ≥ 300 px wide in three columns
         self.title = _WholeTitle(panel_title(slot))
         info = SCORER_TABLE.get(slot.scorer)
         if info is not None and info.formula_in_brief != slot.formula:
@@ -204,7 +166,7 @@ class ScorerPanel(QFrame):
             self.heatmap.set_hover_caption(True)  # too small to label every row: it names the hovered cell
             self.heatmap.set_compact_bar()
             self.heatmap.setObjectName(f"compareHeatmap_{slot.scorer}")
-            self.heatmap.setMinimumHeight(100)
+            self.heatmap.setMinimumHeight(MAP_MINIMUM_HEIGHT)  # the grid scrolls before a map is squeezed
             self.heatmap.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
             self.heatmap.cellHovered.connect(self.report_cell_hovered)
             layout.addWidget(self.heatmap, 1)
@@ -246,13 +208,20 @@ class ScorerPanel(QFrame):
         self._pending_step = None  # a DecodeStep not drawn yet
         self._result_pending = False  # the final map is set but not drawn yet
         self._reset_pending = False  # a new sentence began; its empty map is not drawn yet
+        if self.uses_attention:  # the grid's rows (their heights for width) must not squeeze the map under the bars
+            self.setMinimumHeight(layout.minimumSize().height())
         if not slot.usable:
             self.disable(slot.reason)
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 (Qt's name)
+        """A map panel is laid out at its minimum height (gui/compare/tab_widgets._MinimumCell says why)."""
+        return not self.uses_attention and super().hasHeightForWidth()
 
     # -- states -----------------------------------------------------------------------------
     def disable(self, reason: str) -> None:
         """No model backs the panel: its title and why, without an empty map (room for the formula)."""
         self.setEnabled(False)  # the enlarge button with it
+        self.setMinimumHeight(0)  # no map to keep room for
         self._set_output_text(reason)
         self.numbers.clear()
         for part in (self.heatmap, self.coverage, self.numbers):

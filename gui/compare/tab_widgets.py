@@ -40,6 +40,15 @@ INSPECTOR_HINT = QT_TRANSLATE_NOOP("CompareWidgets", "Step inspector: hover a ma
                                    "to see that step's scores e_ij and weights α_ij.")
 
 
+class _MinimumCell(QSplitter):
+    """A grid cell laid out at its minimum height, never at a height for its width: one such cell put the
+    whole grid in that mode, which shrank every row below its map panels' minimum (the maps under the
+    next row) instead of letting the grid scroll."""
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 (Qt's name)
+        return False
+
+
 class CompareWidgets(QWidget):
     """Every widget of the Compare tab but the panels, which come and go with the direction."""
 
@@ -99,7 +108,7 @@ class CompareWidgets(QWidget):
                                        hint=QCoreApplication.translate("CompareWidgets", INSPECTOR_HINT))
         self.inspector.setObjectName("compareInspector")
         # The fixed-context panel has no map: it shares its grid cell with the step inspector.
-        self.inspector_cell = QSplitter(Qt.Orientation.Vertical)
+        self.inspector_cell = _MinimumCell(Qt.Orientation.Vertical)
         self.inspector_cell.setChildrenCollapsible(False)
         # The step inspector and the aligner's map take turns in one place (stacked, the two needed more
         # height than a 1280×800 screen leaves the grid): the aligner's map comes forward when it is
@@ -163,6 +172,10 @@ class CompareWidgets(QWidget):
         self.grid_layout.addWidget(self.difference, *plan.cells[DIFFERENCE], 1, plan.difference_span)
         for column in range(self.grid_layout.columnCount()):  # columns share the width alike: every map as wide
             self.grid_layout.setColumnStretch(column, 1 if column < plan.columns else 0)
+        for row in range(self.grid_layout.rowCount()):  # a row never below its map panels (the grid scrolls):
+            tallest = max((panel.minimumHeight() for scorer, panel in panels.items()  # the grid's heights for
+                           if scorer != plan.shared and plan.cells[scorer][0] == row), default=0)  # width shrank them
+            self.grid_layout.setRowMinimumHeight(row, tallest)
 
     def show_directions(self, directions: Sequence[str], current: str) -> None:
         """The direction box's choices (``"zh-en"`` shown as "Chinese → English"), ``current`` chosen and

@@ -218,7 +218,7 @@ def test_a_new_sentence_relabels_the_maps_one_panel_at_a_time_before_any_of_its_
 
 @pytest.mark.parametrize("top", [2.0, 2.9, 3.0, 4.5, 7.2, 12.0, 37.5])
 def test_the_coverage_axis_shows_at_most_three_whole_numbers_apart_on_its_short_bar(qtbot, top):
-    from gui.compare.panel import COVERAGE_HEIGHT, CoverageBar
+    from gui.compare.coverage_bar import COVERAGE_HEIGHT, CoverageBar
 
     bar = CoverageBar()
     qtbot.addWidget(bar)

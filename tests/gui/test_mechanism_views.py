@@ -55,8 +55,8 @@ def test_the_grid_of_the_five_classic_scorers_keeps_its_layout():
 def test_a_sixth_mechanism_gets_a_cell_of_its_own_and_the_difference_map_keeps_one():
     sixth = SEVERAL_HEADS[0]
     plan = plan_grid([*CLASSIC, sixth])
-    assert (plan.rows, plan.columns) == (2, 4)
-    assert plan.cells[sixth] == (1, 1) and plan.cells[DIFFERENCE] == (1, 2) and plan.difference_span == 2
+    assert (plan.rows, plan.columns) == (3, 3)  # at most three columns: every map ≥ 300 px wide at 1280 px
+    assert plan.cells[sixth] == (1, 2) and plan.cells[DIFFERENCE] == (2, 0) and plan.difference_span == 3
     registry = plan_grid(list(SCORER_NAMES))  # whatever the registry holds: a cell per mechanism, and the map's
     assert (registry.rows, registry.columns) == grid_shape(len(SCORER_NAMES) + 1)
     assert [name for name, cell in registry.cells.items() if cell == registry.cells[DIFFERENCE]] == [DIFFERENCE]
@@ -75,8 +75,8 @@ def test_no_panel_shares_a_cell_but_the_fixed_context_with_the_inspector(count):
         assert plan.shared == (FIXED_CONTEXT if FIXED_CONTEXT in scorers else None)
 
 
-def test_the_grid_is_about_three_columns_for_two_rows():
-    assert [grid_shape(n) for n in (3, 4, 6, 7, 8, 9, 12)] == [(1, 3), (2, 2), (2, 3), (2, 4), (2, 4), (2, 5), (3, 4)]
+def test_the_grid_is_about_three_columns_for_two_rows_and_never_more_than_three():
+    assert [grid_shape(n) for n in (3, 4, 6, 7, 8, 9, 12)] == [(1, 3), (2, 2), (2, 3), (3, 3), (3, 3), (3, 3), (4, 3)]
     assert all(rows * columns >= n for n in range(1, 40) for rows, columns in [grid_shape(n)])
 
 

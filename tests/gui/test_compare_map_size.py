@@ -1,0 +1,53 @@
+"""The Compare grid at 1280×800: every map at least 300 × 150 px with every row label of a 15-token output
+and every source label (three columns; the grid scrolls rather than squeeze a map under the next row), and
+labelled coverage bars (gui/compare/layout.py, gui/compare/panel.py, gui/compare/tab_widgets.py)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+
+from engine.networks.scorer_table import SCORER_TABLE, attends
+from engine.settings.config import SCORER_NAMES
+from gui.compare.layout import plan_grid
+from gui.compare.model import PanelNumbers, PanelRows, PanelSlot
+from gui.compare.panel import PanelScheduler, ScorerPanel
+from gui.compare.tab_widgets import CompareWidgets
+
+SOURCE = tuple("如果明天下雨我们就待在家里看电影") + ("。", "</s>")  # 18 tokens
+WORDS = ("If", "it", "rains", "tomorrow", ",", "we", "will", "stay", "at", "home", "and", "watch", "a", "film", ".")
+TARGET = (*("▁" + word for word in WORDS), "</s>")  # 16 pieces: a 15-token output and its end
+TAB_AREA = (1264, 700)  # the Compare tab's share of a 1280×800 window (tabs, status bar and frame taken out)
+
+
+def test_six_mechanisms_maps_are_at_least_300_by_150_with_every_label(qtbot):
+    widgets = CompareWidgets()
+    qtbot.addWidget(widgets)
+    widgets.resize(*TAB_AREA)
+    scheduler = PanelScheduler(widgets)
+    panels = {name: ScorerPanel(PanelSlot(name, SCORER_TABLE[name].label, SCORER_TABLE[name].formula,
+                                          SimpleNamespace()), scheduler=scheduler) for name in SCORER_NAMES}
+    widgets.place_panels(panels, plan_grid(list(SCORER_NAMES)))
+    widgets.show()
+    qtbot.waitExposed(widgets)
+    attention = np.random.default_rng(1).dirichlet(np.ones(len(SOURCE)), size=len(TARGET) - 1).astype(np.float32)
+    for panel in panels.values():
+        panel.set_word_view(False)  # one label per piece
+        panel.begin(SOURCE)
+        panel.show_result(PanelRows(TARGET[:-1], attention), " ".join(TARGET[:-1]),
+                          PanelNumbers(-3.2, len(TARGET) - 1, 1.1, 0.4), False)
+    scheduler.flush()
+    mapped = [panel for name, panel in panels.items() if attends(name)]
+    assert len(mapped) >= 6
+
+    def sizes() -> list[tuple[float, float]]:
+        return [(p.heatmap.plot.getViewBox().width(), p.heatmap.plot.getViewBox().height()) for p in mapped]
+
+    qtbot.waitUntil(lambda: all(w >= 300 and h >= 150 for w, h in sizes()), timeout=5000)
+    for panel in mapped:
+        assert len(panel.heatmap.shown_labels("left")) == len(TARGET) - 1  # every row named: none thinned
+        assert panel.heatmap.geometry().bottom() < panel.coverage.geometry().top()  # the bars under the map
+        assert "coverage" in panel.coverage.name.toPlainText()
+    assert (widgets.width(), widgets.height()) == TAB_AREA  # the grid scrolls: the tab does not grow
+    assert widgets.grid.height() > widgets.grid_scroll.viewport().height()
