@@ -79,43 +79,56 @@ def needed_models(models: list[str], show: tuple[Action, ...]) -> tuple[str, ...
 
 def parse_chapter(text: str, key: str, language: str) -> Chapter:
     """The chapter in ``text`` (a file's content); a chapter with ``problem`` set when it does not fit."""
-    def refused(why: str) -> Chapter:
-        return Chapter(key=key, language=language, title=key, problem=why)
+    try:
+        front, body = _split(text)
+        title, models = _heading(front)
+        show, tries = _entries(front)
+    except SchemaError as error:
+        return Chapter(key=key, language=language, title=key, problem=str(error))
+    return Chapter(key=key, language=language, title=title, body=body, models=needed_models(models, show),
+                   show=show, tries=tries)
 
+
+def _split(text: str) -> tuple[dict[str, Any], str]:
+    """The front matter (TOML between two ``+++`` lines) and the Markdown after it."""
     lines = text.lstrip("\ufeff").splitlines()
     if not lines or lines[0].strip() != FENCE:
-        return refused(f"the file must begin with a {FENCE} line (the chapter's front matter)")
-    try:
-        end = next(i for i in range(1, len(lines)) if lines[i].strip() == FENCE)
-    except StopIteration:
-        return refused(f"the front matter has no closing {FENCE} line")
+        raise SchemaError(f"the file must begin with a {FENCE} line (the chapter's front matter)")
+    end = next((i for i in range(1, len(lines)) if lines[i].strip() == FENCE), None)
+    if end is None:
+        raise SchemaError(f"the front matter has no closing {FENCE} line")
     try:
         front = tomllib.loads("\n".join(lines[1:end]))
     except tomllib.TOMLDecodeError as error:
-        return refused(f"the front matter is not valid TOML ({error})")
+        raise SchemaError(f"the front matter is not valid TOML ({error})") from None
+    return front, "\n".join(lines[end + 1:]).strip()
+
+
+def _heading(front: dict[str, Any]) -> tuple[str, list[str]]:
+    """The title and the models named in the front matter."""
     unknown = sorted(set(front) - {"title", "models", "show", "try"})
     if unknown:
-        return refused(f"unknown front matter key {unknown[0]!r}: choose title, models, show, try")
+        raise SchemaError(f"unknown front matter key {unknown[0]!r}: choose title, models, show, try")
     title = front.get("title")
     if not isinstance(title, str) or not title.strip():
-        return refused("the front matter needs a title = \"…\"")
+        raise SchemaError("the front matter needs a title = \"…\"")
     models = front.get("models", [])
     if not isinstance(models, list) or not all(isinstance(m, str) for m in models):
-        return refused("models must be a list of model names, e.g. [\"zh-en-additive\"]")
-    try:
-        show = tuple(Action(*check_entry("action", ACTIONS, entry, "do")) for entry in front.get("show", []))
-        tries = []
-        for entry in front.get("try", []):
-            name, params = check_entry("check", CHECKS, entry, "check", extra=("say",))
-            say = entry.get("say") if isinstance(entry, dict) else None
-            if not isinstance(say, str) or not say.strip():
-                raise SchemaError(f"check {name!r} needs say = \"<the task in words>\"")
-            tries.append(Check(name, say.strip(), params))
-    except SchemaError as error:
-        return refused(str(error))
-    body = "\n".join(lines[end + 1:]).strip()
-    return Chapter(key=key, language=language, title=title.strip(), body=body,
-                   models=needed_models(models, show), show=show, tries=tuple(tries))
+        raise SchemaError("models must be a list of model names, e.g. [\"zh-en-additive\"]")
+    return title.strip(), models
+
+
+def _entries(front: dict[str, Any]) -> tuple[tuple[Action, ...], tuple[Check, ...]]:
+    """The Show me actions and the Try it checks, each checked against gui/lesson/schema.py."""
+    show = tuple(Action(*check_entry("action", ACTIONS, entry, "do")) for entry in front.get("show", []))
+    tries = []
+    for entry in front.get("try", []):
+        name, params = check_entry("check", CHECKS, entry, "check", extra=("say",))
+        say = entry.get("say")
+        if not isinstance(say, str) or not say.strip():
+            raise SchemaError(f"check {name!r} needs say = \"<the task in words>\"")
+        tries.append(Check(name, say.strip(), params))
+    return show, tuple(tries)
 
 
 def read_chapter(path: Path, language: str) -> Chapter:

@@ -34,15 +34,21 @@ class Param:
 
     def problem(self, value: Any) -> str:
         """Why ``value`` does not fit ("" when it does)."""
-        if self.kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            return "a whole number"
-        if self.kind is not int and not isinstance(value, self.kind):
-            return {str: "text", bool: "true or false"}.get(self.kind, self.kind.__name__)
+        wrong_type = self._type_problem(value)
+        if wrong_type:
+            return wrong_type
         if self.choices and value not in self.choices:
             return "one of " + ", ".join(self.choices)
         if self.low is not None and self.high is not None and not self.low <= value <= self.high:
             return f"between {self.low} and {self.high}"
         return ""
+
+    def _type_problem(self, value: Any) -> str:
+        if self.kind is int:
+            return "" if isinstance(value, int) and not isinstance(value, bool) else "a whole number"
+        if isinstance(value, self.kind):
+            return ""
+        return {str: "text", bool: "true or false"}.get(self.kind, self.kind.__name__)
 
 
 TEXT, FLAG = Param(str), Param(bool)
@@ -98,6 +104,12 @@ def check_entry(kind: str, table: dict[str, dict[str, Param]], entry: Any, key: 
         raise SchemaError(f"unknown {kind} {name!r}: choose one of {', '.join(sorted(table))}")
     params = table[name]
     values = {k: v for k, v in entry.items() if k != key and k not in extra}
+    _check_values(kind, name, params, values)
+    return name, values
+
+
+def _check_values(kind: str, name: str, params: dict[str, Param], values: dict[str, Any]) -> None:
+    """SchemaError for a parameter ``name`` does not take, a missing one, or a value that does not fit."""
     unknown = sorted(set(values) - set(params))
     if unknown:
         allowed = ", ".join(params) or "none"
@@ -110,4 +122,3 @@ def check_entry(kind: str, table: dict[str, dict[str, Param]], entry: Any, key: 
         problem = param.problem(values[field])
         if problem:
             raise SchemaError(f"{kind} {name!r}: {field} must be {problem}, not {values[field]!r}")
-    return name, values
