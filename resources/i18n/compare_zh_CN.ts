@@ -50,6 +50,10 @@
 <context>
     <name>CompareExplain</name>
     <message>
+        <source>stopped %1/%2</source>
+        <translation>已停止 %1/%2</translation>
+    </message>
+    <message>
         <source>%1: stopped at %2/%3</source>
         <translation>%1：停在 %2/%3</translation>
     </message>
@@ -58,8 +62,8 @@
         <translation>归因失败：%1</translation>
     </message>
     <message>
-        <source>failed for %1</source>
-        <translation>%1 失败</translation>
+        <source>failed</source>
+        <translation>失败</translation>
     </message>
     <message>
         <source>%1: %2 of %3 steps of every map</source>
@@ -68,6 +72,10 @@
     <message>
         <source>%1 (blue −, red +; ±%2 = map max |a|)</source>
         <translation>%1（蓝 −，红 +；±%2 = 图中最大 |a|）</translation>
+    </message>
+    <message>
+        <source> · %1 on the source: %2 %</source>
+        <translation> · %1 来自源句：%2 %</translation>
     </message>
 </context>
 <context>
@@ -284,6 +292,13 @@
     <message>
         <source>Looking for models…</source>
         <translation>正在查找模型…</translation>
+    </message>
+</context>
+<context>
+    <name>CoverageBar</name>
+    <message>
+        <source>coverage Σᵢα</source>
+        <translation>覆盖度 Σᵢα</translation>
     </message>
 </context>
 <context>
