@@ -194,6 +194,8 @@ def _retranslate_combo(widget: QComboBox, rewrite: Rewriter) -> None:
 
 
 def _retranslate_table(widget: QTableWidget, rewrite: Rewriter) -> None:
+    """The headers only: a table's cells are data (a token "Stop" stays "Stop"); a table whose cells hold
+    messages fills them again on ``QEvent.LanguageChange``."""
     for column in range(widget.columnCount()):
         item = widget.horizontalHeaderItem(column)
         if item is not None:
@@ -203,11 +205,6 @@ def _retranslate_table(widget: QTableWidget, rewrite: Rewriter) -> None:
         item = widget.verticalHeaderItem(row)
         if item is not None:
             _rewrite(item.text, item.setText, rewrite)
-        for column in range(widget.columnCount()):
-            cell = widget.item(row, column)
-            if cell is not None:
-                _rewrite(cell.text, cell.setText, rewrite)
-                _rewrite(cell.toolTip, cell.setToolTip, rewrite)
 
 
 def _refresh_model(model: QAbstractItemModel | None, rewrite: Rewriter, models: set[int]) -> None:
