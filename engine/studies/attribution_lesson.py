@@ -12,7 +12,7 @@ figures of one direction's models (engine.studies.attribution_scores):
   moves least; a model whose token changes at fewer than ``BARELY`` (10%) of the steps *barely depends on where
   α falls* (Jain & Wallace's finding), one at ``MATTERS`` (30%) or more *depends on it*;
 - **source share**: the fixed-context model's share of attribution on the source beside the attention models'
-  mean, when both are there.
+  mean, when both are there (*about as much as* within ``SAME_SHARE``).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from dataclasses import dataclass
 ABOVE_CHANCE = 1.5
 WEAK, STRONG = 0.2, 0.5
 BARELY, MATTERS = 0.10, 0.30
+SAME_SHARE = 0.01  # source shares this close read as "about as much as"
 
 
 @dataclass(frozen=True)
@@ -77,9 +78,10 @@ def attribution_reading(figures: Sequence[AttributionFigures]) -> str:
     fixed = [f for f in figures if f.agree is None]
     if fixed and attending:
         mean_share = sum(f.share for f in attending) / len(attending)
-        more = "more" if fixed[0].share > mean_share else "less"
+        gap = fixed[0].share - mean_share
+        more = "about as much as" if abs(gap) < SAME_SHARE else "more than" if gap > 0 else "less than"
         sentences.append(f"Without attention, {fixed[0].label} draws {fixed[0].share:.0%} of its attribution from the "
-                         f"source, {more} than the attention models' {mean_share:.0%} on average.")
+                         f"source, {more} the attention models' {mean_share:.0%} on average.")
     elif fixed:
         sentences.append(f"{fixed[0].label} has no α; {fixed[0].share:.0%} of its attribution is on the source.")
     return " ".join(sentences)
