@@ -16,17 +16,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from PySide6.QtCore import QSettings  # noqa: E402
-from PySide6.QtWidgets import (  # noqa: E402
-    QAbstractButton,
-    QAbstractSpinBox,
-    QApplication,
-    QComboBox,
-    QLabel,
-    QLineEdit,
-    QWidget,
-)
+from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
 from gui.app import create_window  # noqa: E402
+from gui.text_fit import clipped_texts  # noqa: E402
 
 # A fresh settings folder, on every platform (as tests/gui/conftest.py isolates the tests' settings).
 # (a script drives the app through gui.app only, so these are gui.stored_settings.use_settings_folder's two calls)
@@ -52,28 +45,8 @@ def pump(seconds, until=None):
 
 
 def clipped(root: QWidget, name: str) -> None:
-    """Report visible labels and buttons narrower or lower than their text needs."""
-    problems = []
-    for widget in root.findChildren(QWidget):
-        if not widget.isVisible() or not isinstance(widget, (QLabel, QAbstractButton, QComboBox, QLineEdit,
-                                                             QAbstractSpinBox)):
-            continue
-        shown = widget.visibleRegion().boundingRect()
-        if not shown.isEmpty() and shown.width() < widget.width() - 2:
-            problems.append(f"{type(widget).__name__} {widget.objectName() or getattr(widget, 'text', lambda: '')()[:30]!r}: "
-                            f"cut at the side ({shown.width()} of {widget.width()}px shown)")
-            continue
-        if not isinstance(widget, (QLabel, QAbstractButton)):
-            continue
-        hint = widget.minimumSizeHint()
-        if isinstance(widget, QLabel) and widget.wordWrap():
-            need_h = widget.heightForWidth(widget.width())
-            if need_h > widget.height() + 2:
-                problems.append(f"{type(widget).__name__} {widget.objectName() or widget.text()[:30]!r}: "
-                                f"needs {need_h}px high, has {widget.height()}")
-        elif hint.width() > widget.width() + 2:
-            problems.append(f"{type(widget).__name__} {widget.objectName() or getattr(widget, 'text', lambda: '')()[:30]!r}: "
-                            f"needs {hint.width()}px wide, has {widget.width()}")
+    """Report visible labels and buttons narrower or lower than their text needs (gui/text_fit.py)."""
+    problems = clipped_texts(root)
     print(f"[clip] {name}: {'no clipped text' if not problems else ''}")
     for line in problems:
         print(f"[clip]   {line}")
