@@ -22,7 +22,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PySide6.QtCore import QObject, QSettings
 
-from gui.attention.attribution_math import ALPHA, DIVERGING_MAP, SHORT_NAMES, AttributionStore, diverging_levels
+from gui.attention.attribution_math import (
+    ALPHA,
+    DIVERGING_MAP,
+    SHORT_NAMES,
+    AttributionStore,
+    attribution_json,
+    diverging_levels,
+)
 from gui.attention.map_choice import MapChoice, method_label
 from gui.attention.throttle import FrameThrottle
 
@@ -286,3 +293,12 @@ class CompareExplain(QObject):
             self._suffixes[scorer] = suffix
             text += suffix
         panel.numbers.setText(text)
+
+    def panel_record(self, scorer: str) -> dict | None:
+        """The grid export's ``attribution`` of ``scorer``'s panel (gui/attention/attribution_math.py's record,
+        pieces); None while the maps show α or nothing of it is computed."""
+        panel, store = self.tab.panels.get(scorer), self.stores.get(scorer)
+        if self.method == ALPHA or panel is None or store is None \
+                or self.subjects.get(scorer) != tuple(panel.target_tokens):
+            return None
+        return attribution_json(store, self.method, len(panel.target_tokens))

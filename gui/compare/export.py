@@ -21,6 +21,7 @@ from gui.attention.piece_map import word_document
 if TYPE_CHECKING:
     from gui.attention.view_bar import MapViewBar
     from gui.compare.difference import DifferencePanel
+    from gui.compare.explain_link import CompareExplain
     from gui.compare.panel import ScorerPanel
 
 
@@ -75,11 +76,14 @@ def export_grid_json(document: dict[str, Any], path: Path) -> Path:
 
 
 def grid_document(panels: dict[str, ScorerPanel], difference: DifferencePanel, view_bar: MapViewBar,
-                  sentence: str, reference: str, target: str) -> dict[str, Any]:
-    """Every panel's matrix with its tokens and numbers, and the difference map, as one JSON document."""
+                  sentence: str, reference: str, target: str, explain: CompareExplain | None = None) -> dict[str, Any]:
+    """Every panel's matrix with its tokens and numbers, and the difference map, as one JSON document; while
+    the maps show an attribution (``explain``), each panel's ``attribution`` too (gui/compare/explain_link.py)."""
     shown = []
     for scorer, panel in panels.items():
+        record = explain.panel_record(scorer) if explain is not None else None
         shown.append({
+            **({"attribution": record} if record is not None else {}),
             "scorer": scorer, "label": panel.slot.label, "formula": panel.slot.formula,
             "model": str(panel.slot.entry.folder) if panel.slot.entry else None,
             "earlier_weights": panel.slot.past or None, "forced": panel.forced,
@@ -91,6 +95,7 @@ def grid_document(panels: dict[str, ScorerPanel], difference: DifferencePanel, v
     matrix = difference.matrix
     return {
         "view": "words" if view_bar.word_view() else "pieces", "colour_scale": view_bar.scale_name(),
+        "map": explain.method if explain is not None else "alpha",  # α or the attribution the maps showed
         "sentence": sentence, "reference": reference, "target": target, "panels": shown,
         "difference": None if matrix is None else {
             "a": difference.first.currentData(), "b": difference.second.currentData(),

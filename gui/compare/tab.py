@@ -405,7 +405,7 @@ class CompareTab(CompareWidgets):
         """Every panel's matrix with its tokens, the numbers, and the difference map, as JSON."""
         run = self.controller.run
         return grid_document(self.panels, self.difference, self.view_bar, run.text if run else self.input.text(),
-                             self.reference.text(), self.target_choice())
+                             self.reference.text(), self.target_choice(), self.explain)
 
     def export_to(self, kind: str, path: Path) -> Path:
         self.scheduler.flush()  # every map drawn before the grid is grabbed

@@ -40,10 +40,17 @@ def test_one_choice_draws_every_maps_attribution_and_back(qtbot, compare):
             assert share is not None and 0 <= share <= 1
             assert panel.numbers.text().endswith(f"IG on the source: {100 * share:.0f} %"), scorer
     assert tab.panels["none"].heatmap is None and tab.explain.share_on_source("none") is not None
+    document = tab.document()  # the grid's JSON: every panel's attribution beside its α
+    assert document["map"] == "ig"
+    for entry in document["panels"]:
+        if entry["scorer"] in mapped or entry["scorer"] == "none":
+            steps = entry["attribution"]["steps"]
+            assert entry["attribution"]["complete"] and len(steps) == len(entry["tokens"]), entry["scorer"]
     tab.explain.choice.set_method("alpha")
     for scorer, panel in mapped.items():
         assert np.allclose(panel.heatmap._weights, alpha[scorer]) and panel.heatmap.color_scale is not None
         assert "on the source" not in panel.numbers.text()
+    assert tab.document()["map"] == "alpha" and all("attribution" not in p for p in tab.document()["panels"])
 
 
 def test_a_forced_target_is_attributed_on_every_map_and_a_new_run_ends_the_job(qtbot, compare):
