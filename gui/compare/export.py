@@ -1,5 +1,6 @@
-"""Exports of the Compare view: the whole grid as one PNG or SVG, every matrix with its tokens as
-one JSON document (``grid_document``)."""
+"""Exports of the Compare view: the grid as one figure in PNG or SVG (its maps, labels, titles and colour
+bars, no buttons: gui/compare/figure.py), every matrix with its tokens as one JSON document
+(``grid_document``)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QPoint, QRect
-from PySide6.QtGui import QPainter
+from PySide6.QtGui import QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
-from PySide6.QtWidgets import QWidget
 
 from engine.files.atomic import write_bytes_atomic
 from gui.attention.export import ExportError
@@ -22,11 +22,13 @@ if TYPE_CHECKING:
     from gui.attention.view_bar import MapViewBar
     from gui.compare.difference import DifferencePanel
     from gui.compare.explain_link import CompareExplain
+    from gui.compare.figure import GridFigure
     from gui.compare.panel import ScorerPanel
 
 
-def export_grid(kind: str, grid: QWidget, document: Callable[[], dict[str, Any]], path: Path) -> Path:
-    """Write the grid as ``kind`` ("png", "svg" or "json": then ``document()``'s matrices) to ``path``."""
+def export_grid(kind: str, grid: GridFigure, document: Callable[[], dict[str, Any]], path: Path) -> Path:
+    """Write the grid as ``kind`` ("png", "svg": the figure ``grid`` (gui/compare/figure.py), or "json": then
+    ``document()``'s matrices) to ``path``."""
     if kind == "png":
         return export_grid_png(grid, path)
     if kind == "svg":
@@ -36,27 +38,33 @@ def export_grid(kind: str, grid: QWidget, document: Callable[[], dict[str, Any]]
     raise ExportError(f"unknown export kind {kind!r}: choose png, svg or json")
 
 
-def export_grid_png(grid: QWidget, path: Path) -> Path:
-    """Save the grid as a PNG at ``path``; the path written (ExportError otherwise)."""
+def export_grid_png(grid: GridFigure, path: Path) -> Path:
+    """Save the grid's figure as a PNG at ``path``; the path written (ExportError otherwise)."""
     path = Path(path)
-    if not grid.grab().save(str(path), "PNG"):
+    image = QImage(grid.size(), QImage.Format.Format_RGB32)
+    painter = QPainter(image)
+    try:
+        grid.paint(painter)
+    finally:
+        painter.end()
+    if not image.save(str(path), "PNG"):
         raise ExportError(QCoreApplication.translate("CompareExport", "cannot write %1").replace("%1", str(path)))
     return path
 
 
-def export_grid_svg(grid: QWidget, path: Path) -> Path:
-    """Save the grid as an SVG at ``path``; the path written (ExportError otherwise)."""
+def export_grid_svg(grid: GridFigure, path: Path) -> Path:
+    """Save the grid's figure as an SVG at ``path``; the path written (ExportError otherwise)."""
     path = Path(path)
     generator = QSvgGenerator()
     generator.setFileName(str(path))
     generator.setSize(grid.size())
-    generator.setViewBox(QRect(0, 0, grid.width(), grid.height()))
+    generator.setViewBox(QRect(QPoint(0, 0), grid.size()))
     generator.setTitle(QCoreApplication.translate("CompareExport", "Attention Studio: the scorers compared"))
     generator.setDescription(QCoreApplication.translate(
         "CompareExport", "One attention map per scorer over the same sentence; rows output tokens, columns source tokens."))
     painter = QPainter(generator)
     try:
-        grid.render(painter, QPoint(0, 0))
+        grid.paint(painter)
     finally:
         painter.end()
     if not path.is_file() or path.stat().st_size == 0:

@@ -25,23 +25,19 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QEvent, QSettings, Signal
-from PySide6.QtWidgets import QFileDialog, QWidget
+from PySide6.QtWidgets import QWidget
 
-from gui.attention.export import ExportError
 from gui.common.examples import fill_examples_menu, load_examples
 from gui.common.tab_protocol import DECODE_STOP_MS, CloseQuestion
 from gui.compare.controller import CompareController, CompareRun
 from gui.compare.enlarged import EnlargedMap
 from gui.compare.explain_link import CompareExplain
-from gui.compare.export import export_grid, grid_document
 from gui.compare.inspection import show_panel_step
 from gui.compare.language import retranslate_compare
 from gui.compare.layout import plan_grid
 from gui.compare.model import (
     ATTENTION_SCORERS,
-    OUTPUT_PREFIX,
     OWN_OUTPUTS,
-    REFERENCE,
     PanelNumbers,
     PanelRows,
     panel_numbers,
@@ -49,6 +45,7 @@ from gui.compare.model import (
     training_note,
 )
 from gui.compare.panel import PanelScheduler, ScorerPanel
+from gui.compare.tab_exports import CompareExports
 from gui.compare.tab_widgets import CompareWidgets
 
 
@@ -78,6 +75,7 @@ class CompareTab(CompareWidgets):
         self._inspected: tuple[str, int] = ("", -1)  # (scorer, step) the inspector shows
         self._input_notice = ""  # what was cut from a long input (engine.decoding.translator.PreparedSource.notice)
         self.enlarged: dict[str, EnlargedMap] = {}  # the maps open in windows of their own, by scorer
+        self.exports = CompareExports(self)
         self._wire()
         self.explain = CompareExplain(self)  # every map: α or one attribution (gui/compare/explain_link.py)
 
@@ -91,9 +89,9 @@ class CompareTab(CompareWidgets):
         self.view_bar.wordViewChanged.connect(self._apply_view)
         self.view_bar.colorScaleChanged.connect(self._apply_view)
         self.view_bar.resetZoomRequested.connect(self._reset_zoom)
-        self.export_menu.addAction(self.tr("Grid as PNG…"), lambda: self._export("png"))
-        self.export_menu.addAction(self.tr("Grid as SVG…"), lambda: self._export("svg"))
-        self.export_menu.addAction(self.tr("Matrices as JSON…"), lambda: self._export("json"))
+        self.export_menu.addAction(self.tr("Grid as PNG…"), lambda: self.exports.ask_and_export("png"))
+        self.export_menu.addAction(self.tr("Grid as SVG…"), lambda: self.exports.ask_and_export("svg"))
+        self.export_menu.addAction(self.tr("Matrices as JSON…"), lambda: self.exports.ask_and_export("json"))
         c = self.controller
         c.slotsChanged.connect(self._on_slots)
         c.modelsLoaded.connect(lambda: self._set_status(self.tr("Ready: type a sentence and press Enter.")))
@@ -298,19 +296,7 @@ class CompareTab(CompareWidgets):
     def _update_difference(self) -> None:
         first = self.panels.get(self.difference.first.currentData())
         second = self.panels.get(self.difference.second.currentData())
-        self.difference.show_difference(first, second, self._shared_target_offer(first))
-
-    def _shared_target_offer(self, first: ScorerPanel | None) -> tuple[str, str] | None:
-        """The shared target the difference panel offers once a run is over: the reference when
-        there is one, else the first scorer's own output (None while a run is under way)."""
-        if self.controller.busy or first is None:
-            return None
-        if self.target_combo.findData(REFERENCE) >= 0:
-            return REFERENCE, self.tr("Force the reference on every model")
-        key = OUTPUT_PREFIX + first.slot.scorer
-        if self.target_combo.findData(key) >= 0 and first.target_tokens:
-            return key, self.tr("Force the %1 output on every model").replace("%1", first.slot.label)
-        return None
+        self.difference.show_difference(first, second, self.shared_target_offer(first, self.controller.busy))
 
     def enlarge(self, scorer: str) -> EnlargedMap | None:
         """Open ``scorer``'s map in a window of its own (or raise the one already open)."""
@@ -400,26 +386,9 @@ class CompareTab(CompareWidgets):
         """A status of the run in progress, with what was cut from a long input."""
         self._set_status(f"{text} {self._input_notice}" if self._input_notice else text)
 
-    # -- export -----------------------------------------------------------------------------
+    # -- export (gui/compare/tab_exports.py) -------------------------------------------------
     def document(self) -> dict[str, Any]:
-        """Every panel's matrix with its tokens, the numbers, and the difference map, as JSON."""
-        run = self.controller.run
-        return grid_document(self.panels, self.difference, self.view_bar, run.text if run else self.input.text(),
-                             self.reference.text(), self.target_choice(), self.explain)
+        return self.exports.document()
 
     def export_to(self, kind: str, path: Path) -> Path:
-        self.scheduler.flush()  # every map drawn before the grid is grabbed
-        return export_grid(kind, self.grid, self.document, path)
-
-    def _export(self, kind: str) -> None:
-        filters = {"png": self.tr("PNG image (*.png)"), "svg": self.tr("SVG drawing (*.svg)"), "json": "JSON (*.json)"}
-        name, _ = QFileDialog.getSaveFileName(self, self.tr("Export the comparison"), str(Path.home() / f"compare.{kind}"),
-                                              filters[kind])
-        if not name:
-            return
-        try:
-            path = self.export_to(kind, Path(name))
-        except ExportError as error:
-            self._set_status(str(error))
-            return
-        self._set_status(self.tr("Saved %1").replace("%1", str(path)))
+        return self.exports.export_to(kind, path)

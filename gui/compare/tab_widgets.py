@@ -34,6 +34,7 @@ from gui.common.model_on_screen import PastBadge
 from gui.compare.aligner_map import AlignerPanel
 from gui.compare.difference import DifferencePanel
 from gui.compare.layout import DIFFERENCE, INSPECTOR, GridPlan
+from gui.compare.model import OUTPUT_PREFIX, REFERENCE
 from gui.compare.panel import ScorerPanel
 
 INSPECTOR_HINT = QT_TRANSLATE_NOOP("CompareWidgets", "Step inspector: hover a map row or an output token of any scorer "
@@ -151,6 +152,19 @@ class CompareWidgets(QWidget):
         self.aligner.show_map(found)
         if found is not None:
             self.inspector_tabs.setCurrentWidget(self.aligner)
+
+    def shared_target_offer(self, first: ScorerPanel | None, busy: bool) -> tuple[str, str] | None:
+        """The shared target the difference panel offers once a run is over: the reference when
+        there is one, else the first scorer's own output (None while a run is under way)."""
+        if busy or first is None:
+            return None
+        if self.target_combo.findData(REFERENCE) >= 0:
+            return REFERENCE, QCoreApplication.translate("CompareTab", "Force the reference on every model")
+        key = OUTPUT_PREFIX + first.slot.scorer
+        if self.target_combo.findData(key) >= 0 and first.target_tokens:
+            return key, QCoreApplication.translate("CompareTab", "Force the %1 output on every model").replace(
+                "%1", first.slot.label)
+        return None
 
     def show_past(self, label: str) -> None:
         """Say which earlier weights back a panel (``label``), with the way back; "" hides both."""

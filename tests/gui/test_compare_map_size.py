@@ -51,3 +51,34 @@ def test_six_mechanisms_maps_are_at_least_300_by_150_with_every_label(qtbot):
         assert "coverage" in panel.coverage.name.toPlainText()
     assert (widgets.width(), widgets.height()) == TAB_AREA  # the grid scrolls: the tab does not grow
     assert widgets.grid.height() > widgets.grid_scroll.viewport().height()
+
+
+def test_the_grid_exports_as_a_figure_of_maps_titles_and_numbers_without_widgets(qtbot, tmp_path):
+    from PySide6.QtGui import QImage
+
+    from gui.compare.export import export_grid
+    from gui.compare.figure import COLUMNS, GAP, GridFigure
+
+    scheduler = PanelScheduler()
+    panels = []
+    for name in ("additive", "dot", "none", "multihead"):
+        panel = ScorerPanel(PanelSlot(name, SCORER_TABLE[name].label, SCORER_TABLE[name].formula, SimpleNamespace()),
+                            scheduler=scheduler)
+        qtbot.addWidget(panel)
+        panel.resize(405, 460)
+        panel.show()  # laid out as on screen
+        panel.set_word_view(False)
+        panel.begin(SOURCE)
+        attention = np.full((len(TARGET) - 1, len(SOURCE)), 1 / len(SOURCE), np.float32)
+        panel.show_result(PanelRows(TARGET[:-1], attention), " ".join(WORDS), PanelNumbers(-3.2, 15, 1.1, 0.4), False)
+        panels.append(panel)
+    scheduler.flush()
+    qtbot.waitUntil(lambda: all(panel.heatmap is None or panel.heatmap.width() < 405 for panel in panels))
+    figure = GridFigure(panels, "如果明天下雨我们就待在家里看电影。", panels[0].font())
+    assert figure.size().width() == GAP + COLUMNS * (figure.cell_width + GAP)
+    path = export_grid("png", figure, dict, tmp_path / "grid.png")
+    image = QImage(str(path))
+    assert image.size() == figure.size()
+    assert image.pixelColor(1, 1).name() == "#ffffff"  # a white page, not the window's grey
+    svg = export_grid("svg", figure, dict, tmp_path / "grid.svg").read_text(encoding="utf-8")
+    assert "<svg" in svg and "Additive" in svg and "Multi-head" in svg  # titles as text
