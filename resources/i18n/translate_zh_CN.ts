@@ -301,6 +301,69 @@
     </message>
 </context>
 <context>
+    <name>LengthLesson</name>
+    <message>
+        <source>keeps %1 of its %2-token BLEU on %3 tokens (%4 against %5)</source>
+        <translation>在 %3 个词元上保持了其 %2 个词元时 BLEU 的 %1（%4 对 %5）</translation>
+    </message>
+    <message>
+        <source>Long inputs hold up</source>
+        <translation>长输入依然稳健</translation>
+    </message>
+    <message>
+        <source>Every line falls with length</source>
+        <translation>每条线都随长度下降</translation>
+    </message>
+    <message>
+        <source>Long inputs are harder</source>
+        <translation>长输入更难</translation>
+    </message>
+    <message>
+        <source>%1: the best scorer on the longest inputs, %2, %3.</source>
+        <translation>%1：在最长输入上最好的打分函数 %2 %3。</translation>
+    </message>
+    <message>
+        <source>the fixed C keeps %1</source>
+        <translation>固定的 C 保持了 %1</translation>
+    </message>
+    <message>
+        <source>the fixed C</source>
+        <translation>固定的 C</translation>
+    </message>
+    <message>
+        <source>On %1 tokens the fixed C (%2 BLEU) is not behind the best attention scorer (%3, %4): these models do not show attention&apos;s advantage.</source>
+        <translation>在 %1 个词元上，固定的 C（%2 BLEU）并不落后于最好的注意力打分函数（%3，%4）：这些模型没有显示出注意力的优势。</translation>
+    </message>
+    <message>
+        <source>%1× C&apos;s BLEU</source>
+        <translation>C 的 BLEU 的 %1 倍</translation>
+    </message>
+    <message>
+        <source>where C scores nothing</source>
+        <translation>正数，而 C 为零</translation>
+    </message>
+    <message>
+        <source>With attention, long inputs hold up: %1 %2, while %3 (%4 BLEU); on %5 tokens attention scores %6.</source>
+        <translation>有了注意力，长输入依然稳健：%1 %2，而%3（%4 BLEU）；在 %5 个词元上注意力的得分是 %6。</translation>
+    </message>
+    <message>
+        <source>but attention falls less</source>
+        <translation>但注意力下降得更少</translation>
+    </message>
+    <message>
+        <source>and attention falls as far, from higher up</source>
+        <translation>而注意力从更高处下降了同样多</translation>
+    </message>
+    <message>
+        <source>Every line falls with length — longer inputs are harder for every model — %1: %2 %3, %4; on %5 tokens attention scores %6 (%7 against %8).</source>
+        <translation>每条线都随长度下降——更长的输入对每个模型都更难——%1：%2 %3，%4；在 %5 个词元上注意力的得分是 %6（%7 对 %8）。</translation>
+    </message>
+    <message>
+        <source>Long inputs are harder: the best scorer on the longest inputs, %1, %2, %3; on %4 tokens attention scores %5 (%6 against %7).</source>
+        <translation>长输入更难：在最长输入上最好的打分函数 %1 %2，%3；在 %4 个词元上注意力的得分是 %5（%6 对 %7）。</translation>
+    </message>
+</context>
+<context>
     <name>LengthStudyDialog</name>
     <message>
         <source>No model yet: train one in the Train tab, then record its length study.</source>

@@ -22,6 +22,7 @@ from gui.common.plotstyle import FOREGROUND, style_plot
 from gui.i18n import fill
 from gui.scorer_labels import scorer_label
 from gui.translate.length_study.alignment import ALIGNMENT_COLUMNS, alignment_text, table_rows
+from gui.translate.length_study.lesson_words import lesson_sentence
 from gui.translate.length_study.model import (
     ATTENTION_COLUMNS,
     BUCKET_LABELS,
@@ -71,7 +72,7 @@ def caption_for(data: LengthStudyData) -> str:
     unequal = f" <b style='color:#b35900'>{html.escape(note)}</b>" if note else ""
     if lesson is None:
         return _tr(CAPTION_THEORY) + unequal + caption_data(data.beam)
-    said = lesson.sentence({s.name: s.label for s in data.scorers})  # the engine's words (English)
+    said = lesson_sentence(lesson, {s.name: scorer_label(s.label) for s in data.scorers})
     shown = QCoreApplication.translate("LengthStudyView", "<b>What these models show:</b> %1").replace(
         "%1", html.escape(said))
     return f"{_tr(CAPTION_THEORY)} {shown}{unequal}{caption_data(data.beam)}"
