@@ -42,6 +42,10 @@ controller.catalogChanged.connect(
 
 
 def loaded(bundle):
+    from gui.i18n import load_catalog  # the Chinese interface, found through the installed package
+
+    catalog, problem = load_catalog("zh_CN")
+    print("catalogs:", len(catalog), problem or "ok")
     print("shipped:", " ".join(listed[-1] if listed else []))
     print("loaded:", bundle.folder.name)
     print("icon:", not app.windowIcon().isNull())
@@ -108,6 +112,8 @@ def test_wheel_installs_and_runs_the_app(tmp_path):
                    "attention_studio_resources/attention-studio.svg",
                    "engine/__main__.py", "gui/app.py"):
         assert needed in names, needed
+    catalogs = sorted(path.name for path in (ROOT / "resources" / "i18n").glob("*_zh_CN.qm"))
+    assert catalogs and all(f"attention_studio_resources/i18n/{name}" in names for name in catalogs), catalogs
     shipped = shipped_model_names()
     for name in shipped:
         assert f"attention_studio_resources/models/{name}/config.json" in names, name
@@ -146,6 +152,7 @@ def test_wheel_installs_and_runs_the_app(tmp_path):
     lines = dict(line.split(": ", 1) for line in window.stdout.splitlines() if ": " in line)
     assert lines.get("shipped", "").split() == shipped, window.stdout
     assert lines.get("loaded") == "zh-en-additive" and lines.get("icon") == "True", window.stdout
+    assert lines.get("catalogs") == f"{len(catalogs)} ok", window.stdout
 
     helped = subprocess.run([str(venv / "bin" / "attention-studio"), "--help"], capture_output=True, text=True,
                             cwd=work, env=env, timeout=300)
