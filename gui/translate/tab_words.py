@@ -4,7 +4,8 @@ The status bar's line on the model in use (scorer, direction, parameters, BLEU, 
 tooltip (its probability and the top candidates) and the note on a paste the input field cut are put
 together from messages and values here. When the interface's language changes, :class:`LanguageRefresh`
 (an event filter on the tab) makes the lines that are not one message again: the direction and scorer
-boxes, the status line and the input's hint (gui/retranslate.py rewrites the rest in place).
+boxes, the status line, the input's hint and the step shown in the inspector (gui/retranslate.py rewrites
+the rest in place).
 """
 
 from __future__ import annotations
@@ -89,3 +90,5 @@ class LanguageRefresh(QObject):
             tab.status.described = ""
             show_model_line(tab, controller.bundle)
         tab.update_input_state()
+        if tab.view.attention_panel.record.row_count:  # the inspector's note on a word's pieces, made again
+            tab.view.attention_panel.render_now()
