@@ -76,7 +76,8 @@ class AttentionPanel(QWidget):
         self.record = DecodeRecord()
         self.heatmap = HeatmapView(self)
         self.heatmap.setObjectName("attentionHeatmap")
-        self.hover_label = QLabel(self.tr(HOVER_HINT))
+        self.hover_hint = HOVER_HINT  # the hint while no cell is hovered (set-attention mode has its own)
+        self.hover_label = QLabel(self.tr(self.hover_hint))
         self.hover_label.setObjectName("attentionHoverLabel")
         self.hover_label.setTextFormat(Qt.TextFormat.PlainText)  # tokens (a session file's too) are never markup
         # One line, cut at the side when narrow (its tooltip holds it whole); its length never widens the map's side.
@@ -227,7 +228,7 @@ class AttentionPanel(QWidget):
         self._emitted = 0
         self.stack.setCurrentIndex(0 if uses_attention else 1)
         self._lay_out_columns()
-        self.hover_label.setText(self.tr(HOVER_HINT))
+        self.hover_label.setText(self.tr(self.hover_hint))
         self.inspector.clear(formula)
         self.attribution.begin(len(self.record.source_tokens))
 
@@ -382,8 +383,8 @@ class AttentionPanel(QWidget):
         """A map cell (in the map's units) under the pointer: its weight here, its first pieces out."""
         units = self._units
         if row < 0:
-            self.hover_label.setText(self.tr(HOVER_HINT))
-            self.hover_label.setToolTip(self.tr(HOVER_HINT))
+            self.hover_label.setText(self.tr(self.hover_hint))
+            self.hover_label.setToolTip(self.tr(self.hover_hint))
             self.cellHovered.emit(-1, -1)
             return
         text = self.attribution.relabel(cell_text(units, row, column, self.heatmap.weight(row, column),

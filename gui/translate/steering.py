@@ -6,9 +6,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
+from gui.attention.panel import HOVER_HINT
 from gui.translate.whatif_state import WhatIf
+
+SET_ATTENTION_HINT = QT_TRANSLATE_NOOP(
+    "AttentionPanel", "Set attention: click a cell to put all of that step's attention on its source word · "
+    "shift-click: share it with more · the model continues from there")
 
 if TYPE_CHECKING:
     from gui.translate.tab import TranslateTab
@@ -27,6 +32,7 @@ class WhatIfSteering:
         view.whatif_bar.undoRequested.connect(self.undo)
         panel.alternativeChosen.connect(self.alternative_chosen)
         panel.cellClicked.connect(self.cell_clicked)
+        view.whatif_bar.attend_button.toggled.connect(self._attend_mode)
         self.tab.controller.whatIfRefused.connect(self._on_refused)
 
     def reset(self) -> None:
@@ -50,9 +56,22 @@ class WhatIfSteering:
         self.redecode(self.whatif.with_alternative(output, step, token_id))
 
     def cell_clicked(self, row: int, column: int, shift: bool) -> None:
-        """A map cell clicked while "Set attention" is on: α of that step set there (shift: added)."""
-        if self.tab.view.whatif_bar.attend_button.isChecked():
-            self.redecode(self.whatif.with_attention(row, column, add=shift))
+        """A map cell clicked while "Set attention" is on: α of that step set there (shift: added). In the
+        Words view the cell is a word of each side: every piece of the output word puts its attention on
+        the source word's pieces, so that the word's row shows the 1.0 given (one piece set, its row was
+        the average of that piece and its continuation: ~0.55)."""
+        if not self.tab.view.whatif_bar.attend_button.isChecked():
+            return
+        units = self.tab.view.attention_panel.units()
+        steps = units.row_pieces(units.row_of(row)) or range(row, row + 1)
+        positions = units.column_pieces(units.column_of(column)) or range(column, column + 1)
+        self.redecode(self.whatif.with_attention_on(list(steps), list(positions), add=shift))
+
+    def _attend_mode(self, on: bool) -> None:
+        """The map's hint line says what a click does while "Set attention" is on."""
+        panel = self.tab.view.attention_panel
+        panel.hover_hint = SET_ATTENTION_HINT if on else HOVER_HINT
+        panel.hover_label.setText(QCoreApplication.translate("AttentionPanel", panel.hover_hint))
 
     def undo(self) -> None:
         self.tab.view.whatif_bar.reset()

@@ -47,6 +47,23 @@ class WhatIf:
             overrides.pop(step, None)
         return replace(self, overrides=overrides)
 
+    def with_attention_on(self, steps: Sequence[int], positions: Sequence[int], add: bool = False) -> WhatIf:
+        """All the attention of each of ``steps`` shared by ``positions`` (an output word's pieces on a source
+        word's pieces: the word then shows the weight given, not its pieces' average); ``add``: shared with the
+        ones already set, or taken out again when every one of them is set already."""
+        overrides = dict(self.overrides)
+        for step in steps:
+            current = overrides.get(step, ()) if add else ()
+            if add and all(p in current for p in positions):
+                chosen = tuple(p for p in current if p not in positions)
+            else:
+                chosen = tuple(sorted(set(current) | set(positions)))
+            if chosen:
+                overrides[step] = chosen
+            else:
+                overrides.pop(step, None)
+        return replace(self, overrides=overrides)
+
     def override_weights(self) -> dict[int, dict[int, float]]:
         """{step: {position: weight}} for the engine (equal shares, renormalized there)."""
         return {step: dict.fromkeys(positions, 1.0) for step, positions in self.overrides.items()}

@@ -86,3 +86,26 @@ def test_the_fixed_context_scorer_offers_no_attention_to_set(qtbot, dates_models
     wait_for_model(qtbot, window, "none")
     bar = window.translate_tab.view.whatif_bar
     assert not bar.attend_button.isEnabled() and "fixed context" in bar.attend_button.toolTip()
+
+
+def test_attention_set_in_the_words_view_is_the_weight_the_word_shows_and_the_hint_says_so(qtbot, dates_models):
+    window = _translated(qtbot, dates_models)
+    tab, panel = window.translate_tab, window.translate_tab.view.attention_panel
+    panel.set_word_view(True)
+    bar = tab.view.whatif_bar
+    before = panel.hover_label.text()
+    bar.attend_button.setChecked(True)
+    assert panel.hover_label.text() != before and "click a cell" in panel.hover_label.text()  # the mode's hint
+    units = panel.units()
+    row = next(r for r in range(len(units.target.words)) if len(units.row_pieces(r)) > 1)  # a word of 2+ pieces
+    column = len(units.source.words) - 1
+    steps, positions = list(units.row_pieces(row)), list(units.column_pieces(column))
+    _redecoded(qtbot, window, lambda: panel.heatmap.cellClicked.emit(row, column, False))
+    for step in steps:  # every piece of the word, not its first only
+        record = panel.record.step(step)
+        assert record.overridden and np.isclose(record.attention[positions].sum(), 1.0)
+    units = panel.units()
+    if list(units.row_pieces(row)) == steps:  # the same word again: its row shows the 1.0 given (not ~0.55)
+        assert np.isclose(units.matrix(panel.record.attention())[row, column], 1.0)
+    bar.attend_button.setChecked(False)
+    assert panel.hover_label.text() == before
