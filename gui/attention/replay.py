@@ -56,6 +56,9 @@ class ReplayDialog(QDialog):
         self.note.setTextFormat(Qt.TextFormat.PlainText)
         self.note.setWordWrap(True)
         self.panel = AttentionPanel()
+        # A recording has no model to continue from a candidate: its candidates are listed, not offered as
+        # links that did nothing ("click one to make the model continue from it").
+        self.panel.inspector.choosable = False
         self.play_button = QPushButton(self.tr("Play again"))
         self.play_button.setObjectName("replayPlayButton")
         self.play_button.clicked.connect(self.play)

@@ -87,6 +87,9 @@ def test_a_saved_session_replays_the_recorded_events_without_the_model(qtbot, pa
     assert dialog.panel.target_tokens() == list(TOKENS)
     assert "Recorded with another model" in dialog.note.text()
     assert dialog.tree is None  # a greedy decode has no beam tree
+    dialog.panel.select_step(1)  # no model to continue from a candidate: listed, never links that do nothing
+    listed = dialog.panel.inspector.alternatives.text()
+    assert "candidates" in listed and "<a href" not in listed and "click one" not in listed
 
 
 def test_a_beam_sessions_tree_grows_in_the_replay_and_a_node_shows_its_hypothesis(qtbot, panel, tmp_path):
