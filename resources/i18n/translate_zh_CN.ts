@@ -9,6 +9,13 @@
     </message>
 </context>
 <context>
+    <name>AttentionPanel</name>
+    <message>
+        <source>Set attention: click a cell to put all of that step&apos;s attention on its source word · shift-click: share it with more · the model continues from there</source>
+        <translation>设置注意力：点击一个格子，把该步的全部注意力放到对应的源词上 · 按住 Shift 点击：与更多词分享 · 模型从那里继续</translation>
+    </message>
+</context>
+<context>
     <name>AttentionReading</name>
     <message>
         <source>%1 covers the source most evenly (coverage deviation %2: each source token attended about once in all), %3 least (%4: some tokens skipped, others attended twice).</source>
