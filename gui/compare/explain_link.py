@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import QObject, QSettings
+from PySide6.QtCore import QObject, QSettings, QTimer
 
 from gui.attention.attribution_math import (
     ALPHA,
@@ -135,7 +135,7 @@ class CompareExplain(QObject):
         self._start(self.method)
 
     def _on_method(self, method: str) -> None:
-        self.choice.save(QSettings())
+        QTimer.singleShot(0, lambda: self.choice.save(QSettings()))  # its own turn of the event loop: after the redraw
         if method == ALPHA:
             self.redraw_all()
             return

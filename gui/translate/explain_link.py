@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QSettings, Slot
+from PySide6.QtCore import QObject, QSettings, QTimer, Slot
 
 from gui.attention.attribution_math import ALPHA
 from gui.attention.map_choice import method_label
@@ -87,7 +87,7 @@ class ExplainLink(QObject):
         self._start(self.view.method)
 
     def _on_method(self, method: str) -> None:
-        self.view.choice.save(QSettings())
+        QTimer.singleShot(0, lambda: self.view.choice.save(QSettings()))  # its own turn of the event loop: after the redraw
         if method == ALPHA:
             return  # a job under way goes on: its steps are there when the method is chosen again
         if self.job is not None and self.job_method == method:
