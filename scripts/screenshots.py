@@ -19,7 +19,7 @@ from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
 from gui.app import create_window  # noqa: E402
-from gui.text_fit import clipped_texts  # noqa: E402
+from gui.common.text_fit import clipped_texts  # noqa: E402
 
 # A fresh settings folder, on every platform (as tests/gui/conftest.py isolates the tests' settings).
 # (a script drives the app through gui.app only, so these are gui.stored_settings.use_settings_folder's two calls)
@@ -45,7 +45,7 @@ def pump(seconds, until=None):
 
 
 def clipped(root: QWidget, name: str) -> None:
-    """Report visible labels and buttons narrower or lower than their text needs (gui/text_fit.py)."""
+    """Report visible labels and buttons narrower or lower than their text needs (gui/common/text_fit.py)."""
     problems = clipped_texts(root)
     print(f"[clip] {name}: {'no clipped text' if not problems else ''}")
     for line in problems:

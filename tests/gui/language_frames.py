@@ -1,6 +1,6 @@
 """Opens the main window (every tab, the Translate tab's empty state) and the Translate tab's dialogs in the
 interface language given as the first argument, on the screen Qt is given, and prints as one JSON object
-the screen's available geometry and, per window, its frame and the texts it cuts off (gui/text_fit.py).
+the screen's available geometry and, per window, its frame and the texts it cuts off (gui/common/text_fit.py).
 Run in a subprocess by tests/gui/test_chinese_window.py under ``QT_QPA_PLATFORM=offscreen:configfile=…``,
 which sets the screen's size (this module holds no tests of its own)."""
 
@@ -24,8 +24,8 @@ def main() -> int:
     from gui.i18n import install_language
 
     problem = install_language(language)
+    from gui.common.text_fit import clipped_texts
     from gui.main_window import MainWindow
-    from gui.text_fit import clipped_texts
     from gui.translate.beam_dialog import BeamTreeDialog, tree_footer
     from gui.translate.length_study.dialog import LengthStudyDialog
 

@@ -1,6 +1,6 @@
 """The window in Chinese fits 1280×800 and 1280×720 screens as the English one does: every frame (the main
 window on each tab and with no model yet, the Length study, the beam tree) inside the screen's available
-geometry, and no label, button or box cutting its text off (gui/text_fit.py) — Chinese and English texts
+geometry, and no label, button or box cutting its text off (gui/common/text_fit.py) — Chinese and English texts
 differ in width. A subprocess per screen and language (tests/gui/language_frames.py)."""
 
 from __future__ import annotations
