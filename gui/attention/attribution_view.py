@@ -58,6 +58,7 @@ class AttributionView(QObject):
         self.tokens: tuple[str, ...] | None = None  # the output the attributions explain
         self.pending = ""  # why the attribution is not there (not decoded yet, cancelled, failed)
         self.choice = MapChoice("attention")
+        self.choice.hide()  # offered by whoever computes the attributions (offer()): a replayed session has none
         panel.view_bar.layout().insertWidget(0, self.choice)
         self.section = AttributionSection()
         self.section.hide()
@@ -81,6 +82,10 @@ class AttributionView(QObject):
 
     def set_method(self, method: str) -> None:
         self.choice.set_method(method)
+
+    def offer(self) -> None:
+        """Show the chooser: attributions of this panel's runs will be computed (gui/translate/explain_link.py)."""
+        self.choice.show()
 
     def begin(self, source_count: int) -> None:
         """A new run: no attribution yet."""

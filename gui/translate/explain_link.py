@@ -62,6 +62,7 @@ class ExplainLink(QObject):
         controller = tab.controller
         controller.runStarted.connect(self._on_run_started)
         controller.runFinished.connect(self._on_finished)
+        self.view.offer()
         self.view.choice.restore(QSettings())
         self.view.methodChanged.connect(self._on_method)
         self.view.cancelRequested.connect(self.cancel)

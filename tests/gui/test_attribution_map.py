@@ -56,6 +56,7 @@ def test_choosing_integrated_gradients_draws_the_engines_attribution_while_the_c
     panel.set_word_view(False)
     translation = _translate(qtbot, window)
     alpha = panel.attention()
+    assert panel.attribution.choice.isVisibleTo(window)  # offered beside Words and Colours
     panel.attribution.set_method("ig")
     qtbot.waitUntil(lambda: not tab.explain.running, timeout=RUN_MS)
     panel.render_now()

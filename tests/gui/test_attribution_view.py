@@ -40,6 +40,7 @@ def test_an_attribution_fills_the_map_row_by_row_with_alphas_contract_untouched(
     panel, alpha = _panel(qtbot)
     panel.set_word_view(False)
     view = panel.attribution
+    assert not view.choice.isVisibleTo(panel)  # no one computes attributions here (a replay): not offered
     view.set_method("ig")
     view.set_subject(tuple(TARGET))
     assert np.isnan(panel.heatmap._weights).all()  # nothing computed yet: blank rows
