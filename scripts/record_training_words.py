@@ -29,7 +29,6 @@ sys.path.insert(0, str(ROOT))
 
 from engine.corpus.choice import CorpusChoice  # noqa: E402
 from engine.corpus.data import SPLIT_RULE_TEXT  # noqa: E402
-from engine.files.run_lock import unless_training  # noqa: E402
 from engine.files.safe_open import read_capped  # noqa: E402
 from engine.files.stored import bytes_sha256  # noqa: E402
 from engine.models.bundle import load_model_folder  # noqa: E402
@@ -39,6 +38,7 @@ from engine.models.paths import SHIPPED_MODELS, TATOEBA_CORPUS  # noqa: E402
 from engine.models.training_words import CONFIG_KEY, TrainingWords, collect_training_words  # noqa: E402
 from engine.settings.errors import EngineError  # noqa: E402
 from engine.training.jobs import load_corpus  # noqa: E402
+from engine.training.run_lock import unless_training  # noqa: E402
 
 MAX_FILE_BYTES = 2 * 1024**3  # a model file read back whole (the weights: at most ~850 MB)
 

@@ -15,7 +15,7 @@ new set is staged in a hidden folder beside it (``.NAME.shipping-PID``: never li
 a folder that did not exist is put in place by one rename, and one that did has its four files
 replaced as one by the model save's own commit (engine.models.model_files: ``.incoming/`` is the commit
 point, readers take the set from there until it is copied in), under the same lock as ``train``
-(engine.files.run_lock: a folder a training writes is refused). Only then are the other files the folder
+(engine.training.run_lock: a folder a training writes is refused). Only then are the other files the folder
 held (an old run's state) removed. Every engine error ends in one line on stderr, exit 2.
 """
 
@@ -34,7 +34,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.files.atomic import _fsync_folder  # noqa: E402
-from engine.files.run_lock import LOCK_FILE, RunFolderLock  # noqa: E402
 from engine.models.bundle import load_model_folder  # noqa: E402
 from engine.models.config_file import read_config, update_config  # noqa: E402
 from engine.models.model_files import (  # noqa: E402
@@ -44,6 +43,7 @@ from engine.models.model_files import (  # noqa: E402
     replace_model_files,
 )
 from engine.settings.errors import EngineError  # noqa: E402
+from engine.training.run_lock import LOCK_FILE, RunFolderLock  # noqa: E402
 
 OUT_FLAG = re.compile(r"--out \S+")
 

@@ -20,7 +20,6 @@ from engine.decoding.forced import force_decode
 from engine.decoding.search import NO_STEERING
 from engine.decoding.whatif import make_steering, parse_override
 from engine.evaluation.evaluate import evaluate
-from engine.files.run_lock import unless_training
 from engine.models.bundle import load_model_folder
 from engine.models.paths import model_argument
 from engine.networks.device import DEVICE_CHOICES, resolve_device
@@ -28,6 +27,7 @@ from engine.settings.errors import EngineError
 from engine.studies.length_study import format_study, record_length_study, run_length_study
 from engine.training.averaging import write_averaged_model
 from engine.training.jobs import load_corpus
+from engine.training.run_lock import unless_training
 
 
 def _add_decoding_flags(parser: argparse.ArgumentParser) -> None:

@@ -1,1 +1,1 @@
-"""Stored files: the typed schema, the one opener, atomic writes, locks."""
+"""Stored files: the typed schema, the one reader and opener, atomic writes."""

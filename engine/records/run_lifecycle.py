@@ -2,7 +2,7 @@
 
 :func:`run_lifecycle` is the run's whole life as a generator:
 
-1. **claim** the run folder (engine.files.run_lock: never another run's folder, never a model; with
+1. **claim** the run folder (engine.training.run_lock: never another run's folder, never a model; with
    ``overwrite`` the old run's checkpoint goes first, so it is never resumed with new tokenizers);
 2. **prepare** the job (corpus, tokenizers, model: engine.training.jobs), each status yielded as a
    :class:`RunStatus` as it comes, then :class:`RunReady`;

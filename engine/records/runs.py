@@ -3,7 +3,7 @@ for everything outside the engine's own training code (the command line's resume
 
 A run folder holds what the engine wrote for one run: its metrics log (engine.records.metrics_log: what the
 run was asked for, then every step, validation and how it ended), its checkpoint
-(engine.training.checkpoint: where it stopped), its run lock (engine.files.run_lock) and, once a validation saved
+(engine.training.checkpoint: where it stopped), its run lock (engine.training.run_lock) and, once a validation saved
 one, its model (``config.json`` and the weights). :class:`RunFolder` reads them through those
 modules and gives them back typed:
 
@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.corpus.data import Pair
-from engine.files.run_lock import RunFolderError, RunFolderLock, claim_run_folder, lock_holder
 from engine.models.config_file import run_has_ended
 from engine.models.model_files import CONFIG_FILE
 from engine.records.metrics_log import (
@@ -48,6 +47,7 @@ from engine.records.run_spec import RunSpec, spec_or_none, stored_train_argument
 from engine.settings.errors import ConfigError, StoredFileError
 from engine.training.checkpoint_state import checkpoint_progress, checkpoint_time, has_checkpoint
 from engine.training.events import ENDED_ON_ITS_OWN, FinishedEvent, FinishReason, StepEvent, TrainEvent, ValidationEvent
+from engine.training.run_lock import RunFolderError, RunFolderLock, claim_run_folder, lock_holder
 
 if TYPE_CHECKING:
     from engine.evaluation.evaluate import Evaluation
@@ -261,7 +261,7 @@ class RunFolder:
 
     # -- changing it --------------------------------------------------------------------------------
     def claim(self, resume: bool = False, overwrite: bool = False) -> RunFolderLock:
-        """Lock the folder for one run (engine.files.run_lock); RunFolderError says why not."""
+        """Lock the folder for one run (engine.training.run_lock); RunFolderError says why not."""
         return claim_run_folder(self.path, resume=resume, overwrite=overwrite)
 
     def record_test_score(self, test_pairs: list[Pair], finished: FinishedEvent | None,

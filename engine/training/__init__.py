@@ -1,1 +1,1 @@
-"""Training: the loop as a generator of events, a run's preparation, checkpoints and snapshots."""
+"""Training: the loop as a generator of events, a run's preparation, checkpoints and snapshots, the run lock."""

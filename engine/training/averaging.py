@@ -11,11 +11,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from engine.files.run_lock import claim_run_folder
 from engine.models.bundle import load_model_folder, save_model_folder
 from engine.records.metrics_log import MetricsLog
 from engine.settings.errors import ConfigError, ModelFileError
 from engine.training.checkpoint_state import discard_checkpoint
+from engine.training.run_lock import claim_run_folder
 from engine.training.snapshots import average_snapshots
 
 # Keys of the run's config.json that the averaged folder keeps (the rest is rewritten on save or
@@ -27,7 +27,7 @@ _KEPT = ("source_language", "target_language", "simplify_chinese", "task", "comm
 def write_averaged_model(run_folder: Path, out: Path, last: int, overwrite: bool = False) -> Path:
     """Average the last ``last`` snapshots of ``run_folder`` into the model folder ``out``.
 
-    ``out`` is claimed as a run folder is (engine.files.run_lock): one that holds a model or a checkpoint
+    ``out`` is claimed as a run folder is (engine.training.run_lock): one that holds a model or a checkpoint
     is refused unless ``overwrite``, and one a running training holds is refused outright. With
     ``overwrite`` the old run's checkpoint and log go first (renamed away in one step), then the new
     model replaces the old one as one (engine.models.bundle)."""

@@ -18,10 +18,10 @@ import engine.models.model_files
 import engine.training.jobs
 from engine.__main__ import main
 from engine.corpus.tasks import dates
-from engine.files.run_lock import RunFolderError, RunFolderLock, claim_run_folder
 from engine.models.bundle import load_model_folder, save_model_folder
 from engine.models.model_files import INCOMING_FOLDER, model_files_folder
 from engine.training.checkpoint_state import checkpoint_step
+from engine.training.run_lock import RunFolderError, RunFolderLock, claim_run_folder
 
 pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
 

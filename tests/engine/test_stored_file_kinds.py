@@ -19,7 +19,6 @@ from engine.corpus.cache_check import ID_FILES
 from engine.corpus.data import read_tsv
 from engine.corpus.token_cache import TokenPairs, prepare_cached
 from engine.files import stored
-from engine.files.run_lock import LOCK_FILE, lock_holder
 from engine.files.stored import with_digest
 from engine.models import bundle, config_file
 from engine.models.bundle import load_model_folder
@@ -35,6 +34,7 @@ from engine.studies.alignment_store import AlignmentFileError, load_alignment
 from engine.studies.length_study import read_length_study
 from engine.training import checkpoint_state, snapshots
 from engine.training.checkpoint import load_checkpoint
+from engine.training.run_lock import LOCK_FILE, lock_holder
 from engine.training.snapshots import average_snapshots, read_snapshot
 from tests.engine.hang_guard import ends_quickly, raises_quickly
 

@@ -181,7 +181,7 @@ def test_the_step_axis_leaves_room_to_grow_only_while_a_run_goes_on(tmp_path):
 def test_the_app_never_trains_into_a_folder_that_holds_a_model_or_that_another_run_holds(tmp_path, dates_models):
     import shutil
 
-    from engine.files.run_lock import claim_run_folder
+    from engine.training.run_lock import claim_run_folder
 
     settings = RunSettings(train=TrainConfig(epochs=1))
     holding = tmp_path / "models" / "holding"

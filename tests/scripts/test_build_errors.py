@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.files.run_lock import RunFolderLock
+from engine.training.run_lock import RunFolderLock
 from tests.scripts import load_script
 
 build = load_script("build_shipped_models")

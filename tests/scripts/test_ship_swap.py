@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.files.run_lock import RunFolderLock
 from engine.models.bundle import load_model_folder
 from engine.models.catalog import scan
 from engine.models.config_file import read_config
+from engine.training.run_lock import RunFolderLock
 from tests.scripts import ROOT, load_script
 
 pytestmark = pytest.mark.slow  # runs the scripts as subprocesses, crashes injected at every write

@@ -1,5 +1,5 @@
 """tune_decoding answers every engine error in one line with exit 2, and never writes beside a training
-that holds the folder (the lock ``train`` holds, engine.files.run_lock)."""
+that holds the folder (the lock ``train`` holds, engine.training.run_lock)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.files.run_lock import RunFolderLock
+from engine.training.run_lock import RunFolderLock
 from tests.scripts import ROOT, load_script
 
 pytestmark = pytest.mark.slow  # runs the scripts as subprocesses, crashes injected at every write
