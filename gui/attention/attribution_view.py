@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+import pyqtgraph as pg
 from PySide6.QtCore import QObject, Signal
 
 from gui.attention.attribution_inspect import AttributionSection
@@ -35,6 +36,7 @@ from gui.attention.attribution_math import (
     diverging_levels,
     merge_word_rows,
 )
+from gui.attention.heatmap import COLOR_MAP, HeatmapView
 from gui.attention.map_choice import MapChoice, method_label
 from gui.attention.no_attention import no_attention_note
 from gui.attention.source_share import ShareColumn
@@ -42,6 +44,13 @@ from gui.attention.source_share import ShareColumn
 if TYPE_CHECKING:
     from gui.attention.map_units import MapUnits
     from gui.attention.panel import AttentionPanel
+
+
+def alpha_colours(heatmap: HeatmapView, scale: str) -> None:
+    """``heatmap`` back to α's colours: its colour map and the colour scale called ``scale`` (after a
+    diverging scale, whose colour map :meth:`HeatmapView.set_color_scale` alone would keep)."""
+    heatmap.color_bar.setColorMap(pg.colormap.get(COLOR_MAP))
+    heatmap.set_color_scale(scale)
 
 
 class AttributionView(QObject):
@@ -136,7 +145,7 @@ class AttributionView(QObject):
         else:
             self.share.detach()
             self._scale = None
-            panel.heatmap.set_color_scale(panel.color_scale())
+            alpha_colours(panel.heatmap, panel.color_scale())
         self.section.setVisible(active)
         if render:
             panel.render_now()

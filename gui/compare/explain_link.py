@@ -30,6 +30,7 @@ from gui.attention.attribution_math import (
     attribution_json,
     diverging_levels,
 )
+from gui.attention.attribution_view import alpha_colours
 from gui.attention.map_choice import MapChoice, method_label
 from gui.attention.throttle import FrameThrottle
 
@@ -236,7 +237,7 @@ class CompareExplain(QObject):
                 self._show_share(scorer)
             elif self.method == ALPHA:
                 self._show_share(scorer)
-                panel.heatmap.set_color_scale(self.tab.view_bar.scale_name())
+                alpha_colours(panel.heatmap, self.tab.view_bar.scale_name())
                 shown = panel.shown_matrix()
                 if shown is not None and panel.target_tokens:
                     panel.heatmap.set_rows(shown, panel.target_tokens, finished=panel.map_final)

@@ -84,6 +84,7 @@ def test_choosing_integrated_gradients_draws_the_engines_attribution_while_the_c
     # Back to α: α's colours, no bars, the inspector's own table.
     panel.attribution.set_method("alpha")
     assert panel.heatmap.color_scale is not None and not share.attached
+    assert panel.heatmap.color_bar.colorMap().name == "viridis"  # α's colours, not the diverging map's
     assert np.allclose(panel.heatmap._weights, alpha)
     assert panel.inspector.table.isVisible() and not section.isVisible()
 

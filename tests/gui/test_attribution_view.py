@@ -98,3 +98,4 @@ def test_without_attention_only_the_attribution_gives_a_map(qtbot):
     assert panel.attention().shape == (0, 4)
     view.set_method("alpha")
     assert panel.stack.currentIndex() == 1 and not view.share.attached
+    assert panel.heatmap.color_bar.colorMap().name == "viridis" and panel.heatmap.color_scale is not None

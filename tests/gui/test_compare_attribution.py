@@ -49,6 +49,7 @@ def test_one_choice_draws_every_maps_attribution_and_back(qtbot, compare):
     tab.explain.choice.set_method("alpha")
     for scorer, panel in mapped.items():
         assert np.allclose(panel.heatmap._weights, alpha[scorer]) and panel.heatmap.color_scale is not None
+        assert panel.heatmap.color_bar.colorMap().name == "viridis"
         assert "on the source" not in panel.numbers.text()
     assert tab.document()["map"] == "alpha" and all("attribution" not in p for p in tab.document()["panels"])
 
