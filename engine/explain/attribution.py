@@ -41,7 +41,7 @@ from engine.settings.errors import ConfigError
 ATTRIBUTION_METHODS: tuple[str, ...] = ("ig", "grad", "occlusion")  # CLI names, in this order
 METHOD_LABELS: dict[str, str] = {"ig": "integrated gradients", "grad": "input × gradient", "occlusion": "occlusion"}
 DEFAULT_IG_STEPS = 32
-DEFAULT_BUDGET = 32_768  # rows × (S + T) positions in one batched forward
+DEFAULT_BUDGET = 16_384  # rows × (S + T) positions in one batched forward: memory and the time to stop bounded
 
 @dataclass(frozen=True)
 class StepAttribution:
