@@ -1,15 +1,14 @@
-"""The beam tree beside the Translate view (non-modal, objectName ``beamTreeDialog``): the search of
-the sentence on screen, growing live in beam mode (the tree itself is gui.attention.beam_tree). Its
-footer (``beamTreeStatus``) reads the current state (:func:`tree_footer`) or the node chosen."""
+"""The beam tree docked under the Translate view's map (a splitter pane, objectName ``beamTreeDialog``): the
+search of the sentence on screen, growing live in beam mode (the tree itself is gui.attention.beam_tree).
+Its footer (``beamTreeStatus``) reads the current state (:func:`tree_footer`) or the node chosen."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
-from PySide6.QtWidgets import QDialog, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from gui.attention.beam_tree import BeamTreeView
 from gui.i18n import fill
-from gui.screen_fit import fit_to_screen
 
 EXPLANATION = QT_TRANSLATE_NOOP("BeamTreeDialog", "Beam search, step by step: at each output position the 2K best continuations of the live "
                "hypotheses. <b>Bold</b>: kept · faded: pruned · <span style='color:#00783c'>✓</span>: finished, "
@@ -49,21 +48,39 @@ def tree_footer(beam_size: int, running: bool, steps: int, finished: int, contin
         beam_size, counts, hypotheses)
 
 
-class BeamTreeDialog(QDialog):
+class BeamTreePane(QFrame):
+    """The beam tree docked under the map (a pane of the view's splitter, objectName ``beamTreeDialog`` as
+    when it was a window of its own, 900 × 520 over the output, the map and the inspector): a title with
+    the way to close it, the tree, its footer."""
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("beamTreeDialog")
-        self.setWindowTitle(self.tr("Beam tree"))
-        fit_to_screen(self, 900, 520)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
         layout = QVBoxLayout(self)
-        self.explanation = QLabel(self.tr(EXPLANATION))
-        self.explanation.setWordWrap(True)
-        layout.addWidget(self.explanation)
+        layout.setContentsMargins(4, 2, 4, 2)
+        header = QHBoxLayout()
+        self.title = QLabel("<b>" + self.tr("Beam tree") + "</b> — " + self.tr("hover for how to read it"))
+        self.explanation = self.title  # how to read the tree: its tooltip (five lines over the map, as text)
+        self.title.setToolTip(self.tr(EXPLANATION))
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        header.addWidget(self.title, 1)
+        self.close_button = QToolButton()
+        self.close_button.setObjectName("beamTreeCloseButton")
+        self.close_button.setText("×")
+        self.close_button.setAutoRaise(True)
+        self.close_button.setToolTip(self.tr("Hide the beam tree (the Beam tree button shows it again)"))
+        self.close_button.clicked.connect(self.hide)
+        header.addWidget(self.close_button)
+        layout.addLayout(header)
         self.tree = BeamTreeView()
+        self.tree.setToolTip(self.tr(EXPLANATION))
+        self.tree.setMinimumHeight(80)
         layout.addWidget(self.tree, 1)
         self.status = QLabel()
         self.status.setObjectName("beamTreeStatus")
         self.status.setWordWrap(True)
+        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)  # never widens the view
         layout.addWidget(self.status)
 
     def show_levels(self, levels: list[tuple[int, tuple]]) -> None:
@@ -71,3 +88,6 @@ class BeamTreeDialog(QDialog):
         self.tree.clear()
         self.tree.add_levels(levels)
         self.tree.fit()
+
+
+BeamTreeDialog = BeamTreePane  # its name when it was a window of its own

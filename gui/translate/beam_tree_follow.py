@@ -1,5 +1,5 @@
-"""The Translate tab's beam tree: the current run's levels of the search, the dialog that shows them
-(built on first use, non-modal), redrawn at most ten times a second while a search runs, its footer,
+"""The Translate tab's beam tree: the current run's levels of the search, the pane under the map that shows
+them (built on first use), redrawn at most ten times a second while a search runs, its footer,
 and a node chosen (its hypothesis shown) or picked (the search continued from it).
 
 Once a search has ended, the node of the output shown is outlined; the footer names the current
@@ -73,11 +73,12 @@ class BeamTreeFollower:
 
     # -- the dialog -------------------------------------------------------------------------
     def open(self) -> BeamTreeDialog:
-        """Show the beam tree of the current run beside the window (non-modal)."""
+        """Show the beam tree of the current run in its pane under the map."""
         from gui.translate.beam_dialog import BeamTreeDialog
 
         if self.dialog is None:
-            self.dialog = BeamTreeDialog(self.tab)
+            self.dialog = BeamTreeDialog()
+            self.tab.view.dock_beam_tree(self.dialog)  # under the map, never over it
             self.dialog.tree.nodeChosen.connect(self._on_node_chosen)
             self.dialog.tree.nodePicked.connect(self._on_node_picked)
         self._throttle.cancel()

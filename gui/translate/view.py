@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QSplitter,
     QStackedWidget,
     QToolButton,
     QVBoxLayout,
@@ -156,7 +157,13 @@ class TranslateView(QWidget):
         layout.addLayout(tokens)
         layout.addWidget(self.whatif_bar)
         layout.addWidget(self.past_badge)
-        layout.addWidget(self.attention_panel, 1)
+        # The map, and under it the beam tree once opened (gui/translate/beam_dialog.py): a splitter, so that
+        # the tree takes the map's height, never the window's.
+        self.map_splitter = QSplitter(Qt.Orientation.Vertical)
+        self.map_splitter.setObjectName("mapSplitter")
+        self.map_splitter.setChildrenCollapsible(False)
+        self.map_splitter.addWidget(self.attention_panel)
+        layout.addWidget(self.map_splitter, 1)
         return page
 
     def _build_empty_state(self) -> QWidget:
@@ -179,6 +186,13 @@ class TranslateView(QWidget):
         layout.addWidget(self.train_dates_button, 0, Qt.AlignmentFlag.AlignHCenter)
         layout.addStretch(2)
         return page
+
+    def dock_beam_tree(self, pane: QWidget) -> None:
+        """Put the beam tree ``pane`` under the map (once), two fifths of the map's height."""
+        if self.map_splitter.indexOf(pane) < 0:
+            self.map_splitter.addWidget(pane)
+            total = max(self.map_splitter.height(), 300)
+            self.map_splitter.setSizes([total * 3 // 5, total * 2 // 5])
 
     # -- small render helpers ---------------------------------------------------------------
     def show_empty_state(self, empty: bool) -> None:

@@ -99,3 +99,25 @@ def test_the_translate_view_draws_the_search_and_shows_a_chosen_hypothesis(qtbot
         dialog.tree.choose(pruned[0])
         assert "pruned" in dialog.status.text()
     dialog.close()
+
+
+@pytest.mark.slow  # a trained model, or the real window
+def test_the_beam_tree_docks_under_the_map_and_the_window_keeps_its_size(qtbot, dates_models):
+    install_models(dates_models, ("additive",))
+    window = open_window(qtbot)
+    wait_for_model(qtbot, window, "additive")
+    tab = window.translate_tab
+    tab.view.choice_bar.beam_spin.setValue(3)
+    tab.translate_text("29 Nov 2026")
+    wait_run_end(qtbot, window)
+    size = window.size()
+    pane = tab.open_beam_tree()
+    splitter = tab.view.map_splitter
+    assert not pane.isWindow() and splitter.indexOf(pane) == 1 and splitter.indexOf(tab.view.attention_panel) == 0
+    qtbot.waitUntil(lambda: pane.isVisible() and pane.height() > 100)
+    assert window.size() == size  # it takes the map's height, not the window's
+    map_box = tab.view.attention_panel.geometry()
+    assert pane.geometry().top() >= map_box.bottom()  # under the map, never over it
+    pane.close_button.click()
+    assert not pane.isVisible()
+    assert tab.open_beam_tree() is pane and pane.isVisible()
