@@ -165,6 +165,30 @@ def diverging_levels(matrix: np.ndarray) -> float:
     return top if top > 0 else 1.0
 
 
+@dataclass(frozen=True)
+class DivergingScale:
+    """The colours of a signed map (the heatmap's colour-scale protocol, as gui/attention/color_scale.py's):
+    symmetric around 0, from −m to +m with m the map's largest |value|, or (``per_row``, the Colours box's
+    *Per row*) each row divided by its own largest |value|. The colour bar's labels are given, in the
+    interface's language: ``map_label`` with %1 for m, ``row_label``."""
+
+    map_label: str
+    row_label: str
+    per_row: bool = False
+
+    def apply(self, matrix: np.ndarray) -> tuple[np.ndarray, tuple[float, float], str]:
+        """The image values for ``matrix`` (rows × columns, NaN where not computed), the levels, the bar's label."""
+        matrix = np.asarray(matrix, dtype=np.float32)
+        if self.per_row:
+            magnitude = np.abs(matrix)
+            top = np.nanmax(np.where(np.isnan(magnitude), 0.0, magnitude), axis=1, keepdims=True) if matrix.size \
+                else np.ones((matrix.shape[0], 1), np.float32)
+            top = np.where(top > 0, top, 1.0).astype(np.float32)
+            return matrix / top, (-1.0, 1.0), self.row_label
+        top = diverging_levels(matrix)
+        return matrix, (-top, top), self.map_label.replace("%1", f"{top:.2f}")
+
+
 def attribution_json(store: AttributionStore, method: str, rows: int) -> dict[str, Any] | None:
     """The export's record of ``method``'s attributions (None when none is in): per output position its
     source and prefix attributions, log p(y_i), the source share; contrastive ones listed apart."""

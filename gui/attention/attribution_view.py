@@ -9,8 +9,9 @@ and reports progress. The panel's contract accessors (``attention()``, ``source_
 ``target_tokens()``, ``stepShown``) keep their meaning: they are α's, whatever the map shows.
 
 Colours: an attribution is signed, so the map uses a diverging scale centred on 0 (blue −, white 0, red +)
-from −m to +m, m the largest |value| of the map; its colour bar names the method and m. The Colours box
-(0–1, per row, automatic) applies to α only. Word view: a source word's attribution is the sum of its
+from −m to +m, m the largest |value| of the map; its colour bar names the method and m. The Colours box's
+*Per row* divides each row by its own largest |value| instead (the shape of every step on a long input; the
+values read on hover, exported and in the inspector stay the attribution's own). Word view: a source word's attribution is the sum of its
 pieces', an output word's row the mean of its pieces' rows, exactly as α is merged.
 
 A model without attention (``none``): the map has nothing to show for α, so the panel's note says that an
@@ -31,9 +32,9 @@ from gui.attention.attribution_math import (
     DIVERGING_MAP,
     SHORT_NAMES,
     AttributionStore,
+    DivergingScale,
     StepAttributionLike,
     attribution_json,
-    diverging_levels,
     merge_word_rows,
 )
 from gui.attention.heatmap import COLOR_MAP, HeatmapView
@@ -44,6 +45,21 @@ from gui.attention.source_share import ShareColumn
 if TYPE_CHECKING:
     from gui.attention.map_units import MapUnits
     from gui.attention.panel import AttentionPanel
+
+
+def diverging_scale(owner: QObject, method: str, per_row: bool) -> DivergingScale:
+    """The colours of ``method``'s map (its colour bar's words translated in ``owner``'s context)."""
+    name = SHORT_NAMES[method]
+    return DivergingScale(owner.tr("%1 (blue −, red +; ±%2 = map max |a|)").replace("%1", name).replace("%2", "%1"),
+                          owner.tr("%1 ÷ row max |a| (blue −, red +)").replace("%1", name), per_row)
+
+
+def diverging_colours(heatmap: HeatmapView, scale: DivergingScale) -> None:
+    """Colour ``heatmap`` by ``scale`` on the diverging colour map (set only when it changes)."""
+    if heatmap.color_scale != scale:
+        if not isinstance(heatmap.color_scale, DivergingScale):
+            heatmap.color_bar.setColorMap(pg.colormap.get(DIVERGING_MAP))
+        heatmap.set_color_scale(scale)
 
 
 def alpha_colours(heatmap: HeatmapView, scale: str) -> None:
@@ -73,7 +89,6 @@ class AttributionView(QObject):
         self.section.hide()
         panel.inspector.layout().insertWidget(4, self.section, 1)  # after the candidates, in the table's place
         self.share = ShareColumn(panel.heatmap)
-        self._scale: tuple[float, str] | None = None  # the diverging scale set on the map
         self.choice.methodChanged.connect(self._on_method)
         self.choice.cancelRequested.connect(self.cancelRequested)
         self.section.contrastRequested.connect(self.contrastRequested)
@@ -144,7 +159,6 @@ class AttributionView(QObject):
             self.share.attach()
         else:
             self.share.detach()
-            self._scale = None
             alpha_colours(panel.heatmap, panel.color_scale())
         self.section.setVisible(active)
         if render:
@@ -152,7 +166,6 @@ class AttributionView(QObject):
 
     def _redraw(self) -> None:
         if self.active:
-            self._scale = None
             self.panel.render_now()
 
     def drawn(self, units: MapUnits, rows: int) -> np.ndarray:
@@ -162,12 +175,7 @@ class AttributionView(QObject):
         ok = self.matches_run()
         matrix = units.matrix(self.store.matrix(method, rows) if ok else np.full(
             (rows, len(self.panel.record.source_tokens)), np.nan, np.float32))
-        top = diverging_levels(matrix)
-        label = self.tr("%1 (blue −, red +; ±%2 = map max |a|)").replace("%1", SHORT_NAMES[method]).replace(
-            "%2", f"{top:.2f}")
-        if self._scale != (top, label) or self.panel.heatmap.color_scale is not None:
-            self._scale = (top, label)
-            self.panel.heatmap.set_scale(-top, top, DIVERGING_MAP, label)
+        diverging_colours(self.panel.heatmap, diverging_scale(self, method, self.panel.color_scale() == "row"))
         shares = self.store.shares(method, rows) if ok else np.full(rows, np.nan, np.float32)
         self.share.set_shares(merge_word_rows(shares, units.target.starts) if units.words else shares)
         return matrix

@@ -7,7 +7,7 @@ attributes every map's rows with engine.explain.explain_steps, model after model
 decodes and forced decodes run: one thread, not five), and each map redraws as its steps come — at most
 ~30 times a second, one frame for all the maps that changed. A new run, another direction or Cancel ends the
 job. The maps use the diverging scale of gui/attention/attribution_view.py (blue −, white 0, red +; each map
-from −m to +m, m its own largest |value|, named in its tooltip); a word's value is the sum of its pieces', an
+from −m to +m, m its own largest |value|, named in its tooltip; *Per row*: each row ÷ its largest |value|); a word's value is the sum of its pieces', an
 output word's row the mean of its pieces' rows, as α is merged. Every panel's figures end with the mean
 share of its attribution on the source (the rest came from the words it had already written) — for the
 fixed-context panel, which has no map here, the one figure of it (the Translate tab draws its map). The
@@ -24,13 +24,11 @@ from PySide6.QtCore import QObject, QSettings, QTimer
 
 from gui.attention.attribution_math import (
     ALPHA,
-    DIVERGING_MAP,
     SHORT_NAMES,
     AttributionStore,
     attribution_json,
-    diverging_levels,
 )
-from gui.attention.attribution_view import alpha_colours
+from gui.attention.attribution_view import alpha_colours, diverging_colours, diverging_scale
 from gui.attention.map_choice import MapChoice, method_label
 from gui.attention.throttle import FrameThrottle
 
@@ -263,11 +261,8 @@ class CompareExplain(QObject):
         self._show_share(scorer)
         if panel is None or panel.heatmap is None or matrix is None:
             return
-        heatmap = panel.heatmap
-        heatmap.set_rows(matrix, panel.target_tokens, finished=panel.map_final)
-        top = diverging_levels(heatmap.units.matrix(matrix))
-        heatmap.set_scale(-top, top, DIVERGING_MAP, self.tr("%1 (blue −, red +; ±%2 = map max |a|)").replace(
-            "%1", SHORT_NAMES[self.method]).replace("%2", f"{top:.2f}"))
+        diverging_colours(panel.heatmap, diverging_scale(self, self.method, self.tab.view_bar.scale_name() == "row"))
+        panel.heatmap.set_rows(matrix, panel.target_tokens, finished=panel.map_final)
 
     def share_on_source(self, scorer: str) -> float | None:
         """The mean share of ``scorer``'s attribution on the source over the steps computed (None: none yet,

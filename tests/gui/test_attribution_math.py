@@ -12,6 +12,7 @@ import pytest
 
 from gui.attention.attribution_math import (
     AttributionStore,
+    DivergingScale,
     agreement,
     attribution_json,
     check_method,
@@ -84,6 +85,15 @@ def test_word_shares_average_a_words_pieces_and_skip_the_missing():
 def test_the_diverging_scale_is_symmetric_around_zero():
     assert diverging_levels(np.array([[0.5, -2.0], [np.nan, 1.0]])) == 2.0
     assert diverging_levels(np.full((2, 2), np.nan)) == 1.0
+
+
+def test_the_diverging_colours_by_map_or_by_row():
+    matrix = np.array([[0.5, -2.0], [np.nan, np.nan], [0.25, 0.0]], np.float32)
+    image, levels, label = DivergingScale("IG ±%1", "IG ÷ row").apply(matrix)
+    assert levels == (-2.0, 2.0) and label == "IG ±2.00" and np.array_equal(image, matrix, equal_nan=True)
+    image, levels, label = DivergingScale("IG ±%1", "IG ÷ row", per_row=True).apply(matrix)
+    assert levels == (-1.0, 1.0) and label == "IG ÷ row"
+    assert image[0].tolist() == [0.25, -1.0] and np.isnan(image[1]).all() and image[2].tolist() == [1.0, 0.0]
 
 
 def test_an_unknown_map_content_names_the_choices():

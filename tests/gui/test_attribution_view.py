@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from engine.decoding.search import Alternative, DecodeStep
+from gui.attention.attribution_math import DivergingScale
 from gui.attention.panel import AttentionPanel
 from tests.gui.conftest import shown
 from tests.gui.test_attribution_math import Step
@@ -49,7 +50,8 @@ def test_an_attribution_fills_the_map_row_by_row_with_alphas_contract_untouched(
     panel.render_now()
     assert np.allclose(panel.heatmap._weights[0], first) and np.isnan(panel.heatmap._weights[1:]).all()
     assert panel.heatmap.bar_label.startswith("IG") and "1.50" in panel.heatmap.bar_label  # ±max |a|
-    assert panel.heatmap.color_scale is None  # the diverging scale, not α's
+    assert isinstance(panel.heatmap.color_scale, DivergingScale)  # the diverging scale, not α's
+    assert panel.heatmap.color_bar.colorMap().name == "CET-D1"
     assert np.array_equal(panel.attention(), alpha)
     view.add(Step(1, "ig", np.array([0.1, 0.1, 0.1, 0.1], np.float32), np.array([1.2], np.float32)))
     panel.render_now()
@@ -60,6 +62,9 @@ def test_an_attribution_fills_the_map_row_by_row_with_alphas_contract_untouched(
     panel.select_step(0)
     assert view.section.agreement.top_alpha == 0 and view.section.agreement.top_attribution == 1
     assert not view.section.agreement.agrees and "they differ" in view.section.summary.text()
+    panel.set_color_scale("row")  # Per row: each row ÷ its largest |a| on the colours; the values kept
+    assert "row max" in panel.heatmap.bar_label and np.allclose(panel.heatmap._weights[0], first)
+    assert np.nanmax(np.abs(panel.heatmap._grid[1])) == pytest.approx(1.0)
 
 
 def test_the_word_view_sums_a_source_words_pieces(qtbot):
