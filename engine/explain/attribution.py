@@ -41,6 +41,7 @@ from engine.settings.errors import ConfigError
 ATTRIBUTION_METHODS: tuple[str, ...] = ("ig", "grad", "occlusion")  # CLI names, in this order
 METHOD_LABELS: dict[str, str] = {"ig": "integrated gradients", "grad": "input × gradient", "occlusion": "occlusion"}
 DEFAULT_IG_STEPS = 32
+MAX_CHUNK_STEPS = 16  # and at most this many steps a chunk: the first step comes soon, a close stops soon
 DEFAULT_BUDGET = 16_384  # rows × (S + T) positions in one batched forward: memory and the time to stop bounded
 
 @dataclass(frozen=True)
@@ -140,9 +141,10 @@ def _explain(rows: ForcedRows, method: str, ig_steps: int, contrast_ids: dict[in
 
 def chunk_size(method: str, sources: int, targets: int, ig_steps: int, budget: int = DEFAULT_BUDGET) -> int:
     """How many consecutive steps one batched forward attributes: its rows × (S + T) positions within
-    ``budget`` (IG: ``ig_steps`` rows a step; occlusion: 1 + S + T variants a step; input × gradient: 1)."""
+    ``budget`` (IG: ``ig_steps`` rows a step; occlusion: 1 + S + T variants a step; input × gradient: 1), and at
+    most ``MAX_CHUNK_STEPS`` (a long output's later steps run the decoder further: a chunk of many is costly)."""
     per_step = {"ig": ig_steps, "grad": 1, "occlusion": 1 + sources + targets}[method] * (sources + targets)
-    return max(1, budget // per_step)
+    return max(1, min(MAX_CHUNK_STEPS, budget // per_step))
 
 def _frozen(values: np.ndarray) -> np.ndarray:
     copy = np.array(values, dtype=np.float64)
