@@ -43,14 +43,17 @@ class Animation:
     title: str
     seconds_per_frame: float
     palette: np.ndarray  # 256×3 bytes: the map's colour scale
+    texts: tuple[str, ...] = ()  # the output so far after each frame (else the target tokens joined as pieces)
 
     @property
     def frame_count(self) -> int:
         return len(self.target_tokens)
 
 
-def animation_of(source_tokens, target_tokens, matrix, title: str, seconds_per_step: float) -> Animation:
-    """The animation of a decode; AnimationError when there is nothing to animate."""
+def animation_of(source_tokens, target_tokens, matrix, title: str, seconds_per_step: float,
+                 texts=()) -> Animation:
+    """The animation of a decode (``texts``: the output so far after each row, when the tokens are labels
+    rather than pieces); AnimationError when there is nothing to animate."""
     matrix = np.array(matrix, dtype=np.float32)
     if not len(target_tokens) or matrix.ndim != 2 or matrix.shape != (len(target_tokens), len(source_tokens)):
         raise AnimationError(QCoreApplication.translate(
@@ -60,7 +63,7 @@ def animation_of(source_tokens, target_tokens, matrix, title: str, seconds_per_s
     palette.setflags(write=False)
     seconds = float(seconds_per_step)
     return Animation(tuple(source_tokens), tuple(target_tokens), matrix, title,
-                     seconds if seconds > 0 else ANIMATION_FLOOR, palette)
+                     seconds if seconds > 0 else ANIMATION_FLOOR, palette, tuple(texts))
 
 
 def _milliseconds(animation: Animation, number: int) -> int:

@@ -1,7 +1,9 @@
 """The frames of a decode's animation (gui.attention.animation), painted one at a time off-screen.
 
-Frame k shows rows 0..k of α (the newest outlined), the source tokens along the top, the output
-tokens down the side and the output so far as text underneath. Every frame has the same size, so
+Frame k shows rows 0..k of α (the newest outlined), the source tokens along the top (Chinese ones upright,
+one character under another, as the map stacks them), the output tokens down the side, the colour bar
+on the right and the output so far as text underneath. The tokens are the map's labels, in its view:
+words, or pieces with their ``##`` marks (gui/attention/recording.py). Every frame has the same size, so
 the video does not jump, and that size is capped (MAX_FRAME_WIDTH × MAX_FRAME_HEIGHT): a long
 decode gets smaller cells, and its labels are drawn every few rows or columns where the cells are
 smaller than a line of text.
@@ -23,6 +25,7 @@ from PySide6.QtCore import QCoreApplication, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPen
 
 from gui.attention.labels import axis_label, join_pieces
+from gui.attention.token_axis import stack_lines
 
 if TYPE_CHECKING:
     from gui.attention.animation import Animation
@@ -34,6 +37,8 @@ CELL_RANGE = (10, 40)  # pixels per cell, smallest and largest, where the frame'
 LABEL_PITCH = 12  # a label needs this many pixels of its axis; smaller cells label every few rows
 LABEL_LIMIT = 150  # pixels of a token label at most (longer ones are elided)
 MARGIN = 16
+BAR_SPACE = 64  # pixels right of the grid for the colour bar: a gap, the bar, its values
+BAR_WIDTH = 14
 OUTPUT_LINES = 3  # lines of the output text under the map
 EMPTY_CELL = QColor("#eeeeee")
 CURRENT_ROW = QColor("#ff7f0e")
@@ -58,17 +63,29 @@ def frame_layout(animation: Animation, font: QFont) -> FrameLayout:
     """Where the labels and the grid of an animation's frames go, measured with ``font``."""
     metrics = QFontMetrics(font)
     label = lambda text: min(metrics.horizontalAdvance(axis_label(text)), LABEL_LIMIT)  # noqa: E731
+
+    def column_extent(text: str) -> int:  # a Chinese label stands upright, one character under another
+        lines = stack_lines(axis_label(text))
+        return len(lines) * stack_pitch(metrics) if lines else label(text)
+
     left = MARGIN + max((label(t) for t in animation.target_tokens), default=0) + 8
-    top = MARGIN + metrics.height() + 8 + max((label(t) for t in animation.source_tokens), default=0) + 8
+    top = MARGIN + metrics.height() + 8 + max((column_extent(t) for t in animation.source_tokens), default=0) + 8
     columns, rows = max(len(animation.source_tokens), 1), max(len(animation.target_tokens), 1)
     below = OUTPUT_LINES * metrics.height() + 2 * MARGIN
-    cell = float(np.clip((FRAME_WIDTH - left - MARGIN) / columns, *CELL_RANGE))
-    cell = min(cell, (MAX_FRAME_WIDTH - left - MARGIN) / columns, (MAX_FRAME_HEIGHT - top - below) / rows)
+    right = BAR_SPACE + MARGIN
+    cell = float(np.clip((FRAME_WIDTH - left - right) / columns, *CELL_RANGE))
+    cell = min(cell, (MAX_FRAME_WIDTH - left - right) / columns, (MAX_FRAME_HEIGHT - top - below) / rows)
     cell = max(cell, 0.25)  # only thousands of rows or columns get here: the cap is kept by a row's overlap
-    width = min(max(math.ceil(left + columns * cell + MARGIN), 480), MAX_FRAME_WIDTH)
+    width = min(max(math.ceil(left + columns * cell + right), 480), MAX_FRAME_WIDTH)
     height = min(math.ceil(top + rows * cell + below), MAX_FRAME_HEIGHT)
     return FrameLayout(cell, left, top, width - width % 2, height - height % 2,
                        max(1, math.ceil(LABEL_PITCH / cell)), max(1, math.ceil(LABEL_PITCH / cell)))
+
+
+def stack_pitch(metrics: QFontMetrics) -> int:
+    """Pixels between the lines of a stacked label: a Chinese glyph (its fallback font is taller than the
+    frame font's line) and a pixel."""
+    return max(metrics.height(), metrics.boundingRect("我").height()) + 1
 
 
 def viridis_palette() -> np.ndarray:
@@ -111,16 +128,42 @@ class FramePainter:
             painter.drawText(MARGIN, MARGIN + metrics.ascent(), animation.title)
             cell = layout.cell
             for j in range(0, len(animation.source_tokens), layout.column_labels):
+                text = axis_label(animation.source_tokens[j])
+                lines = stack_lines(text)
+                if lines:  # upright, as the map stacks Chinese: read top to bottom, ending over the column
+                    pitch = stack_pitch(metrics)
+                    for k, line in enumerate(reversed(lines)):
+                        painter.drawText(QRectF(layout.left + j * cell, layout.top - 6 - (k + 1) * pitch, cell, pitch),
+                                         int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom
+                                             | Qt.TextFlag.TextDontClip), line)
+                    continue
                 painter.save()
                 painter.translate(layout.left + j * cell + cell / 2 + metrics.ascent() / 2 - 2, layout.top - 6)
                 painter.rotate(-90)
-                painter.drawText(0, 0, metrics.elidedText(axis_label(animation.source_tokens[j]),
-                                                          Qt.TextElideMode.ElideRight, LABEL_LIMIT))
+                painter.drawText(0, 0, metrics.elidedText(text, Qt.TextElideMode.ElideRight, LABEL_LIMIT))
                 painter.restore()
             for i in range(len(animation.target_tokens)):
                 self._paint_cells(painter, i, [EMPTY_CELL] * len(animation.source_tokens))
+            self._paint_colour_bar(painter)
         finally:
             painter.end()
+
+    def _paint_colour_bar(self, painter: QPainter) -> None:
+        """The colour scale right of the grid, as tall as the grid (at least 80 px): 1 at the top, 0 at the
+        bottom, with its values and α over it."""
+        layout, metrics = self.layout, self.metrics
+        x = layout.left + len(self.animation.source_tokens) * layout.cell + 12
+        height = max(80.0, len(self.animation.target_tokens) * layout.cell)
+        steps = len(self.colours)
+        for k, colour in enumerate(self.colours):
+            y = layout.top + height * (1 - (k + 1) / steps)
+            painter.fillRect(QRectF(x, y, BAR_WIDTH, height / steps + 1), colour)
+        painter.drawText(QRectF(x, layout.top - metrics.height() - 4, BAR_WIDTH + 30, metrics.height()), 0, "α")
+        for value in (0.0, 0.5, 1.0):
+            y = layout.top + height * (1 - value)
+            painter.drawLine(int(x + BAR_WIDTH), int(y), int(x + BAR_WIDTH + 3), int(y))
+            painter.drawText(QRectF(x + BAR_WIDTH + 5, y - metrics.height() / 2, 40, metrics.height()),
+                             int(Qt.AlignmentFlag.AlignVCenter), f"{value:g}")
 
     def _paint_cells(self, painter: QPainter, row: int, colours: list[QColor]) -> None:
         cell, left, y = self.layout.cell, self.layout.left, self.layout.top + row * self.layout.cell
@@ -175,7 +218,8 @@ class FramePainter:
 
     def _output_text(self, rows: int, width: float) -> str:
         """"Output: …" with the output so far; a long one keeps its end (what the newest row wrote)."""
-        output = join_pieces(list(self.animation.target_tokens[:rows]))[0]
+        texts = self.animation.texts
+        output = texts[rows - 1] if texts else join_pieces(list(self.animation.target_tokens[:rows]))[0]
         label = QCoreApplication.translate("FramePainter", "Output: %1")
         room = 0.9 * OUTPUT_LINES * width - self.metrics.horizontalAdvance(label.replace("%1", "…"))
         advance = self.metrics.horizontalAdvance(output)

@@ -25,6 +25,7 @@ from PySide6.QtCore import QCoreApplication
 from gui.attention import animation as animations
 from gui.attention.animation import WRITERS, AnimationError, animation_of
 from gui.attention.export import ExportError
+from gui.attention.labels import join_pieces
 from gui.attention.target_file import target_problem
 
 if TYPE_CHECKING:
@@ -74,12 +75,20 @@ def recording_job(kind: str, panel: AttentionPanel, path: Path, metadata: dict[s
     problem = (animations.mp4_problem() if kind == "mp4" else "") or target_problem(path)
     if problem:
         raise ExportError(problem)
+    animation = panel_animation(panel, metadata)
+    return RecordingJob(kind, path, animation.frame_count, _frames(WRITERS[kind], animation, path))
+
+
+def panel_animation(panel: AttentionPanel, metadata: dict[str, Any]) -> animations.Animation:
+    """The panel's decode as an animation in the map's view: words, or pieces with their ``##`` marks, a
+    frame per row (ExportError when there is nothing to animate)."""
+    record, units = panel.record, panel.units()
+    texts = [join_pieces(record.target_tokens[:units.row_pieces(row).stop])[0] for row in range(len(units.row_labels()))]
     try:
-        animation = animation_of(record.source_tokens, record.target_tokens, record.attention(), _title(metadata),
-                                 float(metadata.get("seconds_per_step", 0.0)))
+        return animation_of(units.column_labels, units.row_labels(), units.matrix(record.attention()),
+                            _title(metadata), float(metadata.get("seconds_per_step", 0.0)), texts)
     except AnimationError as error:
         raise ExportError(str(error)) from None
-    return RecordingJob(kind, path, animation.frame_count, _frames(WRITERS[kind], animation, path))
 
 
 def _frames(write, animation, path) -> Callable[[], Iterator[RecordingProgress]]:

@@ -46,11 +46,34 @@ def panel(qtbot):
 
 
 def test_the_gif_has_one_frame_per_output_token(panel, tmp_path):
+    panel.set_word_view(False)  # the model's pieces: a frame each
     path = write_recording("gif", panel, tmp_path / "decode.gif", METADATA)
     with Image.open(path) as gif:
         assert gif.n_frames == len(TOKENS)
         assert gif.info["duration"] == 250  # the decode's speed, per frame
     assert set(EXPORT_KINDS) >= {"gif", "mp4", "session"}
+
+
+def test_the_gif_follows_the_maps_view_stacks_chinese_labels_and_has_a_colour_bar(panel, tmp_path):
+    from gui.attention.frames import BAR_WIDTH, FramePainter
+    from gui.attention.recording import panel_animation
+
+    panel.set_word_view(False)
+    pieces = panel_animation(panel, METADATA)
+    assert pieces.target_tokens == ("Let", "##'s", "go", "</s>") and pieces.frame_count == 4  # the ## marks
+    panel.set_word_view(True)
+    words = panel_animation(panel, METADATA)
+    assert words.target_tokens[0] == "Let's" and words.frame_count == len(words.target_tokens) < 4  # a frame a word
+    assert words.texts[0] == "Let's" and np.allclose(words.matrix.sum(axis=1), 1.0, atol=1e-5)
+    painter = FramePainter(words)
+    layout = painter.layout
+    rotated_height = painter.metrics.horizontalAdvance("我们")  # a turned label's height
+    assert layout.top - painter.metrics.height() - 16 - 16 >= 2 * painter.metrics.height() - 2  # 我/们 stacked
+    assert rotated_height < 2 * painter.metrics.height()
+    image = painter.frame(words.frame_count)
+    bar_x = int(layout.left + len(words.source_tokens) * layout.cell + 12 + BAR_WIDTH // 2)
+    top, bottom = image.pixelColor(bar_x, layout.top + 2), image.pixelColor(bar_x, layout.top + 78)
+    assert top != bottom and top.name() != "#ffffff" and bottom.name() != "#ffffff"  # the scale, 1 down to 0
 
 
 def test_the_mp4_is_written_or_its_missing_encoder_is_named(panel, tmp_path, monkeypatch):

@@ -37,6 +37,7 @@ def exports(qtbot, monkeypatch):
     panel.begin(SOURCE, True, "e_ij = vᵀ tanh(W s + U h)", "Additive (Bahdanau)")
     for step in greedy_steps():
         panel.show_step(step)
+    panel.set_word_view(False)  # a frame per piece (the Words view has a frame per word)
     tab = FakeTab(panel)
     qtbot.addWidget(tab)
     warnings: list[str] = []
