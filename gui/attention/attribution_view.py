@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from gui.attention.attribution_inspect import AttributionSection
 from gui.attention.attribution_math import (
@@ -47,11 +47,13 @@ if TYPE_CHECKING:
     from gui.attention.panel import AttentionPanel
 
 
-def diverging_scale(owner: QObject, method: str, per_row: bool) -> DivergingScale:
-    """The colours of ``method``'s map (its colour bar's words translated in ``owner``'s context)."""
+def diverging_scale(method: str, per_row: bool) -> DivergingScale:
+    """The colours of ``method``'s map, its colour bar's words in the interface's language."""
     name = SHORT_NAMES[method]
-    return DivergingScale(owner.tr("%1 (blue −, red +; ±%2 = map max |a|)").replace("%1", name).replace("%2", "%1"),
-                          owner.tr("%1 ÷ row max |a| (blue −, red +)").replace("%1", name), per_row)
+    return DivergingScale(
+        QCoreApplication.translate("AttributionView", "%1 (blue −, red +; ±%2 = map max |a|)").replace(
+            "%1", name).replace("%2", "%1"),
+        QCoreApplication.translate("AttributionView", "%1 ÷ row max |a| (blue −, red +)").replace("%1", name), per_row)
 
 
 def diverging_colours(heatmap: HeatmapView, scale: DivergingScale) -> None:
@@ -175,7 +177,7 @@ class AttributionView(QObject):
         ok = self.matches_run()
         matrix = units.matrix(self.store.matrix(method, rows) if ok else np.full(
             (rows, len(self.panel.record.source_tokens)), np.nan, np.float32))
-        diverging_colours(self.panel.heatmap, diverging_scale(self, method, self.panel.color_scale() == "row"))
+        diverging_colours(self.panel.heatmap, diverging_scale(method, self.panel.color_scale() == "row"))
         shares = self.store.shares(method, rows) if ok else np.full(rows, np.nan, np.float32)
         self.share.set_shares(merge_word_rows(shares, units.target.starts) if units.words else shares)
         return matrix

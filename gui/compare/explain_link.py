@@ -261,7 +261,7 @@ class CompareExplain(QObject):
         self._show_share(scorer)
         if panel is None or panel.heatmap is None or matrix is None:
             return
-        diverging_colours(panel.heatmap, diverging_scale(self, self.method, self.tab.view_bar.scale_name() == "row"))
+        diverging_colours(panel.heatmap, diverging_scale(self.method, self.tab.view_bar.scale_name() == "row"))
         panel.heatmap.set_rows(matrix, panel.target_tokens, finished=panel.map_final)
 
     def share_on_source(self, scorer: str) -> float | None:

@@ -145,6 +145,10 @@
         <translation>%1（蓝 −，红 +；±%2 = 图中最大 |a|）</translation>
     </message>
     <message>
+        <source>%1 ÷ row max |a| (blue −, red +)</source>
+        <translation>%1 ÷ 行内最大 |a|（蓝 −，红 +）</translation>
+    </message>
+    <message>
         <source>%1: this step&apos;s attribution is not in yet.</source>
         <translation>%1：这一步的归因还没有出来。</translation>
     </message>
