@@ -26,7 +26,7 @@ def main() -> int:
     problem = install_language(language)
     from gui.common.text_fit import clipped_texts
     from gui.main_window import MainWindow
-    from gui.translate.beam_dialog import BeamTreeDialog, tree_footer
+    from gui.translate.beam_dialog import tree_footer
     from gui.translate.length_study.dialog import LengthStudyDialog
 
     windows: dict[str, dict[str, object]] = {}
@@ -49,10 +49,10 @@ def main() -> int:
     study.show_direction(None, None, force=True)
     study.show()
     record("length study", study)
-    tree = BeamTreeDialog(translate)
+    window.tabs.setCurrentWidget(translate)
+    tree = translate.open_beam_tree()  # docked under the map: the main window holds it
     tree.status.setText(tree_footer(5, False, 12, 3))
-    tree.show()
-    record("beam tree", tree)
+    record("beam tree", window)
     available = app.primaryScreen().availableGeometry()
     print(json.dumps({"language": language, "problem": problem, "available": _rect(available),
                       "windows": windows}, ensure_ascii=False), flush=True)

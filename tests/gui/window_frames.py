@@ -30,7 +30,6 @@ def main() -> int:
     from gui.compare.model import PanelSlot, plan_slots
     from gui.compare.panel import ScorerPanel
     from gui.main_window import MainWindow
-    from gui.translate.beam_dialog import BeamTreeDialog
     from gui.translate.length_study.dialog import LengthStudyDialog
 
     frames: dict[str, dict[str, list[int]]] = {}
@@ -53,10 +52,10 @@ def main() -> int:
     [close] = [b for b in study.findChildren(QWidget) if b.metaObject().className() == "QPushButton"
                and b.text().replace("&", "") == "Close"]
     record("length study", study, close_button=close)
-    tree = BeamTreeDialog(window.translate_tab)
+    window.tabs.setCurrentWidget(window.translate_tab)
+    tree = window.translate_tab.open_beam_tree()  # docked under the map: the main window holds it
     tree.status.setText("Beam of 5: 12 steps, 3 finished hypotheses. Click a node to see its hypothesis.")
-    tree.show()
-    record("beam tree", tree, footer=tree.status)
+    record("beam tree", window, footer=tree.status)
     panel = ScorerPanel(PanelSlot("additive", "Additive (Bahdanau)", "vᵀ tanh(W s + U h)", None))
     enlarged = EnlargedMap(panel, window.compare_tab)
     enlarged.show()
