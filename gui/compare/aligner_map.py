@@ -13,12 +13,15 @@ not). While the maps show their own outputs there is no shared target and the pa
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import pyqtgraph as pg
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
+from gui.attention.labels import CONTINUATION_MARK, SPACE_MARK, WORD_START
 from gui.common.plotstyle import BACKGROUND, FOREGROUND
 
 if TYPE_CHECKING:
@@ -34,6 +37,36 @@ DOT_SIZE = 9
 MAX_LABEL_CHARS = 12
 ROW_LABEL_PX = 15  # the height a target word's label needs; rows closer than that are labelled every k-th
 COLUMN_LABEL_PX = 18  # the width a source word's label needs (Chinese characters, short words)
+
+
+def _spelled(label: str) -> str:
+    """What a map column's label spells: without its marks (##, ▁, ␣), nothing for an end token."""
+    if label.startswith("<") and label.endswith(">"):
+        return ""
+    return label.removeprefix(CONTINUATION_MARK).replace(WORD_START, "").replace(SPACE_MARK, "").replace(" ", "")
+
+
+def in_map_columns(found: AlignerMap, columns: Sequence[str]) -> AlignerMap | None:
+    """``found`` with its source words grouped into the maps' ``columns`` (their words, or pieces) when
+    both spell the same text — a link to a character of 妹妹 becomes a link to the column 我妹妹 — so that
+    its columns are the maps' beside it; None when they spell different texts."""
+    spelled = [_spelled(column) for column in columns]
+    if "".join(w.replace(" ", "") for w in found.source_words) != "".join(spelled) or not columns:
+        return None
+    owner = [index for index, text in enumerate(spelled) for _ in text]  # the column of each character
+    start, column_of = 0, []
+    for word in found.source_words:
+        column_of.append(owner[start] if start < len(owner) else len(columns) - 1)
+        start += len(word.replace(" ", ""))
+    return replace(found, source_words=tuple(columns),
+                   links=frozenset((column_of[s], t) for s, t in found.links if 0 <= s < len(column_of)))
+
+
+def map_columns(panels) -> list[str] | None:
+    """The source columns of the first map of ``panels`` (gui.compare.panel.ScorerPanel by scorer) that
+    shows a sentence, in its view; None when none does."""
+    panel = next((p for p in panels.values() if p.heatmap is not None and p.source_tokens), None)
+    return list(panel.heatmap.units.column_labels) if panel is not None else None
 
 
 def _short(word: str) -> str:
@@ -99,24 +132,35 @@ class AlignerPanel(QFrame):
         layout.addWidget(self.note)
         self.links: frozenset[tuple[int, int]] = frozenset()
         self.words: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # source, target
+        self.found: AlignerMap | None = None  # the aligner's map as it came, in its own words
+        self.columns_of: Callable[[], Sequence[str] | None] = lambda: None  # the maps' columns (the tab's)
         self.plot.getPlotItem().getViewBox().sigResized.connect(self._label_axes)
         self.show_map(None)
 
     def show_waiting(self) -> None:
         """A shared target is being aligned: the old dots go."""
+        self.found = None
         self._draw((), (), frozenset())
         self.note.setText(QCoreApplication.translate("AlignerPanel", WAITING))
 
     def show_map(self, found: AlignerMap | None) -> None:
         """Draw ``found`` (engine.studies.aligner.AlignerMap); None: there is no shared target."""
         if found is None:
+            self.found = None
             self._draw((), (), frozenset())
             self.note.setText(QCoreApplication.translate("AlignerPanel", NO_TARGET_HINT))
             return
-        self._draw(found.source_words, found.target_words, found.links)
+        self.found = found
+        shown = in_map_columns(found, self.columns_of() or ()) or found  # the maps' columns when it can
+        self._draw(shown.source_words, shown.target_words, shown.links)
         count = (self.tr("%1 link") if len(found.links) == 1 else self.tr("%1 links")).replace("%1", str(len(found.links)))
         self.note.setText(self.tr("%1; %2.").replace("%1", count).replace("%2", short_note(found.note)))
         self.note.setToolTip(found.note)
+
+    def redraw(self) -> None:
+        """Draw the map again in the maps' current columns (Words toggled)."""
+        if self.found is not None:
+            self.show_map(self.found)
 
     def _draw(self, source: tuple[str, ...], target: tuple[str, ...], links: frozenset[tuple[int, int]]) -> None:
         self.links = links

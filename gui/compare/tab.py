@@ -29,6 +29,7 @@ from PySide6.QtWidgets import QWidget
 
 from gui.common.examples import fill_examples_menu, load_examples
 from gui.common.tab_protocol import DECODE_STOP_MS, CloseQuestion
+from gui.compare.aligner_map import map_columns
 from gui.compare.controller import CompareController, CompareRun
 from gui.compare.enlarged import EnlargedMap
 from gui.compare.explain_link import CompareExplain
@@ -106,6 +107,7 @@ class CompareTab(CompareWidgets):
         c.runStarted.connect(lambda _run: self.aligner.show_waiting())
         c.alignerStarted.connect(self.aligner.show_waiting)
         c.alignerReady.connect(self.show_aligner_map)
+        self.aligner.columns_of = lambda: map_columns(self.panels)  # its columns are the maps
         c.pastChanged.connect(self.show_past)
         c.pastFailed.connect(self._set_status)
         self.input.returnPressed.connect(self.compare)
@@ -321,6 +323,7 @@ class CompareTab(CompareWidgets):
             panel.set_word_view(words)  # its map, labels and coverage bars in the new unit
             self._view_map(panel.heatmap)
         self.difference.heatmap.set_word_view(words)
+        self.aligner.redraw()
         self._inspected, shown = ("", -1), self._inspected
         if shown[0]:
             self._inspect(*shown)

@@ -78,3 +78,26 @@ def test_a_shared_target_brings_the_aligners_map_and_own_outputs_its_hint(qtbot,
         tab.target_combo.activated.emit(index)
     assert ready.args[0] is None and tab.aligner.note.text() == NO_TARGET_HINT
     assert np.size(tab.aligner.dots.getData()[0]) == 0
+
+
+def test_the_aligners_columns_are_the_maps_words_beside_it(qtbot):
+    from gui.compare.aligner_map import AlignerPanel, in_map_columns
+
+    found = AlignerMap(tuple("我妹妹喜欢看书。"), ("My", "sister", "likes", "reading", "."),
+                       frozenset({(1, 1), (2, 1), (3, 2), (6, 3), (7, 4)}), "stored corpus alignment")
+    words = ["我妹妹", "喜欢", "看书", "。", "</s>"]  # the maps' columns in the Words view (the end token too)
+    grouped = in_map_columns(found, words)
+    assert grouped is not None and grouped.source_words == tuple(words)
+    assert grouped.links == {(0, 1), (1, 2), (2, 3), (3, 4)}  # 妹 and 妹 both in 我妹妹: one dot
+    pieces = ["▁我", "##妹妹", "喜欢", "看", "##书", "。"]  # the piece view's labels spell it too
+    assert in_map_columns(found, pieces).links == {(1, 1), (2, 2), (4, 3), (5, 4)}
+    assert in_map_columns(found, ["你好"]) is None  # another text: the aligner's own words stay
+    panel = AlignerPanel()
+    qtbot.addWidget(panel)
+    columns = [words]
+    panel.columns_of = lambda: columns[0]
+    panel.show_map(found)
+    assert panel.words[0] == tuple(words) and panel.links == grouped.links
+    columns[0] = None  # no map to follow: its own words
+    panel.redraw()
+    assert panel.words[0] == found.source_words and panel.links == found.links
