@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
-    QPushButton,
     QSlider,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -74,6 +74,8 @@ class CurvesView(QWidget):
         self._later_timer.timeout.connect(self._draw_next_later)
         self.x_combo = QComboBox()
         self.x_combo.setObjectName("curvesXAxisCombo")
+        self.x_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.x_combo.setMinimumContentsLength(8)  # its longest choice in the open list, not in the bar's width
         for key, label in X_MODES:
             self.x_combo.addItem(self.tr(label), key)
         self.x_combo.setToolTip(self.tr("Plot against optimizer steps, training time (pauses excluded), or the target "
@@ -92,13 +94,17 @@ class CurvesView(QWidget):
         self.smoothing.setMaximumWidth(110)
         self.smoothing.setToolTip(self.tr("Smoothing of the training loss (exponential moving average; 0 = raw)"))
         self.smoothing.valueChanged.connect(lambda value: self.smoothingChanged.emit(value / 100))
-        export_png = QPushButton(self.tr("Export PNG…"))
+        # Short names (the tooltips say more): the bar's width is the curves' minimum, and every pixel it
+        # gives up goes to the attention snapshots beside them (183 px wide at 1280 px: one label of eleven).
+        export_png = QToolButton()
+        export_png.setText(self.tr("PNG…"))
         export_png.setObjectName("exportCurvesButton")
-        export_png.setToolTip(self.tr("Save the four plots as one PNG image"))
+        export_png.setToolTip(self.tr("Export the four plots as one PNG image"))
         export_png.clicked.connect(self.exportPngRequested)
-        export_csv = QPushButton(self.tr("Export CSV…"))
+        export_csv = QToolButton()
+        export_csv.setText(self.tr("CSV…"))
         export_csv.setObjectName("exportMetricsButton")
-        export_csv.setToolTip(self.tr("Save every run's per-step and per-validation metrics as CSV"))
+        export_csv.setToolTip(self.tr("Export every run's per-step and per-validation metrics as CSV"))
         export_csv.clicked.connect(self.exportCsvRequested)
         bar = QHBoxLayout()
         for widget in (QLabel(self.tr("X axis")), self.x_combo, self.log_check, QLabel(self.tr("Smoothing")), self.smoothing):

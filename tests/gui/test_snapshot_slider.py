@@ -27,3 +27,13 @@ def test_the_slider_spans_the_panel_and_the_sample_does_not_widen_it(qtbot):
     view.show()
     qtbot.waitExposed(view)
     assert view.slider.width() >= 0.9 * view.width()
+
+
+def test_the_curves_leave_the_snapshots_room_for_every_label_at_1280_px(qtbot):
+    from gui.training.curves import CurvesView
+
+    curves = CurvesView()
+    qtbot.addWidget(curves)
+    # Beside the form (~490 px) the curves and the snapshots share ~770 px: at 545 px the curves' bar left the
+    # snapshots 183 px, one column label of eleven; short export buttons leave them ~260 px, every label.
+    assert curves.minimumSizeHint().width() <= 500
