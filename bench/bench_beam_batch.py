@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.corpus.choice import CorpusChoice  # noqa: E402
+from engine.files.paths import TATOEBA_CORPUS  # noqa: E402
 from engine.models.bundle import load_model_folder  # noqa: E402
-from engine.models.paths import TATOEBA_CORPUS  # noqa: E402
 from engine.training.jobs import load_corpus  # noqa: E402
 
 JOEY_BEAM5_SENTENCES_PER_SECOND = 73.0

@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 def make_corpus(path: Path, pairs: int) -> int:
     """``pairs`` lines from the Tatoeba corpus, copy r of each pair numbered "(r)" on both sides."""
-    from engine.models.paths import TATOEBA_CORPUS
+    from engine.files.paths import TATOEBA_CORPUS
 
     lines = [line for line in TATOEBA_CORPUS.read_text(encoding="utf-8").splitlines() if line.count("\t") >= 1]
     written = 0

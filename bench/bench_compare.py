@@ -32,11 +32,11 @@ def main() -> None:
     from PySide6.QtCore import QEventLoop
     from PySide6.QtWidgets import QApplication
 
-    import engine.models.catalog
+    import engine.records.catalog
     from gui.app import create_window
 
     isolate_settings()
-    engine.models.catalog.SHIPPED_MODELS = ROOT / "resources" / "models"
+    engine.records.catalog.SHIPPED_MODELS = ROOT / "resources" / "models"
     window = create_window([])
     app = QApplication.instance()
     window.tabs.setCurrentWidget(window.compare_tab)

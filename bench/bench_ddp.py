@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.records.metrics_log import read_records  # noqa: E402
+from engine.training.metrics_log import read_records  # noqa: E402
 
 
 def run(command: list[str]) -> tuple[float, float]:

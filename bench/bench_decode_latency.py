@@ -21,8 +21,8 @@ sys.path.insert(0, str(ROOT))
 
 from engine.corpus.choice import CorpusChoice  # noqa: E402
 from engine.corpus.tasks import dates  # noqa: E402
+from engine.files.paths import TATOEBA_CORPUS  # noqa: E402
 from engine.models.bundle import load_model_folder  # noqa: E402
-from engine.models.paths import TATOEBA_CORPUS  # noqa: E402
 from engine.settings.config import DecodeConfig  # noqa: E402
 from engine.training.jobs import load_corpus  # noqa: E402
 

@@ -75,8 +75,8 @@ def speed(model_name: str, repeats: int, ig_steps: int) -> None:
     import torch
 
     from engine.explain import ATTRIBUTION_METHODS, explain_ids
+    from engine.files.paths import model_argument
     from engine.models.bundle import load_model_folder
-    from engine.models.paths import model_argument
 
     translator = load_model_folder(model_argument(model_name)).translator
     source, target = pieces(translator, 20)
@@ -104,8 +104,8 @@ def memory_child(model_name: str, method: str, count: int, steps: int) -> dict:
     of ``count`` × ``count`` pieces (at least one whole chunk of work: the memory a chunk takes is bounded
     alike for every chunk)."""
     from engine.explain import explain_ids
+    from engine.files.paths import model_argument
     from engine.models.bundle import load_model_folder
-    from engine.models.paths import model_argument
 
     translator = load_model_folder(model_argument(model_name)).translator
     source, target = pieces(translator, count)

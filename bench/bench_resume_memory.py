@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.records.metrics_log import METRICS_FILE, MetricsLog, last_finish_reason, read_description  # noqa: E402
+from engine.training.metrics_log import METRICS_FILE, MetricsLog, last_finish_reason, read_description  # noqa: E402
 from tests.engine.test_metrics_damage import COMMAND, _line, step_event, validation_event  # noqa: E402
 
 

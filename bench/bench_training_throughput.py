@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.corpus.choice import CorpusChoice  # noqa: E402
-from engine.models.paths import TATOEBA_CORPUS  # noqa: E402
+from engine.files.paths import TATOEBA_CORPUS  # noqa: E402
 from engine.settings.config import ModelShape, TrainConfig  # noqa: E402
 from engine.training.batches import make_batches  # noqa: E402
 from engine.training.events import TrainControl  # noqa: E402

@@ -89,7 +89,7 @@ def agreement(cut, reference, sentences: list[str]) -> tuple[float, float, float
 def corpus_sentences(count: int) -> list[str]:
     """The first ``count`` Chinese sentences of the shipped corpus."""
     from engine.corpus.data import read_tsv
-    from engine.models.paths import TATOEBA_CORPUS
+    from engine.files.paths import TATOEBA_CORPUS
 
     pairs, _ = read_tsv(TATOEBA_CORPUS, "zh", "en")
     sentences = ["".join(ch for ch in pair.source if "\u4e00" <= ch <= "\u9fff") for pair in pairs]

@@ -243,7 +243,7 @@ def thread_environment(threads: int) -> dict[str, str]:
 def split_of_corpus(corpus: Path | None = None):
     """The engine's strict zh→en split of the corpus (engine.training.jobs.load_corpus: the rule of engine.corpus.data.split_pairs)."""
     from engine.corpus.choice import CorpusChoice
-    from engine.models.paths import TATOEBA_CORPUS
+    from engine.files.paths import TATOEBA_CORPUS
     from engine.training.jobs import load_corpus
 
     choice = CorpusChoice(corpus=corpus or TATOEBA_CORPUS, source_language=SOURCE, target_language=TARGET,

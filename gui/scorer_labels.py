@@ -10,7 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 CONTEXT = "ScorerLabels"
-# engine/networks/scorer_table.py's labels, for lupdate to extract (the translation is looked up by the label).
+# engine/settings/scorer_table.py's labels, for lupdate to extract (the translation is looked up by the label).
 LABELS = (
     QT_TRANSLATE_NOOP("ScorerLabels", "Additive (Bahdanau)"),
     QT_TRANSLATE_NOOP("ScorerLabels", 'Bilinear (Luong "general")'),

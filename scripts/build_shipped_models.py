@@ -64,13 +64,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from engine.files.paths import TATOEBA_CORPUS  # noqa: E402
 from engine.files.safe_open import read_capped  # noqa: E402
 from engine.models.config_file import MAX_CONFIG_BYTES  # noqa: E402
-from engine.models.paths import TATOEBA_CORPUS  # noqa: E402
-from engine.records.metrics_log import last_finish_reason  # noqa: E402
 from engine.settings.errors import EngineError, ModelFileError  # noqa: E402
 from engine.training.checkpoint_state import has_checkpoint  # noqa: E402
 from engine.training.events import ENDED_ON_ITS_OWN  # noqa: E402
+from engine.training.metrics_log import last_finish_reason  # noqa: E402
 from engine.training.run_lock import RunFolderLock  # noqa: E402
 
 TOKEN_CAP = 40_000_000  # target tokens per model at most

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.corpus.data import read_tsv  # noqa: E402
-from engine.models.paths import TATOEBA_CORPUS  # noqa: E402
+from engine.files.paths import TATOEBA_CORPUS  # noqa: E402
 from engine.text.segment import WORDS_FILE  # noqa: E402
 
 MAX_WORD = 8  # characters: longer dictionary entries (idioms) are rare in the corpus

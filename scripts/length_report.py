@@ -211,7 +211,7 @@ def plot(direction: str, by_scorer: dict[str, dict[int, LengthStudy]], path: Pat
         import matplotlib.pyplot as plt
     except ImportError:
         return False
-    from engine.networks.scorer_table import SCORER_TABLE, attends  # the app's own palette
+    from engine.settings.scorer_table import SCORER_TABLE, attends  # the app's own palette
 
     figure, axes = plt.subplots(figsize=(7, 4))
     for scorer in SCORER_NAMES:

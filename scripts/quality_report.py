@@ -38,9 +38,9 @@ from engine.decoding.attention_stats import attention_stats, row_entropy  # noqa
 from engine.evaluation.content_kept import content_kept  # noqa: E402
 from engine.evaluation.evaluate import LENGTH_BUCKETS, bucket_label, corpus_scores, evaluate  # noqa: E402
 from engine.evaluation.significance import BOOTSTRAP_SAMPLES, paired_bleu_gains  # noqa: E402
+from engine.files.paths import TATOEBA_CORPUS  # noqa: E402
 from engine.models.bundle import load_model_folder  # noqa: E402
 from engine.models.config_file import read_config  # noqa: E402
-from engine.models.paths import TATOEBA_CORPUS  # noqa: E402
 from engine.settings.config import SCORER_NAMES, DecodeConfig  # noqa: E402
 from engine.studies.training_budget import budget_note, direction_records  # noqa: E402
 from scripts.alignment_report import add_alignment_studies  # noqa: E402

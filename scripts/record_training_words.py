@@ -1,4 +1,4 @@
-"""Add the record of their training words (words.json, engine.models.training_words) to model folders saved before
+"""Add the record of their training words (words.json, engine.text.training_words) to model folders saved before
 models recorded it — the shipped models by default.
 
     python scripts/record_training_words.py [--models resources/models] [--corpus FILE.tsv] [--only NAME ...]
@@ -29,14 +29,19 @@ sys.path.insert(0, str(ROOT))
 
 from engine.corpus.choice import CorpusChoice  # noqa: E402
 from engine.corpus.data import SPLIT_RULE_TEXT  # noqa: E402
+from engine.files.paths import SHIPPED_MODELS, TATOEBA_CORPUS  # noqa: E402
 from engine.files.safe_open import read_capped  # noqa: E402
 from engine.files.stored import bytes_sha256  # noqa: E402
 from engine.models.bundle import load_model_folder  # noqa: E402
 from engine.models.config_file import read_config  # noqa: E402
-from engine.models.model_files import CONFIG_FILE, WORDS_FILE, model_file_names, replace_model_files  # noqa: E402
-from engine.models.paths import SHIPPED_MODELS, TATOEBA_CORPUS  # noqa: E402
-from engine.models.training_words import CONFIG_KEY, TrainingWords, collect_training_words  # noqa: E402
+from engine.models.model_files import CONFIG_FILE, model_file_names, replace_model_files  # noqa: E402
 from engine.settings.errors import EngineError  # noqa: E402
+from engine.text.training_words import (  # noqa: E402
+    CONFIG_KEY,
+    WORDS_FILE,  # noqa: E402
+    TrainingWords,
+    collect_training_words,
+)
 from engine.training.jobs import load_corpus  # noqa: E402
 from engine.training.run_lock import unless_training  # noqa: E402
 

@@ -55,11 +55,11 @@ from engine.corpus.concat import long_test_set  # noqa: E402
 from engine.corpus.data import read_tsv, split_pairs  # noqa: E402
 from engine.decoding.repetition import loop_bound, looping_share  # noqa: E402
 from engine.evaluation.evaluate import evaluate  # noqa: E402
-from engine.evaluation.run_report import record_test_metrics  # noqa: E402
 from engine.evaluation.significance import paired_bleu_gains  # noqa: E402
+from engine.files.paths import TATOEBA_CORPUS  # noqa: E402
 from engine.models.bundle import load_model_folder, save_model_folder  # noqa: E402
 from engine.models.config_file import read_config, update_config  # noqa: E402
-from engine.models.paths import TATOEBA_CORPUS  # noqa: E402
+from engine.records.run_report import record_test_metrics  # noqa: E402
 from engine.settings.config import DecodeConfig  # noqa: E402
 from engine.settings.errors import ConfigError, EngineError  # noqa: E402
 from engine.studies.length_study import record_length_study, run_length_study  # noqa: E402

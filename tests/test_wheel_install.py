@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.models.paths import shipped_model_names
+from engine.files.paths import shipped_model_names
 
 pytestmark = pytest.mark.slow  # builds a wheel, installs it with its dependencies, runs two subprocesses
 
@@ -139,7 +139,7 @@ def test_wheel_installs_and_runs_the_app(tmp_path):
     assert translated.returncode == 0, translated.stderr
     assert "busy" in translated.stdout.lower(), translated.stdout
 
-    where = subprocess.run([str(python), "-c", "import engine, engine.models.paths as p; print(engine.__file__); "
+    where = subprocess.run([str(python), "-c", "import engine, engine.files.paths as p; print(engine.__file__); "
                             "print(p.RESOURCES)"], capture_output=True, text=True, cwd=work, env=env, check=True)
     for line in where.stdout.splitlines():
         assert Path(line).resolve().is_relative_to(venv.resolve()), where.stdout  # the installed copy, not the checkout

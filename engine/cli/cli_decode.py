@@ -20,8 +20,8 @@ from engine.decoding.forced import force_decode
 from engine.decoding.search import NO_STEERING
 from engine.decoding.whatif import make_steering, parse_override
 from engine.evaluation.evaluate import evaluate
+from engine.files.paths import model_argument
 from engine.models.bundle import load_model_folder
-from engine.models.paths import model_argument
 from engine.networks.device import DEVICE_CHOICES, resolve_device
 from engine.settings.errors import EngineError
 from engine.studies.length_study import format_study, record_length_study, run_length_study
@@ -178,7 +178,7 @@ def command_translate(args: argparse.Namespace) -> int:
 
 
 def _unseen(bundle, text: str) -> list[str] | None:
-    """The input's words its training never had (engine.models.training_words); None without a usable record."""
+    """The input's words its training never had (engine.text.training_words); None without a usable record."""
     return None if bundle.translator.training_words is None else bundle.translator.unseen_words(text)
 
 

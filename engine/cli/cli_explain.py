@@ -14,8 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.explain import ATTRIBUTION_METHODS, METHOD_LABELS, explain_steps
-from engine.explain.attribution import DEFAULT_IG_STEPS
+from engine.explain.attribution import ATTRIBUTION_METHODS, DEFAULT_IG_STEPS, METHOD_LABELS, explain_steps
 from engine.settings.errors import ConfigError, EngineError
 
 TOP_PIECES = 3  # source pieces named per step in the text output

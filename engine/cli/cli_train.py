@@ -24,6 +24,7 @@ from engine.records.run_lifecycle import RunOrder, RunReady, RunScored, RunStatu
 from engine.settings.config import HIDDEN_SIZE, ModelShape, TrainConfig
 from engine.settings.errors import EngineError
 from engine.settings.settings_meta import add_flags, described, flag_name
+from engine.text.readable import format_duration, format_tokens
 from engine.training import distributed
 from engine.training.checkpoint_state import resumable_from
 from engine.training.events import (
@@ -32,13 +33,11 @@ from engine.training.events import (
     TrainControl,
     TrainEvent,
     ValidationEvent,
-    format_duration,
-    format_tokens,
 )
 from engine.training.interrupt import stop_on_signals
 from engine.training.jobs import LoadedCorpus
 from engine.training.tensorboard_log import require_tensorboard
-from engine.training.trainer import TrainingJob
+from engine.training.train_run import TrainingJob
 
 PRINT_EVERY_SECONDS = 2.0  # a step line at most this often
 

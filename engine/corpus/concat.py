@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.corpus.data import Pair
+from engine.corpus.corpus_read import Pair
 
 # The largest group of the long test set (issue: groups of 1 to 8 test pairs) and its seed.
 LONG_TEST_MAX_GROUP = 8

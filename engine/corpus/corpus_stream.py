@@ -33,7 +33,7 @@ from engine.corpus.corpus_read import (
 )
 from engine.corpus.data import check_split_rule, split_bucket
 from engine.settings.errors import DataError
-from engine.training.events import format_duration
+from engine.text.readable import format_duration
 
 HELD_OUT_CAPS = {"valid": 1000, "test": 2000}  # pairs kept per held-out part; the rest are never trained on
 DEFAULT_TOKENIZER_SAMPLE = 200_000  # training pairs the tokenizers learn from (a seeded reservoir sample)

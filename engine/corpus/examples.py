@@ -13,7 +13,7 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.models.paths import EXAMPLES_FILE
+from engine.files.paths import EXAMPLES_FILE
 
 EXAMPLE_LENGTHS = ("short", "long", "paragraph")  # the groups, in the order they are offered
 

@@ -37,16 +37,17 @@ from pathlib import Path
 import numpy as np
 
 from engine.corpus.cache_check import CACHE_FORMAT, DIGEST_MEMO, IDS_TOKENIZERS, SIDES, read_corpus_meta, read_ids_meta
+from engine.corpus.corpus_read import CorpusReport, Pair, SkippedLine
 from engine.corpus.corpus_stream import DEFAULT_TOKENIZER_SAMPLE, HELD_OUT_CAPS, ProgressClock, stream_pairs, text_hash
-from engine.corpus.data import CorpusReport, Pair, SkippedLine, Split
+from engine.corpus.data import Split
 from engine.files.atomic import write_bytes_atomic
+from engine.files.paths import user_data_folder
 from engine.files.safe_open import require_regular
 from engine.files.stored import file_sha256, read_json, require_sha256, with_digest
-from engine.models.paths import user_data_folder
 from engine.settings.config import MAX_SOURCE_TOKENS  # the trainer's cap on a training pair's side
 from engine.settings.errors import DataError, StoredFileError
+from engine.text.readable import format_duration
 from engine.text.tokenizer import Tokenizer, TokenizerSettings, train_tokenizer
-from engine.training.events import format_duration
 
 ENCODE_CHUNK = 20_000  # training pairs encoded per SentencePiece call
 _SIDES = SIDES

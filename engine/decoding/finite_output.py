@@ -27,16 +27,21 @@ TRANSLATION_FIELDS = ("attention", "score")
 def non_finite_fields(value: Any, where: str = "") -> list[str]:
     """The fields of ``value`` (numbers, numpy arrays, and dicts and lists of them) that hold NaN or an
     infinity, each named by its top-level key (``attention``, ``score``, …), each once."""
-    if isinstance(value, (float, np.floating)):
-        return [] if math.isfinite(value) else [where or "the value"]
-    if isinstance(value, np.ndarray):
-        return [] if value.dtype.kind not in "fc" or np.isfinite(value).all() else [where or "the value"]
     if isinstance(value, dict):
         found = [field for key, item in value.items() for field in non_finite_fields(item, where or str(key))]
         return list(dict.fromkeys(found))
     if isinstance(value, (list, tuple)):
         return next((found for item in value if (found := non_finite_fields(item, where))), [])
-    return []
+    return [] if _finite(value) else [where or "the value"]
+
+
+def _finite(value: Any) -> bool:
+    """False for a float or a float/complex array holding NaN or an infinity; True for anything else."""
+    if isinstance(value, (float, np.floating)):
+        return math.isfinite(value)
+    if isinstance(value, np.ndarray):
+        return value.dtype.kind not in "fc" or bool(np.isfinite(value).all())
+    return True
 
 
 def refusal(what: str, fields: list[str], where: str, consequence: str) -> NonFiniteError:

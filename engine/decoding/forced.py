@@ -20,11 +20,11 @@ from typing import Any
 import numpy as np
 import torch
 
-from engine.corpus.data import normalize
 from engine.decoding.teacher_forcing import teacher_force
 from engine.decoding.translator import Translator
 from engine.settings.config import MAX_SOURCE_TOKENS
 from engine.settings.errors import EngineError
+from engine.text.normalization import normalize
 from engine.text.tokenizer import EOS_ID
 
 MAX_TARGET_TOKENS = MAX_SOURCE_TOKENS  # the same cap as inputs: 200 sub-word tokens

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
@@ -188,6 +188,7 @@ class _GreedyRecord:
         self.ids.append(step.token_id)
         self.names.append(step.token)
         if step.attention is not None:
+            assert step.scores is not None  # a step with α has its scores e_ij
             self.attention.append(step.attention)
             self.scores.append(step.scores)
         self.steps.append(adopted)
@@ -204,6 +205,7 @@ class _GreedyRecord:
         self.ids.append(token_id)
         self.names.append(self.namer([token_id])[0])
         if weights is not None:
+            assert scores is not None  # a step with α has its scores e_ij
             self.attention.append(weights.cpu().numpy().copy())
             self.scores.append(scores.cpu().numpy().copy())
         step = DecodeStep(
@@ -250,29 +252,51 @@ def greedy(
     (engine.decoding.teacher_forcing); only the steps after the prefix are searched. ``no_repeat_ngram`` = n
     > 0 bans, at every searched step, the tokens that would repeat an n-gram of the output so far
     (engine.decoding.ngram_block; the step's alternatives are then those of the constrained distribution)."""
-    device = encoded.memory.device
-    state = encoded.initial_state
-    previous_id = BOS_ID
     record = _GreedyRecord(namer, top_k)
     prefix = steering.prefix[:max_length]
+    start = yield from _greedy_prefix(model, encoded, prefix, steering, memo, record)
+    if start is not None:
+        yield from _greedy_search(model, encoded, start, range(len(prefix), max_length), steering, record,
+                                  no_repeat_ngram)
+    return record.hypothesis()
+
+
+def _greedy_prefix(
+    model: Seq2Seq, encoded: Encoded, prefix: tuple[int, ...], steering: Steering, memo: GreedyMemo | None,
+    record: _GreedyRecord,
+) -> Generator[DecodeStep, None, tuple[Any, int] | None]:
+    """greedy's forced prefix: the steps ``memo`` already holds, then the rest teacher-forced. Returns the
+    (state, last id) the search goes on from, or None when the prefix ended with EOS."""
+    device = encoded.memory.device
+    state, previous_id = encoded.initial_state, BOS_ID
     reused = memo.reusable_steps(steering) if memo is not None else 0
-    for index in range(reused):
-        yield record.adopt(memo.steps[index], memo.states[index])  # type: ignore[union-attr]
-    if reused:
-        state, previous_id = memo.states[reused - 1], prefix[reused - 1]  # type: ignore[union-attr]
-    if len(prefix) > reused:
-        run = teacher_force(model, encoded, prefix[reused:],
-                            lambda index: steering.override_at(reused + index, 1, device), state, previous_id)
-        for offset, token_id in enumerate(prefix[reused:]):
-            yield record.add(token_id, run.log_probs[offset], run.states[offset], _row_of(run.weights, offset),
-                             _row_of(run.scores, offset), run.model_weights[offset], forced=True,
-                             heads=_row_of(run.head_weights, offset), layers=_row_of(run.layer_weights, offset),
-                             own=run.self_weights[offset][0] if run.self_weights else None)
-            if token_id == EOS_ID:
-                return record.hypothesis()
-        state, previous_id = run.states[-1], prefix[-1]
+    if memo is not None and reused:
+        for index in range(reused):
+            yield record.adopt(memo.steps[index], memo.states[index])
+        state, previous_id = memo.states[reused - 1], prefix[reused - 1]
+    if len(prefix) <= reused:
+        return state, previous_id
+    run = teacher_force(model, encoded, prefix[reused:],
+                        lambda index: steering.override_at(reused + index, 1, device), state, previous_id)
+    for offset, token_id in enumerate(prefix[reused:]):
+        yield record.add(token_id, run.log_probs[offset], run.states[offset], _row_of(run.weights, offset),
+                         _row_of(run.scores, offset), run.model_weights[offset], forced=True,
+                         heads=_row_of(run.head_weights, offset), layers=_row_of(run.layer_weights, offset),
+                         own=run.self_weights[offset][0] if run.self_weights else None)
+        if token_id == EOS_ID:
+            return None
+    return run.states[-1], prefix[-1]
+
+
+def _greedy_search(
+    model: Seq2Seq, encoded: Encoded, start: tuple[Any, int], indices: range, steering: Steering,
+    record: _GreedyRecord, no_repeat_ngram: int,
+) -> Generator[DecodeStep, None, None]:
+    """greedy's searched steps ``indices``, from ``start`` (the state and the last id), until EOS."""
+    device = encoded.memory.device
+    state, previous_id = start
     previous = torch.tensor([previous_id], device=device)
-    for index in range(len(prefix), max_length):
+    for index in indices:
         logp, out = _step(model, previous, state, encoded, steering.override_at(index, 1, device))
         logp = forbid_empty_end(logp, [len(record.ids)])
         if no_repeat_ngram:
@@ -284,9 +308,8 @@ def greedy(
                          _row_of(out.model_weights), forced=False, heads=_row_of(out.head_weights),
                          layers=_row_of(out.layer_weights), own=_row_of(out.self_weights))
         if token_id == EOS_ID:
-            break
+            return
         previous = token.view(1)
-    return record.hypothesis()
 
 
 @torch.no_grad()

@@ -16,12 +16,12 @@ Shapes: T forced tokens, S source tokens, V target vocabulary (batch size 1).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import torch
 from torch import Tensor
 
-from engine.networks.model import Encoded, Seq2Seq, State
+from engine.networks.model import Encoded, Seq2Seq, State, StepOutput
 from engine.text.tokenizer import BOS_ID
 
 OverrideAt = Callable[[int], "Tensor | None"]  # step index → a 1×S override of α_i, or None
@@ -60,8 +60,8 @@ def teacher_force(model: Seq2Seq, encoded: Encoded, tokens: Sequence[int],
     given = torch.tensor(list(tokens), device=device)  # T
     embedded = decoder.embedding(torch.cat([given.new_tensor([previous]), given[:-1]]))  # T×E
     state = encoded.initial_state if state is None else state
-    log_prob_rows, hiddens, contexts, weight_rows, score_rows, model_rows, states = [], [], [], [], [], [], []
-    head_rows, layer_rows, own_rows = [], [], []
+    log_prob_rows, hiddens, contexts, states = [], [], [], []
+    rows = _StepRows()
     for index in range(given.numel()):
         step_input = embedded[index : index + 1]  # 1×E
         out = decoder.step(step_input, state, encoded, override_at(index) if override_at is not None else None)
@@ -72,23 +72,40 @@ def teacher_force(model: Seq2Seq, encoded: Encoded, tokens: Sequence[int],
             contexts.append(out.context)
         else:
             log_prob_rows.append(torch.log_softmax(decoder.logits(state[0], out.context, step_input), dim=-1))  # 1×V
-        if out.weights is not None:
-            weight_rows.append(out.weights)
-            score_rows.append(out.scores)
-        model_rows.append(out.model_weights[0] if out.model_weights is not None else None)
-        if out.head_weights is not None:
-            head_rows.append(out.head_weights)  # 1×H×S
-        if out.layer_weights is not None:
-            layer_rows.append(out.layer_weights)  # 1×L×H×S
-            own_rows.append(out.self_weights)  # 1×L×H×(i+1)
+        rows.add(out)
     if batched_output:
         log_prob_rows = [torch.log_softmax(decoder.logits(torch.cat(hiddens), torch.cat(contexts), embedded), dim=-1)]
     return ForcedRun(
         tokens=tuple(int(t) for t in tokens), log_probs=torch.cat(log_prob_rows),  # T×V
-        weights=_joined(weight_rows), scores=_joined(score_rows),
-        model_weights=tuple(model_rows), states=tuple(states), head_weights=_joined(head_rows),
-        layer_weights=_joined(layer_rows), self_weights=tuple(own_rows),
+        weights=_joined(rows.weights), scores=_joined(rows.scores),
+        model_weights=tuple(rows.model), states=tuple(states), head_weights=_joined(rows.heads),
+        layer_weights=_joined(rows.layers), self_weights=tuple(rows.own),
     )
+
+
+@dataclass
+class _StepRows:
+    """What each forced step's decoder output held, one list per kind (a kind the model lacks stays empty)."""
+
+    weights: list[Tensor] = field(default_factory=list)  # 1×S each
+    scores: list[Tensor] = field(default_factory=list)  # 1×S each
+    model: list[Tensor | None] = field(default_factory=list)  # the model's own row (S), one per step
+    heads: list[Tensor] = field(default_factory=list)  # 1×H×S each
+    layers: list[Tensor] = field(default_factory=list)  # 1×L×H×S each
+    own: list[Tensor] = field(default_factory=list)  # 1×L×H×(i+1) each: the decoder's self-attention
+
+    def add(self, out: StepOutput) -> None:
+        if out.weights is not None:
+            assert out.scores is not None  # a step with α has its scores e_ij
+            self.weights.append(out.weights)
+            self.scores.append(out.scores)
+        self.model.append(out.model_weights[0] if out.model_weights is not None else None)
+        if out.head_weights is not None:
+            self.heads.append(out.head_weights)
+        if out.layer_weights is not None:
+            assert out.self_weights is not None  # a Transformer's step has both kinds
+            self.layers.append(out.layer_weights)
+            self.own.append(out.self_weights)
 
 
 def _joined(rows: list[Tensor]) -> Tensor | None:

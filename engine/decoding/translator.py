@@ -21,17 +21,17 @@ from typing import Any
 import numpy as np
 import torch
 
-from engine.corpus.data import normalize
 from engine.decoding.beam_batch import beam_batch
 from engine.decoding.beam_search import beam
 from engine.decoding.decode_memo import GreedyMemo
 from engine.decoding.search import NO_STEERING, DecodeStep, Hypothesis, Steering, greedy, greedy_batch
-from engine.models.training_words import NOT_RECORDED, TrainingWords
 from engine.networks.model import Encoded, Seq2Seq
-from engine.networks.scorer_table import attends
 from engine.settings.config import MAX_INPUT_CHARS, MAX_SOURCE_TOKENS, DecodeConfig
+from engine.settings.scorer_table import attends
 from engine.text.language_check import LanguageCheck, check_language
+from engine.text.normalization import normalize
 from engine.text.tokenizer import EOS_ID, Tokenizer
+from engine.text.training_words import NOT_RECORDED, TrainingWords
 
 EMPTY_NOTICE = "empty input: nothing to translate"
 
@@ -124,7 +124,7 @@ class Translator:
         self.source_language = source_language
         self.simplify_chinese = simplify_chinese
         self._memo: GreedyMemo | None = None  # the last finished greedy decode (engine.decoding.decode_memo)
-        self.training_words = training_words  # the words of its training sources (engine.models.training_words)
+        self.training_words = training_words  # the words of its training sources (engine.text.training_words)
         self.training_words_note = "" if training_words is not None else training_words_note  # why none
 
     @property
@@ -164,7 +164,7 @@ class Translator:
 
     def unseen_words(self, text: str | PreparedSource) -> list[str]:
         """The input's words that its training sources never had, as the model reads the input
-        (engine.models.training_words); [] when there is no usable record (``training_words_note`` says why)."""
+        (engine.text.training_words); [] when there is no usable record (``training_words_note`` says why)."""
         if self.training_words is None:
             return []
         return self.training_words.unseen_words(self._normalized(text))

@@ -17,11 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from engine.corpus.data import normalize
 from engine.decoding.search import Steering
 from engine.decoding.translator import PreparedSource, Translator
 from engine.settings.config import MAX_SOURCE_TOKENS
 from engine.settings.errors import EngineError
+from engine.text.normalization import normalize
 
 MAX_OVERRIDE_STEP = 4 * MAX_SOURCE_TOKENS
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from sacrebleu.metrics import BLEU, CHRF
 
-from engine.corpus.data import Pair
+from engine.corpus.corpus_read import Pair
 from engine.decoding.translator import Translation, Translator
 from engine.settings.config import DecodeConfig
 

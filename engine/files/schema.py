@@ -344,8 +344,9 @@ def dataclass_spec(cls: type, extra: Spec | None = SCALAR, nullable: bool = Fals
         optional = type(None) in kinds
         kinds.discard(type(None))
         base = kinds.pop() if len(kinds) == 1 else None
-        specs[item.name] = {int: Int(nullable=optional), float: Num(nullable=optional), str: Str(nullable=optional),
-                            bool: Bool(nullable=optional)}.get(base, Anything())
+        simple = {int: Int(nullable=optional), float: Num(nullable=optional), str: Str(nullable=optional),
+                  bool: Bool(nullable=optional)}
+        specs[item.name] = simple.get(base, Anything()) if base is not None else Anything()
     return Obj(specs, extra=extra, nullable=nullable)
 
 

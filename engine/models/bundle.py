@@ -1,5 +1,5 @@
 """The model folder (docs/command-line.md, "Model folders"): ``config.json``, ``model.safetensors``, ``src.model``, ``tgt.model``,
-and ``words.json``, the words of its training sources (engine.models.training_words; older folders lack it).
+and ``words.json``, the words of its training sources (engine.text.training_words; older folders lack it).
 
 ``config.json`` records the sha256 of the three other files, so a folder whose files do not belong
 together is detected on load. Saving replaces the four files as one (engine.models.model_files: one commit
@@ -38,16 +38,15 @@ from engine.models.model_files import (
     SOURCE_TOKENIZER_FILE,
     TARGET_TOKENIZER_FILE,
     WEIGHTS_FILE,
-    WORDS_FILE,
     model_files_folder,
     replace_model_files,
 )
-from engine.models.training_words import CONFIG_KEY as WORDS_KEY
-from engine.models.training_words import TrainingWords, load_training_words
 from engine.networks.model import Seq2Seq, build_model, model_class
 from engine.settings.config import DecodeConfig, ModelConfig
 from engine.settings.errors import ConfigError, EngineError, ModelFileError, TokenizerError
 from engine.text.tokenizer import Tokenizer
+from engine.text.training_words import CONFIG_KEY as WORDS_KEY
+from engine.text.training_words import WORDS_FILE, TrainingWords, load_training_words
 
 __all__ = ["MAX_PARAMETERS", "STORAGE_DTYPES", "ModelBundle", "load_model_folder", "save_model_folder",
            "tied_aliases", "weights_misfit"]

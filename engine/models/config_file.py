@@ -60,7 +60,7 @@ def parse_config(folder: Path, files: Path) -> dict[str, Any]:
 
 def run_has_ended(folder: Path) -> bool:
     """True when the model folder records how its run ended on its own (completed, early stopping or
-    time budget: engine.evaluation.run_report.record_test_metrics wrote it); False for a stopped or
+    time budget: engine.records.run_report.record_test_metrics wrote it); False for a stopped or
     unreadable run."""
     try:
         info = read_config(folder)

@@ -64,7 +64,7 @@ MODEL_CONFIG_SCHEMA: dict[str, Any] = {
             "required": ["source", "target"],
             "additionalProperties": False,
         },
-        "training_words": {  # words.json: the words of the training sources (engine.models.training_words)
+        "training_words": {  # words.json: the words of the training sources (engine.text.training_words)
             "type": "object",
             "properties": {
                 "file": {"const": "words.json"},

@@ -1,6 +1,6 @@
 """A model folder's four files (``config.json``, ``model.safetensors``, ``src.model``,
 ``tgt.model``), the optional record of its training words (``words.json``,
-engine.models.training_words), and their replacement as one.
+engine.text.training_words), and their replacement as one.
 
 ``config.json`` records the sha256 of the three other files, so a folder whose files do not belong
 together is detected on load (engine.models.bundle). Saving replaces the four files as one: the new set is
@@ -17,6 +17,7 @@ import shutil
 from pathlib import Path
 
 from engine.files.atomic import _fsync_folder, write_bytes_atomic
+from engine.text.training_words import WORDS_FILE  # older folders lack it
 
 CONFIG_FILE, WEIGHTS_FILE, SOURCE_TOKENIZER_FILE, TARGET_TOKENIZER_FILE = (
     "config.json",
@@ -25,7 +26,6 @@ CONFIG_FILE, WEIGHTS_FILE, SOURCE_TOKENIZER_FILE, TARGET_TOKENIZER_FILE = (
     "tgt.model",
 )
 MODEL_FILES = (WEIGHTS_FILE, SOURCE_TOKENIZER_FILE, TARGET_TOKENIZER_FILE, CONFIG_FILE)  # config.json last
-WORDS_FILE = "words.json"  # the training words (engine.models.training_words): older folders lack it
 OPTIONAL_FILES = (WORDS_FILE,)
 _ORDER = (WEIGHTS_FILE, SOURCE_TOKENIZER_FILE, TARGET_TOKENIZER_FILE, *OPTIONAL_FILES, CONFIG_FILE)
 INCOMING_FOLDER = ".incoming"  # a committed new set of the four files, while it is copied into place

@@ -15,7 +15,7 @@ whose weights are α_ij = softmax_j(e_ij) and context c_i = Σ_j α_ij h_j; a mu
 (engine.networks.multihead) has one row per head. The shown row of a step (heatmap, statistics) is the heads'
 mean — a distribution over the source tokens like any one head's (:meth:`Attention.row_weights`).
 
-**The registry** is engine.networks.scorer_table: each row names its class (``implementation``), and
+**The registry** is engine.settings.scorer_table: each row names its class (``implementation``), and
 :data:`SCORERS` maps names to classes by importing them when first asked; a class takes its label,
 formula and traits from its row (``class MyScorer(Scorer, entry="my_name")``).
 
@@ -39,8 +39,8 @@ from typing import Protocol
 import torch
 from torch import Tensor, nn
 
-from engine.networks.scorer_table import RNN_SCORER_NAMES, SCORER_TABLE
 from engine.settings.errors import ConfigError
+from engine.settings.scorer_table import RNN_SCORER_NAMES, SCORER_TABLE
 
 SHOWN_SCORE_FLOOR = torch.finfo(torch.float32).tiny  # log of a mean weight that underflowed to 0 stays finite
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -76,13 +77,22 @@ def attention_layers(source_tokens: Sequence[str], output_tokens: Sequence[str],
         return None
     cross_rows, own_rows = [], []
     for index, step in enumerate(steps):
-        cross, own = getattr(step, "layer_attention", None), getattr(step, "self_attention", None)
-        if cross is None or own is None or cross.shape != (layers, heads, length) or \
-                own.shape != (layers, heads, index + 1):
+        maps = _step_maps(step, index, layers, heads, length, len(steps))
+        if maps is None:
             return None
-        cross_rows.append(cross)
-        padded = np.zeros((layers, heads, len(steps)), dtype=own.dtype)
-        padded[:, :, : index + 1] = own
-        own_rows.append(padded)
+        cross_rows.append(maps[0])
+        own_rows.append(maps[1])
     return AttentionLayers(tuple(source_tokens), tuple(output_tokens), encoder,
                            np.stack(own_rows, axis=2), np.stack(cross_rows, axis=2))
+
+
+def _step_maps(step: Any, index: int, layers: int, heads: int, length: int,
+               steps: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """Step ``index``'s cross-attention (L×H×S) and its self-attention padded to L×H×``steps`` (zeros after
+    its own i+1 positions); None when either is missing or of another shape."""
+    cross, own = getattr(step, "layer_attention", None), getattr(step, "self_attention", None)
+    if cross is None or own is None or cross.shape != (layers, heads, length) or own.shape != (layers, heads, index + 1):
+        return None
+    padded = np.zeros((layers, heads, steps), dtype=own.dtype)
+    padded[:, :, : index + 1] = own
+    return cross, padded

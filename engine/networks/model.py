@@ -25,8 +25,8 @@ from torch import Tensor, nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from engine.networks.attention import build_scorer
-from engine.networks.scorer_table import SCORER_TABLE
 from engine.settings.config import ModelConfig
+from engine.settings.scorer_table import SCORER_TABLE
 from engine.text.tokenizer import PAD_ID
 
 RNN_LAYERS = {"gru": nn.GRU, "lstm": nn.LSTM, "rnn": nn.RNN}

@@ -39,9 +39,9 @@ from torch import Tensor, nn
 
 from engine.networks.attention import SHOWN_SCORE_FLOOR
 from engine.networks.model import Encoded, State, StepOutput
-from engine.networks.scorer_table import SCORER_TABLE
 from engine.networks.transformer_layers import DecoderLayer, EncoderLayer, Positions
 from engine.settings.config import ModelConfig
+from engine.settings.scorer_table import SCORER_TABLE
 from engine.text.tokenizer import PAD_ID
 
 

@@ -36,7 +36,8 @@ from engine.training.checkpoint_state import checkpoint_step, discard_checkpoint
 from engine.training.distributed import SINGLE, Distributed
 from engine.training.events import ENDED_ON_ITS_OWN, FinishedEvent, TrainControl, TrainEvent
 from engine.training.jobs import LoadedCorpus, prepare_job
-from engine.training.trainer import TrainingJob, train
+from engine.training.train_run import TrainingJob
+from engine.training.trainer import train
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,10 @@ from engine.corpus.choice import CorpusChoice, VocabularySizes
 from engine.corpus.data import SPLIT_RULE_TEXT
 from engine.models.config_file import read_config
 from engine.models.model_files import CONFIG_FILE
-from engine.records.metrics_log import METRICS_FILE, read_description
 from engine.settings.config import HIDDEN_SIZE, ModelShape, TrainConfig
 from engine.settings.errors import ConfigError, ModelFileError, StoredFileError
 from engine.settings.settings_meta import described, flag_name
+from engine.training.metrics_log import METRICS_FILE, read_description
 
 COMMAND_PREFIX = "python -m engine train "  # how a command-line run's stored command begins
 APP_ONLY_SETTINGS = frozenset({"torch_threads"})  # chosen by the app for its window's sake, not the run's

@@ -1,7 +1,7 @@
 """A run's state, one owner: :class:`RunFolder`, the one reader and writer of a training run's record
 for everything outside the engine's own training code (the command line's resume, the app).
 
-A run folder holds what the engine wrote for one run: its metrics log (engine.records.metrics_log: what the
+A run folder holds what the engine wrote for one run: its metrics log (engine.training.metrics_log: what the
 run was asked for, then every step, validation and how it ended), its checkpoint
 (engine.training.checkpoint: where it stopped), its run lock (engine.training.run_lock) and, once a validation saved
 one, its model (``config.json`` and the weights). :class:`RunFolder` reads them through those
@@ -31,10 +31,14 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine.corpus.data import Pair
+from engine.corpus.corpus_read import Pair
 from engine.models.config_file import run_has_ended
 from engine.models.model_files import CONFIG_FILE
-from engine.records.metrics_log import (
+from engine.records.run_spec import RunSpec, spec_or_none, stored_train_arguments
+from engine.settings.errors import ConfigError, StoredFileError
+from engine.training.checkpoint_state import checkpoint_progress, checkpoint_time, has_checkpoint
+from engine.training.events import ENDED_ON_ITS_OWN, FinishedEvent, FinishReason, StepEvent, TrainEvent, ValidationEvent
+from engine.training.metrics_log import (
     METRICS_FILE,
     LogRead,
     events_from_records,
@@ -43,10 +47,6 @@ from engine.records.metrics_log import (
     read_log,
     run_description,
 )
-from engine.records.run_spec import RunSpec, spec_or_none, stored_train_arguments
-from engine.settings.errors import ConfigError, StoredFileError
-from engine.training.checkpoint_state import checkpoint_progress, checkpoint_time, has_checkpoint
-from engine.training.events import ENDED_ON_ITS_OWN, FinishedEvent, FinishReason, StepEvent, TrainEvent, ValidationEvent
 from engine.training.run_lock import RunFolderError, RunFolderLock, claim_run_folder, lock_holder
 
 if TYPE_CHECKING:
@@ -266,9 +266,9 @@ class RunFolder:
 
     def record_test_score(self, test_pairs: list[Pair], finished: FinishedEvent | None,
                           length_study: bool) -> Evaluation:
-        """Score the run's best model on its held-out pairs and store the result (engine.evaluation.run_report,
+        """Score the run's best model on its held-out pairs and store the result (engine.records.run_report,
         imported here: reading a run's record loads no PyTorch)."""
-        from engine.evaluation.run_report import score_on_test
+        from engine.records.run_report import score_on_test
 
         return score_on_test(self.path, test_pairs, finished, length_study=length_study)
 

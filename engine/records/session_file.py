@@ -104,12 +104,22 @@ def _digest(document: dict[str, Any]) -> str:
     by one — the same bytes as the whole at once, without one long call that holds the interpreter
     lock (a worker saving a long decode would freeze the window meanwhile)."""
     body = {key: value for key, value in document.items() if key != "digest"}
-    steps = body.get("steps")
-    if not isinstance(steps, list) or not steps or any(key > "steps" for key in body):
+    if not _steps_last(body):
         return hashlib.sha256(_canonical(body)).hexdigest()
+    return _digest_step_by_step(body)
+
+
+def _steps_last(body: dict[str, Any]) -> bool:
+    """Whether ``body`` has a non-empty list of steps that its canonical JSON writes last."""
+    steps = body.get("steps")
+    return isinstance(steps, list) and bool(steps) and not any(key > "steps" for key in body)
+
+
+def _digest_step_by_step(body: dict[str, Any]) -> str:
+    """_digest of a body whose steps come last, fed to sha256 one step at a time."""
     digest = hashlib.sha256(_canonical({key: value for key, value in body.items() if key != "steps"})[:-1])
     digest.update(b',"steps":[')
-    for number, step in enumerate(steps):
+    for number, step in enumerate(body["steps"]):
         digest.update(b"," + _canonical(step) if number else _canonical(step))
     digest.update(b"]}")
     return digest.hexdigest()
@@ -206,6 +216,7 @@ def _hypothesis_tokens(data: dict[str, Any], index: int, where: str) -> list[str
     require(isinstance(tokens, list) and len(tokens) == index + 1 and all(isinstance(t, str) and len(t) <= 256
                                                                          for t in tokens),
              f"{where}: hypothesis_tokens must be its {index + 1} tokens")
+    assert isinstance(tokens, list)  # require() refused anything else
     token = bounded_text(data.get("token"), f"{where}: token", 256)
     require(tokens[-1] == token, f"{where}: the hypothesis does not end with its token")
     return tokens

@@ -24,14 +24,8 @@ import numpy as np
 from engine.decoding.search import DecodeStep
 from engine.files.atomic import write_bytes_atomic
 from engine.records import session_file
-from engine.records.session_file import (
-    MODEL_KEYS,
-    SESSION_FORMAT,
-    SESSION_VERSION,
-    Session,
-    SessionFileError,
-    _digest,
-)
+from engine.records.session_file import MODEL_KEYS, SESSION_FORMAT, SESSION_VERSION, Session, _digest
+from engine.records.session_values import SessionFileError
 
 SAVE_STAGES = ("checking its size", "encoding", "writing")
 FLOAT_BYTES = 4  # the fewest a written number takes ("0.0" and its separator): the estimate is a lower bound

@@ -13,8 +13,8 @@ import math
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
-from engine.networks.scorer_table import SCORER_NAMES, SCORER_TABLE  # SCORER_NAMES re-exported: the one list of names
 from engine.settings.errors import ConfigError
+from engine.settings.scorer_table import SCORER_NAMES, SCORER_TABLE  # SCORER_NAMES re-exported: the one list of names
 from engine.settings.settings_meta import Row, Setting, check_settings, setting
 
 CELL_NAMES = ("gru", "lstm", "rnn")

@@ -27,8 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.corpus.data import Pair, normalize
-from engine.models.paths import SHIPPED_ALIGNMENT
+from engine.corpus.corpus_read import Pair
+from engine.files.paths import SHIPPED_ALIGNMENT
 from engine.settings.errors import EngineError
 from engine.studies.align_words import split_words, word_strings
 from engine.studies.alignment_store import (
@@ -39,6 +39,7 @@ from engine.studies.alignment_store import (
     pair_key,
 )
 from engine.studies.symmetrize import Link, parse_links, symmetrize
+from engine.text.normalization import normalize
 
 ALIGNER_NAME = "eflomal"
 SYMMETRIZATION = "grow-diag-final-and"

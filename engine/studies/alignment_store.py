@@ -222,7 +222,7 @@ def _priors(data: Any) -> dict[str, list]:
 
 def _prior_fields(row: list, shape: tuple[type, ...]) -> bool:
     for value, kind in zip(row, shape, strict=False):
-        if type(value) is not kind or (kind is str and (not value or _SPACE.search(value))):
+        if type(value) is not kind or (isinstance(value, str) and (not value or _SPACE.search(value))):
             return False
     count = row[-1]
     return type(count) in (int, float) and math.isfinite(count) and count > 0

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.corpus.data import Pair, normalize
+from engine.corpus.corpus_read import Pair
 from engine.decoding.forced import ForcedTargetError, target_ids
 from engine.decoding.translator import Translator
 from engine.models.config_file import read_config, update_config
@@ -56,6 +56,7 @@ from engine.studies.alignment_scores import (
 from engine.studies.alignment_store import CorpusAlignment
 from engine.studies.forced_attention import forced_attention
 from engine.studies.symmetrize import Link
+from engine.text.normalization import normalize
 
 
 class AlignmentStudyError(EngineError):

@@ -58,33 +58,49 @@ def attribution_reading(figures: Sequence[AttributionFigures]) -> str:
     attending = [f for f in figures if f.agree is not None and f.rho is not None and f.changed is not None]
     sentences = []
     if attending:
-        best = max(attending, key=lambda f: f.agree)
-        worst = min(attending, key=lambda f: f.agree)
-        sentences.append(_agreement(best, "most often") + (
-            "" if worst is best else f"; {_agreement(worst, 'least often')}") + ".")
-        high = max(attending, key=lambda f: f.rho)
-        low = min(attending, key=lambda f: f.rho)
-        sentences.append(f"Attention and |IG| rank the source pieces alike to a {strength(high.rho)} degree for "
-                         f"{high.label} (mean ρ {high.rho:.2f})" + (
-                             "" if low is high else f" and a {strength(low.rho)} one for {low.label} ({low.rho:.2f})")
-                         + ".")
-        most = max(attending, key=lambda f: f.changed)
-        least = min(attending, key=lambda f: f.changed)
-        sentences.append(f"Shuffling α within the row changes {most.label}'s token at {most.changed:.0%} of the steps "
-                         f"(total variation {most.tvd:.2f}): its output {dependence(most.changed)}" + (
-                             "" if least is most else
-                             f"; {least.label}'s at {least.changed:.0%} (total variation {least.tvd:.2f}): "
-                             f"its output {dependence(least.changed)}") + ".")
+        sentences += [_agreement_sentence(attending), _ranking_sentence(attending), _dependence_sentence(attending)]
     fixed = [f for f in figures if f.agree is None]
-    if fixed and attending:
-        mean_share = sum(f.share for f in attending) / len(attending)
-        gap = fixed[0].share - mean_share
-        more = "about as much as" if abs(gap) < SAME_SHARE else "more than" if gap > 0 else "less than"
-        sentences.append(f"Without attention, {fixed[0].label} draws {fixed[0].share:.0%} of its attribution from the "
-                         f"source, {more} the attention models' {mean_share:.0%} on average.")
-    elif fixed:
-        sentences.append(f"{fixed[0].label} has no α; {fixed[0].share:.0%} of its attribution is on the source.")
+    if fixed:
+        sentences.append(_fixed_sentence(fixed[0], attending))
     return " ".join(sentences)
+
+
+def _agreement_sentence(attending: list[AttributionFigures]) -> str:
+    """Whose most-attended piece is most (and least) often the one occlusion finds most needed."""
+    best = max(attending, key=lambda f: f.agree)
+    worst = min(attending, key=lambda f: f.agree)
+    return _agreement(best, "most often") + ("" if worst is best else f"; {_agreement(worst, 'least often')}") + "."
+
+
+def _ranking_sentence(attending: list[AttributionFigures]) -> str:
+    """How alike α and |IG| rank the source pieces, for the most and the least alike."""
+    high = max(attending, key=lambda f: f.rho)
+    low = min(attending, key=lambda f: f.rho)
+    return (f"Attention and |IG| rank the source pieces alike to a {strength(high.rho)} degree for "
+            f"{high.label} (mean ρ {high.rho:.2f})"
+            + ("" if low is high else f" and a {strength(low.rho)} one for {low.label} ({low.rho:.2f})") + ".")
+
+
+def _dependence_sentence(attending: list[AttributionFigures]) -> str:
+    """How often shuffling α changes the token, for the models it changes most and least."""
+    most = max(attending, key=lambda f: f.changed)
+    least = min(attending, key=lambda f: f.changed)
+    return (f"Shuffling α within the row changes {most.label}'s token at {most.changed:.0%} of the steps "
+            f"(total variation {most.tvd:.2f}): its output {dependence(most.changed)}" + (
+                "" if least is most else
+                f"; {least.label}'s at {least.changed:.0%} (total variation {least.tvd:.2f}): "
+                f"its output {dependence(least.changed)}") + ".")
+
+
+def _fixed_sentence(fixed: AttributionFigures, attending: list[AttributionFigures]) -> str:
+    """The fixed C's share of attribution on the source, beside the attention models' mean when there are some."""
+    if not attending:
+        return f"{fixed.label} has no α; {fixed.share:.0%} of its attribution is on the source."
+    mean_share = sum(f.share for f in attending) / len(attending)
+    gap = fixed.share - mean_share
+    more = "about as much as" if abs(gap) < SAME_SHARE else "more than" if gap > 0 else "less than"
+    return (f"Without attention, {fixed.label} draws {fixed.share:.0%} of its attribution from the "
+            f"source, {more} the attention models' {mean_share:.0%} on average.")
 
 
 def _agreement(figures: AttributionFigures, how: str) -> str:

@@ -112,16 +112,8 @@ class AttributionStudy:
         if data["version"] != STUDY_VERSION:
             raise StoredFileError(f"the attribution study is of version {data['version']}; this app reads {STUDY_VERSION}")
         steps = data["steps"]
-        lengths = {measure: len(steps[measure]) for measure in (*MEASURES, "pieces") if steps.get(measure) is not None}
-        if len(set(lengths.values())) != 1 or "share" not in lengths or "pieces" not in lengths:
-            raise StoredFileError(f"the attribution study is refused: its step lists differ in length ({lengths})")
-        if any(v is None for measure in ("agree", "changed", "tvd", "share") for v in steps.get(measure) or ()):
-            raise StoredFileError("the attribution study is refused: only rho may be missing at a step")
-        for measure in MEASURES:
-            stored, recomputed = data["summary"].get(measure), mean_defined(steps.get(measure))
-            if (stored is None) != (recomputed is None) or (stored is not None and abs(stored - recomputed) > 1e-3):
-                raise StoredFileError(f"the attribution study is refused: its {measure} summary is {stored} but its "
-                                      f"steps give {recomputed}")
+        _check_steps(steps)
+        _check_summary(steps, data["summary"])
 
         def values(measure):
             listed = steps.get(measure)
@@ -130,6 +122,25 @@ class AttributionStudy:
         return AttributionStudy(data["sentences"], data["test_pairs"], data["seed"], data["ig_steps"], data["draws"],
                                 values("agree"), values("rho"), values("changed"), values("tvd"),
                                 tuple(steps["share"]), tuple(steps["pieces"]), float(data["seconds"]))
+
+
+def _check_steps(steps: dict[str, Any]) -> None:
+    """StoredFileError unless the stored step lists are of one length, with share and pieces, and only rho
+    has missing steps."""
+    lengths = {measure: len(steps[measure]) for measure in (*MEASURES, "pieces") if steps.get(measure) is not None}
+    if len(set(lengths.values())) != 1 or "share" not in lengths or "pieces" not in lengths:
+        raise StoredFileError(f"the attribution study is refused: its step lists differ in length ({lengths})")
+    if any(v is None for measure in ("agree", "changed", "tvd", "share") for v in steps.get(measure) or ()):
+        raise StoredFileError("the attribution study is refused: only rho may be missing at a step")
+
+
+def _check_summary(steps: dict[str, Any], summary: dict[str, Any]) -> None:
+    """StoredFileError unless each stored mean is the mean of its steps (within 1e-3), missing where they are."""
+    for measure in MEASURES:
+        stored, recomputed = summary.get(measure), mean_defined(steps.get(measure))
+        if (stored is None) != (recomputed is None) or (stored is not None and abs(stored - recomputed) > 1e-3):
+            raise StoredFileError(f"the attribution study is refused: its {measure} summary is {stored} but its "
+                                  f"steps give {recomputed}")
 
 
 def _rounded(value: float | None) -> float | None:

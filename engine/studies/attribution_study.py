@@ -25,17 +25,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import numpy as np
 import torch
 from torch import Tensor
 
-from engine.corpus.data import Pair
+from engine.corpus.corpus_read import Pair
 from engine.decoding.teacher_forcing import teacher_force
 from engine.decoding.translator import Translator
-from engine.explain import explain_steps
+from engine.explain.attribution import explain_steps
 from engine.models.config_file import read_config, update_config
 from engine.networks.model import Encoded
 from engine.settings.errors import EngineError
@@ -62,39 +62,54 @@ def run_attribution_study(translator: Translator, pairs: Sequence[Pair], count: 
                           seed: int = 0, ig_steps: int = 32, draws: int = DEFAULT_DRAWS) -> AttributionStudy:
     """Measure ``translator``'s attention against attribution on ``count`` pairs of ``pairs`` (the test split)."""
     started = time.monotonic()
-    attends = translator.uses_attention
     generator = np.random.default_rng(seed)
-    agree: list[float] = []
-    rho: list[float | None] = []
-    changed: list[float] = []
-    tvd: list[float] = []
-    share: list[float] = []
-    pieces: list[int] = []
+    readings = _Readings()
     sentences = 0
     for pair in sample_pairs(pairs, count, seed):
         translation = translator.translate(pair.source)
         if translation.empty or not translation.tokens:
             continue
         sentences += 1
+        readings.read(translator, translation, ig_steps, draws, generator)
+    if not sentences:
+        raise AttributionStudyError(f"none of the {min(count, len(pairs))} sampled pairs could be translated")
+    attends = translator.uses_attention
+
+    def kept(values: list) -> tuple | None:
+        return tuple(values) if attends else None
+
+    return AttributionStudy(sentences, len(pairs), seed, ig_steps, draws,
+                            kept(readings.agree), kept(readings.rho), kept(readings.changed), kept(readings.tvd),
+                            tuple(readings.share), tuple(readings.pieces), time.monotonic() - started)
+
+
+@dataclass
+class _Readings:
+    """What the study reads, one entry per decoded step of the sentences read so far."""
+
+    agree: list[float] = field(default_factory=list)  # 1.0 where α's top source piece is occlusion's
+    rho: list[float | None] = field(default_factory=list)  # Spearman ρ of α against |IG|
+    changed: list[float] = field(default_factory=list)  # share of permutations of α that change the token
+    tvd: list[float] = field(default_factory=list)  # their mean total variation distance
+    share: list[float] = field(default_factory=list)  # IG's share on the source
+    pieces: list[int] = field(default_factory=list)  # the sentence's source pieces
+
+    def read(self, translator: Translator, translation, ig_steps: int, draws: int,
+             generator: np.random.Generator) -> None:
+        """Read one translated sentence: IG's source share always, α against attribution where it attends."""
         ig = list(explain_steps(translator, translation, "ig", ig_steps=ig_steps))
-        share += [step.source_share for step in ig]
-        pieces += [len(translation.source_tokens)] * len(ig)
-        if not attends:
-            continue
+        self.share += [step.source_share for step in ig]
+        self.pieces += [len(translation.source_tokens)] * len(ig)
+        if not translator.uses_attention:
+            return
         occlusion = list(explain_steps(translator, translation, "occlusion"))
         alpha = np.asarray(translation.attention, dtype=np.float64)  # T×S
         for row, integrated, occluded in zip(alpha, ig, occlusion, strict=True):
-            agree.append(float(int(np.argmax(row)) == int(np.argmax(occluded.source))))
-            rho.append(spearman(row, np.abs(integrated.source)))
+            self.agree.append(float(int(np.argmax(row)) == int(np.argmax(occluded.source))))
+            self.rho.append(spearman(row, np.abs(integrated.source)))
         moved, distances = permuted_attention(translator, translation, draws, generator)
-        changed += moved
-        tvd += distances
-    if not sentences:
-        raise AttributionStudyError(f"none of the {min(count, len(pairs))} sampled pairs could be translated")
-    return AttributionStudy(sentences, len(pairs), seed, ig_steps, draws,
-                            tuple(agree) if attends else None, tuple(rho) if attends else None,
-                            tuple(changed) if attends else None, tuple(tvd) if attends else None,
-                            tuple(share), tuple(pieces), time.monotonic() - started)
+        self.changed += moved
+        self.tvd += distances
 
 
 @torch.no_grad()
@@ -136,13 +151,13 @@ def _rows(tensor: Tensor, rows: int) -> Tensor:
 def _repeated(encoded: Encoded, rows: int) -> Encoded:
     """``encoded`` (one sentence) as ``rows`` identical rows."""
     values = {}
-    for field in fields(encoded):
-        value = getattr(encoded, field.name)
+    for part_field in fields(encoded):
+        value = getattr(encoded, part_field.name)
         if isinstance(value, Tensor):
             value = _rows(value, rows)
         elif isinstance(value, tuple):
             value = tuple(_rows(part, rows) for part in value)
-        values[field.name] = value
+        values[part_field.name] = value
     return Encoded(**values)
 
 

@@ -42,6 +42,7 @@ def _batch_attention(translator: Translator, sources: Sequence[Sequence[int]], t
     for i in range(target_in.size(1)):
         out = model.decoder.step(embedded[:, i], state, encoded)
         state = out.state
+        assert out.weights is not None  # an attending model: forced_attention answers None for the others
         rows.append(out.weights)  # B×S
     weights = torch.stack(rows, dim=1).float().cpu().numpy()  # B×T×S
     return [weights[b, :len(given), :len(ids)] for b, (ids, given) in enumerate(zip(sources, targets, strict=True))]

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from engine.networks.scorer_table import FIXED_CONTEXT
+from engine.settings.scorer_table import FIXED_CONTEXT
 from engine.studies.length_study import LengthStudy
 
 SHORT, LONG = "1–10", "41+"
@@ -94,9 +94,17 @@ class LengthLesson:
         kept = f"keeps {self.kept:.0%} of its {SHORT}-token BLEU on {LONG} tokens ({self.best_long:.1f} against " \
                f"{self.best_short:.1f})"
         if self.fixed_long is None:
-            verb = ("Long inputs hold up" if self.holds else "Every line falls with length" if self.all_fall
-                    else "Long inputs are harder")
-            return f"{verb}: the best scorer on the longest inputs, {name}, {kept}."
+            return f"{self._verb()}: the best scorer on the longest inputs, {name}, {kept}."
+        return self._against_fixed(name, kept)
+
+    def _verb(self) -> str:
+        """How the lines go with length, without C to compare with."""
+        if self.holds:
+            return "Long inputs hold up"
+        return "Every line falls with length" if self.all_fall else "Long inputs are harder"
+
+    def _against_fixed(self, name: str, kept: str) -> str:
+        """sentence() with the fixed C's figures beside the best scorer's (``name``; ``kept``: its share)."""
         fixed = f"the fixed C keeps {self.fixed_kept:.0%}" if self.fixed_kept is not None else "the fixed C"
         if self.fixed_not_behind:
             return (f"On {LONG} tokens the fixed C ({self.fixed_long:.1f} BLEU) is not behind the best attention "
@@ -130,9 +138,14 @@ def length_lesson(studies: Mapping[str, LengthStudy]) -> LengthLesson | None:
     if not attending:
         return None
     best = max(attending, key=lambda name: (attending[name][1], attending[name][0], name))
-    fixed = studies.get(FIXED_CONTEXT)
-    fixed_short = _bleu(fixed, SHORT) if fixed is not None else None
-    fixed_long = _bleu(fixed, LONG) if fixed is not None else None
+    fixed_short, fixed_long = _fixed_bleus(studies.get(FIXED_CONTEXT))
     fixed_holds = fixed_short is not None and fixed_long is not None and holds_up(fixed_short, fixed_long)
     all_fall = not fixed_holds and not any(holds_up(short, long) for short, long in attending.values())
     return LengthLesson(best, *attending[best], fixed_short, fixed_long, all_fall)
+
+
+def _fixed_bleus(fixed: LengthStudy | None) -> tuple[float | None, float | None]:
+    """The fixed C's short- and long-input BLEU (None where it has none, or there is no C)."""
+    if fixed is None:
+        return None, None
+    return _bleu(fixed, SHORT), _bleu(fixed, LONG)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.corpus.data import Pair
+from engine.corpus.corpus_read import Pair
 from engine.decoding.repetition import looping_share
 from engine.decoding.translator import Translator
 from engine.evaluation.evaluate import corpus_scores

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from engine.models.model_record import ModelRecord
 from engine.settings.config import TrainConfig
@@ -58,16 +59,20 @@ class TrainingBudget:
         """A few words: 'until its validation stopped improving (3.8 h, kept at 32.8 M target tokens)',
         'for 25 min (its time budget)'."""
         took = _duration(self.seconds)
-        tokens = f"{self.target_tokens / 1e6:.1f} M target tokens" if self.target_tokens else ""
-        amount = ", ".join(part for part in (took, f"kept at {tokens}" if tokens else "") if part)
-        if self.ended == EARLY_STOPPING:
-            return "until its validation stopped improving" + (f" ({amount})" if amount else "")
-        if self.ended == TIME_BUDGET:
-            return f"for {took} (its time budget)" if took else "to a time budget"
-        if self.ended == TOKEN_BUDGET:
-            budget = f"its budget of {_millions(self.token_budget)} M target tokens" if self.token_budget else "a token budget"
-            return f"to {budget}" + (f" ({amount})" if amount else "")
-        return f"for {amount}" if amount else "for a time it did not record"
+        amount = self._amount(took)
+        aside = f" ({amount})" if amount else ""
+        budget = f"its budget of {_millions(self.token_budget)} M target tokens" if self.token_budget else "a token budget"
+        by_end = {
+            EARLY_STOPPING: "until its validation stopped improving" + aside,
+            TIME_BUDGET: f"for {took} (its time budget)" if took else "to a time budget",
+            TOKEN_BUDGET: f"to {budget}" + aside,
+        }
+        return by_end.get(self.ended, f"for {amount}" if amount else "for a time it did not record")
+
+    def _amount(self, took: str) -> str:
+        """'3.8 h, kept at 32.8 M target tokens': the time ``took`` and the tokens, those recorded."""
+        tokens = f"kept at {self.target_tokens / 1e6:.1f} M target tokens" if self.target_tokens else ""
+        return ", ".join(part for part in (took, tokens) if part)
 
 
 def _millions(tokens: int | None) -> str:
@@ -85,18 +90,26 @@ def training_budget(record: ModelRecord) -> TrainingBudget:
     """The budget a model's ``config.json`` records."""
     training = record.training
     finished = training.get("finished") or {}
-    history = training.get("history") or []
-    last = history[-1] if history and isinstance(history[-1], dict) else {}
-    tokens = last.get("target_tokens")
+    tokens = _last_validation(training.get("history") or []).get("target_tokens")
     seconds = finished.get("seconds") or training.get("train_seconds") or 0  # the whole run's, when it ended
     epochs = finished.get("epochs_completed")
     budget = (training.get("train_config") or {}).get("max_target_tokens")
     return TrainingBudget(
         ended=str(finished.get("reason") or ""),
         seconds=float(seconds) if isinstance(seconds, int | float) else 0.0,
-        target_tokens=int(tokens) if isinstance(tokens, int | float) and tokens > 0 else None,
+        target_tokens=_positive_count(tokens),
         epochs=int(epochs) if isinstance(epochs, int) else None,
-        token_budget=int(budget) if isinstance(budget, int | float) and budget > 0 else None)
+        token_budget=_positive_count(budget))
+
+
+def _last_validation(history: list[Any]) -> dict[str, Any]:
+    """The history's last entry (the last validation), {} when there is none or it is not a record."""
+    return history[-1] if history and isinstance(history[-1], dict) else {}
+
+
+def _positive_count(value: Any) -> int | None:
+    """A recorded count above 0 as an int; None for anything else (missing, 0, not a number)."""
+    return int(value) if isinstance(value, int | float) and value > 0 else None
 
 
 def recipe_groups(infos: Mapping[str, ModelRecord]) -> list[tuple[str, ...]]:
@@ -168,25 +181,33 @@ def budget_note(infos: Mapping[str, ModelRecord], labels: Mapping[str, str] | No
     found = _budget_groups(infos)
     if not found:
         return ""
-    parts = []
-    for group, budgets, shared in found:
-        shown = _join([(labels or {}).get(name, name) for name in group])
-        if len(group) == 1:
-            parts.append(f"{shown} was trained {budgets[0].describe()}")
-        elif shared in (EARLY_STOPPING, RAN_ITS_COURSE):
-            tokens = [b.target_tokens for b in budgets]
-            counted = _join([_millions(t) for t in tokens]) if all(tokens) else ""
-            caps = {b.token_budget for b in budgets if b.ended == TOKEN_BUDGET}
-            cap = f" {_millions(caps.pop())} M-token" if len(caps) == 1 and None not in caps else ""
-            ran_out = f" or their{cap} budget ran out" if shared == RAN_ITS_COURSE else ""
-            parts.append(f"{shown} were trained until their validation stopped improving{ran_out}"
-                         + (f" (kept at {counted} M target tokens)" if counted else ""))
-        elif shared == TIME_BUDGET:
-            parts.append(f"{shown} were trained for {_duration(budgets[0].seconds)} each (a time budget)")
-        else:
-            parts.append(f"{shown} were trained under one recipe: " + "; ".join(
-                f"{(labels or {}).get(n, n)} {b.describe()}" for n, b in zip(group, budgets, strict=True)))
+    names = labels or {}
+    parts = [_group_note(group, budgets, shared, names) for group, budgets, shared in found]
     return "Not trained alike (compare within a group): " + "; ".join(parts) + "."
+
+
+def _group_note(group: tuple[str, ...], budgets: list[TrainingBudget], shared: str, labels: Mapping[str, str]) -> str:
+    """budget_note's clause for one group: how its models were trained (``shared``: the end they share)."""
+    shown = _join([labels.get(name, name) for name in group])
+    if len(group) == 1:
+        return f"{shown} was trained {budgets[0].describe()}"
+    if shared in (EARLY_STOPPING, RAN_ITS_COURSE):
+        return _converged_note(shown, budgets, shared)
+    if shared == TIME_BUDGET:
+        return f"{shown} were trained for {_duration(budgets[0].seconds)} each (a time budget)"
+    return f"{shown} were trained under one recipe: " + "; ".join(
+        f"{labels.get(n, n)} {b.describe()}" for n, b in zip(group, budgets, strict=True))
+
+
+def _converged_note(shown: str, budgets: list[TrainingBudget], shared: str) -> str:
+    """The clause for a group trained until validation stopped improving (or, RAN_ITS_COURSE, its token budget)."""
+    tokens = [b.target_tokens for b in budgets]
+    counted = _join([_millions(t) for t in tokens]) if all(tokens) else ""
+    caps = {b.token_budget for b in budgets if b.ended == TOKEN_BUDGET}
+    cap = f" {_millions(caps.pop())} M-token" if len(caps) == 1 and None not in caps else ""
+    ran_out = f" or their{cap} budget ran out" if shared == RAN_ITS_COURSE else ""
+    return (f"{shown} were trained until their validation stopped improving{ran_out}"
+            + (f" (kept at {counted} M target tokens)" if counted else ""))
 
 
 def short_budget_note(infos: Mapping[str, ModelRecord], labels: Mapping[str, str] | None = None) -> str:

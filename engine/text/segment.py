@@ -21,11 +21,11 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from engine.files.paths import SEGMENTER_WORDS
 from engine.files.safe_open import read_capped
-from engine.models.paths import SEGMENTER_WORDS
 from engine.settings.errors import DataError
 
-WORDS_FILE = SEGMENTER_WORDS  # engine/models/paths.py: the shipped files' folder, installed or in a checkout
+WORDS_FILE = SEGMENTER_WORDS  # engine/files/paths.py: the shipped files' folder, installed or in a checkout
 CHARACTERS = "characters"  # the fallback segmenter's name: one word per character
 
 MAX_WORDS_BYTES = 64 * 1024 * 1024  # the trimmed list is ~1 MB, jieba's full dictionary 5 MB

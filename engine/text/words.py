@@ -89,6 +89,14 @@ class WordSplit:
         return np.diff(bounds)
 
 
+
+def _byte_value(piece: str) -> int:
+    """The byte a byte piece (``<0xEF>``) stands for; the caller has matched it with _BYTE_PIECE."""
+    match = _BYTE_PIECE.match(piece)
+    assert match is not None
+    return int(match.group(1), 16)
+
+
 def is_han(char: str) -> bool:
     """A Chinese character (CJK unified or compatibility ideograph, or 〇)."""
     code = ord(char)
@@ -126,7 +134,7 @@ def _decode_bytes(pieces: Sequence[str], start: int, end: int, texts: list[str],
     k = start
     while k < end:
         for length in range(1, min(4, end - k) + 1):
-            chunk = bytes(int(_BYTE_PIECE.match(pieces[k + i]).group(1), 16) for i in range(length))
+            chunk = bytes(_byte_value(pieces[k + i]) for i in range(length))
             try:
                 char = chunk.decode("utf-8")
             except UnicodeDecodeError:

@@ -12,9 +12,9 @@ import shutil
 from pathlib import Path
 
 from engine.models.bundle import load_model_folder, save_model_folder
-from engine.records.metrics_log import MetricsLog
 from engine.settings.errors import ConfigError, ModelFileError
 from engine.training.checkpoint_state import discard_checkpoint
+from engine.training.metrics_log import MetricsLog
 from engine.training.run_lock import claim_run_folder
 from engine.training.snapshots import average_snapshots
 

@@ -16,8 +16,9 @@ from typing import Any
 import torch
 
 from engine.corpus.choice import CorpusChoice, VocabularySizes
+from engine.corpus.corpus_read import CorpusReport, read_tsv
 from engine.corpus.corpus_stream import HELD_OUT_CAPS
-from engine.corpus.data import SPLIT_RULE_TEXT, CorpusReport, Split, read_tsv, split_pairs
+from engine.corpus.data import SPLIT_RULE_TEXT, Split, split_pairs
 from engine.corpus.tasks import dates
 from engine.corpus.token_cache import TokenPairs, corpus_digest, prepare_cached, token_cache_folder
 from engine.files.atomic import write_bytes_atomic
@@ -35,7 +36,7 @@ from engine.training.checkpoint_state import (
     has_checkpoint,
 )
 from engine.training.distributed import SINGLE, Distributed, broadcast
-from engine.training.trainer import TrainingJob
+from engine.training.train_run import TrainingJob
 
 TATOEBA_ATTRIBUTION = (
     "Sentence pairs from the Tatoeba Project (tatoeba.org), licensed CC-BY 2.0 FR, "

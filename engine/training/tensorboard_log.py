@@ -4,7 +4,7 @@
     python -m engine train … --tensorboard --out runs/zh-en
     tensorboard --logdir runs/zh-en/tensorboard
 
-The run's own metrics log (engine.records.metrics_log) stays the record the app reads; this writes the
+The run's own metrics log (engine.training.metrics_log) stays the record the app reads; this writes the
 same events into ``<run folder>/tensorboard/``: per step the loss, learning rate and throughput;
 per validation BLEU, chrF, exact match and the validation loss, and the attention map of the first
 sample sentence as an image (target rows × source columns, brighter = more attention), so that

@@ -29,7 +29,7 @@ from engine.training.train_step import train_step
 from engine.training.validation import validate
 
 if TYPE_CHECKING:
-    from engine.models.training_words import TrainingWords
+    from engine.text.training_words import TrainingWords
 
 
 @dataclass(frozen=True)

@@ -17,11 +17,11 @@ from typing import Any
 
 import torch
 
-from engine.records.metrics_log import MetricsLog
 from engine.training.batches import MAX_TRAIN_TOKENS, collate, encode_pairs, make_batches
 from engine.training.checkpoint_state import checkpoint_step, has_checkpoint
 from engine.training.distributed import broadcast
 from engine.training.events import FinishReason, TrainControl, TrainEvent
+from engine.training.metrics_log import MetricsLog
 from engine.training.train_run import TrainingJob, TrainingRun
 from engine.training.train_step import compute_loss
 
@@ -39,7 +39,7 @@ _EpochEvents = Generator[TrainEvent, None, FinishReason]
 def train(job: TrainingJob, control: TrainControl | None = None, resume: bool = False,
           tensorboard: bool = False, on_status: Callable[[str], None] | None = None) -> Iterator[TrainEvent]:
     """Run training, yielding events; the last one is always a :class:`FinishedEvent`. Every event
-    is also appended to the run folder's metrics log (engine.records.metrics_log), so that any process can
+    is also appended to the run folder's metrics log (engine.training.metrics_log), so that any process can
     follow the run from its folder; a new run starts a new log, a resumed one goes on with it (its
     description replaced by the resume's own options, damaged lines dropped and told to
     ``on_status``). With ``tensorboard``, the events also go to TensorBoard event files
@@ -64,7 +64,7 @@ def train(job: TrainingJob, control: TrainControl | None = None, resume: bool = 
 
 
 def _run_description(job: TrainingJob) -> dict[str, Any]:
-    """What the run was asked for: the metrics log's start line (engine.records.metrics_log)."""
+    """What the run was asked for: the metrics log's start line (engine.training.metrics_log)."""
     return {"source_language": job.source_language, "target_language": job.target_language,
             "model": job.model.config.to_dict(), "train_config": job.train_config.to_dict(),
             "request": job.request, "data": (job.metadata.get("data") or {}), "task": job.metadata.get("task"),

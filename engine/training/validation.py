@@ -1,7 +1,7 @@
 """A training run's validation: the valid loss, BLEU / chrF / exact match of greedy translations
 (and the BLEU of the long valid set, when the run is judged on both), sample translations, a
 weight snapshot, and the best model saved to the run folder as a model folder (with the record of
-its training sources' words, engine.models.training_words, made once at the first save)."""
+its training sources' words, engine.text.training_words, made once at the first save)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ import torch
 from engine.decoding.translator import Translator
 from engine.evaluation.evaluate import Evaluation, evaluate
 from engine.models.bundle import save_model_folder
-from engine.models.training_words import TrainingWords, collect_training_words
 from engine.text.tokenizer import PAD_ID
+from engine.text.training_words import TrainingWords, collect_training_words
 from engine.training.batches import collate
 from engine.training.distributed import broadcast
 from engine.training.events import SampleTranslation, ValidationEvent

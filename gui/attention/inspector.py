@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.networks.scorer_table import context_formula, head_score_formula  # torch-free
+from engine.settings.scorer_table import context_formula, head_score_formula  # torch-free
 from engine.text.words import WordSplit, merge_columns, merge_scores
 from gui.attention.head_rows import MEAN
 from gui.attention.labels import piece_label, quoted, token_label

@@ -1,5 +1,5 @@
 """What a model without attention shows in place of its map (the fixed context C of plain seq2seq): the
-note that says why, and the mechanisms of the registry (engine/networks/scorer_table.py) it suggests instead."""
+note that says why, and the mechanisms of the registry (engine/settings/scorer_table.py) it suggests instead."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from PySide6.QtCore import QCoreApplication
 
-from engine.networks.scorer_table import SCORER_TABLE, ScorerInfo  # torch-free
+from engine.settings.scorer_table import SCORER_TABLE, ScorerInfo  # torch-free
 from gui.scorer_labels import scorer_label
 
 
@@ -19,7 +19,7 @@ def short_label(label: str) -> str:
 
 def no_attention_note(table: Mapping[str, ScorerInfo] = SCORER_TABLE) -> str:
     """What the panel shows for a model without attention; the mechanisms it suggests instead are
-    every one of the registry (engine/networks/scorer_table.py) that attends."""
+    every one of the registry (engine/settings/scorer_table.py) that attends."""
     names = [html.escape(short_label(scorer_label(info.label))) for info in table.values() if info.uses_attention]
     separator = QCoreApplication.translate("NoAttention", ", ")
     choices = names[0] if len(names) < 2 else QCoreApplication.translate("NoAttention", "%1 or %2").replace(

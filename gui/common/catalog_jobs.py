@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from gui.heap import freeze_startup_heap
 
 if TYPE_CHECKING:
-    from engine.models.catalog import ModelEntry, UnusableFolder
+    from engine.records.catalog import ModelEntry, UnusableFolder
 
 # PyTorch threads for the app's decoding (one sentence at a time: matrix–vector products too small
 # to share between threads). With idle threads asleep (gui.app.prefer_passive_threads), every
@@ -37,7 +37,7 @@ class CatalogSnapshot:
 
     entries: list[ModelEntry]
     unusable: list[UnusableFolder]
-    default: ModelEntry | None  # engine.models.catalog.default_model's choice
+    default: ModelEntry | None  # engine.records.catalog.default_model's choice
     pinned: ModelEntry | None = None
     pinned_error: str = ""
     scorers: dict[str, tuple[str, str]] = field(default_factory=dict)  # name → (label, formula)
@@ -53,16 +53,16 @@ class LoadFailure:
 
 def pinned_entry(folder: Path) -> ModelEntry:
     """A catalog entry for a folder given on the command line (it wins its direction × scorer slot)."""
-    from engine.models.catalog import read_entry
+    from engine.records.catalog import read_entry
 
     return dataclasses.replace(read_entry(Path(folder), shipped=False), modified=float("inf"))
 
 
 def scan_catalog(pinned_folder: Path | None = None) -> CatalogSnapshot:
     """Scan the shipped and user model folders (imports the engine)."""
-    from engine.models.catalog import default_model, scan
-    from engine.networks.scorer_table import SCORER_TABLE
+    from engine.records.catalog import default_model, scan
     from engine.settings.errors import EngineError
+    from engine.settings.scorer_table import SCORER_TABLE
 
     entries, unusable = scan()
     pinned, pinned_error = None, ""

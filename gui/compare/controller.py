@@ -1,6 +1,6 @@
 """The Compare view's controller: the only code of the view that starts workers and calls the engine.
 
-It finds one model per scorer of the chosen direction (engine.models.catalog), loads them in the
+It finds one model per scorer of the chosen direction (engine.records.catalog), loads them in the
 background, and on :meth:`compare` decodes the sentence with every model at once — one worker
 that steps the models in turn — streaming each model's steps as the Translate view does. When a shared target is chosen it
 then forces that target on every model (engine.decoding.forced), so that the maps share rows, and asks the

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PySide6.QtCore import QCoreApplication
 
-from engine.networks.scorer_table import ATTENTION_SCORER_NAMES, SCORER_NAMES, SCORER_TABLE  # torch-free
+from engine.settings.scorer_table import ATTENTION_SCORER_NAMES, SCORER_NAMES, SCORER_TABLE  # torch-free
 from gui.attention.head_rows import stacked_heads
 from gui.common.directions import label_of_direction
 from gui.scorer_labels import scorer_label
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from engine.decoding.forced import ForcedDecode
     from engine.decoding.search import DecodeStep
     from engine.decoding.translator import Translation
-    from engine.models.catalog import ModelEntry
+    from engine.records.catalog import ModelEntry
 
 SCORER_ORDER = SCORER_NAMES  # the grid's panels, in the engine's order
 ATTENTION_SCORERS = ATTENTION_SCORER_NAMES

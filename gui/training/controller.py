@@ -28,15 +28,15 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from engine.models.catalog import user_models_folder
+from engine.records.catalog import user_models_folder
 from engine.records.runs import ResumableRun, RunFolder, RunPhase, resumable_runs
+from engine.text.readable import format_duration
 from engine.training.events import (
     FinishedEvent,
     FinishReason,
     StepEvent,
     TrainControl,
     ValidationEvent,
-    format_duration,
 )
 from gui.common.plotstyle import run_colour
 from gui.training.corpus import CorpusEntry, CorpusInspection, inspect_corpus

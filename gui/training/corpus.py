@@ -16,7 +16,7 @@ from PySide6.QtCore import QCoreApplication
 
 from engine.corpus.data import CorpusReport, preview, read_tsv, split_pairs
 from engine.corpus.tasks import dates
-from engine.models.paths import TATOEBA_CORPUS
+from engine.files.paths import TATOEBA_CORPUS
 from engine.settings.errors import DataError
 
 # The Tatoeba / manythings Chinese–English corpus, kept beside the project (never inside it).

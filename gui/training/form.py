@@ -35,8 +35,8 @@ from PySide6.QtWidgets import (
 
 from engine.corpus.choice import CorpusChoice, VocabularySizes
 from engine.corpus.tasks import dates
-from engine.networks.scorer_table import SCORER_TABLE
 from engine.settings.config import HIDDEN_SIZE_FIELDS, SCORER_NAMES, ModelShape, TrainConfig
+from engine.settings.scorer_table import SCORER_TABLE
 from engine.settings.settings_meta import described
 from gui.scorer_labels import scorer_label
 from gui.training.corpus import CorpusEntry, builtin_entries

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.settings.errors import ConfigError
-from engine.training.events import format_duration
+from engine.text.readable import format_duration
 from gui.training.controller import TrainingController
 from gui.training.corpus import CorpusEntry, CorpusInspection
 from gui.training.curves import CurvesView

@@ -9,7 +9,8 @@ from PySide6.QtCore import QCoreApplication
 
 from engine.records.runs import RunPhase
 from engine.settings.config import TrainConfig
-from engine.training.events import FinishedEvent, StepEvent, format_duration, format_tokens
+from engine.text.readable import format_duration, format_tokens
+from engine.training.events import FinishedEvent, StepEvent
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, Qt, Sign
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
-from engine.networks.scorer_table import SCORER_TABLE
-from engine.training.events import format_duration, format_tokens  # torch-free
+from engine.settings.scorer_table import SCORER_TABLE
+from engine.text.readable import format_duration, format_tokens  # torch-free
 from gui.scorer_labels import scorer_label
 from gui.training.records import RunRecord
 

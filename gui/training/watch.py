@@ -43,7 +43,7 @@ class LogChunk:
     identity: int  # the log file's inode
     restarted: bool  # read from the start again (the log was replaced)
     steps_ahead: int = 0  # about how many step lines the log holds beyond these (0 at its end)
-    damaged: LogRead = LogRead([], 0)  # damaged lines skipped among these (engine.records.metrics_log), records left out
+    damaged: LogRead = LogRead([], 0)  # damaged lines skipped among these (engine.training.metrics_log), records left out
 
 
 def _chunk(events: list, described: bool, request: RunSpec | None, offset: int, identity: int, restarted: bool,

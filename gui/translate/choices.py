@@ -19,7 +19,7 @@ from gui.i18n import fill
 from gui.scorer_labels import scorer_label
 
 if TYPE_CHECKING:
-    from engine.models.catalog import ModelEntry
+    from engine.records.catalog import ModelEntry
 
 DIRECTION_ORDER = ("zh-en", "en-zh", "dates-src-iso")  # known directions first, others after
 PREFERRED_SCORER = "additive"

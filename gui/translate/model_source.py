@@ -24,7 +24,7 @@ from gui.workers import Job, JobSet, JobStarter
 
 if TYPE_CHECKING:
     from engine.models.bundle import ModelBundle
-    from engine.models.catalog import ModelEntry
+    from engine.records.catalog import ModelEntry
 
 
 class ModelSource(QObject):
@@ -41,7 +41,7 @@ class ModelSource(QObject):
         self.jobs: JobStarter = jobs if jobs is not None else JobSet(self)
         self.choices: ModelChoices | None = None
         self.scorers: dict[str, tuple[str, str]] = {}
-        self.unusable: list = []  # the model folders the last scan could not use (engine.models.catalog.UnusableFolder)
+        self.unusable: list = []  # the model folders the last scan could not use (engine.records.catalog.UnusableFolder)
         self.bundle: ModelBundle | None = None
         self.entry: ModelEntry | None = None
         self._pinned_folder: Path | None = None
@@ -78,7 +78,7 @@ class ModelSource(QObject):
 
     def rescan(self) -> None:
         """List the model folders again (a model was just trained): choices update at once."""
-        if "engine.models.catalog" in sys.modules:
+        if "engine.records.catalog" in sys.modules:
             self._apply_catalog(scan_catalog(self._pinned_folder), None)
         else:
             job = self.jobs.start(lambda: catalog_items(self._pinned_folder), "catalog scan")

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from engine.decoding.search import DecodeStep
     from engine.decoding.translator import Translation
     from engine.models.bundle import ModelBundle
-    from engine.models.catalog import ModelEntry
+    from engine.records.catalog import ModelEntry
     from gui.translate.beam_dialog import BeamTreeDialog
     from gui.translate.choices import ModelChoices
     from gui.translate.controller import RunInfo

@@ -1,6 +1,6 @@
 """The model folders the catalog could not use, said rather than left out in silence: a "models not
 loaded" button beside the model choices (hidden when every folder loaded) whose menu lists each folder
-with the engine's reason (engine.models.catalog.scan)."""
+with the engine's reason (engine.records.catalog.scan)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 
 if TYPE_CHECKING:
-    from engine.models.catalog import UnusableFolder
+    from engine.records.catalog import UnusableFolder
 
 MENU_TEXT_CHARS = 160  # a reason longer than this is cut in the menu (the tooltip holds it whole)
 

@@ -3,7 +3,7 @@ source tokens.
 
 "grandparents" never occurs in the training corpus; 饺 was never seen, so SentencePiece spells it
 as bytes; "Python" comes out as P ##y ##t ##h ##o ##n. Each model folder records the words of its
-training sources (engine.models.training_words); when a run starts, the words of its input missing from
+training sources (engine.text.training_words); when a run starts, the words of its input missing from
 that record are named in one line — "never seen in training: grandparents" — and their source
 pieces get a wavy underline. A model without a usable record (an older folder, or a damaged,
 missing or oversize ``words.json``) still translates: the line says once, at the model's first run,
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
-from engine.models.training_words import unseen_piece_indices  # torch-free
+from engine.text.training_words import unseen_piece_indices  # torch-free
 
 if TYPE_CHECKING:
     from gui.translate.controller import RunInfo

@@ -8,9 +8,9 @@ import torch
 
 from engine.networks.attention import SCORERS, Attention, build_scorer, masked_softmax
 from engine.networks.model import Encoded
-from engine.networks.scorer_table import RNN_SCORER_NAMES, SCORER_TABLE
 from engine.settings.config import ModelShape
 from engine.settings.errors import ConfigError
+from engine.settings.scorer_table import RNN_SCORER_NAMES, SCORER_TABLE
 
 ATTENDING = [name for name, cls in SCORERS.items() if cls.uses_attention]
 MULTI_HEAD = [name for name in ATTENDING if SCORER_TABLE[name].heads > 1]
@@ -204,7 +204,7 @@ def test_the_scorer_classes_and_the_torch_free_table_agree():
 def test_a_registry_row_that_names_the_wrong_class_is_refused(monkeypatch):
     import dataclasses
 
-    from engine.networks import scorer_table
+    from engine.settings import scorer_table
 
     wrong = dataclasses.replace(SCORER_TABLE["dot"], implementation="engine.networks.attention:AdditiveScorer")
     monkeypatch.setitem(scorer_table.SCORER_TABLE, "dot", wrong)

@@ -6,9 +6,9 @@ from torch import nn
 
 from engine.networks.attention import masked_softmax
 from engine.networks.model import build_model
-from engine.networks.scorer_table import ATTENTION_SCORER_NAMES
 from engine.settings.config import ModelConfig
 from engine.settings.errors import ConfigError
+from engine.settings.scorer_table import ATTENTION_SCORER_NAMES
 
 SMALL = dict(src_vocab_size=40, tgt_vocab_size=50, embedding_size=16, encoder_hidden_size=16,
              decoder_hidden_size=16, attention_size=16)

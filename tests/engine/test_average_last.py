@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.__main__ import main
-from engine.models.paths import PROJECT_ROOT
+from engine.files.paths import PROJECT_ROOT
 
 SHIPPED = PROJECT_ROOT / "resources" / "models" / "en-zh-dot"
 

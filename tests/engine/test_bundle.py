@@ -266,8 +266,8 @@ def test_the_size_check_counts_every_architecture_exactly_and_loads_nothing_heav
 
     from engine.models.bundle import _NoInitialization
     from engine.networks.model import Seq2Seq
-    from engine.networks.scorer_table import RNN_SCORER_NAMES
     from engine.settings.config import ModelConfig
+    from engine.settings.scorer_table import RNN_SCORER_NAMES
 
     for scorer in RNN_SCORER_NAMES:  # every RNN mechanism the registry holds
         for cell in ("gru", "lstm"):

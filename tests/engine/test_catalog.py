@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from engine.models.catalog import default_model, scan, user_models_folder
+from engine.records.catalog import default_model, scan, user_models_folder
 
 
 @pytest.mark.slow  # a trained model, or the real window

@@ -3,9 +3,9 @@ and the long-input note separates thousands (\"of 2,934 sub-word tokens\")."""
 
 from __future__ import annotations
 
+from engine.files.paths import PROJECT_ROOT
 from engine.models.bundle import load_model_folder
-from engine.models.paths import PROJECT_ROOT
-from engine.training.events import format_tokens
+from engine.text.readable import format_tokens
 
 
 def test_a_huge_token_count_is_given_in_billions() -> None:

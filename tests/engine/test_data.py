@@ -19,7 +19,7 @@ from engine.corpus.data import (
     read_tsv,
     split_pairs,
 )
-from engine.models.paths import TATOEBA_CORPUS
+from engine.files.paths import TATOEBA_CORPUS
 from engine.settings.errors import ConfigError, DataError
 
 REAL_CORPUS = TATOEBA_CORPUS

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.records.metrics_log import read_records
 from engine.settings.errors import ConfigError
 from engine.training.distributed import SINGLE, Distributed, from_environment
+from engine.training.metrics_log import read_records
 
 ROOT = Path(__file__).resolve().parents[2]
 # A tiny dates model, no dropout (each rank would draw other masks than one process does), a fixed

@@ -14,9 +14,9 @@ from safetensors.torch import save_file
 
 from engine.__main__ import main
 from engine.models.bundle import load_model_folder
-from engine.records.metrics_log import METRICS_FILE
 from engine.settings.errors import StoredFileError
 from engine.training.checkpoint_state import has_checkpoint
+from engine.training.metrics_log import METRICS_FILE
 from engine.training.run_lock import claim_run_folder
 from engine.training.snapshots import average_snapshots, list_snapshots, read_snapshot, save_snapshot
 from engine.training.trainer import train

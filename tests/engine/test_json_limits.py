@@ -14,9 +14,9 @@ import torch
 import engine.cli.cli_decode
 from engine.__main__ import main
 from engine.corpus.examples import load_examples
+from engine.files.paths import PROJECT_ROOT
 from engine.models.bundle import load_model_folder
 from engine.models.config_file import read_config
-from engine.models.paths import PROJECT_ROOT
 from engine.records.session_file import load_session
 from engine.records.session_values import SessionFileError
 from engine.settings.errors import ModelFileError

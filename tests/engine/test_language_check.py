@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from engine.models.catalog import SHIPPED_MODELS
+from engine.records.catalog import SHIPPED_MODELS
 from engine.text.language_check import (
     BYTE_SHARE_LIMIT,
     DOMINANT_SHARE,

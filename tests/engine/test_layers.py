@@ -115,7 +115,7 @@ def test_the_import_map_sees_each_kind_of_import(tmp_path):
 # engine.records.runs.RunFolder, never by name.
 ENGINE_RUN_FILES = ("metrics.jsonl", "state.json", "state.safetensors", "run.json")
 # The engine's readers and writers of those files: only engine.records.runs calls them for the GUI.
-RUN_FILE_MODULES = ("engine.training.checkpoint", "engine.records.metrics_log", "engine.evaluation.run_report", "engine.training.run_lock",
+RUN_FILE_MODULES = ("engine.training.checkpoint", "engine.training.metrics_log", "engine.records.run_report", "engine.training.run_lock",
                     "engine.training.resume_args")
 
 

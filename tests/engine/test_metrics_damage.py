@@ -10,7 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.records.metrics_log import (
+from engine.records.run_spec import stored_train_arguments
+from engine.settings.errors import StoredFileError
+from engine.training.events import FinishedEvent, FinishReason, SampleTranslation, StepEvent, ValidationEvent
+from engine.training.metrics_log import (
     METRICS_FILE,
     MetricsLog,
     events_from_records,
@@ -18,9 +21,6 @@ from engine.records.metrics_log import (
     read_description,
     read_log,
 )
-from engine.records.run_spec import stored_train_arguments
-from engine.settings.errors import StoredFileError
-from engine.training.events import FinishedEvent, FinishReason, SampleTranslation, StepEvent, ValidationEvent
 
 COMMAND = "python -m engine train --task dates --scorer additive --epochs 3 --out run"
 
@@ -52,7 +52,7 @@ def write_log(folder: Path, steps: int, damaged: list[str] = (), validation_ever
 
 
 def _record(event) -> dict:
-    from engine.records.metrics_log import event_record
+    from engine.training.metrics_log import event_record
 
     return event_record(event)
 

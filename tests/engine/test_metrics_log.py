@@ -7,8 +7,8 @@ import json
 import numpy as np
 import pytest
 
-from engine.records.metrics_log import METRICS_FILE, event_record, events_from_records, read_records
 from engine.training.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent
+from engine.training.metrics_log import METRICS_FILE, event_record, events_from_records, read_records
 from engine.training.trainer import train
 from tests.model_factory import tiny_job
 

@@ -4,9 +4,9 @@ import pytest
 import torch
 
 from engine.networks.model import build_model
-from engine.networks.scorer_table import SCORER_TABLE
 from engine.settings.config import ModelConfig, TrainConfig
 from engine.settings.errors import ConfigError
+from engine.settings.scorer_table import SCORER_TABLE
 
 # The RNN's single-head mechanisms, from the registry (the sizes below suit one head).
 SINGLE_HEAD_RNN = [name for name, info in SCORER_TABLE.items() if info.family == "rnn" and info.heads == 1]

@@ -11,9 +11,9 @@ import pytest
 import engine.training.jobs
 from engine.__main__ import main
 from engine.corpus.tasks import dates
-from engine.records.metrics_log import METRICS_FILE, read_description
 from engine.records.run_spec import stored_train_arguments
 from engine.training.checkpoint_state import checkpoint_progress, checkpoint_step
+from engine.training.metrics_log import METRICS_FILE, read_description
 from tests.engine.test_metrics_damage import DAMAGED
 
 pytestmark = pytest.mark.slow

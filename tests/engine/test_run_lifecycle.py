@@ -16,7 +16,6 @@ import torch
 
 from engine.corpus.choice import CorpusChoice
 from engine.corpus.tasks import dates
-from engine.records.metrics_log import METRICS_FILE, MetricsLog
 from engine.records.run_lifecycle import (
     RunOrder,
     RunReady,
@@ -37,6 +36,7 @@ from engine.training.events import (
     TrainControl,
     ValidationEvent,
 )
+from engine.training.metrics_log import METRICS_FILE, MetricsLog
 
 ROOT = Path(__file__).resolve().parents[2]
 

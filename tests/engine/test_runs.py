@@ -18,7 +18,6 @@ from engine.cli.cli_train import _corpus_choice, _settings_from
 from engine.corpus.choice import CorpusChoice, VocabularySizes
 from engine.corpus.data import SPLIT_RULE_TEXT
 from engine.corpus.tasks import dates
-from engine.records.metrics_log import METRICS_FILE, MetricsLog
 from engine.records.run_spec import RunSpec
 from engine.records.runs import RunFolder, RunPhase, resumable_runs
 from engine.settings.config import ModelShape, TrainConfig
@@ -26,6 +25,7 @@ from engine.training.checkpoint import save_checkpoint
 from engine.training.checkpoint_state import checkpoint_progress
 from engine.training.events import FinishReason, StepEvent, TrainControl, ValidationEvent
 from engine.training.jobs import prepare_job
+from engine.training.metrics_log import METRICS_FILE, MetricsLog
 from engine.training.run_lock import claim_run_folder
 from engine.training.trainer import train
 from tests.engine.test_checkpoint_commit import _parts

@@ -1,4 +1,4 @@
-"""The shipped files' folder is found in one place (engine/models/paths.py), and ``--model`` takes a shipped
+"""The shipped files' folder is found in one place (engine/files/paths.py), and ``--model`` takes a shipped
 model's name as well as a folder (tests/test_wheel_install.py checks both from an installed wheel)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine.__main__ import build_parser
-from engine.models import paths
+from engine.files import paths
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -2,12 +2,12 @@
 
 import pytest
 
+from engine.files.paths import TATOEBA_CORPUS
 from engine.models.bundle import load_model_folder
-from engine.models.catalog import SHIPPED_MODELS, default_model, scan
 from engine.models.model_record import ModelRecord
-from engine.models.paths import TATOEBA_CORPUS
-from engine.networks.scorer_table import SCORER_TABLE
+from engine.records.catalog import SHIPPED_MODELS, default_model, scan
 from engine.settings.config import TrainConfig
+from engine.settings.scorer_table import SCORER_TABLE
 from engine.studies.length_study import read_length_study
 from engine.studies.training_budget import budget_note, recipe_groups, recipe_key
 from tests.scripts import load_script

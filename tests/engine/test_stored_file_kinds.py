@@ -19,21 +19,21 @@ from engine.corpus.cache_check import ID_FILES
 from engine.corpus.data import read_tsv
 from engine.corpus.token_cache import TokenPairs, prepare_cached
 from engine.files import stored
+from engine.files.paths import PROJECT_ROOT
 from engine.files.stored import with_digest
 from engine.models import bundle, config_file
 from engine.models.bundle import load_model_folder
 from engine.models.config_file import read_config
-from engine.models.paths import PROJECT_ROOT
-from engine.records import metrics_log, session_file
-from engine.records.metrics_log import last_finish_reason, read_log
+from engine.records import session_file
 from engine.records.runs import RunFolder
 from engine.records.session_values import SessionFileError
 from engine.settings.errors import DataError, ModelFileError, StoredFileError
 from engine.studies import alignment_store
 from engine.studies.alignment_store import AlignmentFileError, load_alignment
 from engine.studies.length_study import read_length_study
-from engine.training import checkpoint_state, snapshots
+from engine.training import checkpoint_state, metrics_log, snapshots
 from engine.training.checkpoint import load_checkpoint
+from engine.training.metrics_log import last_finish_reason, read_log
 from engine.training.run_lock import LOCK_FILE, lock_holder
 from engine.training.snapshots import average_snapshots, read_snapshot
 from tests.engine.hang_guard import ends_quickly, raises_quickly

@@ -21,16 +21,22 @@ from hypothesis import strategies as st
 from engine.corpus.token_cache import TokenPairs, corpus_digest, prepare_cached
 from engine.files.schema import SchemaError
 from engine.files.stored import canonical_digest, file_sha256
-from engine.records import metrics_log
-from engine.records.metrics_log import METRICS_FILE, events_from_records, last_finish_reason, read_description, read_log
-from engine.records.metrics_schema import RECORDS, check_record
 from engine.records.run_spec import stored_train_arguments
 from engine.settings.errors import EngineError, StoredFileError
 from engine.studies.length_study import LengthStudy, stored_length_study
 from engine.text.tokenizer import TokenizerSettings
+from engine.training import metrics_log
 from engine.training.checkpoint import load_checkpoint, restore_training_state, save_checkpoint
 from engine.training.checkpoint_state import CHECKPOINT_FOLDER, STATE_FILE
 from engine.training.events import FinishedEvent, FinishReason, StepEvent
+from engine.training.metrics_log import (
+    METRICS_FILE,
+    events_from_records,
+    last_finish_reason,
+    read_description,
+    read_log,
+)
+from engine.training.metrics_schema import RECORDS, check_record
 from engine.training.snapshots import read_snapshot, save_snapshot
 from tests.engine.test_checkpoint_commit import _parts
 from tests.engine.test_length_study import STUDY

@@ -9,10 +9,10 @@ import torch
 import engine.training.train_step as train_step_module
 from engine.models.bundle import load_model_folder
 from engine.networks.model import build_model
-from engine.records.metrics_log import events_from_records, read_log
 from engine.settings.config import TrainConfig
 from engine.settings.errors import ConfigError, DivergedError
 from engine.training.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent
+from engine.training.metrics_log import events_from_records, read_log
 from engine.training.trainer import train
 from tests.model_factory import tiny_job
 

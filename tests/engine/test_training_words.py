@@ -1,4 +1,4 @@
-"""The record of a model's training words, and the input words it never saw (engine/models/training_words.py)."""
+"""The record of a model's training words, and the input words it never saw (engine/text/training_words.py)."""
 
 import hashlib
 import json
@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-import engine.models.training_words as tw
-from engine.models.training_words import (
+import engine.text.training_words as tw
+from engine.text.training_words import (
     NOT_RECORDED,
     TrainingWords,
     collect_training_words,

@@ -8,12 +8,11 @@ import shutil
 import pytest
 
 from engine.__main__ import main
+from engine.files.paths import SHIPPED_MODELS, TATOEBA_CORPUS
 from engine.files.stored import file_sha256
 from engine.models.bundle import load_model_folder, save_model_folder
 from engine.models.config_file import read_config, update_config
-from engine.models.model_files import WORDS_FILE
-from engine.models.paths import SHIPPED_MODELS, TATOEBA_CORPUS
-from engine.models.training_words import NOT_RECORDED
+from engine.text.training_words import NOT_RECORDED, WORDS_FILE
 from tests.scripts import load_script
 
 pytestmark = pytest.mark.slow  # trained models, subprocess-free but reading whole folders and the corpus
@@ -62,7 +61,7 @@ def test_a_damaged_or_missing_record_leaves_the_model_loading_and_translating(da
     elif damage == "edited":
         (folder / WORDS_FILE).write_bytes((folder / WORDS_FILE).read_bytes().replace(b'"nov"', b'"nox"'))
     elif damage == "oversize":
-        monkeypatch.setattr("engine.models.training_words.MAX_RECORD_BYTES", 64)
+        monkeypatch.setattr("engine.text.training_words.MAX_RECORD_BYTES", 64)
     else:
         _strip_record(folder)
     translator = load_model_folder(folder).translator

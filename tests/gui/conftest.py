@@ -7,7 +7,7 @@ import threading
 import pytest
 from PySide6.QtCore import QCoreApplication
 
-import engine.models.catalog
+import engine.records.catalog
 from gui.stored_settings import use_settings_folder
 from gui.workers import WorkerHandle
 from tests.gui.test_translate_support import LOAD_MS, install_models, open_window, wait_for_model
@@ -18,7 +18,7 @@ def private_user_state(tmp_path, monkeypatch):
     """Models the app trains and its saved settings go to a temporary folder, never the user's;
     the shipped models are hidden too, so tests see only the models they install."""
     monkeypatch.setenv("ATTENTION_STUDIO_DATA", str(tmp_path / "user-data"))
-    monkeypatch.setattr(engine.models.catalog, "SHIPPED_MODELS", tmp_path / "shipped-models")
+    monkeypatch.setattr(engine.records.catalog, "SHIPPED_MODELS", tmp_path / "shipped-models")
     use_settings_folder(str(tmp_path / "settings"))
     QCoreApplication.setOrganizationName("AttentionStudioTests")
     yield

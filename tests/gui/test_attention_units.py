@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 
 from engine.decoding.search import Alternative, DecodeStep
-from engine.models.catalog import ModelEntry
-from engine.networks.scorer_table import SCORER_TABLE
+from engine.records.catalog import ModelEntry
+from engine.settings.scorer_table import SCORER_TABLE
 from gui.attention.heatmap import HeatmapView
 from gui.attention.labels import axis_label, join_pieces, quoted
 from gui.attention.record import DecodeRecord

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QStyle, QStyleOptionComboBox
 
-from engine.networks.scorer_table import SCORER_TABLE
+from engine.settings.scorer_table import SCORER_TABLE
 from gui.translate.choices import ScorerOption
 from gui.translate.controls import ChoiceBar
 

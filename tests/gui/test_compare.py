@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from engine.networks.scorer_table import SCORER_NAMES
+from engine.settings.scorer_table import SCORER_NAMES
 from tests.gui.compare_support import DIRECTION, run
 from tests.gui.test_translate_support import LOAD_MS, RUN_MS, install_models, open_window, wait_for_model
 

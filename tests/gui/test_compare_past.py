@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.models.catalog import ModelEntry
+from engine.records.catalog import ModelEntry
 from engine.records.travel import SNAPSHOT, WeightPoint
 from gui.common.catalog_jobs import CatalogSnapshot, LoadFailure
 from gui.common.past import PastModel

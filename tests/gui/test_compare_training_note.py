@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from engine.models.catalog import SHIPPED_MODELS, ModelEntry
+from engine.records.catalog import SHIPPED_MODELS, ModelEntry
 from gui.compare.model import PanelSlot, training_note
 
 SOURCE = SHIPPED_MODELS / "zh-en-additive"

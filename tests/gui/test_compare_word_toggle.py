@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from engine.networks.scorer_table import SCORER_TABLE
+from engine.settings.scorer_table import SCORER_TABLE
 from gui.attention.piece_map import PieceMap
 from gui.compare.model import PanelNumbers, PanelRows, PanelSlot
 from gui.compare.panel import ScorerPanel

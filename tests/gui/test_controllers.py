@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.models.catalog import ModelEntry
+from engine.records.catalog import ModelEntry
 from engine.records.runs import RunPhase
 from engine.training.events import FinishedEvent, FinishReason, StepEvent
 from gui.common.catalog_jobs import LoadFailure
@@ -214,7 +214,7 @@ def _step(epoch: int, batch: int, elapsed: float, target_tokens: int = 0) -> Ste
 
 def test_a_token_budget_or_a_step_limit_that_binds_sets_the_bar_and_is_named():
     from engine.settings.config import TrainConfig
-    from engine.training.events import format_tokens
+    from engine.text.readable import format_tokens
     from gui.training.progress import Progress, run_progress
 
     tokens = TrainConfig(epochs=1000, max_target_tokens=40_000_000)

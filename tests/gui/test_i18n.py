@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import QCoreApplication, QEvent, QObject
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
-from engine.models.paths import I18N_FOLDER
+from engine.files.paths import I18N_FOLDER
 from gui import i18n
 from gui.i18n import current_language, install_language, language_hub, load_catalog, set_language
 
@@ -117,7 +117,7 @@ def test_the_hub_is_the_applications_and_a_lesson_can_ask_it(qapp):
 
 
 def test_every_scorer_of_the_table_has_a_translatable_label(qapp):
-    from engine.networks.scorer_table import SCORER_TABLE
+    from engine.settings.scorer_table import SCORER_TABLE
     from gui.scorer_labels import LABELS, scorer_label
 
     assert {info.label for info in SCORER_TABLE.values()} == set(LABELS)

@@ -146,7 +146,7 @@ def test_what_is_on_screen_follows_a_switch_of_language_both_ways(qtbot, qapp):
 
 def test_the_compare_tab_names_its_panels_and_direction_again_after_a_switch(qtbot, qapp):
     """A panel's title and a disabled panel's reason hold a scorer's label and a direction: made again."""
-    from engine.networks.scorer_table import SCORER_TABLE
+    from engine.settings.scorer_table import SCORER_TABLE
     from gui.compare.model import plan_slots
     from gui.compare.tab import CompareTab
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from engine.models.catalog import read_entry
+from engine.records.catalog import read_entry
 from engine.studies.alignment_scores import AlignmentStudy, LinkScores
 from gui.translate.choices import ScorerOption
 from gui.translate.length_study.alignment import alignment_cells, alignment_text, table_rows

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QToolButton
 
-from engine.models.catalog import read_entry
+from engine.records.catalog import read_entry
 from gui.translate.choices import ModelChoices
 from gui.translate.length_study.dialog import LengthStudyDialog
 from gui.translate.length_study.model import gather

@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from engine.models.catalog import read_entry
+from engine.records.catalog import read_entry
 from gui.translate.choices import ScorerOption
 from gui.translate.length_study.model import NO_STUDY, attention_table, gather, read_studies
 

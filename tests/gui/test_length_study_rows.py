@@ -4,7 +4,7 @@ labels were cut: ``Bilinear (Luong "ge…``)."""
 
 from __future__ import annotations
 
-from engine.networks.scorer_table import SCORER_TABLE
+from engine.settings.scorer_table import SCORER_TABLE
 from engine.studies.length_study import BucketScore, LengthStudy, StudyRow
 from gui.translate.length_study.model import gather
 from gui.translate.length_study.view import LengthStudyView

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QWidget
 
-import engine.models.catalog
-from engine.models.paths import SHIPPED_MODELS
+import engine.records.catalog
+from engine.files.paths import SHIPPED_MODELS
 from gui.lesson.checks import same_word
 from tests.gui.test_translate_support import LOAD_MS, RUN_MS, open_window, type_and_translate, wait_for_model
 
@@ -21,7 +21,7 @@ TAB_OF = {"select_model": "translate", "translate": "translate", "select_step": 
 @pytest.fixture
 def window(qtbot, monkeypatch):
     """The window with the shipped models (the GUI tests hide them by default), a model loaded."""
-    monkeypatch.setattr(engine.models.catalog, "SHIPPED_MODELS", SHIPPED_MODELS)
+    monkeypatch.setattr(engine.records.catalog, "SHIPPED_MODELS", SHIPPED_MODELS)
     window = open_window(qtbot)
     window.confirm_stop_training = True
     wait_for_model(qtbot, window)

@@ -132,7 +132,7 @@ def test_columns_that_do_not_fit_side_by_side_stand_upright(qtbot, translate_pan
 
 def compare_grid(qtbot):
     """The Compare tab in a 1280×800 window, its panels planned for models that are never loaded."""
-    from engine.networks.scorer_table import SCORER_TABLE
+    from engine.settings.scorer_table import SCORER_TABLE
     from gui.compare.model import PanelSlot
     from gui.compare.tab import CompareTab
 

@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from engine.decoding.search import DecodeStep
-from engine.networks.scorer_table import FIXED_CONTEXT, SCORER_NAMES, SCORER_TABLE, context_formula
+from engine.settings.scorer_table import FIXED_CONTEXT, SCORER_NAMES, SCORER_TABLE, context_formula
 from gui.attention.head_rows import MEAN, head_row, shown_rows, stacked_heads
 from gui.attention.inspector import StepInspector
 from gui.attention.panel import AttentionPanel
@@ -177,7 +177,7 @@ def test_every_mechanism_has_its_own_colour_and_the_length_study_draws_it():
 
 
 def test_the_registry_refuses_a_row_it_could_not_draw_or_build():
-    from engine.networks.scorer_table import ScorerInfo
+    from engine.settings.scorer_table import ScorerInfo
 
     for bad in (dict(colour="red"), dict(colour="#FF0000"), dict(implementation="engine.networks.attention"),
                 dict(heads=0), dict(heads=2, uses_attention=False, head_score="e^h"), dict(heads=2),

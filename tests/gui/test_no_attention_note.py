@@ -1,11 +1,11 @@
 """The note a model without attention shows in place of the map suggests every mechanism that
-attends, as the scorer registry (engine/networks/scorer_table.py) lists them: it named three of five."""
+attends, as the scorer registry (engine/settings/scorer_table.py) lists them: it named three of five."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.networks.scorer_table import SCORER_TABLE
+from engine.settings.scorer_table import SCORER_TABLE
 from gui.attention import no_attention as panel_module
 from gui.attention.panel import AttentionPanel
 

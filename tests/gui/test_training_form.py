@@ -10,9 +10,9 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QSpinBox
 
 from engine.__main__ import build_parser
 from engine.corpus.choice import VocabularySizes
-from engine.networks.scorer_table import SCORER_TABLE
 from engine.settings.config import SCORER_NAMES, ModelShape, TrainConfig
 from engine.settings.errors import ConfigError
+from engine.settings.scorer_table import SCORER_TABLE
 from engine.settings.settings_meta import Row, described, flag_name, setting
 from gui.training import form as form_module
 from gui.training.form import ALL_SCORERS, SECTIONS, TrainingForm

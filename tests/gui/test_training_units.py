@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 
 from engine.corpus.choice import CorpusChoice
-from engine.records.metrics_log import MetricsLog
 from engine.records.run_spec import RunSpec
 from engine.records.runs import resumable_runs
 from engine.settings.config import ModelShape, TrainConfig
 from engine.settings.errors import ConfigError
 from engine.training.checkpoint import save_checkpoint
 from engine.training.events import StepEvent, TrainControl, ValidationEvent
+from engine.training.metrics_log import MetricsLog
 from gui.training.corpus import CorpusEntry, inspect_corpus
 from gui.training.ranges import curves_x_bounds, nice_bounds, nice_ceil
 from gui.training.records import RunRecord, smooth, write_metrics_csv

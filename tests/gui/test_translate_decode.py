@@ -7,8 +7,8 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 from engine.models.bundle import load_model_folder
-from engine.networks.scorer_table import SCORER_NAMES
 from engine.settings.config import DecodeConfig
+from engine.settings.scorer_table import SCORER_NAMES
 from tests.gui.test_translate_support import (
     RUN_MS,
     install_models,

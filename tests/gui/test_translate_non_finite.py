@@ -8,9 +8,9 @@ import pytest
 import torch
 
 import gui.translate.tab as tab_module
+from engine.files.paths import PROJECT_ROOT
 from engine.models.bundle import load_model_folder
-from engine.models.catalog import ModelEntry
-from engine.models.paths import PROJECT_ROOT
+from engine.records.catalog import ModelEntry
 from gui.translate.controller import FAILED, IDLE, TranslateController
 from tests.inline_jobs import InlineJobs
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication
 
-from engine.records.metrics_log import MetricsLog
 from engine.settings.config import TrainConfig
 from engine.training.events import StepEvent
+from engine.training.metrics_log import MetricsLog
 from gui.training.records import RunRecord
 from gui.training.settings import RunSettings
 from tests.inline_jobs import InlineJobs

@@ -5,8 +5,8 @@ import sys
 
 import pytest
 
-from engine.networks.scorer_table import SCORER_TABLE
 from engine.settings.config import SCORER_NAMES
+from engine.settings.scorer_table import SCORER_TABLE
 from tests.scripts import load_script
 
 build = load_script("build_shipped_models")

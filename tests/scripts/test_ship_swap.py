@@ -1,5 +1,5 @@
 """Shipping a model swaps it in: a crash at any write leaves the shipped folder holding its old model or
-its new one, whole, and nothing staged on the way is ever listed as a model (engine.models.catalog)."""
+its new one, whole, and nothing staged on the way is ever listed as a model (engine.records.catalog)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from engine.models.bundle import load_model_folder
-from engine.models.catalog import scan
 from engine.models.config_file import read_config
+from engine.records.catalog import scan
 from engine.training.run_lock import RunFolderLock
 from tests.scripts import ROOT, load_script
 

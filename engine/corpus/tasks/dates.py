@@ -18,7 +18,8 @@ import datetime
 import random
 from collections.abc import Callable, Sequence
 
-from engine.corpus.data import Pair, Split
+from engine.corpus.corpus_read import Pair
+from engine.corpus.data import Split
 from engine.settings.errors import DataError
 
 FIRST_DATE = datetime.date(1950, 1, 1)

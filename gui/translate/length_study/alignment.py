@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
-from engine.networks.scorer_table import ATTENTION_SCORER_NAMES
 from engine.settings.errors import EngineError
+from engine.settings.scorer_table import ATTENTION_SCORER_NAMES
 from engine.studies.alignment_lesson import AlignmentFigures, alignment_reading
 from engine.studies.alignment_scores import AlignmentStudy, stored_alignment_study
 from engine.studies.training_budget import among

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
-from engine.networks.scorer_table import attends
 from engine.settings.config import SCORER_NAMES
+from engine.settings.scorer_table import attends
 from engine.studies.length_study import STUDY_BUCKETS, LengthStudy, study_bucket_label
 
 if TYPE_CHECKING:
@@ -121,7 +121,7 @@ class LengthStudyData:
     def trained_like_fixed_context(self) -> tuple[ScorerStudy, ...]:
         """The drawn scorers trained like the fixed context C (all of them when they were all trained
         alike, or when C has no model here): the lines a lesson about attention may set against C."""
-        from engine.networks.scorer_table import FIXED_CONTEXT
+        from engine.settings.scorer_table import FIXED_CONTEXT
         from engine.studies.training_budget import compared_with
 
         drawn = [s for s in self.scorers if s.study is not None]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication
 
-from engine.networks.scorer_table import FIXED_CONTEXT
+from engine.settings.scorer_table import FIXED_CONTEXT
 from engine.studies.training_budget import among
 from gui.i18n import fill
 from gui.scorer_labels import scorer_label

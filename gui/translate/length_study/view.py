@@ -16,7 +16,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QPointF,
 from PySide6.QtWidgets import QComboBox, QFrame, QHBoxLayout, QLabel, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 from engine.decoding.repetition import LOOP_COUNT, LOOP_NGRAM
-from engine.networks.scorer_table import FIXED_CONTEXT, SCORER_TABLE
+from engine.settings.scorer_table import FIXED_CONTEXT, SCORER_TABLE
 from engine.studies.length_lesson import length_lesson
 from gui.common.plotstyle import FOREGROUND, style_plot
 from gui.i18n import fill
@@ -94,7 +94,7 @@ def looping_text(data: LengthStudyData) -> str:
         "</small>"
 
 
-# Each scorer's colour is its registry row's (engine.networks.scorer_table): calm, distinct hues for the
+# Each scorer's colour is its registry row's (engine.settings.scorer_table): calm, distinct hues for the
 # attention mechanisms; the fixed vector C's line (red) is also thick and dashed.
 OTHER_COLOURS = ("#8c564b", "#7f7f7f", "#bcbd22")  # a scorer the registry does not know
 HIGHLIGHT_COLOUR = SCORER_TABLE[FIXED_CONTEXT].colour
