@@ -95,6 +95,7 @@ def main() -> int:
 
     window._travel(str(record.folder), 7.0)
     wait(lambda: translate.controller.past is not None and compare.controller.past is not None)
+    travelled = translate.view.past_badge.label.text()  # a run started in the app keeps snapshots: it travels
     check("travel: Translate")
     window.tabs.setCurrentWidget(compare)
     wait(lambda: not compare.controller.loading)
@@ -115,7 +116,8 @@ def main() -> int:
     reporter.window = window
     reporter._show("Decoding failed", "RuntimeError: the decoder broke", "Traceback …\n" * 200)
     check("error dialog")
-    print(json.dumps({"available": _rect(available), "checked": checked, "outside": outside}), flush=True)
+    print(json.dumps({"available": _rect(available), "checked": checked, "outside": outside,
+                      "travelled": travelled}, ensure_ascii=False), flush=True)
     window.close()
     return 0
 

@@ -33,4 +33,5 @@ def test_no_flow_pushes_a_window_past_the_screen(tmp_path, height):
     report = json.loads(result.stdout.splitlines()[-1])
     assert report["available"] == [0, 0, 1280, height]
     assert len(report["checked"]) == FLOWS, report["checked"]
+    assert report["travelled"].startswith("Travelled back: model at step ")  # a kept snapshot, not the saved model
     assert report["outside"] == [], "\n".join(f"{o['flow']}: {o['window']} at {o['frame']}" for o in report["outside"])
