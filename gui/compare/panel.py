@@ -42,7 +42,7 @@ DRAW_INTERVAL_MS = 25  # between two panels' redraws: with four maps, each redra
 
 
 OUTPUT_LINES = 2  # the output's box: longer outputs scroll inside it
-NUMBER_LINES = 2
+NUMBER_LINES = 3  # a forced target's figures (log p, perplexity, entropy, max α, BLEU, chrF) whole at 400 px
 
 
 class _WholeTitle(QLabel):

@@ -35,8 +35,8 @@ def test_six_mechanisms_maps_are_at_least_300_by_150_with_every_label(qtbot):
     for panel in panels.values():
         panel.set_word_view(False)  # one label per piece
         panel.begin(SOURCE)
-        panel.show_result(PanelRows(TARGET[:-1], attention), " ".join(TARGET[:-1]),
-                          PanelNumbers(-3.2, len(TARGET) - 1, 1.1, 0.4), False)
+        panel.show_result(PanelRows(TARGET[:-1], attention), " ".join(TARGET[:-1]),  # a forced target's figures:
+                          PanelNumbers(-3.2, len(TARGET) - 1, 1.1, 0.4, 38.0, 67.9, forced=True), True)  # the longest
     scheduler.flush()
     mapped = [panel for name, panel in panels.items() if attends(name)]
     assert len(mapped) >= 6
@@ -46,6 +46,9 @@ def test_six_mechanisms_maps_are_at_least_300_by_150_with_every_label(qtbot):
 
     qtbot.waitUntil(lambda: all(w >= 300 and h >= 150 for w, h in sizes()), timeout=5000)
     for panel in mapped:
+        box = panel.numbers.parentWidget().parentWidget()  # its fixed-lines scroll area: every figure, BLEU too,
+        needed = panel.numbers.heightForWidth(box.viewport().width())  # without scrolling
+        assert needed <= box.viewport().height(), (needed, box.viewport().height(), panel.numbers.text())
         assert len(panel.heatmap.shown_labels("left")) == len(TARGET) - 1  # every row named: none thinned
         assert panel.heatmap.geometry().bottom() < panel.coverage.geometry().top()  # the bars under the map
         assert "coverage" in panel.coverage.name.toPlainText()
