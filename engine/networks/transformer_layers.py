@@ -91,6 +91,8 @@ class Positions(nn.Module):
     """What is added to the scaled embeddings at each position: fixed sinusoids (Vaswani et al. §3.5)
     or a learned vector per position."""
 
+    sinusoids: Tensor  # MAX_POSITIONS×D, a buffer (fixed sinusoids only)
+
     def __init__(self, kind: str, size: int) -> None:
         super().__init__()
         self.kind = kind

@@ -107,6 +107,7 @@ def run_alignment_study(translator: Translator, pairs: Sequence[Pair], alignment
     matrices = forced_attention(translator, [p.source_ids for p in ready], [p.target_ids for p in ready])
     argmax, thresholded = LinkScores(0, 0, 0), LinkScores(0, 0, 0)
     for prepared, attention in zip(ready, matrices, strict=True):
+        assert attention is not None  # the model attends (checked above): forced_attention gave every pair its map
         words = word_attention(attention, prepared.source_map, prepared.target_map)  # Wt×Ws
         argmax += score_links(argmax_links(words), prepared.sure)
         thresholded += score_links(threshold_links(words, threshold), prepared.sure)

@@ -125,6 +125,7 @@ def permuted_attention(translator: Translator, translation, draws: int,
     encoded = model.encode(torch.tensor([source], device=translator.device), torch.tensor([len(source)]))
     forced = teacher_force(model, encoded, target)
     weights = forced.weights  # T×S: the model's own α (the heads' mean)
+    assert weights is not None, "permuted_attention reads a model that attends"
     rows = draws + 1
     wide = _repeated(encoded, rows)
     fed = decoder.embedding(torch.tensor([BOS_ID, *target[:-1]], device=translator.device))  # T×E
