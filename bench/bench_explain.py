@@ -7,7 +7,8 @@
    output, cut or extended with its own continuation and closed by ``</s>``) are attributed with integrated
    gradients, input × gradient and occlusion (engine.explain.explain_ids: every step, over the source and the
    prefix). Goal: all three together ≤ 2 s on two cores. Wall time and process CPU time are both printed: on a
-   machine shared with other jobs the wall time says more about the load than about the work.
+   machine shared with other jobs the wall time says more about the load than about the work. PyTorch runs as the
+   app runs it, its idle OpenMP threads sleeping (``OMP_WAIT_POLICY=PASSIVE`` unless set otherwise).
 2. **Memory.** The same for a 100-piece source and a 100-piece output, each method in a fresh process; the
    figure printed is the peak resident memory (sampled every 2 ms) minus the process's once the model is loaded, over the first ``--memory-steps`` steps (whole chunks of work;
    each chunk's batch is bounded alike). Also the time to the first step and to closing the generator then.
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -26,6 +28,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+# As the app runs PyTorch (gui/app.py): idle OpenMP threads sleep instead of spinning. On two cores shared with
+# other jobs, spinning threads made every small operation wait for a descheduled peer (IG: 16 s CPU against 1.6).
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 LONG_INPUT = ("我每天早上都在公园里跑步，然后去咖啡馆吃早饭。虽然我在学校学了六年英语，我还是说不好。"
               "他告诉我们，明天的会议因为天气不好而推迟到下个星期。") * 4
@@ -81,7 +86,7 @@ def speed(model_name: str, repeats: int, ig_steps: int) -> None:
     translator = load_model_folder(model_argument(model_name)).translator
     source, target = pieces(translator, 20)
     print(f"{model_name}: {len(source)} source pieces, {len(target)} output pieces, {torch.get_num_threads()} threads, "
-          f"IG with {ig_steps} points")
+          f"IG with {ig_steps} points, OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY')}")
     list(explain_ids(translator.model, source, target, "grad"))  # warm-up
     totals_wall, totals_cpu = 0.0, 0.0
     for method in ATTRIBUTION_METHODS:
