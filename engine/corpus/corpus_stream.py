@@ -126,13 +126,16 @@ class _Tally:
         self.lines_read += 1
         self.bytes_read += (raw.length if isinstance(raw, OverlongLine) else len(raw)) + 1
         line, problem = _decoded(raw)
-        checked = problem if problem is not None else check_line(line, MAX_SENTENCE_CHARS, True)
-        if not isinstance(checked, str):
-            return line, checked
-        self.undecodable += checked.startswith("undecodable")
+        if problem is None:
+            assert line is not None  # _decoded gives the line whenever it finds nothing wrong
+            checked = check_line(line, MAX_SENTENCE_CHARS, True)
+            if not isinstance(checked, str):
+                return line, checked
+            problem = checked
+        self.undecodable += problem.startswith("undecodable")
         self.skipped_count += 1
         if len(self.skipped) < MAX_REPORTED_SKIPS:
-            self.skipped.append(SkippedLine(self.lines_read, checked, report_text(line or "")))
+            self.skipped.append(SkippedLine(self.lines_read, problem, report_text(line or "")))
         return None
 
 

@@ -40,6 +40,27 @@ class AttributionFigures:
     share: float
 
 
+@dataclass(frozen=True)
+class _Attending:
+    """The figures of a model that has α: every measure present."""
+
+    label: str
+    agree: float
+    chance: float
+    rho: float
+    changed: float
+    tvd: float
+    share: float
+
+    @staticmethod
+    def of(figures: AttributionFigures) -> _Attending | None:
+        """``figures`` with every measure present, or None for a model without α."""
+        f = figures
+        if f.agree is None or f.rho is None or f.changed is None or f.tvd is None:
+            return None
+        return _Attending(f.label, f.agree, f.chance, f.rho, f.changed, f.tvd, f.share)
+
+
 def strength(rho: float) -> str:
     """'weak', 'moderate' or 'strong', by |ρ|."""
     size = abs(rho)
@@ -55,7 +76,7 @@ def dependence(changed: float) -> str:
 
 def attribution_reading(figures: Sequence[AttributionFigures]) -> str:
     """A paragraph on one direction's models; "" when none has a study."""
-    attending = [f for f in figures if f.agree is not None and f.rho is not None and f.changed is not None]
+    attending = [a for a in map(_Attending.of, figures) if a is not None]
     sentences = []
     if attending:
         sentences += [_agreement_sentence(attending), _ranking_sentence(attending), _dependence_sentence(attending)]
@@ -65,14 +86,14 @@ def attribution_reading(figures: Sequence[AttributionFigures]) -> str:
     return " ".join(sentences)
 
 
-def _agreement_sentence(attending: list[AttributionFigures]) -> str:
+def _agreement_sentence(attending: list[_Attending]) -> str:
     """Whose most-attended piece is most (and least) often the one occlusion finds most needed."""
     best = max(attending, key=lambda f: f.agree)
     worst = min(attending, key=lambda f: f.agree)
     return _agreement(best, "most often") + ("" if worst is best else f"; {_agreement(worst, 'least often')}") + "."
 
 
-def _ranking_sentence(attending: list[AttributionFigures]) -> str:
+def _ranking_sentence(attending: list[_Attending]) -> str:
     """How alike α and |IG| rank the source pieces, for the most and the least alike."""
     high = max(attending, key=lambda f: f.rho)
     low = min(attending, key=lambda f: f.rho)
@@ -81,7 +102,7 @@ def _ranking_sentence(attending: list[AttributionFigures]) -> str:
             + ("" if low is high else f" and a {strength(low.rho)} one for {low.label} ({low.rho:.2f})") + ".")
 
 
-def _dependence_sentence(attending: list[AttributionFigures]) -> str:
+def _dependence_sentence(attending: list[_Attending]) -> str:
     """How often shuffling α changes the token, for the models it changes most and least."""
     most = max(attending, key=lambda f: f.changed)
     least = min(attending, key=lambda f: f.changed)
@@ -92,7 +113,7 @@ def _dependence_sentence(attending: list[AttributionFigures]) -> str:
                 f"its output {dependence(least.changed)}") + ".")
 
 
-def _fixed_sentence(fixed: AttributionFigures, attending: list[AttributionFigures]) -> str:
+def _fixed_sentence(fixed: AttributionFigures, attending: list[_Attending]) -> str:
     """The fixed C's share of attribution on the source, beside the attention models' mean when there are some."""
     if not attending:
         return f"{fixed.label} has no α; {fixed.share:.0%} of its attribution is on the source."
@@ -103,7 +124,7 @@ def _fixed_sentence(fixed: AttributionFigures, attending: list[AttributionFigure
             f"source, {more} the attention models' {mean_share:.0%} on average.")
 
 
-def _agreement(figures: AttributionFigures, how: str) -> str:
+def _agreement(figures: _Attending, how: str) -> str:
     ratio = figures.agree / figures.chance if figures.chance > 0 else 0.0
     where = "above chance" if ratio >= ABOVE_CHANCE else "near chance"
     return (f"{figures.label}'s most-attended piece is {how} the one occlusion finds most needed "

@@ -108,7 +108,7 @@ def broadcast(info: Distributed, value: Any) -> Any:
     return holder[0]
 
 
-def _all_reduce(info: Distributed, values: Sequence[float], op: dist.ReduceOp) -> list[float]:
+def _all_reduce(info: Distributed, values: Sequence[float], op: dist.ReduceOp.RedOpType) -> list[float]:
     if not info.active:
         return list(values)
     tensor = torch.tensor(list(values), dtype=torch.float64, device=_collective_device)
