@@ -87,7 +87,8 @@ class _Ranking:
         if coverages[0] is None:
             values, flat = totals.view(-1).topk(count)
             return list(zip(values.tolist(), flat.tolist(), strict=True))
-        penalties = torch.tensor([c.penalty for c in coverages], dtype=totals.dtype, device=totals.device)  # K
+        penalties = torch.tensor([c.penalty for c in coverages if c is not None],  # K: every row has one or none
+                                 dtype=totals.dtype, device=totals.device)
         _, flat = (totals + penalties.unsqueeze(1)).view(-1).topk(count)
         return list(zip(totals.view(-1)[flat].tolist(), flat.tolist(), strict=True))
 
@@ -269,7 +270,9 @@ class _BeamSearch:
         candidates = [(total, position) for total, position in candidates if total != -np.inf]
         kept, level = self._take(expansion, candidates)
         self.live = kept
-        return replace(level[0].step, beam_level=tuple(level))  # type: ignore[arg-type]
+        best = level[0].step
+        assert best is not None  # the best candidate is kept or finished, and those carry their step
+        return replace(best, beam_level=tuple(level))
 
     def _take(self, expansion: _Expansion, candidates: list[tuple[float, int]]) -> tuple[list[_Beam], list[BeamNode]]:
         """The candidates (log p, flat position K·V), best first → the new live hypotheses and the level's nodes."""
