@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from sacrebleu.metrics import BLEU
-from sacrebleu.significance import PairedTest
+from sacrebleu.significance import PairedTest, Result
 
 from engine.evaluation.evaluate import bleu_tokenizer
 
@@ -49,11 +49,26 @@ def paired_bleu_gains(baseline: Sequence[str], systems: Mapping[str, Sequence[st
     metric = BLEU(tokenize=bleu_tokenizer(target_language))
     _, scores = PairedTest([("baseline", baseline), *outputs.items()], {"BLEU": metric}, [list(references)],
                            test_type="bs", n_samples=samples)()
-    baseline_result, *results = scores["BLEU"]
+    baseline_result, *results = map(_result, scores["BLEU"])
     gains = {}
     for (name, hypotheses), result in zip(outputs.items(), results, strict=True):
         # sacrebleu counts resampled differences *above* the observed one: for outputs identical to
         # the baseline's (observed difference 0, every resample 0) that would be p ≈ 0, not 1.
-        p_value = 1.0 if hypotheses == baseline else float(result.p_value)
-        gains[name] = PairedGain(float(result.score), float(baseline_result.score), p_value, float(result.ci))
+        p_value = 1.0 if hypotheses == baseline else _given(result.p_value, "p-value")
+        gains[name] = PairedGain(float(result.score), float(baseline_result.score), p_value,
+                                 _given(result.ci, "confidence interval"))
     return gains
+
+
+def _result(value: object) -> Result:
+    """A system's score from sacrebleu's paired test (its list types a score as ``str | Result``)."""
+    if not isinstance(value, Result):
+        raise TypeError(f"sacrebleu's paired test gave {value!r} where a system's score was due")
+    return value
+
+
+def _given(value: float | None, what: str) -> float:
+    """A figure the bootstrap test gives every system but the baseline."""
+    if value is None:
+        raise TypeError(f"sacrebleu's paired bootstrap test gave no {what} for a system")
+    return float(value)
