@@ -48,11 +48,21 @@ SHOWN_SCORE_FLOOR = torch.finfo(torch.float32).tiny  # log of a mean weight that
 class AttendedSource(Protocol):
     """What a mechanism reads about the source sentences (engine.networks.model.Encoded provides it)."""
 
-    memory: Tensor  # B×S×D: the projected encoder states h_j
-    mask: Tensor  # B×S bool: True at real tokens
-    keys: Tensor  # B×…: what :meth:`Scorer.precompute_keys` returned
-    values: Tensor  # B×…: what :meth:`Scorer.precompute_values` returned (the memory itself for one head)
-    summary: Tensor  # B×D: the fixed context C
+    # read-only members: a frozen dataclass (Encoded) provides them
+    @property
+    def memory(self) -> Tensor: ...  # B×S×D: the projected encoder states h_j
+
+    @property
+    def mask(self) -> Tensor: ...  # B×S bool: True at real tokens
+
+    @property
+    def keys(self) -> Tensor: ...  # B×…: what :meth:`Scorer.precompute_keys` returned
+
+    @property
+    def values(self) -> Tensor: ...  # B×…: what :meth:`Scorer.precompute_values` returned (the memory itself for one head)
+
+    @property
+    def summary(self) -> Tensor: ...  # B×D: the fixed context C
 
 
 @dataclass(frozen=True)
