@@ -125,8 +125,8 @@ class TrainingRun:
             job.split.train, job.split.valid + job.split.test, config.concat_max_group, config.concat_share,
             config.seed * 1000 + epoch, job.source_language, job.target_language,
         )
-        self.train_data = self.single_data + encode_pairs(job, joined, alpha, seed=(config.seed, epoch, 1)) if joined \
-            else self.single_data
+        self.train_data = [*self.single_data, *encode_pairs(job, joined, alpha, seed=(config.seed, epoch, 1))] \
+            if joined else self.single_data
 
     def next_epoch(self) -> None:
         self.progress["epoch"] += 1
