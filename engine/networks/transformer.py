@@ -33,6 +33,7 @@ d = D/H, V target vocabulary.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 import torch
 from torch import Tensor, nn
@@ -106,9 +107,15 @@ class TransformerDecoder(nn.Module):
         empty = torch.zeros(batch, self.heads, 0, size // self.heads, device=device, dtype=dtype)
         return (torch.zeros(batch, size, device=device, dtype=dtype), *(empty for _ in range(2 * len(self.layers))))
 
+    def decoder_layers(self) -> Iterator[DecoderLayer]:
+        """The layers, bottom first, as what they are (an nn.ModuleList hands them out as Modules)."""
+        for layer in self.layers:
+            assert isinstance(layer, DecoderLayer)
+            yield layer
+
     def cross_keys_values(self, memory: Tensor) -> tuple[Tensor, Tensor]:
         """memory: B×S×D → every layer's cross-attention keys and values, B×L×H×S×d each."""
-        pairs = [layer.cross_attention.keys_values(memory) for layer in self.layers]
+        pairs = [layer.cross_attention.keys_values(memory) for layer in self.decoder_layers()]
         return torch.stack([k for k, _ in pairs], dim=1), torch.stack([v for _, v in pairs], dim=1)
 
     def step(self, embedded: Tensor, state: State, encoded: Encoded, override: Tensor | None = None) -> StepOutput:
@@ -153,7 +160,7 @@ class TransformerDecoder(nn.Module):
         x = self.dropout(self.embedding(target_in) * self.scale + self.positions(0, length))  # B×T×D
         causal = torch.ones(length, length, dtype=torch.bool, device=target_in.device).tril()  # T×T
         allowed = mask[:, None, None, :]  # B×1×1×S
-        for layer in self.layers:
+        for layer in self.decoder_layers():
             cross = layer.cross_attention.keys_values(memory)
             x, _, _ = layer(x, None, cross, causal, allowed)
         return self.output(self.final_norm(x))  # B×T×V
