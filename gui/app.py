@@ -23,7 +23,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
-from engine.files.paths import (  # torch-free: the app starts before PyTorch loads
+from engine.files import (  # torch-free: the app starts before PyTorch loads
     APP_ICON,
     model_argument,
     user_data_folder,

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QLocale, QObject, QSettings, QTranslator, Signal
 
-from engine.files.paths import I18N_FOLDER
+from engine.files import I18N_FOLDER
 from gui.stored_settings import stored_text
 
 log = logging.getLogger("attention_studio")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QWidget
 
-from engine.files.paths import RESOURCES
+from engine.files import RESOURCES
 from gui.compare.model import OWN_OUTPUTS
 from gui.lesson import messages
 from gui.lesson.chapter import Action

@@ -26,7 +26,7 @@ from engine.models.config_file import read_config  # noqa: E402
 from engine.models.model_record import ModelRecord  # noqa: E402
 from engine.settings.config import SCORER_NAMES  # noqa: E402
 from engine.settings.errors import EngineError  # noqa: E402
-from engine.studies.length_lesson import length_lesson  # noqa: E402
+from engine.studies.length_reading import length_lesson  # noqa: E402
 from engine.studies.length_study import (  # noqa: E402
     STUDY_BUCKETS,
     LengthStudy,

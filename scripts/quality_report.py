@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 from sacrebleu.metrics import CHRF  # noqa: E402
 
 from engine.corpus.data import SPLIT_RULE_TEXT, Pair, read_tsv, split_pairs  # noqa: E402
-from engine.decoding.attention_stats import attention_stats, row_entropy  # noqa: E402
+from engine.decoding.attention_statistics import attention_stats, row_entropy  # noqa: E402
 from engine.evaluation.content_kept import content_kept  # noqa: E402
 from engine.evaluation.evaluate import LENGTH_BUCKETS, bucket_label, corpus_scores, evaluate  # noqa: E402
 from engine.evaluation.significance import BOOTSTRAP_SAMPLES, paired_bleu_gains  # noqa: E402

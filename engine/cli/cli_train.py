@@ -20,7 +20,7 @@ import torch
 from engine.corpus.choice import LANGUAGE_CHOICES, TASKS, CorpusChoice, VocabularySizes
 from engine.corpus.data import SPLIT_RULES
 from engine.networks.device import check_precision, describe_device, resolve_device
-from engine.records.run_lifecycle import RunOrder, RunReady, RunScored, RunStatus, run_lifecycle
+from engine.records.lifecycle import RunOrder, RunReady, RunScored, RunStatus, run_lifecycle
 from engine.settings.config import HIDDEN_SIZE, ModelShape, TrainConfig
 from engine.settings.errors import EngineError
 from engine.settings.settings_meta import add_flags, described, flag_name
@@ -74,7 +74,7 @@ def add_train_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def command_train(args: argparse.Namespace) -> int:
-    """Train as the flags ask (engine.records.run_lifecycle), under torchrun too; the exit status (130 after a stop)."""
+    """Train as the flags ask (engine.records.lifecycle), under torchrun too; the exit status (130 after a stop)."""
     device = _checked_device(args)
     ranks = distributed.from_environment()  # torchrun's RANK / WORLD_SIZE, or a world of one
     distributed.start(ranks, ranks.device(device))
@@ -125,7 +125,7 @@ def _corpus_choice(args: argparse.Namespace) -> CorpusChoice:
 
 
 def _order(args: argparse.Namespace, ranks: distributed.Distributed) -> RunOrder:
-    """The run the flags ask for (engine.records.run_lifecycle)."""
+    """The run the flags ask for (engine.records.lifecycle)."""
     return RunOrder(
         folder=args.out, corpus=_corpus_choice(args),
         model=_settings_from(ModelShape, args).with_hidden_size(args.hidden_size),
@@ -138,7 +138,7 @@ def _order(args: argparse.Namespace, ranks: distributed.Distributed) -> RunOrder
 
 
 def _train(args: argparse.Namespace, ranks: distributed.Distributed) -> int:
-    """The run's life (engine.records.run_lifecycle), said on stderr; its exit status."""
+    """The run's life (engine.records.lifecycle), said on stderr; its exit status."""
     say = print if ranks.is_main else _quiet  # the other ranks of a torchrun run keep quiet
     control = TrainControl()
     printer = _EventPrinter(say)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from engine.corpus.concat import long_test_set
 from engine.corpus.corpus_read import Pair
-from engine.decoding.attention_stats import corpus_attention_stats
+from engine.decoding.attention_statistics import corpus_attention_stats
 from engine.evaluation.evaluate import Evaluation, evaluate
 from engine.models.bundle import load_model_folder
 from engine.models.config_file import read_config, update_config
@@ -32,7 +32,7 @@ def record_test_metrics(
         "bleu_by_source_length": [{"bucket": b, "n": n, "bleu": round(s, 2)} for b, n, s in evaluation.buckets],
     }
     attention = corpus_attention_stats([t.attention for t in evaluation.translations])
-    if attention is not None:  # how the scorer attends over the test split (engine.decoding.attention_stats)
+    if attention is not None:  # how the scorer attends over the test split (engine.decoding.attention_statistics)
         metrics["test"]["attention"] = attention.to_json()
     if finished is not None:
         info.setdefault("training", {})["finished"] = {

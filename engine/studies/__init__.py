@@ -1,1 +1,79 @@
-"""Studies apart from the library: the length study, training budgets, attention against an aligner."""
+"""Studies apart from the library: the length study, training budgets, attention against an aligner.
+
+The room's public names, for the app: each is imported from the module that defines it only when first
+asked for (importing the room loads nothing), so a window that never trains never loads the trainer.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_PUBLIC = {
+    "AlignerMap": "engine.studies.aligner",
+    "AlignmentFigures": "engine.studies.alignment_lesson",
+    "AlignmentStudy": "engine.studies.alignment_scores",
+    "LONG": "engine.studies.length_reading",
+    "LengthLesson": "engine.studies.length_reading",
+    "LengthStudy": "engine.studies.length_study",
+    "SHORT": "engine.studies.length_reading",
+    "STUDY_BUCKETS": "engine.studies.length_study",
+    "aligner_map": "engine.studies.aligner",
+    "alignment_reading": "engine.studies.alignment_lesson",
+    "among": "engine.studies.training_budget",
+    "budget_note": "engine.studies.training_budget",
+    "compared_with": "engine.studies.training_budget",
+    "groups_of": "engine.studies.training_budget",
+    "length_lesson": "engine.studies.length_reading",
+    "short_budget_note": "engine.studies.training_budget",
+    "stored_alignment_study": "engine.studies.alignment_scores",
+    "stored_length_study": "engine.studies.length_study",
+    "stored_study_beams": "engine.studies.length_study",
+    "study_bucket_label": "engine.studies.length_study",
+}
+__all__ = [
+    "AlignerMap",
+    "AlignmentFigures",
+    "AlignmentStudy",
+    "LONG",
+    "LengthLesson",
+    "LengthStudy",
+    "SHORT",
+    "STUDY_BUCKETS",
+    "aligner_map",
+    "alignment_reading",
+    "among",
+    "budget_note",
+    "compared_with",
+    "groups_of",
+    "length_lesson",
+    "short_budget_note",
+    "stored_alignment_study",
+    "stored_length_study",
+    "stored_study_beams",
+    "study_bucket_label",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """A public name of the room, imported from its module when first asked for."""
+    if name not in _PUBLIC:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(_PUBLIC[name]), name)
+    globals()[name] = value
+    return value
+
+
+if TYPE_CHECKING:
+    from engine.studies.aligner import AlignerMap, aligner_map
+    from engine.studies.alignment_lesson import AlignmentFigures, alignment_reading
+    from engine.studies.alignment_scores import AlignmentStudy, stored_alignment_study
+    from engine.studies.length_reading import LONG, SHORT, LengthLesson, length_lesson
+    from engine.studies.length_study import (
+        STUDY_BUCKETS,
+        LengthStudy,
+        stored_length_study,
+        stored_study_beams,
+        study_bucket_label,
+    )
+    from engine.studies.training_budget import among, budget_note, compared_with, groups_of, short_budget_note

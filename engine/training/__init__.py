@@ -1,1 +1,58 @@
-"""Training: the loop as a generator of events, a run's preparation, checkpoints and snapshots, the run lock."""
+"""Training: the loop as a generator of events, a run's preparation, checkpoints and snapshots, the run lock.
+
+The room's public names, for the app: each is imported from the module that defines it only when first
+asked for (importing the room loads nothing), so a window that never trains never loads the trainer.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_PUBLIC = {
+    "FinishReason": "engine.training.events",
+    "FinishedEvent": "engine.training.events",
+    "LogRead": "engine.training.metrics_log",
+    "RunFolderError": "engine.training.run_lock",
+    "SampleTranslation": "engine.training.events",
+    "StepEvent": "engine.training.events",
+    "TrainControl": "engine.training.events",
+    "ValidationEvent": "engine.training.events",
+    "megabytes": "engine.training.snapshot_disk",
+    "snapshot_cost": "engine.training.snapshot_disk",
+}
+__all__ = [
+    "FinishReason",
+    "FinishedEvent",
+    "LogRead",
+    "RunFolderError",
+    "SampleTranslation",
+    "StepEvent",
+    "TrainControl",
+    "ValidationEvent",
+    "megabytes",
+    "snapshot_cost",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """A public name of the room, imported from its module when first asked for."""
+    if name not in _PUBLIC:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(_PUBLIC[name]), name)
+    globals()[name] = value
+    return value
+
+
+if TYPE_CHECKING:
+    from engine.training.events import (
+        FinishedEvent,
+        FinishReason,
+        SampleTranslation,
+        StepEvent,
+        TrainControl,
+        ValidationEvent,
+    )
+    from engine.training.metrics_log import LogRead
+    from engine.training.run_lock import RunFolderError
+    from engine.training.snapshot_disk import megabytes, snapshot_cost

@@ -32,8 +32,8 @@ from PySide6.QtGui import QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QWidget
 
-from engine.files.atomic import write_bytes_atomic
-from engine.text.words import MERGE_RULE
+from engine.files import write_bytes_atomic
+from engine.text import MERGE_RULE
 from gui.attention.attribution_math import SHORT_NAMES
 from gui.attention.panel import AttentionPanel
 

@@ -24,13 +24,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.settings.scorer_table import context_formula, head_score_formula  # torch-free
-from engine.text.words import WordSplit, merge_columns, merge_scores
+from engine.settings import context_formula, head_score_formula  # torch-free
+from engine.text import WordSplit, merge_columns, merge_scores
 from gui.attention.head_rows import MEAN
 from gui.attention.labels import piece_label, quoted, token_label
 
 if TYPE_CHECKING:
-    from engine.decoding.search import DecodeStep
+    from engine.decoding import DecodeStep
 
 SOFTMAX = "α_ij = exp(e_ij) / Σ_k exp(e_ik)"
 HEAD_SOFTMAX = "α^h_ij = exp(e^h_ij) / Σ_k exp(e^h_ik)"

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from PySide6.QtCore import QCoreApplication
 
-from engine.text.words import WordSplit, merge_columns, merge_rows, split_words
+from engine.text import WordSplit, merge_columns, merge_rows, split_words
 from gui.attention.labels import SPACE_MARK, WORD_START, piece_label
 
 

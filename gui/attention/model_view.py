@@ -1,7 +1,7 @@
 """A Transformer's attention, every layer and head at once: a layers × heads grid of small maps
 (BertViz's "model view" is the anchor), and the map clicked opened large beside it.
 
-Three kinds of map (engine.networks.attention_layers): the encoder's self-attention (source × source), the
+Three kinds of map (engine.networks.layer_maps): the encoder's self-attention (source × source), the
 decoder's causal self-attention (output × the decoder's inputs <s>, y_1 …) and the cross-attention
 (output × source; the Translate map is its last layer's mean of heads). A click on a small map shows
 it large, with every label; hovering the large map names the cell and the two tokens it joins, and
@@ -19,7 +19,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QPointF, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QDialog, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
-from engine.networks.attention_layers import KINDS, AttentionLayers
+from engine.networks import KINDS, AttentionLayers
 from gui.attention.heatmap import COLOR_MAP, HeatmapView
 from gui.attention.labels import axis_label
 from gui.screen_fit import fit_to_screen

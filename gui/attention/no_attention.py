@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from PySide6.QtCore import QCoreApplication
 
-from engine.settings.scorer_table import SCORER_TABLE, ScorerInfo  # torch-free
+from engine.settings import SCORER_TABLE, ScorerInfo  # torch-free
 from gui.scorer_labels import scorer_label
 
 

@@ -52,8 +52,7 @@ from gui.attention.throttle import FrameThrottle
 from gui.attention.view_bar import MapViewBar
 
 if TYPE_CHECKING:
-    from engine.decoding.search import DecodeStep
-    from engine.decoding.translator import Translation
+    from engine.decoding import DecodeStep, Translation
 
 
 SEGMENTER_WARM_UP_MS = 2000  # after start-up, the word view's Chinese segmenter loads on a helper thread

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 from PySide6.QtWidgets import QWidget
 
-from engine.text.words import MERGE_RULE
+from engine.text import MERGE_RULE
 from gui.attention.heatmap import HeatmapView
 from gui.attention.map_units import MapUnits, UnitsCache
 

@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from engine.decoding.search import DecodeStep
-    from engine.decoding.translator import Translation
+    from engine.decoding import DecodeStep, Translation
 
 
 @dataclass

@@ -113,8 +113,7 @@ def _frames(write, animation, path) -> Callable[[], Iterator[RecordingProgress]]
 
 
 def _session_job(panel: AttentionPanel, path: Path, metadata: dict[str, Any]) -> RecordingJob:
-    from engine.records.session_file import Session, SessionFileError
-    from engine.records.session_save import SAVE_STAGES, session_saving
+    from engine.records import SAVE_STAGES, Session, SessionFileError, session_saving
 
     record = panel.record
     model = {"name": str(metadata.get("model", "")), "sha256": str(metadata.get("model_sha256", "")),

@@ -27,8 +27,8 @@ from gui.attention.beam_tree import BeamTreeView
 from gui.attention.panel import AttentionPanel
 
 if TYPE_CHECKING:
-    from engine.decoding.search import DecodeStep
-    from engine.records.session_file import Session
+    from engine.decoding import DecodeStep
+    from engine.records import Session
 
 FASTEST_REPLAY_MS = 150  # a session recorded at full speed replays at this pace, so that it can be watched
 

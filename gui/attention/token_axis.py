@@ -25,7 +25,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QFont, QFontInfo, QFontMetrics
 
-from engine.text.words import is_han
+from engine.text import is_han
 
 TEXT_OFFSET = 4  # pixels between the axis line and its labels
 LINE_EMS = 1.2  # a one-line label's extent across its text, in ems: the glyphs' height, without the

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from gui.heap import freeze_startup_heap
 
 if TYPE_CHECKING:
-    from engine.records.catalog import ModelEntry, UnusableFolder
+    from engine.records import ModelEntry, UnusableFolder
 
 # PyTorch threads for the app's decoding (one sentence at a time: matrix–vector products too small
 # to share between threads). With idle threads asleep (gui.app.prefer_passive_threads), every
@@ -26,7 +26,7 @@ DECODING_THREADS = 1
 
 def use_decoding_threads() -> None:
     """Set PyTorch's thread count for decoding (once the engine, and with it PyTorch, is imported)."""
-    from engine.networks.threads import use_torch_threads
+    from engine.networks import use_torch_threads
 
     use_torch_threads(DECODING_THREADS)
 
@@ -53,16 +53,15 @@ class LoadFailure:
 
 def pinned_entry(folder: Path) -> ModelEntry:
     """A catalog entry for a folder given on the command line (it wins its direction × scorer slot)."""
-    from engine.records.catalog import read_entry
+    from engine.records import read_entry
 
     return dataclasses.replace(read_entry(Path(folder), shipped=False), modified=float("inf"))
 
 
 def scan_catalog(pinned_folder: Path | None = None) -> CatalogSnapshot:
     """Scan the shipped and user model folders (imports the engine)."""
-    from engine.records.catalog import default_model, scan
-    from engine.settings.errors import EngineError
-    from engine.settings.scorer_table import SCORER_TABLE
+    from engine.records import default_model, scan
+    from engine.settings import SCORER_TABLE, EngineError
 
     entries, unusable = scan()
     pinned, pinned_error = None, ""
@@ -85,8 +84,8 @@ def catalog_items(pinned_folder: Path | None) -> Iterator[CatalogSnapshot]:
 
 def load_items(folder: Path) -> Iterator[object]:
     """Yields the loaded ModelBundle, or a :class:`LoadFailure` for a folder the engine refuses."""
-    from engine.models.bundle import load_model_folder
-    from engine.settings.errors import EngineError
+    from engine.models import load_model_folder
+    from engine.settings import EngineError
 
     try:
         bundle = load_model_folder(folder)

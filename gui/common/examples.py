@@ -7,7 +7,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtWidgets import QMenu
 
-from engine.corpus.examples import EXAMPLE_LENGTHS, Example, load_examples
+from engine.corpus import EXAMPLE_LENGTHS, Example, load_examples
 
 __all__ = ["EXAMPLE_GROUPS", "Example", "fill_examples_menu", "load_examples", "menu_text"]
 

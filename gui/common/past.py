@@ -14,8 +14,8 @@ from PySide6.QtCore import QCoreApplication
 from gui.common.catalog_jobs import LoadFailure
 
 if TYPE_CHECKING:
-    from engine.models.bundle import ModelBundle
-    from engine.records.travel import WeightPoint
+    from engine.models import ModelBundle
+    from engine.records import WeightPoint
 
 
 @dataclass(frozen=True)
@@ -52,8 +52,8 @@ class PastModel:
 
 def past_items(folder: Path, step: float) -> Iterator[PastModel | LoadFailure]:
     """One item: the run ``folder``'s model at the weight point nearest ``step``, or why not."""
-    from engine.records.travel import load_point, nearest_point, weight_points
-    from engine.settings.errors import EngineError
+    from engine.records import load_point, nearest_point, weight_points
+    from engine.settings import EngineError
 
     point = nearest_point(weight_points(folder), step)
     if point is None:

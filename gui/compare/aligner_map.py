@@ -25,7 +25,7 @@ from gui.attention.labels import CONTINUATION_MARK, SPACE_MARK, WORD_START
 from gui.common.plotstyle import BACKGROUND, FOREGROUND
 
 if TYPE_CHECKING:
-    from engine.studies.aligner import AlignerMap
+    from engine.studies import AlignerMap
 
 TITLE = QT_TRANSLATE_NOOP("AlignerPanel", "<b>Aligner</b> (eflomal): word links")
 NO_TARGET_HINT = QT_TRANSLATE_NOOP("AlignerPanel", "The word aligner's links appear here once the maps share one "

@@ -24,7 +24,7 @@ from gui.compare.model import OWN_OUTPUTS, PanelSlot, forced_target, plan_slots
 from gui.workers import JobSet, JobStarter
 
 if TYPE_CHECKING:
-    from engine.models.bundle import ModelBundle
+    from engine.models import ModelBundle
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ def interleaved_items(translators: dict[str, object], text: str) -> Iterator[tup
     One worker runs all the models: five Python threads decoding at once would compete with the GUI
     thread for the interpreter lock and the two cores, and hold the event loop for the whole run;
     taking turns streams every panel just as live and leaves the GUI thread its share."""
-    from engine.settings.config import DecodeConfig
+    from engine.settings import DecodeConfig
 
     generators = {scorer: translator.steps(text, DecodeConfig()) for scorer, translator in translators.items()}
     while generators:
@@ -77,7 +77,7 @@ def forced_and_aligned(bundles: dict[str, ModelBundle], text: str, target: str) 
     """:func:`forced_items`, then (ALIGNER, engine.studies.aligner.AlignerMap): the word aligner's links
     between ``text`` and ``target``, in the same worker once the models are done (it never raises:
     a missing aligner or alignment file is said in the map's note)."""
-    from engine.studies.aligner import aligner_map
+    from engine.studies import aligner_map
 
     yield from forced_items(bundles, text, target)
     if bundles:
@@ -89,8 +89,8 @@ def forced_items(bundles: dict[str, ModelBundle], text: str, target: str) -> Ite
     """``target`` forced on every model, one after another: (scorer, ForcedDecode or ForcedFailure).
     One worker for all, for the reason given in :func:`interleaved_items` (five forcing threads at
     once made each of the window's paints wait for the interpreter lock)."""
-    from engine.decoding.forced import force_decode
-    from engine.settings.errors import EngineError
+    from engine.decoding import force_decode
+    from engine.settings import EngineError
 
     for scorer, bundle in bundles.items():
         try:
@@ -321,7 +321,7 @@ class CompareController(QObject):
     def _on_decoded(self, run_id: int, scorer: str, item: object) -> None:
         if run_id != self._run_id:
             return
-        from engine.decoding.translator import Translation
+        from engine.decoding import Translation
 
         if isinstance(item, DecodeFailure):
             self._on_decode_failed(run_id, scorer, item.message)

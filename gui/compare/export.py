@@ -14,7 +14,7 @@ from PySide6.QtCore import QCoreApplication, QPoint, QRect
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 
-from engine.files.atomic import write_bytes_atomic
+from engine.files import write_bytes_atomic
 from gui.attention.export import ExportError
 from gui.attention.piece_map import word_document
 

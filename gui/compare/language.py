@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
 
-from engine.settings.scorer_table import SCORER_TABLE  # torch-free
+from engine.settings import SCORER_TABLE  # torch-free
 from gui.compare.model import ATTENTION_SCORERS, PanelSlot, missing_model, panel_title
 from gui.compare.tab_widgets import INSPECTOR_HINT
 from gui.scorer_labels import scorer_label

@@ -15,7 +15,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.settings.scorer_table import attends  # torch-free
+from engine.settings import attends  # torch-free
 
 INSPECTOR = "inspector"  # the step inspector's cell (shared with the fixed-context panel when there is one)
 DIFFERENCE = "difference"  # the difference map's cell

@@ -21,16 +21,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PySide6.QtCore import QCoreApplication
 
-from engine.settings.scorer_table import ATTENTION_SCORER_NAMES, SCORER_NAMES, SCORER_TABLE  # torch-free
+from engine.settings import ATTENTION_SCORER_NAMES, SCORER_NAMES, SCORER_TABLE  # torch-free
 from gui.attention.head_rows import stacked_heads
 from gui.common.directions import label_of_direction
 from gui.scorer_labels import scorer_label
 
 if TYPE_CHECKING:
-    from engine.decoding.forced import ForcedDecode
-    from engine.decoding.search import DecodeStep
-    from engine.decoding.translator import Translation
-    from engine.records.catalog import ModelEntry
+    from engine.decoding import DecodeStep, ForcedDecode, Translation
+    from engine.records import ModelEntry
 
 SCORER_ORDER = SCORER_NAMES  # the grid's panels, in the engine's order
 ATTENTION_SCORERS = ATTENTION_SCORER_NAMES
@@ -60,9 +58,9 @@ def training_note(slots: Sequence[PanelSlot]) -> tuple[str, str]:
     """(a status line's few words, the whole sentence) naming how the panels' models were trained when
     they were not all trained alike (engine.studies.training_budget); ("", "") when they were. Reads each
     model's config.json; a panel backed by a run's earlier weights, or an unreadable folder, is left out."""
-    from engine.models.model_record import read_model_record
-    from engine.settings.errors import EngineError
-    from engine.studies.training_budget import budget_note, short_budget_note
+    from engine.models import read_model_record
+    from engine.settings import EngineError
+    from engine.studies import budget_note, short_budget_note
 
     infos = {}
     for slot in slots:
@@ -255,8 +253,8 @@ def panel_numbers(tokens, attention: np.ndarray | None, log_probability: float, 
     """A panel's numbers for its rows (``tokens``, ``attention`` T×S, their ``log_probability``);
     BLEU and chrF always score the scorer's own output ``text`` against ``reference`` (none without
     one), also while the map shows a forced target (``forced``: then labelled as such)."""
-    from engine.decoding.attention_stats import attention_stats
-    from engine.evaluation.evaluate import sentence_scores
+    from engine.decoding import attention_stats
+    from engine.evaluation import sentence_scores
 
     stats = attention_stats(attention) if attention is not None and attention.size else None
     bleu = chrf = None

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.settings.scorer_table import SCORER_TABLE, attends  # torch-free
+from engine.settings import SCORER_TABLE, attends  # torch-free
 from gui.attention.head_rows import MEAN, shown_rows
 from gui.attention.heads import HeadChooser
 from gui.attention.labels import join_pieces

@@ -28,10 +28,10 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from engine.records.catalog import user_models_folder
-from engine.records.runs import ResumableRun, RunFolder, RunPhase, resumable_runs
-from engine.text.readable import format_duration
-from engine.training.events import (
+from engine.files import user_models_folder
+from engine.records import ResumableRun, RunFolder, RunPhase, resumable_runs
+from engine.text import format_duration
+from engine.training import (
     FinishedEvent,
     FinishReason,
     StepEvent,

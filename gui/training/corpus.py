@@ -14,10 +14,10 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication
 
-from engine.corpus.data import CorpusReport, preview, read_tsv, split_pairs
+from engine.corpus import CorpusReport, preview, read_tsv, split_pairs
 from engine.corpus.tasks import dates
-from engine.files.paths import TATOEBA_CORPUS
-from engine.settings.errors import DataError
+from engine.files import TATOEBA_CORPUS
+from engine.settings import DataError
 
 # The Tatoeba / manythings Chinese–English corpus, kept beside the project (never inside it).
 PREVIEW_ROWS = 8

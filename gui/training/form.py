@@ -33,11 +33,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.corpus.choice import CorpusChoice, VocabularySizes
+from engine.corpus import CorpusChoice, VocabularySizes
 from engine.corpus.tasks import dates
-from engine.settings.config import HIDDEN_SIZE_FIELDS, SCORER_NAMES, ModelShape, TrainConfig
-from engine.settings.scorer_table import SCORER_TABLE
-from engine.settings.settings_meta import described
+from engine.settings import HIDDEN_SIZE_FIELDS, SCORER_NAMES, SCORER_TABLE, ModelShape, TrainConfig, described
 from gui.scorer_labels import scorer_label
 from gui.training.corpus import CorpusEntry, builtin_entries
 from gui.training.corpus_view import CorpusPreview

@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.settings.errors import ConfigError
-from engine.text.readable import format_duration
+from engine.settings import ConfigError
+from engine.text import format_duration
 from gui.training.controller import TrainingController
 from gui.training.corpus import CorpusEntry, CorpusInspection
 from gui.training.curves import CurvesView

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication
 
-from engine.records.runs import RunPhase
-from engine.settings.config import TrainConfig
-from engine.text.readable import format_duration, format_tokens
-from engine.training.events import FinishedEvent, StepEvent
+from engine.records import RunPhase
+from engine.settings import TrainConfig
+from engine.text import format_duration, format_tokens
+from engine.training import FinishedEvent, StepEvent
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
-from engine.records.runs import RunFolder, RunPhase
-from engine.training.events import FinishedEvent, SampleTranslation, StepEvent, ValidationEvent
+from engine.records import RunFolder, RunPhase
+from engine.training import FinishedEvent, SampleTranslation, StepEvent, ValidationEvent
 from gui.training.settings import RunSettings
 
 DEFAULT_SMOOTHING = 0.9  # weight of the past in the smoothed training loss (TensorBoard's convention)
@@ -113,7 +113,7 @@ class Snapshot:
 
 
 # The words of engine.records.runs.RunPhase and engine.training.events.FinishReason, and what a run says it is
-# doing in fixed words (engine.records.run_lifecycle, engine.training.jobs), marked for translation (status_word
+# doing in fixed words (engine.records.lifecycle, engine.training.jobs), marked for translation (status_word
 # shows them in the interface's language; a status with figures in it stays as the engine wrote it).
 STATUS_WORDS = (
     QT_TRANSLATE_NOOP("RunStatus", "not started"), QT_TRANSLATE_NOOP("RunStatus", "waiting"),

@@ -11,7 +11,7 @@ from typing import Any, get_type_hints
 
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QSpinBox, QWidget
 
-from engine.settings.settings_meta import described
+from engine.settings import described
 from gui.training.setting_texts import setting_text
 
 

@@ -1,6 +1,6 @@
 """One training run as a generator, run by the app's worker thread (no Qt here).
 
-:func:`run_training` runs the engine's one run lifecycle (engine.records.run_lifecycle: claim, prepare,
+:func:`run_training` runs the engine's one run lifecycle (engine.records.lifecycle: claim, prepare,
 train, score a run that ended on its own, discard a folder it created and left empty), the same as
 the command line's, so both write identical model folders. The job (corpus, tokenizers, model) is
 prepared *inside* the worker, on a helper thread whose statuses come as they are said, so that a bad
@@ -26,10 +26,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.records.run_lifecycle import LifecycleItem, RunOrder, RunReady, RunScored, RunStatus, run_lifecycle
-from engine.records.runs import RunFolder, RunFolderError
-from engine.settings.errors import ConfigError, DataError, DivergedError, EngineError, ModelFileError, TokenizerError
-from engine.training.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent
+from engine.records import (
+    LifecycleItem,
+    RunFolder,
+    RunOrder,
+    RunReady,
+    RunScored,
+    RunStatus,
+    run_lifecycle,
+)
+from engine.settings import ConfigError, DataError, DivergedError, EngineError, ModelFileError, TokenizerError
+from engine.training import FinishedEvent, RunFolderError, StepEvent, TrainControl, ValidationEvent
 from gui.heap import freeze_new_objects
 from gui.training.settings import RunSettings
 
@@ -106,7 +113,7 @@ RunItem = (StatusMessage | RunReplayed | RunPrepared | StepEvent | ValidationEve
 
 
 def run_training(request: RunRequest, control: TrainControl) -> Iterator[RunItem]:
-    """Prepare, train and score one run (engine.records.run_lifecycle, as the command line does),
+    """Prepare, train and score one run (engine.records.lifecycle, as the command line does),
     yielding what the window shows; an expected failure is the last item, a :class:`RunFailed`."""
     settings = request.settings
     threads = training_threads()  # the run's own count, set by the engine for its duration

@@ -12,13 +12,13 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, Qt, Sign
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
-from engine.settings.scorer_table import SCORER_TABLE
-from engine.text.readable import format_duration, format_tokens  # torch-free
+from engine.settings import SCORER_TABLE
+from engine.text import format_duration, format_tokens  # torch-free
 from gui.scorer_labels import scorer_label
 from gui.training.records import RunRecord
 
 if TYPE_CHECKING:
-    from engine.settings.config import TrainConfig
+    from engine.settings import TrainConfig
 
 COLUMNS = (QT_TRANSLATE_NOOP("RunsTable", "Run"), QT_TRANSLATE_NOOP("RunsTable", "Corpus"),
            QT_TRANSLATE_NOOP("RunsTable", "Direction"), QT_TRANSLATE_NOOP("RunsTable", "Scorer"),

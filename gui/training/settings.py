@@ -17,8 +17,8 @@ from pathlib import Path
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from engine.corpus.tasks import dates
-from engine.records.run_spec import RunSpec
-from engine.settings.config import ModelShape, TrainConfig
+from engine.records import RunSpec
+from engine.settings import ModelShape, TrainConfig
 
 LANGUAGE_LABELS = {"zh": QT_TRANSLATE_NOOP("RunSettings", "Chinese"), "en": QT_TRANSLATE_NOOP("RunSettings", "English"),
                    dates.SOURCE_LANGUAGE: QT_TRANSLATE_NOOP("RunSettings", "dates"), dates.TARGET_LANGUAGE: "ISO"}

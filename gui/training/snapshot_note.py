@@ -1,7 +1,7 @@
 """The Train form's line under *Keep snapshots*: what the run's kept weight snapshots will take on disk.
 
 It follows every row of the form (model shape, vocabularies, direction, the count kept) and is worked
-out after a short pause (engine.training.snapshot_cost: the model's weights counted, 7–50 ms once per
+out after a short pause (engine.training.snapshot_disk: the model's weights counted, 7–50 ms once per
 shape), e.g. "≤ 12 × 10 MB = 121 MB on disk (float16)"; with one run per scorer, per run (the first's).
 """
 
@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QAbstractSpinBox, QCheckBox, QComboBox, QFormLayout, QLabel, QWidget
 
-from engine.settings.errors import ConfigError
-from engine.training.snapshot_cost import megabytes, snapshot_cost
+from engine.settings import ConfigError
+from engine.training import megabytes, snapshot_cost
 
 if TYPE_CHECKING:
     from gui.training.form import TrainingForm

@@ -15,9 +15,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from engine.records.run_spec import RunSpec
-from engine.records.runs import LogLines, LogRead, RunFolder, RunPhase
-from engine.training.events import FinishedEvent, StepEvent, ValidationEvent
+from engine.records import LogLines, RunFolder, RunPhase, RunSpec
+from engine.training import FinishedEvent, LogRead, StepEvent, ValidationEvent
 from gui.training.records import RunRecord, StepBlock
 from gui.training.settings import RunSettings
 from gui.workers import JobStarter

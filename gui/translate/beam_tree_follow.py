@@ -17,7 +17,7 @@ from gui.attention.throttle import FrameThrottle
 from gui.i18n import fill
 
 if TYPE_CHECKING:
-    from engine.decoding.search import DecodeStep
+    from engine.decoding import DecodeStep
     from gui.translate.beam_dialog import BeamTreeDialog
     from gui.translate.tab import TranslateTab
 

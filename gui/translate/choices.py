@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
 
-from engine.settings.config import SCORER_NAMES
+from engine.settings import SCORER_NAMES
 from gui.common.directions import LANGUAGE_NAMES, direction_label, label_of_direction, language_name  # noqa: F401
 from gui.i18n import fill
 from gui.scorer_labels import scorer_label
 
 if TYPE_CHECKING:
-    from engine.records.catalog import ModelEntry
+    from engine.records import ModelEntry
 
 DIRECTION_ORDER = ("zh-en", "en-zh", "dates-src-iso")  # known directions first, others after
 PREFERRED_SCORER = "additive"

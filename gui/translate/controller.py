@@ -24,15 +24,15 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from engine.decoding.finite_output import finite_steps  # torch-free
-from engine.settings.errors import EngineError, NonFiniteError  # torch-free
+from engine.decoding import finite_steps  # torch-free
+from engine.settings import EngineError, NonFiniteError  # torch-free
 from gui.translate.model_source import ModelSource
 from gui.translate.whatif_state import WhatIf
 from gui.workers import Job, JobStarter
 
 if TYPE_CHECKING:
-    from engine.decoding.translator import PreparedSource
-    from engine.models.bundle import ModelBundle
+    from engine.decoding import PreparedSource
+    from engine.models import ModelBundle
     from gui.workers import GeneratorWorker
 
 IDLE, RUNNING, PAUSED = "idle", "running", "paused"
@@ -166,8 +166,7 @@ class TranslateController(ModelSource):
 
     def _steering(self, prepared: PreparedSource, whatif: WhatIf | None):
         """The engine's Steering for ``whatif`` (raises EngineError when it cannot apply)."""
-        from engine.decoding.search import NO_STEERING
-        from engine.decoding.whatif import make_steering
+        from engine.decoding import NO_STEERING, make_steering
 
         if whatif is None or not whatif.active:
             return NO_STEERING

@@ -10,7 +10,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSlider, QSpinBox, QWidget
 
-from engine.settings.scorer_table import SCORER_TABLE
+from engine.settings import SCORER_TABLE
 from gui.scorer_labels import scorer_label
 from gui.translate.choices import ScorerOption
 

@@ -19,7 +19,7 @@ from gui.attention.map_choice import method_label
 from gui.workers import Job, JobStarter
 
 if TYPE_CHECKING:
-    from engine.decoding.translator import Translation, Translator
+    from engine.decoding import Translation, Translator
     from gui.attention.attribution_view import AttributionView
     from gui.translate.tab import TranslateTab
 

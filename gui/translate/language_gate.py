@@ -18,7 +18,7 @@ from gui.stored_settings import stored_flag
 from gui.translate.language_notice import notice_text
 
 if TYPE_CHECKING:
-    from engine.text.language_check import LanguageCheck
+    from engine.text import LanguageCheck
     from gui.translate.controller import RunInfo, TranslateController
     from gui.translate.language_notice import LanguageNotice
     from gui.translate.view import TranslateView

@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
-from engine.text.language_check import Verdict, language_name  # torch-free
+from engine.text import Verdict, language_name  # torch-free
 from gui.i18n import fill
 
 if TYPE_CHECKING:
-    from engine.text.language_check import LanguageCheck
+    from engine.text import LanguageCheck
 
 NOTICE_STYLE = "QFrame#languageNotice { background: #fff4e0; border: 1px solid #e0b060; border-radius: 3px; }"
 

@@ -23,8 +23,8 @@ from gui.translate.choices import ModelChoices
 from gui.workers import Job, JobSet, JobStarter
 
 if TYPE_CHECKING:
-    from engine.models.bundle import ModelBundle
-    from engine.records.catalog import ModelEntry
+    from engine.models import ModelBundle
+    from engine.records import ModelEntry
 
 
 class ModelSource(QObject):

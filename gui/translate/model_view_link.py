@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject
 from PySide6.QtWidgets import QToolButton, QWidget
 
-from engine.networks.attention_layers import AttentionLayers, attention_layers
+from engine.networks import AttentionLayers, attention_layers
 from gui.attention.model_view import ModelView
 
 if TYPE_CHECKING:
-    from engine.decoding.translator import Translation  # imports torch: the window opens before it is loaded
+    from engine.decoding import Translation  # imports torch: the window opens before it is loaded
 
 ENABLED_TIP = QT_TRANSLATE_NOOP(
     "ModelViewLink", "Every layer and head of this Transformer at once: its encoder's and decoder's self-attention "

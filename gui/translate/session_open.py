@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from gui.workers import Job, JobStarter
 
 if TYPE_CHECKING:
-    from engine.records.session_file import Session
+    from engine.records import Session
     from gui.attention.replay import ReplayDialog
     from gui.translate.tab import TranslateTab
 

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QSizePolicy, QW
 from gui.i18n import fill
 
 if TYPE_CHECKING:
-    from engine.models.bundle import ModelBundle
+    from engine.models import ModelBundle
 
 ATTRIBUTION_CHARS = 70
 

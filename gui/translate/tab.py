@@ -37,10 +37,9 @@ from gui.translate.unseen_words import UnseenWords
 from gui.translate.view import TranslateView
 
 if TYPE_CHECKING:
-    from engine.decoding.search import DecodeStep
-    from engine.decoding.translator import Translation
-    from engine.models.bundle import ModelBundle
-    from engine.records.catalog import ModelEntry
+    from engine.decoding import DecodeStep, Translation
+    from engine.models import ModelBundle
+    from engine.records import ModelEntry
     from gui.translate.beam_dialog import BeamTreeDialog
     from gui.translate.choices import ModelChoices
     from gui.translate.controller import RunInfo

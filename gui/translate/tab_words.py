@@ -22,8 +22,8 @@ from gui.scorer_labels import scorer_label
 from gui.translate.status import describe_model
 
 if TYPE_CHECKING:
-    from engine.decoding.search import DecodeStep
-    from engine.models.bundle import ModelBundle
+    from engine.decoding import DecodeStep
+    from engine.models import ModelBundle
     from gui.translate.tab import TranslateTab
     from gui.translate.view import TranslateView
 

@@ -11,7 +11,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 
 if TYPE_CHECKING:
-    from engine.records.catalog import UnusableFolder
+    from engine.records import UnusableFolder
 
 MENU_TEXT_CHARS = 160  # a reason longer than this is cut in the menu (the tooltip holds it whole)
 

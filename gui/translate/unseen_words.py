@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
-from engine.text.training_words import unseen_piece_indices  # torch-free
+from engine.text import unseen_piece_indices  # torch-free
 
 if TYPE_CHECKING:
     from gui.translate.controller import RunInfo

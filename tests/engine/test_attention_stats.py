@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from engine.decoding.attention_stats import attention_stats, corpus_attention_stats, monotonic_share, row_entropy
+from engine.decoding.attention_statistics import attention_stats, corpus_attention_stats, monotonic_share, row_entropy
 
 
 def test_a_diagonal_attention_is_sharp_monotonic_and_covers_each_token_once():

@@ -1,6 +1,6 @@
 """The length study's lesson is derived from its figures: falling lines and holding lines read differently."""
 
-from engine.studies.length_lesson import length_lesson
+from engine.studies.length_reading import length_lesson
 from engine.studies.length_study import BucketScore, LengthStudy
 
 

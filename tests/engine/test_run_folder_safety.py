@@ -178,7 +178,7 @@ def test_an_interrupt_before_any_checkpoint_says_there_is_nothing_to_resume(tmp_
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("engine.records.run_lifecycle.prepare_job", interrupted)
+    monkeypatch.setattr("engine.records.lifecycle.prepare_job", interrupted)
     assert main(["train", *TINY, "--out", str(tmp_path / "run")]) == 130
     assert "nothing to resume" in capsys.readouterr().err
 

@@ -1,4 +1,4 @@
-"""One run lifecycle for the command line and the app (engine.records.run_lifecycle): claim, prepare with
+"""One run lifecycle for the command line and the app (engine.records.lifecycle): claim, prepare with
 status, train, score a run that ended on its own (one rule), discard a folder it created and left empty;
 torch's thread count owned by one module; a run's record read without PyTorch; a resumed run's earlier steps
 replayed from its own log, and a replaced log said by the engine."""
@@ -16,7 +16,7 @@ import torch
 
 from engine.corpus.choice import CorpusChoice
 from engine.corpus.tasks import dates
-from engine.records.run_lifecycle import (
+from engine.records.lifecycle import (
     RunOrder,
     RunReady,
     RunScored,

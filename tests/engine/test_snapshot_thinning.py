@@ -1,6 +1,6 @@
 """Which weight snapshots a run keeps: the newest few in a row (what averaging reads) and older ones
 thinned evenly over the whole run (what going back through training needs), and what they cost on disk
-(engine/training/snapshots.py, engine/training/snapshot_cost.py)."""
+(engine/training/snapshots.py, engine/training/snapshot_disk.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import torch
 
 from engine.settings.config import ModelShape
-from engine.training.snapshot_cost import megabytes, snapshot_cost
+from engine.training.snapshot_disk import megabytes, snapshot_cost
 from engine.training.snapshots import RECENT_KEPT, list_snapshots, save_snapshot, snapshots_to_drop
 
 

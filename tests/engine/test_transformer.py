@@ -14,7 +14,7 @@ import torch.nn.functional as functional
 from safetensors.torch import load_file, save_file
 
 from engine.models.bundle import _NoInitialization, load_model_folder
-from engine.networks.attention_layers import attention_layers
+from engine.networks.layer_maps import attention_layers
 from engine.networks.model import build_model
 from engine.networks.transformer import TransformerSeq2Seq
 from engine.networks.transformer_layers import EncoderLayer, MultiHeadAttention

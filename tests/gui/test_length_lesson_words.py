@@ -1,5 +1,5 @@
 """The Length study's lesson in the interface's language (gui/translate/length_study/lesson_words.py): in
-English, word for word the engine's sentence (engine.studies.length_lesson) for every case of its rule —
+English, word for word the engine's sentence (engine.studies.length_reading) for every case of its rule —
 the rule has one owner — and in Chinese, the same figures in Chinese words."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from engine.studies.length_lesson import LengthLesson
+from engine.studies.length_reading import LengthLesson
 from gui.i18n import install_language
 from gui.translate.length_study.lesson_words import lesson_sentence
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from engine.networks.attention_layers import KINDS
+from engine.networks.layer_maps import KINDS
 from engine.records.catalog import user_models_folder
 from gui.attention.model_view import ModelView
 from gui.screen_fit import available_geometry

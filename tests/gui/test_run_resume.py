@@ -7,7 +7,7 @@ import functools
 
 import pytest
 
-import engine.records.run_lifecycle
+import engine.records.lifecycle
 from engine.__main__ import main
 from engine.corpus.tasks import dates
 from engine.records.runs import RunFolder, RunPhase
@@ -32,7 +32,7 @@ def small_dates(monkeypatch):
 def test_a_command_line_run_is_offered_in_the_app_and_resumes_there(tmp_path, monkeypatch):
     controller = TrainingController(jobs=InlineJobs())
     folder = controller.models_folder() / "cli-run"
-    real_train = engine.records.run_lifecycle.train
+    real_train = engine.records.lifecycle.train
 
     def stopped_at_the_first_validation(job, control, **options):
         for event in real_train(job, control, **options):
@@ -41,7 +41,7 @@ def test_a_command_line_run_is_offered_in_the_app_and_resumes_there(tmp_path, mo
                 control.request_stop()  # what Ctrl-C does (engine.training.interrupt)
 
     with monkeypatch.context() as patched:
-        patched.setattr(engine.records.run_lifecycle, "train", stopped_at_the_first_validation)
+        patched.setattr(engine.records.lifecycle, "train", stopped_at_the_first_validation)
         assert main(["train", *TINY, "--out", str(folder)]) == 130
     [offer] = controller.resumable()
     assert offer.folder == folder and offer.progress.epoch == 1 and "1/2 epochs" in offer.label

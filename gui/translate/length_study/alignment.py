@@ -16,11 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
-from engine.settings.errors import EngineError
-from engine.settings.scorer_table import ATTENTION_SCORER_NAMES
-from engine.studies.alignment_lesson import AlignmentFigures, alignment_reading
-from engine.studies.alignment_scores import AlignmentStudy, stored_alignment_study
-from engine.studies.training_budget import among
+from engine.settings import ATTENTION_SCORER_NAMES, EngineError
+from engine.studies import AlignmentFigures, AlignmentStudy, alignment_reading, among, stored_alignment_study
 from gui.i18n import fill
 from gui.scorer_labels import scorer_label
 

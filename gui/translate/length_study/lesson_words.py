@@ -1,4 +1,4 @@
-"""The length study's lesson in the interface's language: engine.studies.length_lesson's sentence, said
+"""The length study's lesson in the interface's language: engine.studies.length_reading's sentence, said
 from the same figures and the same rule with translatable words.
 
 The engine words it in English (the CLI, the reports and docs/why-attention.md use that); the Length study's
@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from PySide6.QtCore import QCoreApplication
 
-from engine.studies.length_lesson import LONG, SHORT, LengthLesson
+from engine.studies import LONG, SHORT, LengthLesson
 from gui.i18n import fill
 
 

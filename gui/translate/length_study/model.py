@@ -18,13 +18,12 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
-from engine.settings.config import SCORER_NAMES
-from engine.settings.scorer_table import attends
-from engine.studies.length_study import STUDY_BUCKETS, LengthStudy, study_bucket_label
+from engine.settings import SCORER_NAMES, attends
+from engine.studies import STUDY_BUCKETS, LengthStudy, study_bucket_label
 
 if TYPE_CHECKING:
-    from engine.models.model_record import ModelRecord
-    from engine.studies.alignment_study import AlignmentStudy
+    from engine.models import ModelRecord
+    from engine.studies import AlignmentStudy
     from gui.translate.choices import ScorerOption
 
 BUCKET_LABELS: tuple[str, ...] = tuple(study_bucket_label(low, high) for low, high in STUDY_BUCKETS)
@@ -121,8 +120,8 @@ class LengthStudyData:
     def trained_like_fixed_context(self) -> tuple[ScorerStudy, ...]:
         """The drawn scorers trained like the fixed context C (all of them when they were all trained
         alike, or when C has no model here): the lines a lesson about attention may set against C."""
-        from engine.settings.scorer_table import FIXED_CONTEXT
-        from engine.studies.training_budget import compared_with
+        from engine.settings import FIXED_CONTEXT
+        from engine.studies import compared_with
 
         drawn = [s for s in self.scorers if s.study is not None]
         alike = set(compared_with({s.name: s.record for s in drawn}, FIXED_CONTEXT))
@@ -133,7 +132,7 @@ class LengthStudyData:
         in the order given: one group when they all were trained alike or some model's config is unknown.
         What the views compare scorer against scorer (the attention and alignment readings) is read
         within a group."""
-        from engine.studies.training_budget import groups_of
+        from engine.studies import groups_of
 
         return groups_of(names, {s.name: s.record for s in self.scorers})
 
@@ -141,7 +140,7 @@ class LengthStudyData:
     def budget_note(self) -> str:
         """A sentence naming how the drawn models were trained when they were not all trained alike
         (engine.studies.training_budget), "" when they were."""
-        from engine.studies.training_budget import budget_note
+        from engine.studies import budget_note
 
         drawn = {s.name: s.record for s in self.scorers if s.study is not None and s.record is not None}
         return budget_note(drawn, {s.name: s.label for s in self.scorers})
@@ -204,9 +203,9 @@ def _series(scorer: ScorerStudy) -> Series:
 def read_studies(options: Sequence[ScorerOption], beam: int = 1) -> list[ScorerStudy]:
     """The stored study of the model backing each scorer option (config.json only). A scorer
     without a model, or whose folder is unreadable or has no study, gets None with the reason."""
-    from engine.models.model_record import read_model_record
-    from engine.settings.errors import EngineError
-    from engine.studies.length_study import stored_length_study
+    from engine.models import read_model_record
+    from engine.settings import EngineError
+    from engine.studies import stored_length_study
     from gui.translate.length_study.alignment import stored_alignment
 
     studies = []
@@ -230,9 +229,9 @@ def read_studies(options: Sequence[ScorerOption], beam: int = 1) -> list[ScorerS
 def study_beams(options: Sequence[ScorerOption]) -> tuple[int, ...]:
     """The beam sizes at which some scorer option's model stored a study (config.json only),
     smallest first; an unreadable folder adds none."""
-    from engine.models.config_file import read_config
-    from engine.settings.errors import EngineError
-    from engine.studies.length_study import stored_study_beams
+    from engine.models import read_config
+    from engine.settings import EngineError
+    from engine.studies import stored_study_beams
 
     beams: set[int] = set()
     for option in options:

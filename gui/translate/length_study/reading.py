@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication
 
-from engine.settings.scorer_table import FIXED_CONTEXT
-from engine.studies.training_budget import among
+from engine.settings import FIXED_CONTEXT
+from engine.studies import among
 from gui.i18n import fill
 from gui.scorer_labels import scorer_label
 from gui.translate.length_study.model import LengthStudyData

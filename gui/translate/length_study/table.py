@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.decoding.repetition import LOOP_COUNT, LOOP_NGRAM, most_repeated
+from engine.decoding import LOOP_COUNT, LOOP_NGRAM, most_repeated
 from gui.i18n import fill
 from gui.scorer_labels import scorer_label
 from gui.translate.length_study.model import MISSING_OUTPUT, TableRow

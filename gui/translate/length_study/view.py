@@ -15,9 +15,9 @@ import pyqtgraph as pg
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QPointF, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QFrame, QHBoxLayout, QLabel, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
-from engine.decoding.repetition import LOOP_COUNT, LOOP_NGRAM
-from engine.settings.scorer_table import FIXED_CONTEXT, SCORER_TABLE
-from engine.studies.length_lesson import length_lesson
+from engine.decoding import LOOP_COUNT, LOOP_NGRAM
+from engine.settings import FIXED_CONTEXT, SCORER_TABLE
+from engine.studies import length_lesson
 from gui.common.plotstyle import FOREGROUND, style_plot
 from gui.i18n import fill
 from gui.scorer_labels import scorer_label
@@ -64,7 +64,7 @@ def first_caption() -> str:
 
 
 def caption_for(data: LengthStudyData) -> str:
-    """The caption with what these models' lines show, derived from their figures (engine.studies.length_lesson):
+    """The caption with what these models' lines show, derived from their figures (engine.studies.length_reading):
     when the models were not all trained alike, the lesson sets C against the models trained like it,
     and a note names how each group was trained (engine.studies.training_budget)."""
     lesson = length_lesson({s.name: s.study for s in data.trained_like_fixed_context()})
