@@ -28,10 +28,11 @@ from collections.abc import Sequence
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QPalette, QPen, QTextOption
+from PySide6.QtGui import QColor, QPalette, QPen
 from PySide6.QtWidgets import QGraphicsRectItem, QWidget
 
 from gui.attention.color_scale import DEFAULT_SCALE, ColorScale, color_scale
+from gui.attention.empty_hint import EmptyHint
 from gui.attention.labels import axis_label
 from gui.attention.map_axes import LINE_GAP, MapAxes, axis_font
 
@@ -67,8 +68,7 @@ class HeatmapView(MapAxes):
         self._levels = (0.0, 1.0)  # the colour levels in use
         self.color_scale: ColorScale | None = color_scale(DEFAULT_SCALE)  # None: a fixed scale (set_scale)
         self._bar_label = "α (0–1)"
-        self.empty_hint = pg.TextItem(self.tr(EMPTY_HINT), color=text, anchor=(0.5, 0.5))
-        self.empty_hint.setPos(0, 0)
+        self.empty_hint = EmptyHint(self.tr(EMPTY_HINT), text, self.plot.getViewBox())
         self.plot.addItem(self.empty_hint, ignoreBounds=True)
         self.caption = pg.TextItem("", color=palette.color(QPalette.ColorRole.ToolTipText),
                                    fill=palette.color(QPalette.ColorRole.ToolTipBase), anchor=(0, 1))
@@ -92,11 +92,8 @@ class HeatmapView(MapAxes):
         view.sigRangeChanged.connect(self._thin_labels)
         view.sigResized.connect(self._refit_rows)  # e.g. the top axis grew for upright labels
         view.sigResized.connect(self._thin_labels)
-        view.sigResized.connect(self._wrap_hint)
-        view.sigRangeChanged.connect(self._wrap_hint)
-        option = QTextOption(Qt.AlignmentFlag.AlignHCenter)
-        option.setWrapMode(QTextOption.WrapMode.WordWrap)
-        self.empty_hint.textItem.document().setDefaultTextOption(option)
+        view.sigResized.connect(self.empty_hint.wrap)
+        view.sigRangeChanged.connect(self.empty_hint.wrap)
         self._hovered = (-1, -1)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.scene().sigMouseClicked.connect(self._on_mouse_clicked)
@@ -120,22 +117,12 @@ class HeatmapView(MapAxes):
     def set_empty_hint(self, text: str) -> None:
         """``text`` where the map is empty ("": the default hint, in the interface's language, then and later)."""
         self._own_hint = not text
-        self.empty_hint.setText(text or self.tr(EMPTY_HINT))
-        self._wrap_hint()
+        self.empty_hint.show_text(text or self.tr(EMPTY_HINT))
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
         super().changeEvent(event)
         if event.type() == QEvent.Type.LanguageChange and getattr(self, "_own_hint", True):
             self.set_empty_hint("")
-
-    def _wrap_hint(self) -> None:
-        """Wrap the empty-map hint to the map's width and centre it in the view, so that a narrow
-        map shows it whole."""
-        view = self.plot.getViewBox()
-        width = view.width()
-        self.empty_hint.textItem.setTextWidth(max(80.0, width * 0.9) if width > 0 else -1)
-        self.empty_hint.setPos(view.viewRect().center())
-        self.empty_hint.updateTextPos()
 
     def set_scale(self, low: float, high: float, color_map: str, label: str) -> None:
         """A fixed colour scale instead of α's, e.g. a diverging map centred on 0 from −1 to 1 for
@@ -229,19 +216,23 @@ class HeatmapView(MapAxes):
             self._show_rows()
         labels = [axis_label(t) for t in target_tokens[:rows]]
         if labels != self._row_labels:
-            self._row_labels = labels
-            if self._compact_bar:  # a small map: row labels cut to leave room for the cells (hover names them)
-                labels = [self._metrics.elidedText(label, Qt.TextElideMode.ElideRight, COMPACT_ROW_LABEL)
-                          for label in labels]
-            width = self._label_width(labels)
-            axis = self.plot.getAxis("left")
-            if axis.fixedWidth != width:  # setting it again re-lays out the plot for nothing
-                axis.setWidth(width)
-            self._set_labels("left", labels)
-            self._thin_labels()
+            self._show_row_labels(labels)
         self._rows = rows
         if resized:
             self.rowsChanged.emit()
+
+    def _show_row_labels(self, labels: list[str]) -> None:
+        """The output tokens' labels on the left axis (cut short on a small map: hover names them)."""
+        self._row_labels = labels
+        if self._compact_bar:  # a small map: row labels cut to leave room for the cells
+            labels = [self._metrics.elidedText(label, Qt.TextElideMode.ElideRight, COMPACT_ROW_LABEL)
+                      for label in labels]
+        width = self._label_width(labels)
+        axis = self.plot.getAxis("left")
+        if axis.fixedWidth != width:  # setting it again re-lays out the plot for nothing
+            axis.setWidth(width)
+        self._set_labels("left", labels)
+        self._thin_labels()
 
     def _draw_weights(self) -> None:
         """The image of the weights shown, through the colour scale."""
