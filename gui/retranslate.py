@@ -133,33 +133,29 @@ def retranslate_widget(widget: QWidget, rewrite: Rewriter, models: set[int]) -> 
         _rewrite(widget.windowTitle, widget.setWindowTitle, rewrite)
     for action in widget.actions():
         _retranslate_action(action, rewrite)
-    if isinstance(widget, QLabel | QAbstractButton):
-        _rewrite(widget.text, widget.setText, rewrite)
-    elif isinstance(widget, QLineEdit | QTextEdit | QPlainTextEdit):  # its text is the user's: only the hint
-        _rewrite(widget.placeholderText, widget.setPlaceholderText, rewrite)
-    elif isinstance(widget, QGroupBox | QMenu):
-        _rewrite(widget.title, widget.setTitle, rewrite)
-    elif isinstance(widget, QProgressBar):
-        _rewrite(widget.format, widget.setFormat, rewrite)
-    elif isinstance(widget, QAbstractSpinBox):
-        _retranslate_spin_box(widget, rewrite)
-    elif isinstance(widget, QTabWidget):
-        for index in range(widget.count()):
-            _rewrite(lambda i=index: widget.tabText(i), lambda t, i=index: widget.setTabText(i, t), rewrite)
-            _rewrite(lambda i=index: widget.tabToolTip(i), lambda t, i=index: widget.setTabToolTip(i, t), rewrite)
-    elif isinstance(widget, QToolBox):
-        for index in range(widget.count()):
-            _rewrite(lambda i=index: widget.itemText(i), lambda t, i=index: widget.setItemText(i, t), rewrite)
-    elif isinstance(widget, QComboBox):
-        _retranslate_combo(widget, rewrite)
-    elif isinstance(widget, QTableWidget):
-        _retranslate_table(widget, rewrite)
-    elif isinstance(widget, QTreeWidget):
-        header = widget.headerItem()
-        for column in range(widget.columnCount()):
-            _rewrite(lambda c=column: header.text(c), lambda t, c=column: header.setText(c, t), rewrite)
+    for kinds, retranslate in _TEXTS_OF_A_KIND:  # the first kind the widget is: its texts of that kind
+        if isinstance(widget, kinds):
+            retranslate(widget, rewrite)
+            break
     if isinstance(widget, QAbstractItemView) and not isinstance(widget, QTableWidget | QTreeWidget):
         _refresh_model(widget.model(), rewrite, models)
+
+
+def _retranslate_tabs(widget: QTabWidget, rewrite: Rewriter) -> None:
+    for index in range(widget.count()):
+        _rewrite(lambda i=index: widget.tabText(i), lambda t, i=index: widget.setTabText(i, t), rewrite)
+        _rewrite(lambda i=index: widget.tabToolTip(i), lambda t, i=index: widget.setTabToolTip(i, t), rewrite)
+
+
+def _retranslate_tool_box(widget: QToolBox, rewrite: Rewriter) -> None:
+    for index in range(widget.count()):
+        _rewrite(lambda i=index: widget.itemText(i), lambda t, i=index: widget.setItemText(i, t), rewrite)
+
+
+def _retranslate_tree_header(widget: QTreeWidget, rewrite: Rewriter) -> None:
+    header = widget.headerItem()
+    for column in range(widget.columnCount()):
+        _rewrite(lambda c=column: header.text(c), lambda t, c=column: header.setText(c, t), rewrite)
 
 
 def _retranslate_action(action: QAction, rewrite: Rewriter) -> None:
@@ -228,3 +224,19 @@ def _refresh_model(model: QAbstractItemModel | None, rewrite: Rewriter, models: 
 
 def _text(value: object) -> str:
     return value if isinstance(value, str) else ""
+
+
+# Texts a widget has by its kind, in the order asked (the first kind that matches is the widget's).
+_TEXTS_OF_A_KIND: tuple[tuple[type | tuple[type, ...], Callable[..., None]], ...] = (
+    ((QLabel, QAbstractButton), lambda w, rewrite: _rewrite(w.text, w.setText, rewrite)),
+    ((QLineEdit, QTextEdit, QPlainTextEdit),  # its text is the user's: only the hint
+     lambda w, rewrite: _rewrite(w.placeholderText, w.setPlaceholderText, rewrite)),
+    ((QGroupBox, QMenu), lambda w, rewrite: _rewrite(w.title, w.setTitle, rewrite)),
+    (QProgressBar, lambda w, rewrite: _rewrite(w.format, w.setFormat, rewrite)),
+    (QAbstractSpinBox, _retranslate_spin_box),
+    (QTabWidget, _retranslate_tabs),
+    (QToolBox, _retranslate_tool_box),
+    (QComboBox, _retranslate_combo),
+    (QTableWidget, _retranslate_table),
+    (QTreeWidget, _retranslate_tree_header),
+)
