@@ -31,6 +31,25 @@ def _signed_colour(value: float, top: float) -> QColor:
     return colour
 
 
+def _at(values: np.ndarray | None, j: int) -> float:
+    """``values[j]``, or NaN where there is none."""
+    return float(values[j]) if values is not None and j < len(values) else math.nan
+
+
+def _alpha_text(alpha: np.ndarray | None, j: int) -> str:
+    """α_ij to three places, or a dash where there is none."""
+    return "—" if alpha is None or j >= len(alpha) else f"{float(alpha[j]):.3f}"
+
+
+def _bytes(values: np.ndarray | None) -> bytes | None:
+    return None if values is None else values.tobytes()
+
+
+def _peak(values: np.ndarray | None) -> float:
+    """The largest |value| (0 for none): what a cell's tint is measured against."""
+    return float(np.nanmax(np.abs(values))) if values is not None and len(values) else 0.0
+
+
 class AttributionSection(QWidget):
     """α beside the attribution of one step; links to a contrastive attribution."""
 
@@ -72,29 +91,11 @@ class AttributionSection(QWidget):
         (the table's source units: words or pieces; None when not in yet, ``pending`` says why), ``item``
         the step's StepAttribution, ``contrast`` a contrastive one (``contrast_source`` in the same units),
         ``candidates`` the step's top-k alternatives offered for "why not"."""
-        name = SHORT_NAMES[method]
-        parts = []
         self.agreement = None
         if source is None:
-            parts.append(html.escape(pending or self.tr("The attribution of this step is not computed yet.")))
+            parts = [html.escape(pending or self.tr("The attribution of this step is not computed yet."))]
         else:
-            share = item.source_share
-            parts.append(self.tr("%1 of step %2: log p = %3 · on the source %4 %, on the words written before %5 %")
-                         .replace("%1", html.escape(name)).replace("%2", str(index))
-                         .replace("%3", f"{item.target_log_prob:.3f}").replace("%4", f"{100 * share:.0f}")
-                         .replace("%5", f"{100 * (1 - share):.0f}"))
-            if alpha is not None and len(alpha) == len(source) and len(source):
-                self.agreement = agree = agreement(alpha, source)
-                rho = "—" if math.isnan(agree.rho) else f"{agree.rho:+.2f}"
-                verdict = self.tr("they agree") if agree.agrees else self.tr("they differ")
-                parts.append(self.tr("Spearman ρ(α, |%1|) = %2 · top source word: α %3, %1 %4 — %5")
-                             .replace("%1", html.escape(name)).replace("%2", rho)
-                             .replace("%3", html.escape(quoted(labels[agree.top_alpha])))
-                             .replace("%4", html.escape(quoted(labels[agree.top_attribution])))
-                             .replace("%5", f"<b>{verdict}</b>"))
-            elif alpha is None:
-                parts.append(self.tr("No attention in this model: the attribution is the only explanation "
-                                     "there is of which source words this output depended on."))
+            parts = self._attribution_lines(index, SHORT_NAMES[method], labels, alpha, item, source)
         if contrast_source is not None and contrast is not None:
             parts.append(self._contrast_line(token, contrast.contrast_token or "", labels, contrast_source))
         if candidates and source is not None:
@@ -104,6 +105,29 @@ class AttributionSection(QWidget):
         self._candidates = tuple(candidates)
         self.summary.setText("<br>".join(parts))
         self._fill(method, labels, alpha, source, contrast, contrast_source)
+
+    def _attribution_lines(self, index: int, name: str, labels: Sequence[str], alpha: np.ndarray | None,
+                           item: StepAttributionLike, source: np.ndarray) -> list[str]:
+        """What the step's attribution says: its log p and share on the source, then how it agrees with α
+        (setting :attr:`agreement`) or that there is no α."""
+        share = item.source_share
+        lines = [self.tr("%1 of step %2: log p = %3 · on the source %4 %, on the words written before %5 %")
+                 .replace("%1", html.escape(name)).replace("%2", str(index))
+                 .replace("%3", f"{item.target_log_prob:.3f}").replace("%4", f"{100 * share:.0f}")
+                 .replace("%5", f"{100 * (1 - share):.0f}")]
+        if alpha is not None and len(alpha) == len(source) and len(source):
+            self.agreement = agree = agreement(alpha, source)
+            rho = "—" if math.isnan(agree.rho) else f"{agree.rho:+.2f}"
+            verdict = self.tr("they agree") if agree.agrees else self.tr("they differ")
+            lines.append(self.tr("Spearman ρ(α, |%1|) = %2 · top source word: α %3, %1 %4 — %5")
+                         .replace("%1", html.escape(name)).replace("%2", rho)
+                         .replace("%3", html.escape(quoted(labels[agree.top_alpha])))
+                         .replace("%4", html.escape(quoted(labels[agree.top_attribution])))
+                         .replace("%5", f"<b>{verdict}</b>"))
+        elif alpha is None:
+            lines.append(self.tr("No attention in this model: the attribution is the only explanation "
+                                 "there is of which source words this output depended on."))
+        return lines
 
     def _contrast_line(self, token: str, other: str, labels: Sequence[str], values: np.ndarray) -> str:
         """Which source words made the model prefer ``token`` over ``other`` (and which pulled the other way)."""
@@ -118,33 +142,31 @@ class AttributionSection(QWidget):
 
     def _fill(self, method: str, labels: Sequence[str], alpha: np.ndarray | None, source: np.ndarray | None,
               contrast: StepAttributionLike | None, contrast_source: np.ndarray | None) -> None:
-        key = (method, tuple(labels), None if alpha is None else alpha.tobytes(),
-               None if source is None else source.tobytes(), None if contrast_source is None else
-               (contrast.contrast_token, contrast_source.tobytes()))
+        key = (method, tuple(labels), _bytes(alpha), _bytes(source),
+               None if contrast_source is None else (contrast.contrast_token, contrast_source.tobytes()))
         if key == self._shown:
             return
         self._shown = key
-        name = SHORT_NAMES[method]
-        headers = [self.tr("source"), "α", name]
+        headers = [self.tr("source"), "α", SHORT_NAMES[method]]
         if contrast_source is not None:
             headers.append(self.tr("vs %1").replace("%1", quoted(contrast.contrast_token or "")))
         self.model.clear()
         self.model.setColumnCount(len(headers))
         self.model.setHorizontalHeaderLabels(headers)
-        top = float(np.nanmax(np.abs(source))) if source is not None and len(source) else 0.0
-        contrast_top = float(np.nanmax(np.abs(contrast_source))) if contrast_source is not None and len(
-            contrast_source) else 0.0
+        top, contrast_top = _peak(source), _peak(contrast_source)
         for j, label in enumerate(labels):
             row = [self._cell(label, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
-                   self._cell("—" if alpha is None or j >= len(alpha) else f"{float(alpha[j]):.3f}", _RIGHT)]
-            value = float(source[j]) if source is not None and j < len(source) else math.nan
-            row.append(self._cell("…" if math.isnan(value) else f"{value:+.3f}", _RIGHT))
-            row[-1].setBackground(_signed_colour(value, top))
+                   self._cell(_alpha_text(alpha, j), _RIGHT)]
+            value = _at(source, j)
+            row.append(self._signed_cell("…" if math.isnan(value) else f"{value:+.3f}", value, top))
             if contrast_source is not None:
-                other = float(contrast_source[j]) if j < len(contrast_source) else math.nan
-                row.append(self._cell(f"{other:+.3f}", _RIGHT))
-                row[-1].setBackground(_signed_colour(other, contrast_top))
+                other = _at(contrast_source, j)
+                row.append(self._signed_cell(f"{other:+.3f}", other, contrast_top))
             self.model.appendRow(row)
+        self._fit_columns(headers)
+
+    def _fit_columns(self, headers: Sequence[str]) -> None:
+        """The value columns as wide as their header or a signed value, whichever is longer."""
         header = self.table.horizontalHeader()
         for column in range(1, len(headers)):
             header.resizeSection(column, self.fontMetrics().horizontalAdvance(max(headers[column], "+0.000",
@@ -155,6 +177,13 @@ class AttributionSection(QWidget):
         item = QStandardItem(text)
         item.setTextAlignment(alignment)
         item.setEditable(False)
+        return item
+
+    @classmethod
+    def _signed_cell(cls, text: str, value: float, top: float) -> QStandardItem:
+        """A right-aligned cell tinted by the sign and size of ``value`` against ``top``."""
+        item = cls._cell(text, _RIGHT)
+        item.setBackground(_signed_colour(value, top))
         return item
 
     def _on_link(self, link: str) -> None:
