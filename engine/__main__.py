@@ -8,9 +8,16 @@ work are in its own module: ``train`` in engine/cli/cli_train.py, the others in 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import NoReturn
+
+# Before PyTorch loads: attribution (translate --explain) runs many small backward passes, between which
+# OpenMP's spinning threads would hold both cores (about 10× slower on a shared machine); they sleep, as in
+# the app. Training keeps OpenMP's default.
+if "--explain" in sys.argv:
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from engine.cli.cli_decode import (
     add_average_parser,
