@@ -91,13 +91,7 @@ class StudyTable(QTableWidget):
         """Fill the table: ``columns`` are the scorer labels, one output column each; an output in
         ``language`` that loops is tinted and its tooltip names the repeated words."""
         self.clear()
-        fixed = [self.tr(title) if title else "" for title in FIXED_COLUMNS]
-        columns = [scorer_label(title) for title in columns]
-        headers = [*fixed, *columns]
-        self.setColumnCount(len(headers))
-        self.setHorizontalHeaderLabels([*fixed, *(short_title(title) for title in columns)])
-        for column, title in enumerate(headers):
-            self.horizontalHeaderItem(column).setToolTip(title)  # a narrow column's title is elided
+        width = self._set_headers(columns)
         self.setRowCount(len(rows))
         self.sources = [row.source for row in rows]
         self.references = [row.reference for row in rows]
@@ -107,24 +101,44 @@ class StudyTable(QTableWidget):
                 "%1", str(row.source_length))),
                      (row.reference, row.reference), *((output, output) for output in row.outputs)]
             for column, (text, tip) in enumerate(texts, start=1):
-                item = QTableWidgetItem(text)
-                item.setToolTip(tip)
-                item.setTextAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-                if text == MISSING_OUTPUT:
-                    item.setToolTip(self.tr("This scorer's study has no row for this input"))
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-                elif column >= len(FIXED_COLUMNS) and language and (repeat := looping_words(text, language)):
-                    item.setBackground(QBrush(QColor(LOOP_TINT)))
-                    item.setToolTip(self.tr("Loops: %1").replace("%1", repeat) + f"\n\n{text}")
-                self.setItem(index, column, item)
+                self.setItem(index, column, self._text_item(text, tip, language if column >= len(FIXED_COLUMNS) else ""))
         header = self.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        for column in range(1, len(headers)):
+        for column in range(1, width):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
+        self._cap_row_heights(len(rows))
+
+    def _set_headers(self, columns: Sequence[str]) -> int:
+        """The fixed columns' titles, then one per scorer (short, its full label in the tooltip); how many."""
+        fixed = [self.tr(title) if title else "" for title in FIXED_COLUMNS]
+        columns = [scorer_label(title) for title in columns]
+        headers = [*fixed, *columns]
+        self.setColumnCount(len(headers))
+        self.setHorizontalHeaderLabels([*fixed, *(short_title(title) for title in columns)])
+        for column, title in enumerate(headers):
+            self.horizontalHeaderItem(column).setToolTip(title)  # a narrow column's title is elided
+        return len(headers)
+
+    def _text_item(self, text: str, tip: str, language: str) -> QTableWidgetItem:
+        """One cell's text; a missing output centred and explained; an output in ``language`` (an output
+        column's; "" elsewhere) that loops tinted, its tooltip naming the repeated words."""
+        item = QTableWidgetItem(text)
+        item.setToolTip(tip)
+        item.setTextAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        if text == MISSING_OUTPUT:
+            item.setToolTip(self.tr("This scorer's study has no row for this input"))
+            item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+        elif language and (repeat := looping_words(text, language)):
+            item.setBackground(QBrush(QColor(LOOP_TINT)))
+            item.setToolTip(self.tr("Loops: %1").replace("%1", repeat) + f"\n\n{text}")
+        return item
+
+    def _cap_row_heights(self, count: int) -> None:
+        """Rows as tall as their texts, up to ROW_LINES lines (the rest of a text is in its tooltip)."""
         self.resizeRowsToContents()
         tallest = self.fontMetrics().lineSpacing() * ROW_LINES + 2 * self.ROW_PADDING
-        for index in range(len(rows)):
-            if self.rowHeight(index) > tallest:  # the rest of its texts is in their tooltips
+        for index in range(count):
+            if self.rowHeight(index) > tallest:
                 self.setRowHeight(index, tallest)
 
     def set_beam(self, beam: int) -> None:
