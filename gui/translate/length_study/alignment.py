@@ -86,16 +86,21 @@ def alignment_text(data: LengthStudyData) -> str:
     """The reading of the stored alignment studies (what the aligner is, which scorer aligns best,
     and whether that goes with long-input BLEU), and a sentence per refused study; "" with none."""
     studied = [s for s in data.scorers if s.alignment is not None]
-    sentences = []
-    if studied:
-        first = studied[0].alignment
-        sentences.append(fill(QCoreApplication.translate(
-            "AlignmentReading", "Against a word aligner (%1; %2 test pairs, each model fed the reference): AER 0 "
-            "would be the aligner's links exactly, 1 none of them."), first.aligner, f"{first.sentences:,}"))
-        by_name = {s.name: s for s in studied}
-        groups = [[by_name[name] for name in group] for group in data.trained_alike_groups(list(by_name))]
-        for group in groups:  # scorers not trained alike are not set against each other
-            reading = _group_reading(data, group)
-            sentences.append(among([s.label for s in group]) + reading if reading and len(groups) > 1 else reading)
+    sentences = _studied_sentences(data, studied) if studied else []
     sentences += [f"{scorer_label(s.label)}: {s.alignment_note}." for s in data.scorers if s.alignment_note]
     return " ".join(sentence for sentence in sentences if sentence)
+
+
+def _studied_sentences(data: LengthStudyData, studied: list[ScorerStudy]) -> list[str]:
+    """What the aligner is, then a reading per group of ``studied`` scorers trained alike (named when
+    there are several groups: scorers not trained alike are not set against each other)."""
+    first = studied[0].alignment
+    sentences = [fill(QCoreApplication.translate(
+        "AlignmentReading", "Against a word aligner (%1; %2 test pairs, each model fed the reference): AER 0 "
+        "would be the aligner's links exactly, 1 none of them."), first.aligner, f"{first.sentences:,}")]
+    by_name = {s.name: s for s in studied}
+    groups = [[by_name[name] for name in group] for group in data.trained_alike_groups(list(by_name))]
+    for group in groups:
+        reading = _group_reading(data, group)
+        sentences.append(among([s.label for s in group]) + reading if reading and len(groups) > 1 else reading)
+    return sentences
