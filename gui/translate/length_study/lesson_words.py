@@ -23,14 +23,7 @@ def lesson_sentence(lesson: LengthLesson, labels: Mapping[str, str] | None = Non
     kept = fill(QCoreApplication.translate("LengthLesson", "keeps %1 of its %2-token BLEU on %3 tokens (%4 against %5)"),
                 f"{lesson.kept:.0%}", SHORT, LONG, f"{lesson.best_long:.1f}", f"{lesson.best_short:.1f}")
     if lesson.fixed_long is None:
-        if lesson.holds:
-            verb = QCoreApplication.translate("LengthLesson", "Long inputs hold up")
-        elif lesson.all_fall:
-            verb = QCoreApplication.translate("LengthLesson", "Every line falls with length")
-        else:
-            verb = QCoreApplication.translate("LengthLesson", "Long inputs are harder")
-        return fill(QCoreApplication.translate("LengthLesson", "%1: the best scorer on the longest inputs, %2, %3."),
-                    verb, name, kept)
+        return _without_fixed(lesson, name, kept)
     fixed = (QCoreApplication.translate("LengthLesson", "the fixed C keeps %1").replace("%1", f"{lesson.fixed_kept:.0%}")
              if lesson.fixed_kept is not None else QCoreApplication.translate("LengthLesson", "the fixed C"))
     best_long, fixed_long = f"{lesson.best_long:.1f}", f"{lesson.fixed_long:.1f}"
@@ -54,3 +47,15 @@ def lesson_sentence(lesson: LengthLesson, labels: Mapping[str, str] | None = Non
     return fill(QCoreApplication.translate(
         "LengthLesson", "Long inputs are harder: the best scorer on the longest inputs, %1, %2, %3; on %4 tokens "
         "attention scores %5 (%6 against %7)."), name, kept, fixed, LONG, times, best_long, fixed_long)
+
+
+def _without_fixed(lesson: LengthLesson, name: str, kept: str) -> str:
+    """The sentence when no fixed-C model was studied: how the best scorer keeps up on long inputs."""
+    if lesson.holds:
+        verb = QCoreApplication.translate("LengthLesson", "Long inputs hold up")
+    elif lesson.all_fall:
+        verb = QCoreApplication.translate("LengthLesson", "Every line falls with length")
+    else:
+        verb = QCoreApplication.translate("LengthLesson", "Long inputs are harder")
+    return fill(QCoreApplication.translate("LengthLesson", "%1: the best scorer on the longest inputs, %2, %3."),
+                verb, name, kept)
