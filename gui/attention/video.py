@@ -48,29 +48,41 @@ def mp4_problem() -> str:
 def mp4_problem_of(path: Path) -> str:
     """What is wrong with the MP4 at ``path`` ("" when its top-level boxes are whole)."""
     try:
-        size = Path(path).stat().st_size
-        with open(path, "rb") as video:
-            seen, offset = [], 0
-            while offset < size:
-                video.seek(offset)
-                head = video.read(16)
-                if len(head) < 8:
-                    return "the video ends inside a box header"
-                length, kind = struct.unpack(">I4s", head[:8])
-                if length == 1 and len(head) == 16:
-                    length = struct.unpack(">Q", head[8:16])[0]
-                elif length == 0:
-                    length = size - offset
-                if length < 8 or offset + length > size:
-                    return "the video is cut short (a box runs past its end)"
-                seen.append(kind.decode("latin-1"))
-                offset += length
+        seen, problem = _top_boxes(Path(path))
     except OSError as error:
         return f"the video cannot be read back ({error.strerror or error})"
+    if problem:
+        return problem
     if not seen or seen[0] != "ftyp":
         return "the file ffmpeg wrote is not an MP4"
     missing = [box for box in REQUIRED_BOXES if box not in seen]
     return f"the video is incomplete (no {', '.join(missing)})" if missing else ""
+
+
+def _top_boxes(path: Path) -> tuple[list[str], str]:
+    """The kinds of the file's top-level boxes in order, and what breaks their tiling ("" when nothing)."""
+    size = path.stat().st_size
+    seen, offset = [], 0
+    with open(path, "rb") as video:
+        while offset < size:
+            video.seek(offset)
+            head = video.read(16)
+            if len(head) < 8:
+                return seen, "the video ends inside a box header"
+            length = _box_length(head, size - offset)
+            if length < 8 or offset + length > size:
+                return seen, "the video is cut short (a box runs past its end)"
+            seen.append(head[4:8].decode("latin-1"))
+            offset += length
+    return seen, ""
+
+
+def _box_length(head: bytes, rest: int) -> int:
+    """The length a box header says: a 64-bit one after it when it says 1, the ``rest`` of the file when 0."""
+    length = struct.unpack(">I", head[:4])[0]
+    if length == 1 and len(head) == 16:
+        return struct.unpack(">Q", head[8:16])[0]
+    return rest if length == 0 else length
 
 
 class VideoEncoder:
