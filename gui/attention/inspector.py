@@ -259,22 +259,25 @@ class StepInspector(QWidget):
         if step is not None:
             probability, scores = step.probability, step.scores
         own = step.model_attention if step is not None and step.overridden else None
-        one_head = head != MEAN and head_weights is not None and weights is not None \
-            and len(head_weights) == len(weights)
+        one_head = _one_head(head, head_weights, weights)
         if one_head:
             weights, scores, own = np.asarray(head_weights), None, None
             own_weights = self.tr("head %1's weights (its scores are not kept)").replace("%1", str(head + 1))
             note = "; ".join(part for part in (own_weights, note) if part)
         source_tokens, weights, scores, own = _in_units(source_tokens, weights, scores, own, source_split, words)
-        self.weights.setHeaderData(1, Qt.Orientation.Horizontal,
-                                   QCoreApplication.translate("WeightTable", "source word") if words else QCoreApplication.translate("WeightTable", "source token"))
-        self.weights.setHeaderData(3, Qt.Orientation.Horizontal, QCoreApplication.translate("WeightTable", "weight α^%1_ij").replace(
-            "%1", str(head + 1)) if one_head else QCoreApplication.translate("WeightTable", "weight α_ij"))
+        self._name_columns(words, head if one_head else MEAN)
         self.title.setText(self._title(index, token, probability, heading, note))
         self.formula.setText(self._formulas(formula, uses_attention, head if one_head else MEAN))
         self.alternatives.setText(self._alternatives(step, own, source_tokens))
         self.alternatives.setVisible(bool(self.alternatives.text()))  # no empty line above the table
         self._show_weights(index, source_tokens, weights, scores, uses_attention, head if one_head else MEAN)
+
+    def _name_columns(self, words: bool, head: int) -> None:
+        """The table's source column (words or tokens) and weight column (α, or one head's α^h)."""
+        self.weights.setHeaderData(1, Qt.Orientation.Horizontal,
+                                   QCoreApplication.translate("WeightTable", "source word") if words else QCoreApplication.translate("WeightTable", "source token"))
+        self.weights.setHeaderData(3, Qt.Orientation.Horizontal, QCoreApplication.translate("WeightTable", "weight α^%1_ij").replace(
+            "%1", str(head + 1)) if head != MEAN else QCoreApplication.translate("WeightTable", "weight α_ij"))
 
     def _title(self, index: int, token: str, probability: float | None, heading: str, note: str) -> str:
         """The step's line: the model (``heading``), i, the output token and its p, then ``note``."""
@@ -346,6 +349,11 @@ class StepInspector(QWidget):
             return (heading + html.escape(head_score.replace("^h", f"^{head + 1}"))
                     + softmax + HEAD_SOFTMAX.replace("^h", f"^{head + 1}") + context)
         return bold(QT_TRANSLATE_NOOP("StepInspector", "Score:")) + html.escape(formula) + softmax + SOFTMAX + context
+
+
+def _one_head(head: int, head_weights: np.ndarray | None, weights: np.ndarray | None) -> bool:
+    """Whether one head's weights are shown in place of the mean α (a head chosen, its α^h_i as long as α_i)."""
+    return head != MEAN and head_weights is not None and weights is not None and len(head_weights) == len(weights)
 
 
 def _in_units(tokens: Sequence[str], weights: np.ndarray | None, scores: np.ndarray | None,
