@@ -55,16 +55,21 @@ class HeadChooser(QComboBox):
             self.blockSignals(True)
             self.clear()
             for layer in reversed(range(layers)) if count else ():
-                key = None if layer == layers - 1 else layer  # None: the step's own rows (the last layer's)
-                prefix = self.tr("Layer %1 · ").replace("%1", str(layer + 1)) if layers > 1 else ""
-                data = (lambda head, key=key: (key, head)) if layers > 1 else (lambda head: head)
-                mean = self.tr("Mean") if self.compact else self.tr("Mean of %1 heads").replace("%1", str(count))
-                self.addItem(prefix + mean, data(MEAN))
-                for head in range(count):
-                    name = f"H{head + 1}" if self.compact else self.tr("Head %1").replace("%1", str(head + 1))
-                    self.addItem(prefix + name, data(head))
-                    self.setItemData(self.count() - 1, self.tr("Head %1 of %2").replace("%1", str(head + 1)).replace(
-                        "%2", str(count)), Qt.ItemDataRole.ToolTipRole)
+                self._add_layer(layer, layers, count)
             self.blockSignals(False)
             self.headChanged.emit(self.head)
         self.setVisible(bool(count))
+
+    def _add_layer(self, layer: int, layers: int, count: int) -> None:
+        """Layer ``layer``'s items: the mean of its ``count`` heads, then each head (named by layer when
+        there are several ``layers``; an item's data is its head, or (layer key, head))."""
+        key = None if layer == layers - 1 else layer  # None: the step's own rows (the last layer's)
+        prefix = self.tr("Layer %1 · ").replace("%1", str(layer + 1)) if layers > 1 else ""
+        data = (lambda head, key=key: (key, head)) if layers > 1 else (lambda head: head)
+        mean = self.tr("Mean") if self.compact else self.tr("Mean of %1 heads").replace("%1", str(count))
+        self.addItem(prefix + mean, data(MEAN))
+        for head in range(count):
+            name = f"H{head + 1}" if self.compact else self.tr("Head %1").replace("%1", str(head + 1))
+            self.addItem(prefix + name, data(head))
+            self.setItemData(self.count() - 1, self.tr("Head %1 of %2").replace("%1", str(head + 1)).replace(
+                "%2", str(count)), Qt.ItemDataRole.ToolTipRole)
