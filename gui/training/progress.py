@@ -30,25 +30,38 @@ def run_progress(train: TrainConfig, step: StepEvent | None, finished: FinishedE
     shares = budget_shares(train, step)
     binding = max(shares, key=shares.get)
     fraction = 1.0 if finished is not None and phase is RunPhase.FINISHED else shares[binding]
-    tokens_unknown = train.max_target_tokens > 0 and step.target_tokens <= 0  # a log from before they were
-    def words(text: str, *values: object) -> str:  # a phrase of the bar in the interface's language
-        for number, value in enumerate(values, start=1):
-            text = text.replace(f"%{number}", str(value))
-        return text
+    return Progress(min(fraction, 1.0), _label(train, step, binding, finished is None))
 
-    epoch = (words(QCoreApplication.translate("RunProgress", "Epoch %1/%2"), step.epoch, train.epochs) if binding == "epochs" and not tokens_unknown
-             else words(QCoreApplication.translate("RunProgress", "Epoch %1"), step.epoch))
-    parts = [epoch, words(QCoreApplication.translate("RunProgress", "batch %1/%2"), step.batch, step.batches_per_epoch),
-             words(QCoreApplication.translate("RunProgress", "step %1/%2"), f"{step.step:,}", f"{train.max_steps:,}") if binding == "steps"
-             else words(QCoreApplication.translate("RunProgress", "step %1"), f"{step.step:,}")]
+
+def _words(text: str, *values: object) -> str:
+    """A phrase of the bar (in the interface's language) with its %1, %2, … filled in."""
+    for number, value in enumerate(values, start=1):
+        text = text.replace(f"%{number}", str(value))
+    return text
+
+
+def _label(train: TrainConfig, step: StepEvent, binding: str, running: bool) -> str:
+    """The bar's label: epoch, batch and step (out of the ``binding`` budget's total where it is that),
+    the target tokens and time when budgeted, and the ETA while ``running``."""
+    parts = _counters(train, step, binding)
     if train.max_target_tokens > 0 and step.target_tokens > 0:
-        parts.append(words(QCoreApplication.translate("RunProgress", "%1 / %2 target tokens"), format_tokens(step.target_tokens),
-                           format_tokens(train.max_target_tokens)))
+        parts.append(_words(QCoreApplication.translate("RunProgress", "%1 / %2 target tokens"), format_tokens(step.target_tokens),
+                            format_tokens(train.max_target_tokens)))
     if binding == "time":
         parts.append(f"{format_duration(step.elapsed_seconds)} / {format_duration(60 * train.max_minutes)}")
-    if finished is None:
-        parts.append(words(QCoreApplication.translate("RunProgress", "ETA %1"), format_duration(step.eta_seconds)))
-    return Progress(min(fraction, 1.0), " · ".join(parts))
+    if running:
+        parts.append(_words(QCoreApplication.translate("RunProgress", "ETA %1"), format_duration(step.eta_seconds)))
+    return " · ".join(parts)
+
+
+def _counters(train: TrainConfig, step: StepEvent, binding: str) -> list[str]:
+    """Epoch, batch and step; the epochs or steps out of their total when that budget ends the run."""
+    tokens_unknown = train.max_target_tokens > 0 and step.target_tokens <= 0  # a log from before they were
+    epoch = (_words(QCoreApplication.translate("RunProgress", "Epoch %1/%2"), step.epoch, train.epochs) if binding == "epochs" and not tokens_unknown
+             else _words(QCoreApplication.translate("RunProgress", "Epoch %1"), step.epoch))
+    return [epoch, _words(QCoreApplication.translate("RunProgress", "batch %1/%2"), step.batch, step.batches_per_epoch),
+            _words(QCoreApplication.translate("RunProgress", "step %1/%2"), f"{step.step:,}", f"{train.max_steps:,}") if binding == "steps"
+            else _words(QCoreApplication.translate("RunProgress", "step %1"), f"{step.step:,}")]
 
 
 def budget_shares(train: TrainConfig, step: StepEvent) -> dict[str, float]:
