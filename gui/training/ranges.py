@@ -69,14 +69,18 @@ def curves_x_bounds(records: list[RunRecord], x_name: str) -> tuple[float, float
     """The x range of the runs' curves against ``x_name`` ("step", "elapsed" or "target_tokens"): from 0 to a nice
     number a little past the last point (room to grow while some run goes on; just past it when every
     run has ended), or past where a watched run's backlog will end."""
-    xs = [r.series(x_name) for r in records] + [r.validation_series(x_name) for r in records]
-    xs += [np.array([_expected_end(r, x_name)]) for r in records if r.steps_ahead > 0]
-    finite = _finite_values(xs)
+    finite = _finite_values(_x_values(records, x_name))
     if not finite:
         return None
     last = max(float(v.max()) for v in finite)
     growing = any(r.finished is None or r.steps_ahead > 0 for r in records)
     return 0.0, nice_ceil((1.04 if growing else 1.0) * max(last, 1.0 if x_name == "elapsed" else 10.0))
+
+
+def _x_values(records: list[RunRecord], x_name: str) -> list[np.ndarray]:
+    """Every x of the runs' training and validation points, and where each watched run's backlog will end."""
+    xs = [r.series(x_name) for r in records] + [r.validation_series(x_name) for r in records]
+    return xs + [np.array([_expected_end(r, x_name)]) for r in records if r.steps_ahead > 0]
 
 
 def _expected_end(record: RunRecord, x_name: str) -> float:
