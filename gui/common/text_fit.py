@@ -36,16 +36,22 @@ def clipped_texts(root: QWidget) -> list[str]:
             continue
         if _blank(widget):
             continue  # nothing written in it: nothing to cut
-        shown = widget.visibleRegion().boundingRect()
-        if not shown.isEmpty() and shown.width() < widget.width() - SLACK:
-            problems.append(f"{_name(widget)}: cut at the side ({shown.width()} of {widget.width()}px shown)")
-            continue
-        if not isinstance(widget, QLabel | QAbstractButton):
-            continue
-        if isinstance(widget, QLabel) and widget.wordWrap():
-            need = widget.heightForWidth(widget.width())
-            if need > widget.height() + SLACK:
-                problems.append(f"{_name(widget)}: needs {need}px high, has {widget.height()}")
-        elif widget.minimumSizeHint().width() > widget.width() + SLACK:
-            problems.append(f"{_name(widget)}: needs {widget.minimumSizeHint().width()}px wide, has {widget.width()}")
+        if problem := _clipping(widget):
+            problems.append(f"{_name(widget)}: {problem}")
     return problems
+
+
+def _clipping(widget: QWidget) -> str:
+    """How a visible, written-in widget is cut off ("" when it is not): at the side, or a label or
+    button short of the height (wrapped) or width its text needs."""
+    shown = widget.visibleRegion().boundingRect()
+    if not shown.isEmpty() and shown.width() < widget.width() - SLACK:
+        return f"cut at the side ({shown.width()} of {widget.width()}px shown)"
+    if not isinstance(widget, QLabel | QAbstractButton):
+        return ""
+    if isinstance(widget, QLabel) and widget.wordWrap():
+        need = widget.heightForWidth(widget.width())
+        return f"needs {need}px high, has {widget.height()}" if need > widget.height() + SLACK else ""
+    if widget.minimumSizeHint().width() > widget.width() + SLACK:
+        return f"needs {widget.minimumSizeHint().width()}px wide, has {widget.width()}"
+    return ""
