@@ -51,6 +51,13 @@
     </message>
 </context>
 <context>
+    <name>AttributionReading</name>
+    <message>
+        <source>Is attention the explanation? (%1 test sentences, %2 integrated-gradient steps, α shuffled %3 times per step): does the output depend on the source pieces α falls on?</source>
+        <translation>注意力就是解释吗？（%1 个测试句子，积分梯度 %2 步，每一步将 α 打乱 %3 次）：输出是否依赖于 α 所落在的源词片？</translation>
+    </message>
+</context>
+<context>
     <name>BeamTreeDialog</name>
     <message>
         <source>Beam search, step by step: at each output position the 2K best continuations of the live hypotheses. &lt;b&gt;Bold&lt;/b&gt;: kept · faded: pruned · &lt;span style=&apos;color:#00783c&apos;&gt;✓&lt;/span&gt;: finished, with its score log p / lp (GNMT&apos;s length penalty; plus its coverage penalty cp when the decoding uses one). Background: the token&apos;s probability. Click a node to see its hypothesis and attention; ← → ↑ ↓ walk the tree; Enter picks a node (a finished one becomes the output shown, a live one is continued by the model from there).</source>
@@ -100,10 +107,6 @@
         <source>Beam of %1: %2, %3. Click a node to see its hypothesis and attention.</source>
         <translation>束宽 %1：%2，%3。点击节点查看其假设和注意力。</translation>
     </message>
-    <message>
-        <source>Beam tree</source>
-        <translation>束搜索树</translation>
-    </message>
 </context>
 <context>
     <name>BeamTreeFollower</name>
@@ -122,6 +125,21 @@
     <message>
         <source>%1 — %2 tokens, log p %3, score %4 (%5).</source>
         <translation>%1 — %2 个词元，log p %3，得分 %4（%5）。</translation>
+    </message>
+</context>
+<context>
+    <name>BeamTreePane</name>
+    <message>
+        <source>Beam tree</source>
+        <translation>束搜索树</translation>
+    </message>
+    <message>
+        <source>hover for how to read it</source>
+        <translation>悬停查看如何解读</translation>
+    </message>
+    <message>
+        <source>Hide the beam tree (the Beam tree button shows it again)</source>
+        <translation>隐藏束搜索树（“束搜索树”按钮可再次显示）</translation>
     </message>
 </context>
 <context>
@@ -462,6 +480,30 @@
         <source>— (no attention: every step reads C)</source>
         <translation>—（无注意力：每一步都读取 C）</translation>
     </message>
+    <message>
+        <source>top α = top occlusion (chance)</source>
+        <translation>α 最大 = 遮挡最大（随机）</translation>
+    </message>
+    <message>
+        <source>ρ(α, |IG|)</source>
+        <translation>ρ(α, |IG|)</translation>
+    </message>
+    <message>
+        <source>changed when α shuffled</source>
+        <translation>打乱 α 后改变</translation>
+    </message>
+    <message>
+        <source>Attribution study (a sample of the test split, greedy): top α = top occlusion: the share of steps whose most-attended source piece is the one whose removal lowers the output token&apos;s log-probability most, beside chance (1 / the number of source pieces); ρ(α, |IG|): the mean Spearman rank correlation between a step&apos;s attention and the size of its integrated gradients; changed when α shuffled: the share of steps whose output token changes when α is randomly permuted within its row (Jain &amp; Wallace 2019).</source>
+        <translation>归因研究（测试集的一个样本，贪心解码）：α 最大 = 遮挡最大：注意力最集中的源词片恰是移除后使输出词元对数概率下降最多的那个的步数占比，旁边是随机水平（1 / 源词片数）；ρ(α, |IG|)：每一步注意力与其积分梯度大小之间的平均 Spearman 秩相关；打乱 α 后改变：在行内随机置换 α 后输出词元发生改变的步数占比（Jain &amp; Wallace 2019）。</translation>
+    </message>
+    <message>
+        <source>— : no attribution study stored for %1 (scripts/attribution_report.py measures it).</source>
+        <translation>—：%1 没有存储归因研究（由 scripts/attribution_report.py 测量）。</translation>
+    </message>
+    <message>
+        <source>refused: %1.</source>
+        <translation>已拒绝：%1。</translation>
+    </message>
 </context>
 <context>
     <name>LengthStudyView</name>
@@ -520,6 +562,10 @@
     <message>
         <source>&lt;b&gt;How they attend&lt;/b&gt; (test split, greedy)</source>
         <translation>&lt;b&gt;它们如何分配注意力&lt;/b&gt;（测试集，贪心）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Does the output depend on where they attend?&lt;/b&gt; (attribution study, a sample of the test split)</source>
+        <translation>&lt;b&gt;输出是否依赖于它们关注的位置？&lt;/b&gt;（归因研究，测试集的一个样本）</translation>
     </message>
     <message>
         <source>No length study stored for this direction</source>

@@ -23,7 +23,7 @@ from engine.studies import STUDY_BUCKETS, LengthStudy, study_bucket_label
 
 if TYPE_CHECKING:
     from engine.models import ModelRecord
-    from engine.studies import AlignmentStudy
+    from engine.studies import AlignmentStudy, AttributionStudy
     from gui.translate.choices import ScorerOption
 
 BUCKET_LABELS: tuple[str, ...] = tuple(study_bucket_label(low, high) for low, high in STUDY_BUCKETS)
@@ -46,6 +46,8 @@ class ScorerStudy:
     alignment: AlignmentStudy | None = None  # metrics.alignment: its attention against a word aligner
     alignment_note: str = ""  # why a stored alignment study is refused ("" when it reads, or there is none)
     record: ModelRecord | None = None  # the model's config.json, read once: how it was trained (engine.studies.training_budget)
+    attribution: AttributionStudy | None = None  # metrics.attribution: does its output depend on where α falls
+    attribution_note: str = ""  # why a stored attribution study is refused ("" when it reads, or there is none)
 
 
 @dataclass(frozen=True)
@@ -207,6 +209,7 @@ def read_studies(options: Sequence[ScorerOption], beam: int = 1) -> list[ScorerS
     from engine.settings import EngineError
     from engine.studies import stored_length_study
     from gui.translate.length_study.alignment import stored_alignment
+    from gui.translate.length_study.attribution import stored_attribution
 
     studies = []
     for option in options:
@@ -221,8 +224,9 @@ def read_studies(options: Sequence[ScorerOption], beam: int = 1) -> list[ScorerS
         except (EngineError, OSError):
             study, attention, record = None, None, None
         alignment, refused = stored_alignment(None if record is None else dict(record.config))
+        attribution, unread = stored_attribution(None if record is None else dict(record.config))
         studies.append(ScorerStudy(option.name, option.label, study, "" if study is not None else NO_STUDY,
-                                   attention, alignment, refused, record))
+                                   attention, alignment, refused, record, attribution, unread))
     return studies
 
 

@@ -22,6 +22,12 @@ from gui.common.plotstyle import FOREGROUND, style_plot
 from gui.i18n import fill
 from gui.scorer_labels import scorer_label
 from gui.translate.length_study.alignment import ALIGNMENT_COLUMNS, alignment_text, table_rows
+from gui.translate.length_study.attribution import (
+    ATTRIBUTION_COLUMNS,
+    attribution_rows,
+    attribution_text,
+    attribution_tooltip,
+)
 from gui.translate.length_study.lesson_words import lesson_sentence
 from gui.translate.length_study.model import (
     ATTENTION_COLUMNS,
@@ -41,6 +47,13 @@ CAPTION_THEORY = QT_TRANSLATE_NOOP(
     "input grows; with attention the decoder looks back at every source word."
 )
 GREEDY_DECODING = QT_TRANSLATE_NOOP("LengthStudyView", "greedy decoding")
+ATTENTION_TIP = QT_TRANSLATE_NOOP(
+    "LengthStudyView",
+    "How each scorer attends over the test split (greedy): mean row entropy, mean largest weight, share of "
+    "steps whose most-attended source token does not move backwards, mean |coverage − 1|. The Compare tab "
+    "shows the same numbers for one sentence. AER vs aligner: its attention's argmax links against a "
+    "statistical word aligner's, each model fed the test split's references (0 = the aligner's links "
+    "exactly); precision / recall of those links.")
 BEAM_DECODING = QT_TRANSLATE_NOOP("LengthStudyView",
                                   "beam search (beam %1) with each model's own length and coverage penalties")
 
@@ -124,6 +137,15 @@ SPLIT_UNIT = 24  # px per part at the first showing (the splitter scales them to
 PLOT_MIN_HEIGHT = 200
 
 
+def _table(columns: tuple[tuple[str, str], ...], rows: list[tuple[str, list[str]]]) -> str:
+    """A rich-text table: a header of the ``columns``' titles (in the interface's language), a row per scorer."""
+    header = "".join(f"<th>&nbsp;{html.escape(QCoreApplication.translate('LengthStudyModel', title))}&nbsp;</th>"
+                     for _, title in columns)
+    body = "".join(f"<tr><td>{html.escape(scorer_label(label))}</td>"
+                   + "".join(f"<td align='right'>{html.escape(v)}</td>" for v in values) + "</tr>" for label, values in rows)
+    return f"<table><tr><th></th>{header}</tr>{body}</table>"
+
+
 class LengthStudyView(QWidget):
     """Caption, plot, bucket chooser with the bucket's scores, and the bucket's example table."""
 
@@ -171,12 +193,7 @@ class LengthStudyView(QWidget):
         self.attention_label = QLabel()
         self.attention_label.setObjectName("lengthStudyAttention")
         self.attention_label.setTextFormat(Qt.TextFormat.RichText)
-        self.attention_label.setToolTip(self.tr(
-            "How each scorer attends over the test split (greedy): mean row entropy, mean largest weight, share of "
-            "steps whose most-attended source token does not move backwards, mean |coverage − 1|. The Compare tab "
-            "shows the same numbers for one sentence. AER vs aligner: its attention's argmax links against a "
-            "statistical word aligner's, each model fed the test split's references (0 = the aligner's links "
-            "exactly); precision / recall of those links."))
+        self.attention_label.setToolTip(_tr(ATTENTION_TIP))
         self.reading_label = QLabel()  # what the table shows, in words (from the same figures)
         self.reading_label.setObjectName("lengthStudyReading")
         self.reading_label.setWordWrap(True)
@@ -284,21 +301,21 @@ class LengthStudyView(QWidget):
 
     def _show_attention(self, data: LengthStudyData) -> None:
         rows = table_rows(data, attention_table(data), len(ATTENTION_COLUMNS))
-        reading = "\n\n".join(text for text in (attention_reading(data), alignment_text(data)) if text)
+        attributed = attribution_rows(data, [label for label, _ in rows])  # a second table: one row was too wide
+        reading = "\n\n".join(text for text in (attention_reading(data), alignment_text(data), attribution_text(data))
+                              if text)
+        self.attention_label.setToolTip(_tr(ATTENTION_TIP) + "\n\n" + attribution_tooltip(data, [r[0] for r in rows]))
         self.reading_label.setText(reading)
         self.reading_label.setVisible(bool(reading))
         self.reading_scroll.setVisible(bool(reading))
-        if not rows:
+        if not rows and not attributed:
             self.attention_label.clear()
             self.attention_label.hide()
             return
-        header = "".join(f"<th>&nbsp;{html.escape(QCoreApplication.translate('LengthStudyModel', title))}&nbsp;</th>"
-                         for _, title in ATTENTION_COLUMNS + ALIGNMENT_COLUMNS)
-        body = "".join(f"<tr><td>{html.escape(scorer_label(label))}</td>" + "".join(f"<td align='right'>{html.escape(v)}</td>"
-                                                                       for v in values) + "</tr>"
-                       for label, values in rows)
-        self.attention_label.setText(self.tr("<b>How they attend</b> (test split, greedy)")
-                                     + f"<table><tr><th></th>{header}</tr>{body}</table>")
+        self.attention_label.setText(
+            self.tr("<b>How they attend</b> (test split, greedy)") + _table(ATTENTION_COLUMNS + ALIGNMENT_COLUMNS, rows)
+            + (self.tr("<b>Does the output depend on where they attend?</b> (attribution study, a sample of the test "
+                       "split)") + _table(ATTRIBUTION_COLUMNS, attributed) if attributed else ""))
         self.attention_label.show()
 
     def _draw(self) -> None:
