@@ -113,23 +113,31 @@ def matrix_csv(panel: AttentionPanel) -> str:
     _require_rows(panel)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    if panel.attribution.active:  # the attribution the map shows ("" where a step is not computed yet)
-        words = panel.word_view()
-        corner = f"{SHORT_NAMES[panel.attribution.method]}: {CORNER_WORDS if words else CORNER}"
-        columns = panel.source_words() if words else panel.source_tokens()
-        rows = panel.target_words() if words else panel.target_tokens()
-        writer.writerow([corner, *columns])
-        for token, row in zip(rows, panel.attribution.shown_matrix(panel.units()), strict=True):
-            writer.writerow([token, *("" if np.isnan(value) else f"{float(value):.6f}" for value in row)])
-        return buffer.getvalue()
+    corner, columns, rows, cells = _attribution_table(panel) if panel.attribution.active else _attention_table(panel)
+    writer.writerow([corner, *columns])
+    for token, row in zip(rows, cells, strict=True):
+        writer.writerow([token, *row])
+    return buffer.getvalue()
+
+
+def _attribution_table(panel: AttentionPanel) -> tuple[str, list[str], list[str], list[list[str]]]:
+    """The attribution the map shows as (corner, columns, rows, cells); "" where a step is not computed yet."""
+    words = panel.word_view()
+    corner = f"{SHORT_NAMES[panel.attribution.method]}: {CORNER_WORDS if words else CORNER}"
+    columns = panel.source_words() if words else panel.source_tokens()
+    rows = panel.target_words() if words else panel.target_tokens()
+    cells = [["" if np.isnan(value) else f"{float(value):.6f}" for value in row]
+             for row in panel.attribution.shown_matrix(panel.units())]
+    return corner, columns, rows, cells
+
+
+def _attention_table(panel: AttentionPanel) -> tuple[str, list[str], list[str], list[list[str]]]:
+    """α in the map's view (pieces, or words) as (corner, columns, rows, cells)."""
     if panel.word_view():
         corner, columns, rows, matrix = CORNER_WORDS, panel.source_words(), panel.target_words(), panel.word_attention()
     else:
         corner, columns, rows, matrix = CORNER, panel.source_tokens(), panel.target_tokens(), panel.attention()
-    writer.writerow([corner, *columns])
-    for token, row in zip(rows, matrix, strict=True):
-        writer.writerow([token, *(f"{float(value):.6f}" for value in row)])
-    return buffer.getvalue()
+    return corner, columns, rows, [[f"{float(value):.6f}" for value in row] for row in matrix]
 
 
 def matrix_json(panel: AttentionPanel, metadata: dict[str, Any] | None = None) -> dict[str, Any]:
