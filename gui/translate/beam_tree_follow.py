@@ -112,11 +112,7 @@ class BeamTreeFollower:
         tree = self.dialog.tree
         if tree.current is not None:
             return  # a node the learner chose stays chosen
-        shown = tuple(self.tab.view.attention_panel.target_tokens())
-        finished = [item for level in tree.levels for item in level if item.node.status == "finished"]
-        output = next((item for item in finished
-                       if item.node.step is not None and tuple(item.node.step.hypothesis_tokens) == shown), None)
-        output = output or max(finished, key=lambda item: item.node.score, default=None)
+        output = _output_item(tree.levels, tuple(self.tab.view.attention_panel.target_tokens()))
         if output is not None:
             tree.mark(output)
 
@@ -148,3 +144,12 @@ class BeamTreeFollower:
         if node.status == "kept":  # continue the search from this live hypothesis
             whatif = self.tab.whatif
             self.tab.steering.redecode(dataclasses.replace(whatif, prefix_text="", prefix_ids=tuple(node.ids)))
+
+
+def _output_item(levels, shown: tuple[str, ...]):
+    """The tree's item of the output ``shown``: the finished hypothesis that spells it, else the best-scored
+    finished one (None when none finished)."""
+    finished = [item for level in levels for item in level if item.node.status == "finished"]
+    output = next((item for item in finished
+                   if item.node.step is not None and tuple(item.node.step.hypothesis_tokens) == shown), None)
+    return output or max(finished, key=lambda item: item.node.score, default=None)
