@@ -46,6 +46,16 @@ def _spelled(label: str) -> str:
     return label.removeprefix(CONTINUATION_MARK).replace(WORD_START, "").replace(SPACE_MARK, "").replace(" ", "")
 
 
+def _word_columns(words: Sequence[str], spelled: Sequence[str]) -> list[int]:
+    """The column (of those spelling ``spelled``) each of ``words`` starts in, the last for a word past the end."""
+    owner = [index for index, text in enumerate(spelled) for _ in text]  # the column of each character
+    start, column_of = 0, []
+    for word in words:
+        column_of.append(owner[start] if start < len(owner) else len(spelled) - 1)
+        start += len(word.replace(" ", ""))
+    return column_of
+
+
 def in_map_columns(found: AlignerMap, columns: Sequence[str]) -> AlignerMap | None:
     """``found`` with its source words grouped into the maps' ``columns`` (their words, or pieces) when
     both spell the same text — a link to a character of 妹妹 becomes a link to the column 我妹妹 — so that
@@ -53,11 +63,7 @@ def in_map_columns(found: AlignerMap, columns: Sequence[str]) -> AlignerMap | No
     spelled = [_spelled(column) for column in columns]
     if "".join(w.replace(" ", "") for w in found.source_words) != "".join(spelled) or not columns:
         return None
-    owner = [index for index, text in enumerate(spelled) for _ in text]  # the column of each character
-    start, column_of = 0, []
-    for word in found.source_words:
-        column_of.append(owner[start] if start < len(owner) else len(columns) - 1)
-        start += len(word.replace(" ", ""))
+    column_of = _word_columns(found.source_words, spelled)
     return replace(found, source_words=tuple(columns),
                    links=frozenset((column_of[s], t) for s, t in found.links if 0 <= s < len(column_of)))
 
