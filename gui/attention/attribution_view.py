@@ -200,9 +200,8 @@ class AttributionView(QObject):
         item = self.store.step(method, index) if self.matches_run() else None
         alpha = record.row(index)
         step = record.step(index)
-        candidates = [a.token for a in step.alternatives if a.token != step.token] if step is not None else []
-        contrast = next((self.store.contrast(method, index, c) for c in candidates
-                         if self.store.contrast(method, index, c) is not None), None)
+        candidates = _candidates(step)
+        contrast = self._first_contrast(method, index, candidates)
         labels = units.column_labels
 
         def columns(values) -> np.ndarray | None:
@@ -214,6 +213,11 @@ class AttributionView(QObject):
                                item, columns(item.source) if item is not None else None,
                                contrast=contrast, contrast_source=columns(contrast.source) if contrast else None,
                                candidates=candidates if self.matches_run() else [], pending=pending)
+
+    def _first_contrast(self, method: str, index: int, candidates: list[str]):
+        """The first contrastive attribution computed for step ``index`` against one of ``candidates`` (None: none)."""
+        return next((self.store.contrast(method, index, c) for c in candidates
+                     if self.store.contrast(method, index, c) is not None), None)
 
     # -- exports ----------------------------------------------------------------------------
     def export_record(self) -> dict | None:
@@ -228,3 +232,8 @@ class AttributionView(QObject):
         if not self.matches_run():
             return np.full((rows, len(units.column_labels)), np.nan, np.float32)
         return units.matrix(self.store.matrix(self.method, rows))
+
+
+def _candidates(step) -> list[str]:
+    """The step's top-k alternatives to its output, offered for "why not" (none for an unknown step)."""
+    return [a.token for a in step.alternatives if a.token != step.token] if step is not None else []
