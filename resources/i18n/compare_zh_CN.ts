@@ -70,10 +70,6 @@
         <translation>%1：每张图 %3 步中的 %2 步</translation>
     </message>
     <message>
-        <source>%1 (blue −, red +; ±%2 = map max |a|)</source>
-        <translation>%1（蓝 −，红 +；±%2 = 图中最大 |a|）</translation>
-    </message>
-    <message>
         <source> · %1 on the source: %2 %</source>
         <translation> · %1 来自源句：%2 %</translation>
     </message>
@@ -95,6 +91,25 @@
     <message>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>CompareExports</name>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>SVG drawing (*.svg)</source>
+        <translation>SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+        <source>Export the comparison</source>
+        <translation>导出对比</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
     </message>
 </context>
 <context>
@@ -225,22 +240,6 @@
     <message>
         <source>Force the %1 output on every model</source>
         <translation>把 %1 的输出强制给每个模型</translation>
-    </message>
-    <message>
-        <source>PNG image (*.png)</source>
-        <translation>PNG 图像 (*.png)</translation>
-    </message>
-    <message>
-        <source>SVG drawing (*.svg)</source>
-        <translation>SVG 矢量图 (*.svg)</translation>
-    </message>
-    <message>
-        <source>Export the comparison</source>
-        <translation>导出对比</translation>
-    </message>
-    <message>
-        <source>Saved %1</source>
-        <translation>已保存 %1</translation>
     </message>
 </context>
 <context>

@@ -133,20 +133,20 @@
         <translation>训练损失的平滑程度（指数移动平均；0 = 不平滑）</translation>
     </message>
     <message>
-        <source>Export PNG…</source>
-        <translation>导出 PNG…</translation>
+        <source>PNG…</source>
+        <translation>PNG…</translation>
     </message>
     <message>
-        <source>Save the four plots as one PNG image</source>
-        <translation>把四张图保存为一张 PNG 图像</translation>
+        <source>Export the four plots as one PNG image</source>
+        <translation>把四张图导出为一张 PNG 图像</translation>
     </message>
     <message>
-        <source>Export CSV…</source>
-        <translation>导出 CSV…</translation>
+        <source>CSV…</source>
+        <translation>CSV…</translation>
     </message>
     <message>
-        <source>Save every run&apos;s per-step and per-validation metrics as CSV</source>
-        <translation>把每次运行逐步和逐次验证的指标保存为 CSV</translation>
+        <source>Export every run&apos;s per-step and per-validation metrics as CSV</source>
+        <translation>把每个运行的逐步和逐次验证指标导出为 CSV</translation>
     </message>
     <message>
         <source>X axis</source>
