@@ -35,23 +35,31 @@ def retranslate_compare(tab: CompareTab) -> None:
     controller = tab.controller
     controller.slots = [relabelled(slot, controller.direction) for slot in controller.slots]
     for slot in controller.slots:
-        panel = tab.panels.get(slot.scorer)
-        if panel is None:
-            continue
-        panel.slot = slot
-        panel.title.setText(panel_title(slot))
-        if not slot.usable:
-            panel.disable(slot.reason)
-        elif panel.shown_numbers is not None:
-            panel.numbers.setText(panel.shown_numbers.text())
-            panel.numbers.setToolTip(panel.shown_numbers.tooltip())
+        if (panel := tab.panels.get(slot.scorer)) is not None:
+            _relabel_panel(panel, slot)
     tab.show_directions(controller.directions() or [controller.direction], controller.direction)
+    _relabel_difference(tab)
+    tab._fill_targets()
+    tab.inspector.hint = QCoreApplication.translate("CompareWidgets", INSPECTOR_HINT)
+    tab._update_difference()
+
+
+def _relabel_panel(panel, slot: PanelSlot) -> None:
+    """A scorer's panel: its slot, title, and its reason (disabled) or its numbers again."""
+    panel.slot = slot
+    panel.title.setText(panel_title(slot))
+    if not slot.usable:
+        panel.disable(slot.reason)
+    elif panel.shown_numbers is not None:
+        panel.numbers.setText(panel.shown_numbers.text())
+        panel.numbers.setToolTip(panel.shown_numbers.tooltip())
+
+
+def _relabel_difference(tab: CompareTab) -> None:
+    """The difference map's two scorer choices offered again under their new labels, the choices kept."""
     chosen = (tab.difference.first.currentData(), tab.difference.second.currentData())
-    tab.difference.set_scorers([(s.scorer, s.label) for s in controller.slots
+    tab.difference.set_scorers([(s.scorer, s.label) for s in tab.controller.slots
                                 if s.usable and s.scorer in ATTENTION_SCORERS])
     for box, key in zip((tab.difference.first, tab.difference.second), chosen, strict=True):
         if box.findData(key) >= 0:
             box.setCurrentIndex(box.findData(key))
-    tab._fill_targets()
-    tab.inspector.hint = QCoreApplication.translate("CompareWidgets", INSPECTOR_HINT)
-    tab._update_difference()
