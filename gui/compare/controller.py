@@ -246,18 +246,24 @@ class CompareController(QObject):
             return
         again = (self.run.text, self.run.reference) if self.run is not None else self._pending
         if before != after:
-            if again is not None:
-                self._set_aside = (before, *again)
-            again = None
-            if self._set_aside is not None and self._set_aside[0] == after:  # back to the sentence's language
-                again, self._set_aside = self._set_aside[1:], None
-            self.run = None
+            again = self._change_language(before, after, again)
         self.cancel()
         self._plan()
         if again is not None and self._loading:
             self._pending = again
         elif again is not None and self.bundles:
             self.compare(*again)
+
+    def _change_language(self, before: str, after: str, again: tuple[str, str] | None) -> tuple[str, str] | None:
+        """The source language changes from ``before`` to ``after``: the sentence on screen (``again``) is set
+        aside, and one set aside in ``after`` comes back; what to decode again (None: nothing)."""
+        if again is not None:
+            self._set_aside = (before, *again)
+        again = None
+        if self._set_aside is not None and self._set_aside[0] == after:  # back to the sentence's language
+            again, self._set_aside = self._set_aside[1:], None
+        self.run = None
+        return again
 
     def _on_loaded(self, scorer: str, direction: str, result: object) -> None:
         if direction != self.direction or scorer not in self._loading:
