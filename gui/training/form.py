@@ -104,15 +104,7 @@ class TrainingForm(QWidget):
         self.direction_combo.setToolTip(self.tr("Which side is the source (read by the encoder) and which the target"))
         self.scorer_combo = QComboBox()
         self.scorer_combo.setObjectName("trainScorerCombo")
-        for name in SCORER_NAMES:
-            self.scorer_combo.addItem(scorer_label(SCORER_TABLE[name].label), name)
-            self.scorer_combo.setItemData(self.scorer_combo.count() - 1, SCORER_TABLE[name].formula,
-                                          Qt.ItemDataRole.ToolTipRole)
-        every = self.tr("All %1").replace("%1", str(len(SCORER_NAMES)))  # the registry's count
-        self.scorer_combo.addItem(self.tr("%1, one run after another").replace("%1", every), ALL_SCORERS)
-        self.scorer_combo.setToolTip(self.tr("How the decoder scores each source position, e_ij = F(s_{i-1}, h_j) (each "
-                                             "choice shows its formula); '%1' queues one run per scorer with the "
-                                             "same settings, to compare their curves").replace("%1", every))
+        self._offer_scorers()
         self.cell_combo = row_widget(ModelShape, "cell", task_model.cell)
         self.cell_combo.setObjectName("trainCellCombo")
         self.embedding = row_widget(ModelShape, "embedding_size", task_model.embedding_size)
@@ -207,11 +199,7 @@ class TrainingForm(QWidget):
         layout.addWidget(corpus_box)
         layout.addWidget(model_box)
         layout.addWidget(train_box)
-        for entry in builtin_entries():
-            self.corpus_combo.addItem(entry.label, entry)
-        for path in self._recent_files():
-            if path.is_file() and self._find(path) < 0:
-                self.corpus_combo.addItem(CorpusEntry.file(path).label, CorpusEntry.file(path))
+        self._offer_corpora()
         self.corpus_combo.currentIndexChanged.connect(self._corpus_selected)
         self._corpus_selected()
         self._budget_changed()
@@ -219,6 +207,26 @@ class TrainingForm(QWidget):
         self._concat_changed()
         keep = next(b.widget for b in self._bindings if b.fields == ("keep_snapshots",))
         self.snapshot_note = SnapshotCostNote(self, keep, train_form)  # what the kept snapshots take on disk
+
+    def _offer_scorers(self) -> None:
+        """Each scorer of the registry (its formula in the tooltip), then all of them one run after another."""
+        for name in SCORER_NAMES:
+            self.scorer_combo.addItem(scorer_label(SCORER_TABLE[name].label), name)
+            self.scorer_combo.setItemData(self.scorer_combo.count() - 1, SCORER_TABLE[name].formula,
+                                          Qt.ItemDataRole.ToolTipRole)
+        every = self.tr("All %1").replace("%1", str(len(SCORER_NAMES)))  # the registry's count
+        self.scorer_combo.addItem(self.tr("%1, one run after another").replace("%1", every), ALL_SCORERS)
+        self.scorer_combo.setToolTip(self.tr("How the decoder scores each source position, e_ij = F(s_{i-1}, h_j) (each "
+                                             "choice shows its formula); '%1' queues one run per scorer with the "
+                                             "same settings, to compare their curves").replace("%1", every))
+
+    def _offer_corpora(self) -> None:
+        """The built-in corpora, then the TSV files opened lately that are still there."""
+        for entry in builtin_entries():
+            self.corpus_combo.addItem(entry.label, entry)
+        for path in self._recent_files():
+            if path.is_file() and self._find(path) < 0:
+                self.corpus_combo.addItem(CorpusEntry.file(path).label, CorpusEntry.file(path))
 
     # -- corpus --------------------------------------------------------------------------------
     def current_entry(self) -> CorpusEntry:
