@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import threading
 
 import pytest
@@ -25,8 +26,10 @@ def private_user_state(tmp_path, monkeypatch):
 
 
 @pytest.fixture(autouse=True)
-def no_thread_left_running(qapp):
-    """Fail any test that leaves a worker QThread or a Python thread running."""
+def no_thread_left_running(qapp, request):
+    """Fail any test that leaves a worker QThread or a Python thread running. After a slow test (a real
+    window, models, workers) its garbage is collected here, in the GUI thread with no worker running, so
+    that no later test's collection meets a Qt object of this one while that test's threads run."""
     before = set(threading.enumerate())
     yield
     qapp.processEvents()
@@ -34,6 +37,8 @@ def no_thread_left_running(qapp):
     extra = [t.name for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon]
     assert not running, f"worker threads still running after the test: {running}"
     assert not extra, f"Python threads still running after the test: {extra}"
+    if request.node.get_closest_marker("slow") is not None:
+        gc.collect()
 
 
 def shown(qtbot, widget, width: int, height: int):
