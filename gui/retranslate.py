@@ -80,8 +80,10 @@ class Rewriter:
         self.translator = translator
         self.after = after
         self.shown = translator.shown[before]
-        self.templates = [_template(text, message) for text, message in list(self.shown.items())
-                          if "%" in text and _PLACEHOLDER.search(text) and _PLACEHOLDER.sub("", text).strip()]
+        templates = [_template(text, message) for text, message in list(self.shown.items())
+                     if "%" in text and _PLACEHOLDER.search(text) and _PLACEHOLDER.sub("", text).strip()]
+        # The most specific first: "%1 (read-only) · %2" before "%1 · %2", which a text of the first also fills.
+        self.templates = sorted(templates, key=lambda template: -sum(map(len, template.pieces)))
         self.changed = 0
 
     def __call__(self, text: str) -> str:

@@ -136,6 +136,7 @@ def test_a_template_is_matched_by_its_literal_pieces_and_its_values_carried_over
 
     install_language("en")
     translator = language_hub().translator
+    QCoreApplication.translate("MapUnits", "step %1")  # a shorter template the text below also fills
     QCoreApplication.translate("ModelStatus", "%1 (read-only) · %2")  # shown once: recorded
     rewrite = Rewriter(translator, "en", "zh_CN")
     assert rewrite("step 9 (read-only) · Additive · 3 parameters") == "step 9（只读）· Additive · 3 parameters"
