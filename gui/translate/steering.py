@@ -4,7 +4,8 @@ map cell) and the decode again under it; a change that cannot apply is refused a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
@@ -16,43 +17,93 @@ SET_ATTENTION_HINT = QT_TRANSLATE_NOOP(
     "shift-click: share it with more · the model continues from there")
 
 if TYPE_CHECKING:
-    from gui.translate.tab import TranslateTab
+    from PySide6.QtCore import SignalInstance
+    from PySide6.QtWidgets import QAbstractButton, QLabel
+
+    from engine.decoding import PreparedSource
+    from gui.attention.map_units import MapUnits
+    from gui.attention.record import DecodeRecord
+
+
+class SteeringBar(Protocol):
+    """What steering drives of the what-if bar (gui/translate/whatif_bar.py)."""
+
+    @property
+    def prefixEntered(self) -> SignalInstance: ...
+    @property
+    def undoRequested(self) -> SignalInstance: ...
+    @property
+    def attend_button(self) -> QAbstractButton: ...
+    def reset(self) -> None: ...
+    def show_state(self, summary: str) -> None: ...
+
+
+class SteeringMap(Protocol):
+    """What steering drives of the attention panel: its steps, its cells and its hint line."""
+
+    @property
+    def record(self) -> DecodeRecord: ...
+    @property
+    def alternativeChosen(self) -> SignalInstance: ...
+    @property
+    def cellClicked(self) -> SignalInstance: ...
+    @property
+    def hover_label(self) -> QLabel: ...
+    hover_hint: str
+    def units(self) -> MapUnits: ...
+
+
+class SteeringDecoder(Protocol):
+    """What steering asks of the controller: the sentence and model in use, a decode under a what-if."""
+
+    @property
+    def whatIfRefused(self) -> SignalInstance: ...
+    @property
+    def bundle(self) -> object | None: ...
+    @property
+    def text(self) -> str: ...
+    def translate(self, text: str, whatif: WhatIf | None = None) -> bool: ...
+    def prepare(self, text: str) -> PreparedSource | None: ...
 
 
 class WhatIfSteering:
-    """The what-if state of the Translate tab's sentence, wired to the what-if bar and the map."""
+    """The what-if state of the Translate tab's sentence, wired to the what-if bar and the map.
 
-    def __init__(self, tab: TranslateTab) -> None:
-        self.tab = tab
+    ``show_hint(text, notice=True)`` writes the input's hint line, ``say`` the status bar and ``footer``
+    renews the beam tree's footer after a what-if applied."""
+
+    def __init__(self, bar: SteeringBar, panel: SteeringMap, controller: SteeringDecoder,
+                 show_hint: Callable[..., None], say: Callable[[str], None], footer: Callable[[], None]) -> None:
+        self.bar, self.panel, self.controller = bar, panel, controller
+        self.show_hint, self.say, self.footer = show_hint, say, footer
         self.whatif = WhatIf()
 
     def connect(self) -> None:
-        view, panel = self.tab.view, self.tab.view.attention_panel
-        view.whatif_bar.prefixEntered.connect(lambda text: self.redecode(self.whatif.with_prefix_text(text)))
-        view.whatif_bar.undoRequested.connect(self.undo)
-        panel.alternativeChosen.connect(self.alternative_chosen)
-        panel.cellClicked.connect(self.cell_clicked)
-        view.whatif_bar.attend_button.toggled.connect(self._attend_mode)
-        self.tab.controller.whatIfRefused.connect(self._on_refused)
+        self.bar.prefixEntered.connect(lambda text: self.redecode(self.whatif.with_prefix_text(text)))
+        self.bar.undoRequested.connect(self.undo)
+        self.panel.alternativeChosen.connect(self.alternative_chosen)
+        self.panel.cellClicked.connect(self.cell_clicked)
+        self.bar.attend_button.toggled.connect(self._attend_mode)
+        self.controller.whatIfRefused.connect(self._on_refused)
 
     def reset(self) -> None:
         """A new sentence or model: the model's own decode, nothing changed."""
         self.whatif = WhatIf()
-        self.tab.view.whatif_bar.reset()
+        self.bar.reset()
 
     def redecode(self, whatif: WhatIf) -> None:
         """Decode the current sentence again under ``whatif`` (the change is kept only if it applies)."""
-        controller = self.tab.controller
+        controller = self.controller
         if controller.bundle is None or not controller.text.strip():
             return
         if controller.translate(controller.text, whatif):
             self.whatif = whatif
             prepared = controller.prepare(controller.text)
-            self.tab.view.whatif_bar.show_state(whatif.describe(prepared.tokens if prepared is not None else ()))
-            self.tab.beam_tree.update_footer()
+            self.bar.show_state(whatif.describe(prepared.tokens if prepared is not None else ()))
+            self.footer()
 
     def alternative_chosen(self, step: int, token_id: int) -> None:
-        output = [s.token_id for s in self.tab.view.attention_panel.record.steps]
+        output = [s.token_id for s in self.panel.record.steps]
         self.redecode(self.whatif.with_alternative(output, step, token_id))
 
     def cell_clicked(self, row: int, column: int, shift: bool) -> None:
@@ -60,24 +111,24 @@ class WhatIfSteering:
         Words view the cell is a word of each side: every piece of the output word puts its attention on
         the source word's pieces, so that the word's row shows the 1.0 given (one piece set, its row was
         the average of that piece and its continuation: ~0.55)."""
-        if not self.tab.view.whatif_bar.attend_button.isChecked():
+        if not self.bar.attend_button.isChecked():
             return
-        units = self.tab.view.attention_panel.units()
+        units = self.panel.units()
         steps = units.row_pieces(units.row_of(row)) or range(row, row + 1)
         positions = units.column_pieces(units.column_of(column)) or range(column, column + 1)
         self.redecode(self.whatif.with_attention_on(list(steps), list(positions), add=shift))
 
     def _attend_mode(self, on: bool) -> None:
         """The map's hint line says what a click does while "Set attention" is on."""
-        panel = self.tab.view.attention_panel
+        panel = self.panel
         panel.hover_hint = SET_ATTENTION_HINT if on else HOVER_HINT
         panel.hover_label.setText(QCoreApplication.translate("AttentionPanel", panel.hover_hint))
 
     def undo(self) -> None:
-        self.tab.view.whatif_bar.reset()
+        self.bar.reset()
         self.redecode(WhatIf())
 
     def _on_refused(self, message: str) -> None:
-        self.tab.view.show_hint(QCoreApplication.translate("WhatIfSteering", "What-if not applied: %1.").replace(
+        self.show_hint(QCoreApplication.translate("WhatIfSteering", "What-if not applied: %1.").replace(
             "%1", message), notice=True)
-        self.tab.statusMessage.emit(message)
+        self.say(message)

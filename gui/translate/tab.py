@@ -72,7 +72,9 @@ class TranslateTab(QWidget):
         self.last_translation: Translation | None = None
         self.run: RunInfo | None = None  # the run shown
         self._run_refused = False  # the error line says why the last run was refused (engine.decoding.finite_output)
-        self.steering = WhatIfSteering(self)  # what the user changed in the current sentence's decode
+        self.steering = WhatIfSteering(  # what the user changed in the current sentence's decode
+            self.view.whatif_bar, self.view.attention_panel, self.controller, self.view.show_hint,
+            self.statusMessage.emit, lambda: self.beam_tree.update_footer())
         self.beam_tree = BeamTreeFollower(self)  # the beam tree of the run shown
         self.length_study = LengthStudyLink(self)
         self.exports = RunExport(self)
