@@ -8,33 +8,71 @@ node's hypothesis in words (“My sister likes …”), its log p and score, und
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QObject
 
 from gui.attention.labels import join_pieces, quoted
 from gui.attention.throttle import FrameThrottle
 from gui.i18n import fill
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QWidget
+
     from engine.decoding import DecodeStep
     from gui.translate.beam_dialog import BeamTreeDialog
-    from gui.translate.tab import TranslateTab
+    from gui.translate.whatif_state import WhatIf
 
 TREE_FRAME_SECONDS = 0.1  # the beam tree's redraws while a search runs: at most ten a second
 
 
-class BeamTreeFollower:
-    """Keeps ``levels`` (the current run's beam search, step by step) and shows them in ``dialog``."""
+class OutputLine(Protocol):
+    """The output line (gui/translate/tokens.py): a chosen node's hypothesis is shown there."""
 
-    def __init__(self, tab: TranslateTab) -> None:
-        self.tab = tab
+    def set_pieces(self, pieces: Sequence[str]) -> None: ...
+
+
+class HypothesisMap(Protocol):
+    """What the beam tree reads and drives of the attention panel."""
+
+    def target_tokens(self) -> list[str]: ...
+    def show_hypothesis(self, step: DecodeStep) -> None: ...
+
+
+class WhatIfDecoder(Protocol):
+    """The tab's what-if (gui/translate/steering.py): the change in force, and a decode again under another."""
+
+    @property
+    def whatif(self) -> WhatIf: ...
+    def redecode(self, whatif: WhatIf) -> None: ...
+
+
+@dataclass(frozen=True)
+class BeamTreeParts:
+    """What the beam tree drives and reads of the Translate tab."""
+
+    dock: Callable[[QWidget], None]  # places the pane under the map
+    output: OutputLine
+    panel: HypothesisMap
+    running: Callable[[], bool]  # a search under way
+    beam: Callable[[], int]  # the current run's beam (the Beam box's before any run)
+    steering: WhatIfDecoder
+
+
+class BeamTreeFollower:
+    """Keeps ``levels`` (the current run's beam search, step by step) and shows them in ``dialog``;
+    ``parent`` owns its redraw timer."""
+
+    def __init__(self, parts: BeamTreeParts, parent: QObject | None = None) -> None:
+        self.parts = parts
         self.dialog: BeamTreeDialog | None = None  # built on first use
         self.levels: list[tuple[int, tuple]] = []
         self._shown = 0  # how many of them the open tree holds
         # The tree grows a column per step: ten redraws a second are enough to follow it, and the
         # output line keeps its own ~30.
-        self._throttle = FrameThrottle(self._draw, tab, frame_seconds=TREE_FRAME_SECONDS)
+        self._throttle = FrameThrottle(self._draw, parent, frame_seconds=TREE_FRAME_SECONDS)
 
     def _visible(self) -> bool:
         return self.dialog is not None and self.dialog.isVisible()
@@ -78,7 +116,7 @@ class BeamTreeFollower:
 
         if self.dialog is None:
             self.dialog = BeamTreeDialog()
-            self.tab.view.dock_beam_tree(self.dialog)  # under the map, never over it
+            self.parts.dock(self.dialog)  # under the map, never over it
             self.dialog.tree.nodeChosen.connect(self._on_node_chosen)
             self.dialog.tree.nodePicked.connect(self._on_node_picked)
         self._throttle.cancel()
@@ -97,22 +135,21 @@ class BeamTreeFollower:
             return
         from gui.translate.beam_dialog import tree_footer  # imported with the dialog, on first use
 
-        tab = self.tab
-        running = tab.controller.running
-        beam = tab.run.beam_size if tab.run is not None else tab.view.choice_bar.beam_spin.value()
+        running = self.parts.running()
         finished = 0 if running else sum(node.status == "finished" for _, level in self.levels for node in level)
-        state = tree_footer(beam, running, len(self.levels), finished, len(tab.whatif.prefix_ids or ()))
+        fixed = len(self.parts.steering.whatif.prefix_ids or ())
+        state = tree_footer(self.parts.beam(), running, len(self.levels), finished, fixed)
         current = self.dialog.tree.current
         self.dialog.status.setText(state + ("\n" + self.node_text(current.node) if current is not None else ""))
 
     def _outline_output(self) -> None:
         """Outline the node of the output shown (the search's result), once the search has ended."""
-        if self.dialog is None or self.tab.controller.running or not self.levels:
+        if self.dialog is None or self.parts.running() or not self.levels:
             return
         tree = self.dialog.tree
         if tree.current is not None:
             return  # a node the learner chose stays chosen
-        output = _output_item(tree.levels, tuple(self.tab.view.attention_panel.target_tokens()))
+        output = _output_item(tree.levels, tuple(self.parts.panel.target_tokens()))
         if output is not None:
             tree.mark(output)
 
@@ -136,14 +173,14 @@ class BeamTreeFollower:
 
     def _on_node_chosen(self, node) -> None:
         if node.step is not None:
-            self.tab.view.target_output.set_pieces(node.step.hypothesis_tokens)
-            self.tab.view.attention_panel.show_hypothesis(node.step)
+            self.parts.output.set_pieces(node.step.hypothesis_tokens)
+            self.parts.panel.show_hypothesis(node.step)
         self.update_footer()
 
     def _on_node_picked(self, node) -> None:
         if node.status == "kept":  # continue the search from this live hypothesis
-            whatif = self.tab.whatif
-            self.tab.steering.redecode(dataclasses.replace(whatif, prefix_text="", prefix_ids=tuple(node.ids)))
+            steering = self.parts.steering
+            steering.redecode(dataclasses.replace(steering.whatif, prefix_text="", prefix_ids=tuple(node.ids)))
 
 
 def _output_item(levels, shown: tuple[str, ...]):

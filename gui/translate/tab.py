@@ -20,7 +20,7 @@ from gui.attention.throttle import FrameThrottle
 from gui.common.examples import fill_examples_menu, load_examples
 from gui.common.tab_protocol import DECODE_STOP_MS, CloseQuestion
 from gui.stored_settings import stored_int, stored_text
-from gui.translate.beam_tree_follow import BeamTreeFollower
+from gui.translate.beam_tree_follow import BeamTreeFollower, BeamTreeParts
 from gui.translate.controller import STOPPED, TranslateController
 from gui.translate.controls import SPEED_STEPS, delay_for
 from gui.translate.explain_link import ExplainLink
@@ -75,7 +75,9 @@ class TranslateTab(QWidget):
         self.steering = WhatIfSteering(  # what the user changed in the current sentence's decode
             self.view.whatif_bar, self.view.attention_panel, self.controller, self.view.show_hint,
             self.statusMessage.emit, lambda: self.beam_tree.update_footer())
-        self.beam_tree = BeamTreeFollower(self)  # the beam tree of the run shown
+        self.beam_tree = BeamTreeFollower(BeamTreeParts(  # the beam tree of the run shown
+            self.view.dock_beam_tree, self.view.target_output, self.view.attention_panel, lambda: self.controller.running,
+            lambda: self.run.beam_size if self.run else self.view.choice_bar.beam_spin.value(), self.steering), self)
         self.length_study = LengthStudyLink(self)
         self.exports = RunExport(self)
         self.explain = ExplainLink(self)  # the attribution the map shows, computed after each decode
