@@ -31,7 +31,7 @@ from gui.translate.model_view_link import ModelViewLink
 from gui.translate.run_export import RunExport
 from gui.translate.status import ModelStatus
 from gui.translate.steering import WhatIfSteering
-from gui.translate.study_link import LengthStudyLink
+from gui.translate.study_link import LengthStudyLink, StudyParts
 from gui.translate.tab_words import LanguageRefresh, output_hovered, paste_cut_note, show_model_line
 from gui.translate.unseen_words import UnseenWords
 from gui.translate.view import TranslateView
@@ -78,7 +78,9 @@ class TranslateTab(QWidget):
         self.beam_tree = BeamTreeFollower(BeamTreeParts(  # the beam tree of the run shown
             self.view.dock_beam_tree, self.view.target_output, self.view.attention_panel, lambda: self.controller.running,
             lambda: self.run.beam_size if self.run else self.view.choice_bar.beam_spin.value(), self.steering), self)
-        self.length_study = LengthStudyLink(self)
+        bar = self.view.choice_bar
+        self.length_study = LengthStudyLink(StudyParts(self, self.controller, bar.beam_spin, bar.current_direction,
+                                                       self.translate_text, self.add_reference, self.view.show_hint))
         self.exports = RunExport(self)
         self.explain = ExplainLink(self)  # the attribution the map shows, computed after each decode
         self.unseen = UnseenWords(self.view)  # the input's words never seen in training
