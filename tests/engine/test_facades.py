@@ -11,13 +11,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.source_tree import all_nodes, parsed, python_files
+
 ROOT = Path(__file__).resolve().parents[2]
 ROOMS = sorted(p.parent.name for p in (ROOT / "engine").glob("*/__init__.py"))
 
 
 def _facade(room: str) -> dict[str, str]:
     """The facade's table of public names and their modules (empty for a room without a lazy facade)."""
-    tree = ast.parse((ROOT / "engine" / room / "__init__.py").read_text(encoding="utf-8"))
+    tree = parsed(ROOT / "engine" / room / "__init__.py")
     for node in tree.body:
         if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == "_PUBLIC":
             return ast.literal_eval(node.value)
@@ -27,7 +29,7 @@ def _facade(room: str) -> dict[str, str]:
 def _defines(module: str, name: str) -> bool:
     """Whether ``module``'s source defines ``name`` at its top (a function, class or assignment)."""
     path = ROOT.joinpath(*module.split(".")).with_suffix(".py")
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+    for node in parsed(path).body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and node.name == name:
             return True
         targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
@@ -45,8 +47,8 @@ def _is_facade_import(module: str) -> bool:
 
 def test_the_app_imports_the_rooms_facades_only():
     offending = []
-    for path in [*(ROOT / "gui").rglob("*.py"), ROOT / "main.py"]:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for path in [*python_files("gui"), ROOT / "main.py"]:
+        for node in all_nodes(path):
             if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("engine."):
                 modules = [node.module]
             elif isinstance(node, ast.Import):
@@ -64,7 +66,7 @@ def test_a_facade_names_the_defining_module_of_its_own_room(room):
         assert module.startswith(f"engine.{room}."), f"engine.{room} offers {name} from another room ({module})"
         assert _defines(module, name), f"engine.{room}.{name}: {module} does not define it"
     if table:
-        tree = ast.parse((ROOT / "engine" / room / "__init__.py").read_text(encoding="utf-8"))
+        tree = parsed(ROOT / "engine" / room / "__init__.py")
         listed = next(ast.literal_eval(node.value) for node in tree.body
                       if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == "__all__")
         assert listed == sorted(table), f"engine.{room}.__all__ is not its table's names, sorted"
@@ -72,8 +74,8 @@ def test_a_facade_names_the_defining_module_of_its_own_room(room):
 
 def test_every_name_the_app_imports_from_a_room_is_on_its_facade():
     missing = []
-    for path in [*(ROOT / "gui").rglob("*.py"), ROOT / "main.py"]:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for path in [*python_files("gui"), ROOT / "main.py"]:
+        for node in all_nodes(path):
             if not (isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").count(".") == 1
                     and node.module.startswith("engine.")):
                 continue

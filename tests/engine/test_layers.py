@@ -9,6 +9,8 @@ import ast
 from functools import cache
 from pathlib import Path
 
+from tests.source_tree import all_nodes, python_files
+
 ROOT = Path(__file__).resolve().parents[2]
 FORBIDDEN = ("PySide6", "PyQt5", "PyQt6", "pyqtgraph", "superqt", "gui")
 # Packages of gui/ every tab may import: the shared attention views and what the tabs share.
@@ -23,7 +25,7 @@ WINDOW_MODULES = ("gui.app", "gui.main_window", "gui.window_lesson")
 def imported_modules(path: Path) -> tuple[str, ...]:
     """Every module ``path`` imports, at its top, in a function or under TYPE_CHECKING (absolute names)."""
     names: list[str] = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in all_nodes(path):
         if isinstance(node, ast.Import):
             names += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -47,7 +49,7 @@ def tab_packages() -> list[str]:
 
 
 def test_no_engine_source_file_imports_qt_or_the_gui():
-    for path in (ROOT / "engine").rglob("*.py"):
+    for path in python_files("engine"):
         for name in imported_modules(path):
             assert name.split(".")[0] not in FORBIDDEN, f"{path.name} imports {name}"
 
@@ -60,7 +62,7 @@ def test_no_tab_package_imports_another_tab_package():
     """A tab imports its own package, gui/attention/, gui/common/ and the modules at gui/'s top
     (gui/workers.py, gui/screen_fit.py, …); what two tabs share moves to gui/common/."""
     for package in tab_packages():
-        for path in (ROOT / "gui" / package).rglob("*.py"):
+        for path in python_files(f"gui/{package}"):
             for name in imported_modules(path):
                 other = gui_package_of(name)
                 assert other in (None, package, *SHARED_PACKAGES), (
@@ -70,7 +72,7 @@ def test_no_tab_package_imports_another_tab_package():
 
 def test_the_shared_packages_import_no_tab():
     for package in SHARED_PACKAGES:
-        for path in (ROOT / "gui" / package).rglob("*.py"):
+        for path in python_files(f"gui/{package}"):
             for name in imported_modules(path):
                 assert gui_package_of(name) in (None, *SHARED_PACKAGES), f"{path.relative_to(ROOT)} imports {name}"
                 assert not name.startswith(WINDOW_MODULES), f"{path.relative_to(ROOT)} imports {name}"
@@ -79,13 +81,13 @@ def test_the_shared_packages_import_no_tab():
 def test_the_lesson_imports_no_tab_and_no_tab_imports_the_lesson():
     """gui/lesson/ reads chapters and asks its LessonHost (the window, gui/window_lesson.py) for every
     action: it imports no tab package and not the window; no tab or shared package imports it."""
-    for path in (ROOT / "gui" / "lesson").rglob("*.py"):
+    for path in python_files("gui/lesson"):
         for name in imported_modules(path):
             assert gui_package_of(name) in (None, *SHARED_PACKAGES, *LESSON_PACKAGES), (
                 f"{path.relative_to(ROOT)} imports {name}: ask the LessonHost instead")
             assert not name.startswith(WINDOW_MODULES), f"{path.relative_to(ROOT)} imports {name}"
     for package in tab_packages() + list(SHARED_PACKAGES):
-        for path in (ROOT / "gui" / package).rglob("*.py"):
+        for path in python_files(f"gui/{package}"):
             for name in imported_modules(path):
                 assert gui_package_of(name) not in LESSON_PACKAGES, f"{path.relative_to(ROOT)} imports {name}"
 
@@ -93,7 +95,7 @@ def test_the_lesson_imports_no_tab_and_no_tab_imports_the_lesson():
 def test_scripts_take_no_view_module():
     """A script drives the whole app (gui.app) or none of it: colours come from the engine's scorer
     table or gui/common/, never from a view."""
-    for path in (ROOT / "scripts").rglob("*.py"):
+    for path in python_files("scripts"):
         for name in imported_modules(path):
             if name.split(".")[0] == "gui":
                 assert name.startswith(("gui.app", "gui.common")), f"{path.relative_to(ROOT)} imports {name}"
@@ -120,8 +122,8 @@ RUN_FILE_MODULES = ("engine.training.checkpoint", "engine.training.metrics_log",
 
 
 def test_the_gui_never_names_a_run_folders_files():
-    for path in (ROOT / "gui").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for path in python_files("gui"):
+        for node in all_nodes(path):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 named = [name for name in ENGINE_RUN_FILES if name in node.value]
                 assert not named, f"{path.relative_to(ROOT)} names {named[0]}: read it through the engine"
@@ -130,8 +132,8 @@ def test_the_gui_never_names_a_run_folders_files():
 def test_the_gui_reads_a_runs_state_only_through_its_one_owner():
     """No module of gui/ imports the run folder's readers and writers: a run's request, progress,
     phase, log and resumability come from engine.records.runs (RunFolder, RunPhase)."""
-    for path in (ROOT / "gui").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for path in python_files("gui"):
+        for node in all_nodes(path):
             if isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.module:

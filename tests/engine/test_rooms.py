@@ -13,6 +13,8 @@ from functools import cache
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
+from tests.source_tree import parsed, python_files
+
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "engine"
 
@@ -23,13 +25,9 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+@cache  # read once: every check asks for it, some once per module
 def engine_modules() -> dict[str, Path]:
-    return {module_name(p): p for p in ENGINE.rglob("*.py") if "__pycache__" not in p.parts}
-
-
-@cache
-def parsed(path: Path) -> ast.Module:
-    return ast.parse(path.read_text(encoding="utf-8"))
+    return {module_name(p): p for p in python_files("engine")}
 
 
 def _is_type_checking(node: ast.If) -> bool:
@@ -102,7 +100,8 @@ def room_arrows() -> dict[str, set[str]]:
     return arrows
 
 
-def defined_names(module: str) -> set[str]:
+@cache
+def defined_names(module: str) -> frozenset[str]:
     """The names a module defines at its top: functions, classes, assignments (annotated, augmented and
     unpacked ones too) and the names of its submodules (a package)."""
     path = engine_modules()[module]
@@ -116,7 +115,7 @@ def defined_names(module: str) -> set[str]:
                 names |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
     if path.name == "__init__.py":
         names |= {p.stem for p in path.parent.glob("*.py")} | {p.name for p in path.parent.iterdir() if p.is_dir()}
-    return names
+    return frozenset(names)
 
 
 def test_the_rooms_are_the_engines_sub_packages():

@@ -37,6 +37,7 @@ from engine.training.events import (
     ValidationEvent,
 )
 from engine.training.metrics_log import METRICS_FILE, MetricsLog
+from tests.source_tree import all_nodes, python_files
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -81,8 +82,8 @@ def test_preparing_aside_reports_each_status_as_it_comes_and_hands_back_the_resu
 
 def _set_num_threads_callers(folder: Path) -> list[str]:
     callers = []
-    for path in folder.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for path in python_files(folder.relative_to(ROOT).as_posix()):
+        for node in all_nodes(path):
             if isinstance(node, ast.Attribute) and node.attr == "set_num_threads":
                 callers.append(str(path.relative_to(ROOT)))
     return callers

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from scripts.i18n_update import PACKAGES, ROOT, package_sources
+from tests.source_tree import parsed
 
 # Calls whose string arguments the user reads (methods of Qt widgets, actions, items, dialogs, pyqtgraph's
 # plots, the status bar; ``emit`` for the signals that carry a message to the status bar or a dialog).
@@ -100,7 +101,7 @@ def _logging(node: ast.Call) -> bool:
 
 def untranslated(path: Path) -> list[str]:
     """``path:line: 'text'`` for each literal message shown without a translator."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    tree = parsed(path)
     found: list[str] = []
 
     def report(node: ast.AST, texts: list[str]) -> None:
