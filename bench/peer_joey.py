@@ -38,7 +38,7 @@ What it does, every step skipped when its output is already there (rerun the sam
    unless the Chinese side has more distinct characters than that leaves room for: then the engine's
    ``coverage_that_fits``).
 4. **Two Joey configs** (``rnn/``, ``transformer/``): Joey's GRU encoder–decoder with Bahdanau (additive)
-   attention (bidirectional GRU encoder, input feeding, bridge), and Joey's Transformer (3 layers, 4 heads,
+   attention (bidirectional GRU encoder, input feeding, bridge), and Joey's Transformer (2 layers, as our shipped one, 4 heads,
    model size 256, feed-forward 1024, pre-norm), each at our sizes: embeddings 256, RNN hidden 256, dropout 0.3,
    output layer tied to the target embeddings. Batches of 64 sentences, Adam, label smoothing 0.1, the loss per
    target token, gradients clipped at norm 1.0, Joey's plateau scheduler on valid BLEU (greedy, validated once
@@ -100,6 +100,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from engine.settings.scorer_table import SCORER_TABLE  # noqa: E402
+from scripts.build_shipped_models import TRANSFORMER_SHAPE  # noqa: E402
+
 SIDE = Path(__file__).resolve().parent / "peer_joey_side.py"
 JOEY_VERSION = "2.3.0"
 TORCH_VERSION = "2.13.0"
@@ -117,7 +120,11 @@ SOURCE, TARGET = "zh", "en"
 VOCABULARY = 4000
 BATCH_SENTENCES = 64
 EMBEDDINGS, HIDDEN, DROPOUT = 256, 256, 0.3
-TRANSFORMER = {"layers": 3, "heads": 4, "size": 256, "feed_forward": 1024}
+# Joey's Transformer at the sizes our shipped Transformer was built with (its recipe, scripts/build_shipped_models.py),
+# with our registry's number of heads.
+TRANSFORMER = {"layers": int(TRANSFORMER_SHAPE["--transformer-layers"]), "heads": SCORER_TABLE["transformer"].heads,
+               "size": int(TRANSFORMER_SHAPE["--embedding-size"]),
+               "feed_forward": int(TRANSFORMER_SHAPE["--feedforward-size"])}
 LEARNING_RATE = {"rnn": 0.002, "transformer": 0.0005}
 PATIENCE, DECREASE = 2, 0.5
 HALVINGS = 7.5  # learning_rate_min: between the 7th and the 8th halving, so the 8th ends the run

@@ -123,7 +123,7 @@ def test_the_configs_hold_our_sizes_and_read_back(tmp_path):
                                     load_model=tmp_path / "t" / "part-1" / "360.ckpt")
     layers = transformer["model"]["encoder"]
     assert (layers["type"], layers["num_layers"], layers["num_heads"], layers["hidden_size"], layers["ff_size"],
-            layers["dropout"]) == ("transformer", 3, 4, 256, 1024, 0.3)
+            layers["dropout"]) == ("transformer", 2, 4, 256, 1024, 0.3)
     assert transformer["model"]["decoder"] == layers
     assert transformer["training"]["load_model"].endswith("part-1/360.ckpt")
     assert not any(transformer["training"][f"reset_{what}"] for what in ("best_ckpt", "scheduler", "optimizer",
@@ -175,7 +175,8 @@ def _corpus(path: Path) -> Path:
 
 
 def test_the_split_export_is_the_engines_strict_split(tmp_path):
-    from engine.corpus.data import read_tsv, split_pairs
+    from engine.corpus import read_tsv
+    from engine.corpus.data import split_pairs
 
     corpus = _corpus(tmp_path / "corpus.tsv")
     split = peer.split_of_corpus(corpus)
