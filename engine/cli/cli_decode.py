@@ -8,20 +8,22 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from engine.cli.cli_explain import add_explain_flags, check_explain_flags, explanation, print_explanation
 from engine.corpus.choice import TASKS, CorpusChoice
 from engine.corpus.concat import long_test_set
+from engine.corpus.corpus_read import Pair
 from engine.corpus.tasks import dates
 from engine.decoding.finite_output import json_line
 from engine.decoding.forced import force_decode
-from engine.decoding.search import NO_STEERING
+from engine.decoding.search import NO_STEERING, Steering
+from engine.decoding.translator import Translation
 from engine.decoding.whatif import make_steering, parse_override
 from engine.evaluation.evaluate import evaluate
 from engine.files.paths import model_argument
-from engine.models.bundle import load_model_folder
+from engine.models.bundle import ModelBundle, load_model_folder
 from engine.networks.device import DEVICE_CHOICES, resolve_device
 from engine.settings.errors import EngineError
 from engine.studies.length_study import format_study, record_length_study, run_length_study
@@ -142,7 +144,7 @@ def _decode_config(args: argparse.Namespace, bundle):
     return bundle.decode_config(args.beam, args.length_penalty, args.coverage_penalty, args.no_repeat_ngram)
 
 
-def _loaded_model(args: argparse.Namespace):
+def _loaded_model(args: argparse.Namespace) -> ModelBundle:
     bundle = load_model_folder(args.model)
     bundle.translator.to(resolve_device(args.device))
     return bundle
@@ -150,9 +152,7 @@ def _loaded_model(args: argparse.Namespace):
 
 def command_translate(args: argparse.Namespace) -> int:
     """Translate the TEXT arguments (or stdin's lines) and print them; the exit status."""
-    if args.force_target is not None and (args.prefix or args.attend):
-        raise EngineError("--force-target scores one given target as it is: it takes no --prefix or --attend "
-                          "(they steer a search; drop --force-target to steer one)")
+    _refuse_steering_a_forced_target(args)
     contrast = check_explain_flags(args)
     bundle = _loaded_model(args)
     if bundle.translator.training_words is None:  # said once; --json then gives "unseen": null
@@ -160,21 +160,44 @@ def command_translate(args: argparse.Namespace) -> int:
     if args.force_target is not None:
         return _force_target(args, bundle)
     config = _decode_config(args, bundle)
+    steering_for = _steering(args, bundle)
+    for text in _input_lines(args.text):
+        translation = bundle.translator.translate(text, config, steering_for(text))
+        _print_explained(args, bundle, text, translation, contrast)
+    return 0
+
+
+def _refuse_steering_a_forced_target(args: argparse.Namespace) -> None:
+    """EngineError when ``--force-target`` comes with ``--prefix`` or ``--attend``."""
+    if args.force_target is not None and (args.prefix or args.attend):
+        raise EngineError("--force-target scores one given target as it is: it takes no --prefix or --attend "
+                          "(they steer a search; drop --force-target to steer one)")
+
+
+def _steering(args: argparse.Namespace, bundle: ModelBundle) -> Callable[[str], Steering]:
+    """How each input's search is steered: by ``--prefix`` and ``--attend`` (checked here, before any input is
+    read), or not at all."""
     overrides = dict(parse_override(spec) for spec in args.attend)
     prefix = _valid_text(args.prefix.encode("utf-8", "surrogatepass"), "--prefix") if args.prefix else ""
-    for text in _input_lines(args.text):
-        steering = NO_STEERING
-        if prefix or overrides:
-            prepared = bundle.translator.prepare(text)
-            steering = make_steering(bundle.translator, prepared, bundle.target_language, prefix, overrides)
-        translation = bundle.translator.translate(text, config, steering)
-        attribution = None if args.explain is None else explanation(bundle.translator, translation, args.explain,
-                                                                    contrast, args.ig_steps)
-        _print_translation(translation, args.json, _unseen(bundle, text),
-                           {} if args.explain is None else {"attribution": attribution})
-        if args.explain is not None and not args.json:
-            print_explanation(translation, attribution)
-    return 0
+
+    def steering_for(text: str) -> Steering:
+        if not (prefix or overrides):
+            return NO_STEERING
+        prepared = bundle.translator.prepare(text)
+        return make_steering(bundle.translator, prepared, bundle.target_language, prefix, overrides)
+
+    return steering_for
+
+
+def _print_explained(args: argparse.Namespace, bundle: ModelBundle, text: str, translation: Translation,
+                     contrast: dict[int, str]) -> None:
+    """One input's translation printed, with its attribution when ``--explain`` asks for one."""
+    attribution = None if args.explain is None else explanation(bundle.translator, translation, args.explain,
+                                                                contrast, args.ig_steps)
+    _print_translation(translation, args.json, _unseen(bundle, text),
+                       {} if args.explain is None else {"attribution": attribution})
+    if args.explain is not None and not args.json:
+        print_explanation(translation, attribution)
 
 
 def _unseen(bundle, text: str) -> list[str] | None:
@@ -219,6 +242,7 @@ def _force_target(args: argparse.Namespace, bundle) -> int:
 def command_evaluate(args: argparse.Namespace) -> int:
     """Score the model on a test set (BLEU, chrF, exact match) and print it; the exit status."""
     bundle = _loaded_model(args)
+    pairs: Sequence[Pair]
     if args.task:
         pairs = dates.dates_split(seed=(bundle.info.get("data") or {}).get("seed", 1)).test
     else:
@@ -240,7 +264,7 @@ def command_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _file_pairs(args: argparse.Namespace, bundle) -> list:
+def _file_pairs(args: argparse.Namespace, bundle: ModelBundle) -> Sequence[Pair]:
     """The pairs of ``--test`` that ``--split`` asks for (auto: the held-out test part of the model's
     own training corpus, else the whole file)."""
     choice = CorpusChoice(corpus=args.test, source_language=bundle.source_language,

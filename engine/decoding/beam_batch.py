@@ -29,7 +29,7 @@ from engine.decoding.coverage import Coverage
 from engine.decoding.ngram_block import block_repeats
 from engine.decoding.no_empty_output import forbid_empty_end
 from engine.decoding.search import _step_logp
-from engine.networks.model import Encoded, Seq2Seq
+from engine.networks.model import Encoded, EncoderDecoder
 from engine.text.tokenizer import BOS_ID, EOS_ID
 
 
@@ -115,7 +115,7 @@ class _Sentence:
 
 
 @torch.no_grad()
-def beam_batch(model: Seq2Seq, source: Tensor, lengths: Tensor, max_lengths: list[int], beam_size: int = 5,
+def beam_batch(model: EncoderDecoder, source: Tensor, lengths: Tensor, max_lengths: list[int], beam_size: int = 5,
                length_penalty: float = 1.0, coverage_penalty: float = 0.0,
                no_repeat_ngram: int = 0) -> list[BatchHypothesis]:
     """Beam search over a batch. source: B×S, lengths: B, max_lengths: each sentence's output cap

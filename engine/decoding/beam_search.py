@@ -38,7 +38,7 @@ from engine.decoding.search import (
     _rows,
     _step,
 )
-from engine.networks.model import Encoded, Seq2Seq, StepOutput
+from engine.networks.model import Encoded, EncoderDecoder, StepOutput
 from engine.text.tokenizer import BOS_ID, EOS_ID
 
 
@@ -108,7 +108,7 @@ def _expand(encoded: Encoded, rows: Tensor) -> Encoded:
 
 @torch.no_grad()
 def beam(
-    model: Seq2Seq,
+    model: EncoderDecoder,
     encoded: Encoded,
     max_length: int,
     namer: Namer,
@@ -215,7 +215,7 @@ def _row_copy(matrix: Tensor | None, row: int) -> np.ndarray | None:
 class _BeamSearch:
     """The search state of one sentence: the live hypotheses (their decoder state, K rows), the finished ones."""
 
-    def __init__(self, model: Seq2Seq, encoded: Encoded, namer: Namer, top_k: int, steering: Steering,
+    def __init__(self, model: EncoderDecoder, encoded: Encoded, namer: Namer, top_k: int, steering: Steering,
                  ranking: _Ranking, beam_size: int, no_repeat_ngram: int) -> None:
         self.model, self.encoded, self.namer, self.top_k = model, encoded, namer, top_k
         self.steering, self.ranking = steering, ranking

@@ -27,7 +27,7 @@ from torch import Tensor
 from engine.decoding.ngram_block import block_repeats
 from engine.decoding.no_empty_output import forbid_empty_end, forbid_first_end
 from engine.decoding.teacher_forcing import teacher_force
-from engine.networks.model import Encoded, Seq2Seq, State
+from engine.networks.model import Encoded, EncoderDecoder, State
 from engine.text.tokenizer import BOS_ID, EOS_ID
 
 if TYPE_CHECKING:
@@ -106,14 +106,14 @@ def _normalized(log_probability: float, length: int, length_penalty: float) -> f
     return log_probability / length_penalty_factor(length, length_penalty)
 
 
-def _step_logp(model: Seq2Seq, previous: Tensor, state: State, encoded: Encoded, override: Tensor | None = None):
+def _step_logp(model: EncoderDecoder, previous: Tensor, state: State, encoded: Encoded, override: Tensor | None = None):
     """previous: K ids → (log p: K×V, new state, weights K×S | None, scores K×S | None).
     ``override`` (K×S) replaces the attention weights of this step (what-if decoding)."""
     logp, out = _step(model, previous, state, encoded, override)
     return logp, out.state, out.weights, out.scores
 
 
-def _step(model: Seq2Seq, previous: Tensor, state: State, encoded: Encoded, override: Tensor | None = None):
+def _step(model: EncoderDecoder, previous: Tensor, state: State, encoded: Encoded, override: Tensor | None = None):
     """previous: K ids → (log p: K×V, the decoder's StepOutput)."""
     decoder = model.decoder
     embedded = decoder.embedding(previous)  # K×E
@@ -242,7 +242,7 @@ class _GreedyRecord:
 
 @torch.no_grad()
 def greedy(
-    model: Seq2Seq, encoded: Encoded, max_length: int, namer: Namer, top_k: int = 5,
+    model: EncoderDecoder, encoded: Encoded, max_length: int, namer: Namer, top_k: int = 5,
     steering: Steering = NO_STEERING, memo: GreedyMemo | None = None, no_repeat_ngram: int = 0,
 ) -> Generator[DecodeStep, None, Hypothesis]:
     """Greedy search over one sentence (encoded with batch size 1), optionally steered.
@@ -262,7 +262,7 @@ def greedy(
 
 
 def _greedy_prefix(
-    model: Seq2Seq, encoded: Encoded, prefix: tuple[int, ...], steering: Steering, memo: GreedyMemo | None,
+    model: EncoderDecoder, encoded: Encoded, prefix: tuple[int, ...], steering: Steering, memo: GreedyMemo | None,
     record: _GreedyRecord,
 ) -> Generator[DecodeStep, None, tuple[Any, int] | None]:
     """greedy's forced prefix: the steps ``memo`` already holds, then the rest teacher-forced. Returns the
@@ -289,7 +289,7 @@ def _greedy_prefix(
 
 
 def _greedy_search(
-    model: Seq2Seq, encoded: Encoded, start: tuple[Any, int], indices: range, steering: Steering,
+    model: EncoderDecoder, encoded: Encoded, start: tuple[Any, int], indices: range, steering: Steering,
     record: _GreedyRecord, no_repeat_ngram: int,
 ) -> Generator[DecodeStep, None, None]:
     """greedy's searched steps ``indices``, from ``start`` (the state and the last id), until EOS."""
@@ -314,7 +314,7 @@ def _greedy_search(
 
 @torch.no_grad()
 def greedy_batch(
-    model: Seq2Seq, source: Tensor, lengths: Tensor, max_length: int, no_repeat_ngram: int = 0,
+    model: EncoderDecoder, source: Tensor, lengths: Tensor, max_length: int, no_repeat_ngram: int = 0,
 ) -> tuple[list[list[int]], list[np.ndarray | None]]:
     """Greedy search over a batch. source: B×S, lengths: B.
 

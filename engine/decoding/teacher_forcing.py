@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import torch
 from torch import Tensor
 
-from engine.networks.model import Encoded, Seq2Seq, State, StepOutput
+from engine.networks.model import Encoded, EncoderDecoder, State, StepOutput
 from engine.text.tokenizer import BOS_ID
 
 OverrideAt = Callable[[int], "Tensor | None"]  # step index → a 1×S override of α_i, or None
@@ -48,7 +48,7 @@ class ForcedRun:
 
 
 @torch.no_grad()
-def teacher_force(model: Seq2Seq, encoded: Encoded, tokens: Sequence[int],
+def teacher_force(model: EncoderDecoder, encoded: Encoded, tokens: Sequence[int],
                   override_at: OverrideAt | None = None, state: State | None = None,
                   previous: int = BOS_ID, batched_output: bool = False) -> ForcedRun:
     """Feed ``tokens`` (T ≥ 1 ids) to the decoder; ``override_at`` sets α by hand at chosen steps

@@ -25,7 +25,7 @@ from engine.decoding.beam_batch import beam_batch
 from engine.decoding.beam_search import beam
 from engine.decoding.decode_memo import GreedyMemo
 from engine.decoding.search import NO_STEERING, DecodeStep, Hypothesis, Steering, greedy, greedy_batch
-from engine.networks.model import Encoded, Seq2Seq
+from engine.networks.model import Encoded, EncoderDecoder
 from engine.settings.config import MAX_INPUT_CHARS, MAX_SOURCE_TOKENS, DecodeConfig
 from engine.settings.scorer_table import attends
 from engine.text.language_check import LanguageCheck, check_language
@@ -110,7 +110,7 @@ class Translator:
 
     def __init__(
         self,
-        model: Seq2Seq,
+        model: EncoderDecoder,
         source_tokenizer: Tokenizer,
         target_tokenizer: Tokenizer,
         source_language: str,

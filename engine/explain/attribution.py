@@ -31,11 +31,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from torch import nn
 
 from engine.explain.forced_rows import NO_CONTRAST, ForcedRows
 from engine.explain.gradients import gradient_chunk
 from engine.explain.occlusion import occlusion_chunk
+from engine.networks.model import EncoderDecoder
 from engine.settings.errors import ConfigError
 
 ATTRIBUTION_METHODS: tuple[str, ...] = ("ig", "grad", "occlusion")  # CLI names, in this order
@@ -108,7 +108,7 @@ def _piece_id(tokenizer, piece: str) -> int:
         raise ConfigError(f"{piece!r} is not a piece of the target vocabulary")
     return index
 
-def explain_ids(model: nn.Module, source_ids: Sequence[int], target_ids: Sequence[int], method: str, *,
+def explain_ids(model: EncoderDecoder, source_ids: Sequence[int], target_ids: Sequence[int], method: str, *,
                 ig_steps: int = DEFAULT_IG_STEPS, contrast_ids: Mapping[int, int] | None = None,
                 budget: int = DEFAULT_BUDGET, namer=None) -> Iterator[StepAttribution]:
     """:func:`explain_steps` on ids: ``source_ids`` (S ≥ 1) and the output ``target_ids`` (T ≥ 1, EOS included

@@ -32,7 +32,7 @@ from contextlib import contextmanager
 import torch
 from torch import Tensor, nn
 
-from engine.networks.model import Encoded, Seq2Seq
+from engine.networks.model import Encoded, EncoderDecoder, Seq2Seq
 from engine.text.tokenizer import BOS_ID
 
 NO_CONTRAST = -1  # the contrast id of a row without a contrast piece
@@ -42,7 +42,7 @@ SHRINK = 0.75  # the RNN's batch is cut to its active rows once they are this sh
 class ForcedRows:
     """A model, one source sentence and the output pieces it is teacher-forced with."""
 
-    def __init__(self, model: nn.Module, source_ids: Sequence[int], target_ids: Sequence[int]) -> None:
+    def __init__(self, model: EncoderDecoder, source_ids: Sequence[int], target_ids: Sequence[int]) -> None:
         self.model = model.eval()
         device = next(model.parameters()).device
         self.source = torch.tensor(list(source_ids), device=device)  # S

@@ -41,7 +41,7 @@ from engine.models.model_files import (
     model_files_folder,
     replace_model_files,
 )
-from engine.networks.model import Seq2Seq, build_model, model_class
+from engine.networks.model import EncoderDecoder, build_model, model_class
 from engine.settings.config import DecodeConfig, ModelConfig
 from engine.settings.errors import ConfigError, EngineError, ModelFileError, TokenizerError
 from engine.text.tokenizer import Tokenizer
@@ -166,7 +166,7 @@ def tied_aliases(state: dict[str, torch.Tensor]) -> dict[str, str]:
 
 def save_model_folder(
     folder: Path,
-    model: Seq2Seq,
+    model: EncoderDecoder,
     source_tokenizer: Tokenizer,
     target_tokenizer: Tokenizer,
     metadata: dict[str, Any],
@@ -292,7 +292,7 @@ def _read_weights(folder: Path, info: dict[str, Any]) -> bytes:
     return data
 
 
-def _load_weights(data: bytes, info: dict[str, Any], model: Seq2Seq) -> None:
+def _load_weights(data: bytes, info: dict[str, Any], model: EncoderDecoder) -> None:
     """Put the weights ``data`` into ``model`` once they are a safetensors file whose tensors fit
     its architecture, in the dtype config.json names, every value finite; a tied matrix stored
     once is tied again."""

@@ -19,6 +19,7 @@ D decoder size, V target vocabulary.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeAlias
 
 import torch
 from torch import Tensor, nn
@@ -28,6 +29,9 @@ from engine.networks.attention import build_scorer
 from engine.settings.config import ModelConfig
 from engine.settings.scorer_table import SCORER_TABLE
 from engine.text.tokenizer import PAD_ID
+
+if TYPE_CHECKING:
+    from engine.networks.transformer import TransformerSeq2Seq
 
 RNN_LAYERS = {"gru": nn.GRU, "lstm": nn.LSTM, "rnn": nn.RNN}
 RNN_CELLS = {"gru": nn.GRUCell, "lstm": nn.LSTMCell, "rnn": nn.RNNCell}
@@ -189,7 +193,10 @@ class Seq2Seq(nn.Module):
         return sum(p.numel() for p in self.parameters())  # a tied matrix is counted once
 
 
-def model_class(config: ModelConfig) -> type[nn.Module]:
+EncoderDecoder: TypeAlias = "Seq2Seq | TransformerSeq2Seq"  # a model of either family (model_class picks it)
+
+
+def model_class(config: ModelConfig) -> type[EncoderDecoder]:
     """The class of the family ``config``'s mechanism belongs to: the RNN encoder–decoder, or
     engine.networks.transformer's."""
     if SCORER_TABLE[config.scorer].family == "transformer":
@@ -199,7 +206,7 @@ def model_class(config: ModelConfig) -> type[nn.Module]:
     return Seq2Seq
 
 
-def build_model(config: ModelConfig, seed: int | None = None) -> nn.Module:
+def build_model(config: ModelConfig, seed: int | None = None) -> EncoderDecoder:
     """A freshly initialized model of ``config``'s family; ``seed`` makes the initialization reproducible."""
     if seed is not None:
         torch.manual_seed(seed)
