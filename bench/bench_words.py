@@ -88,7 +88,7 @@ def agreement(cut, reference, sentences: list[str]) -> tuple[float, float, float
 
 def corpus_sentences(count: int) -> list[str]:
     """The first ``count`` Chinese sentences of the shipped corpus."""
-    from engine.corpus.data import read_tsv
+    from engine.corpus import read_tsv
     from engine.files.paths import TATOEBA_CORPUS
 
     pairs, _ = read_tsv(TATOEBA_CORPUS, "zh", "en")

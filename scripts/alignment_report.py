@@ -28,11 +28,12 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.corpus.data import read_tsv, split_pairs  # noqa: E402
+from engine.corpus import read_tsv  # noqa: E402
+from engine.corpus.data import split_pairs  # noqa: E402
 from engine.files.paths import SHIPPED_ALIGNMENT, TATOEBA_CORPUS  # noqa: E402
 from engine.models.bundle import load_model_folder  # noqa: E402
 from engine.models.config_file import read_config  # noqa: E402
-from engine.settings.config import SCORER_NAMES  # noqa: E402
+from engine.settings import SCORER_NAMES  # noqa: E402
 from engine.settings.errors import EngineError  # noqa: E402
 from engine.studies.aligner import align_corpus, aligner_problem, file_sha256  # noqa: E402
 from engine.studies.alignment_lesson import AlignmentFigures, alignment_reading  # noqa: E402

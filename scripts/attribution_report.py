@@ -27,11 +27,12 @@ import torch  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.corpus.data import read_tsv, split_pairs  # noqa: E402
+from engine.corpus import read_tsv  # noqa: E402
+from engine.corpus.data import split_pairs  # noqa: E402
 from engine.files.paths import TATOEBA_CORPUS  # noqa: E402
 from engine.models.bundle import load_model_folder  # noqa: E402
 from engine.models.config_file import read_config  # noqa: E402
-from engine.settings.config import SCORER_NAMES  # noqa: E402
+from engine.settings import SCORER_NAMES  # noqa: E402
 from engine.settings.errors import EngineError  # noqa: E402
 from engine.studies.attribution_lesson import AttributionFigures, attribution_reading  # noqa: E402
 from engine.studies.attribution_scores import AttributionStudy, stored_attribution_study  # noqa: E402

@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.corpus.data import read_tsv  # noqa: E402
+from engine.corpus import read_tsv  # noqa: E402
 from engine.files.paths import TATOEBA_CORPUS  # noqa: E402
 from engine.text.segment import WORDS_FILE  # noqa: E402
 

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.corpus.data import Pair
+from engine.corpus.corpus_read import Pair
 from engine.models.bundle import load_model_folder
 from engine.settings.config import DecodeConfig
 

@@ -27,7 +27,7 @@ from engine.decoding.repetition import loops  # noqa: E402
 from engine.evaluation.content_kept import content_kept  # noqa: E402
 from engine.models.bundle import load_model_folder  # noqa: E402
 from engine.models.config_file import read_config  # noqa: E402
-from engine.settings.config import SCORER_NAMES  # noqa: E402
+from engine.settings import SCORER_NAMES  # noqa: E402
 
 DECODINGS = ((1, "greedy"), (5, "beam 5"))
 

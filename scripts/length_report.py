@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 from engine.decoding.repetition import loop_bound  # noqa: E402
 from engine.models.config_file import read_config  # noqa: E402
 from engine.models.model_record import ModelRecord  # noqa: E402
-from engine.settings.config import SCORER_NAMES  # noqa: E402
+from engine.settings import SCORER_NAMES  # noqa: E402
 from engine.settings.errors import EngineError  # noqa: E402
 from engine.studies.length_reading import length_lesson  # noqa: E402
 from engine.studies.length_study import (  # noqa: E402

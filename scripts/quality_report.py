@@ -33,7 +33,9 @@ sys.path.insert(0, str(ROOT))
 
 from sacrebleu.metrics import CHRF  # noqa: E402
 
-from engine.corpus.data import SPLIT_RULE_TEXT, Pair, read_tsv, split_pairs  # noqa: E402
+from engine.corpus import read_tsv  # noqa: E402
+from engine.corpus.corpus_read import Pair  # noqa: E402
+from engine.corpus.data import SPLIT_RULE_TEXT, split_pairs  # noqa: E402
 from engine.decoding.attention_statistics import attention_stats, row_entropy  # noqa: E402
 from engine.evaluation.content_kept import content_kept  # noqa: E402
 from engine.evaluation.evaluate import LENGTH_BUCKETS, bucket_label, corpus_scores, evaluate  # noqa: E402
@@ -41,7 +43,8 @@ from engine.evaluation.significance import BOOTSTRAP_SAMPLES, paired_bleu_gains 
 from engine.files.paths import TATOEBA_CORPUS  # noqa: E402
 from engine.models.bundle import load_model_folder  # noqa: E402
 from engine.models.config_file import read_config  # noqa: E402
-from engine.settings.config import SCORER_NAMES, DecodeConfig  # noqa: E402
+from engine.settings import SCORER_NAMES  # noqa: E402
+from engine.settings.config import DecodeConfig  # noqa: E402
 from engine.studies.training_budget import budget_note, direction_records  # noqa: E402
 from scripts.alignment_report import add_alignment_studies  # noqa: E402
 from scripts.decode_speed import decode_speeds  # noqa: E402

@@ -51,8 +51,9 @@ sys.path.insert(0, str(ROOT))
 
 import torch  # noqa: E402
 
+from engine.corpus import read_tsv  # noqa: E402
 from engine.corpus.concat import long_test_set  # noqa: E402
-from engine.corpus.data import read_tsv, split_pairs  # noqa: E402
+from engine.corpus.data import split_pairs  # noqa: E402
 from engine.decoding.repetition import loop_bound, looping_share  # noqa: E402
 from engine.evaluation.evaluate import evaluate  # noqa: E402
 from engine.evaluation.significance import paired_bleu_gains  # noqa: E402

@@ -10,7 +10,8 @@ from engine.settings.config import ModelConfig, TrainConfig
 from engine.text.tokenizer import TokenizerSettings, train_tokenizer
 from engine.training.events import FinishedEvent
 from engine.training.jobs import _samples
-from engine.training.trainer import TrainingJob, train
+from engine.training.train_run import TrainingJob
+from engine.training.trainer import train
 
 
 def tiny_job(folder: Path, scorer: str = "additive", epochs: int = 4, train_size: int = 4000,

@@ -1,7 +1,7 @@
 """A corpus's sentence pairs and their deterministic train/valid/test split.
 
 Reading a corpus file (its checks, its report of every line not kept) is engine.corpus.corpus_read, text
-normalization engine.text.normalization; their names are importable from here too.
+normalization engine.text.normalization.
 """
 
 from __future__ import annotations
@@ -10,32 +10,8 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.corpus.corpus_read import (
-    BINARY_SNIFF_BYTES,
-    LANGUAGE_COLUMNS,
-    LANGUAGE_NAMES,
-    MAX_LINE_BYTES,
-    MAX_SENTENCE_CHARS,
-    MAX_UNDECODABLE_SHARE,
-    REPORT_TEXT_CHARS,
-    SWAP_CHECK_ROWS,
-    CorpusReport,
-    OverlongLine,
-    Pair,
-    SkippedLine,
-    detect_swapped_columns,
-    preview,
-    read_tsv,
-)
+from engine.corpus.corpus_read import Pair
 from engine.settings.errors import ConfigError
-from engine.text.normalization import normalize, to_simplified
-
-__all__ = [
-    "BINARY_SNIFF_BYTES", "LANGUAGE_COLUMNS", "LANGUAGE_NAMES", "MAX_LINE_BYTES", "MAX_SENTENCE_CHARS",
-    "MAX_UNDECODABLE_SHARE", "REPORT_TEXT_CHARS", "SPLIT_RULES", "SPLIT_RULE_TEXT", "SWAP_CHECK_ROWS",
-    "CorpusReport", "OverlongLine", "Pair", "SkippedLine", "Split", "check_split_rule", "detect_swapped_columns",
-    "normalize", "preview", "read_tsv", "split_bucket", "split_pairs", "to_simplified",
-]
 
 
 @dataclass(frozen=True)

@@ -17,16 +17,12 @@ from typing import Any
 
 import torch
 
-from engine.training.batches import MAX_TRAIN_TOKENS, collate, encode_pairs, make_batches
+from engine.training.batches import make_batches
 from engine.training.checkpoint_state import checkpoint_step, has_checkpoint
 from engine.training.distributed import broadcast
 from engine.training.events import FinishReason, TrainControl, TrainEvent
 from engine.training.metrics_log import MetricsLog
 from engine.training.train_run import TrainingJob, TrainingRun
-from engine.training.train_step import compute_loss
-
-__all__ = ["MAX_TRAIN_TOKENS", "TrainingJob", "TrainingRun", "collate", "compute_loss", "encode_pairs",
-           "make_batches", "train"]
 
 # Reasons to stop after which the run is validated once more: what it learned since its last
 # validation is not lost.

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from engine.corpus.data import Pair
+from engine.corpus.corpus_read import Pair
 from engine.studies import aligner
 from engine.studies.alignment_store import (
     AlignedPair,

@@ -5,7 +5,8 @@ import shutil
 
 import pytest
 
-from engine.records.catalog import default_model, scan, user_models_folder
+from engine.files import user_models_folder
+from engine.records.catalog import default_model, scan
 
 
 @pytest.mark.slow  # a trained model, or the real window

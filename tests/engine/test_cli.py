@@ -221,7 +221,7 @@ def test_invalid_utf8_and_lone_surrogates_are_replaced_with_a_note_never_a_trace
 
 
 def test_normalization_turns_lone_surrogates_into_the_replacement_character():
-    from engine.corpus.data import normalize
+    from engine.text.normalization import normalize
 
     assert normalize("a\udcff b\ud800", "en") == "a\ufffd b\ufffd"
     assert normalize("你\udc80好", "zh") == "你\ufffd好"

@@ -5,7 +5,8 @@ import collections
 import pytest
 
 from engine.corpus.concat import join_pairs, join_text, joined_count, joined_training_pairs, long_test_set, member_keys
-from engine.corpus.data import Pair, split_bucket, split_pairs
+from engine.corpus.corpus_read import Pair
+from engine.corpus.data import split_bucket, split_pairs
 from engine.training.events import StepEvent
 from engine.training.trainer import train
 from tests.model_factory import tiny_job

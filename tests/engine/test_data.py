@@ -8,19 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.corpus.data import (
-    MAX_SENTENCE_CHARS,
-    CorpusReport,
-    Pair,
-    SkippedLine,
-    detect_swapped_columns,
-    normalize,
-    preview,
-    read_tsv,
-    split_pairs,
-)
+from engine.corpus import CorpusReport, preview, read_tsv
+from engine.corpus.corpus_read import MAX_SENTENCE_CHARS, Pair, SkippedLine, detect_swapped_columns
+from engine.corpus.data import split_pairs
 from engine.files.paths import TATOEBA_CORPUS
 from engine.settings.errors import ConfigError, DataError
+from engine.text.normalization import normalize
 
 REAL_CORPUS = TATOEBA_CORPUS
 ATTR = "CC-BY 2.0 (France) Attribution: tatoeba.org #1 (a) & #2 (b)"

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from engine.corpus.data import Pair
+from engine.corpus.corpus_read import Pair
 from engine.files.paths import model_argument
 from engine.models.bundle import load_model_folder
 from engine.models.config_file import read_config

@@ -10,9 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.corpus.data import normalize, preview, read_tsv
+from engine.corpus import preview, read_tsv
 from engine.models.bundle import load_model_folder
 from engine.settings.errors import EngineError
+from engine.text.normalization import normalize
 
 pytestmark = pytest.mark.slow  # trains a model, opens the real window, runs a subprocess or fuzzes many cases
 

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from engine.records.catalog import SHIPPED_MODELS
+from engine.files.paths import SHIPPED_MODELS
 from engine.text.language_check import (
     BYTE_SHARE_LIMIT,
     DOMINANT_SHARE,

@@ -12,14 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.records.session_file import (
-    SessionFileError,
-    _digest,
-    load_session,
-    save_session,
-    session_from_json,
-    step_json,
-)
+from engine.records import SessionFileError
+from engine.records.session_file import _digest, load_session, session_from_json
+from engine.records.session_save import save_session, step_json
 from engine.studies.alignment_store import AlignmentFileError, alignment_from_json, load_alignment, save_alignment
 from tests.engine.test_alignment_store import alignment
 from tests.engine.test_session_file import session

@@ -11,15 +11,9 @@ import pytest
 
 from engine.decoding.search import Alternative, BeamNode, DecodeStep
 from engine.models.bundle import load_model_folder
-from engine.records.session_file import (
-    Session,
-    SessionFileError,
-    load_session,
-    save_session,
-    session_from_json,
-    session_json,
-    step_json,
-)
+from engine.records import SessionFileError
+from engine.records.session_file import Session, load_session, session_from_json
+from engine.records.session_save import save_session, session_json, step_json
 from engine.settings.config import DecodeConfig
 
 SOURCE = ("▁我们", "走", "吧", "。")

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from engine.decoding.search import Alternative, DecodeStep
-from engine.records import session_save
-from engine.records.session_file import Session, SessionFileError, load_session, session_from_json
+from engine.records import SessionFileError, session_save
+from engine.records.session_file import Session, load_session, session_from_json
 from engine.records.session_save import SAVE_STAGES, save_session, session_json, session_saving, step_json
 
 DATA = Path(__file__).parent / "data"

@@ -8,7 +8,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from engine.records.session_file import SessionFileError, load_session, save_session
+from engine.records import SessionFileError
+from engine.records.session_file import load_session
+from engine.records.session_save import save_session
 from tests.engine.test_session_file import hand_made_steps, session
 
 

@@ -2,10 +2,10 @@
 
 import pytest
 
-from engine.files.paths import TATOEBA_CORPUS
+from engine.files.paths import SHIPPED_MODELS, TATOEBA_CORPUS
 from engine.models.bundle import load_model_folder
 from engine.models.model_record import ModelRecord
-from engine.records.catalog import SHIPPED_MODELS, default_model, scan
+from engine.records.catalog import default_model, scan
 from engine.settings.config import TrainConfig
 from engine.settings.scorer_table import SCORER_TABLE
 from engine.studies.length_study import read_length_study

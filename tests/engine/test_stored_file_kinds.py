@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
+from engine.corpus import read_tsv
 from engine.corpus.cache_check import ID_FILES
-from engine.corpus.data import read_tsv
 from engine.corpus.token_cache import TokenPairs, prepare_cached
 from engine.files import stored
 from engine.files.paths import PROJECT_ROOT

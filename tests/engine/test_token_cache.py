@@ -7,11 +7,12 @@ from __future__ import annotations
 import pytest
 
 import engine.corpus.token_cache as token_cache
-from engine.corpus.data import read_tsv, split_pairs
+from engine.corpus import read_tsv
+from engine.corpus.data import split_pairs
 from engine.corpus.token_cache import TokenPairs, prepare_cached
 from engine.settings.errors import DataError
 from engine.text.tokenizer import TokenizerSettings
-from engine.training.trainer import make_batches
+from engine.training.batches import make_batches
 
 SETTINGS = (TokenizerSettings.for_language("zh", 300), TokenizerSettings.for_language("en", 300))
 WORDS = ["猫", "狗", "书", "茶", "山", "河", "车", "花"]

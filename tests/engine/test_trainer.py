@@ -221,7 +221,7 @@ def test_a_resumed_run_keeps_its_clock_so_budget_and_warm_up_go_on(tmp_path):
 def test_batches_group_similar_target_lengths_so_the_decoder_pads_little():
     import random
 
-    from engine.training.trainer import make_batches
+    from engine.training.batches import make_batches
 
     rng = random.Random(3)
     data = []

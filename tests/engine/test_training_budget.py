@@ -92,7 +92,7 @@ def test_the_records_of_a_models_folder_are_read_by_direction_and_an_unreadable_
 
     import pytest
 
-    from engine.records.catalog import SHIPPED_MODELS
+    from engine.files.paths import SHIPPED_MODELS
     from engine.studies.training_budget import direction_records
 
     names = ("zh-en-additive", "en-zh-none")

@@ -21,7 +21,8 @@ from engine.settings.config import ModelConfig, TrainConfig
 from engine.text.tokenizer import TokenizerSettings, train_tokenizer
 from engine.training.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent
 from engine.training.jobs import _samples
-from engine.training.trainer import TrainingJob, train
+from engine.training.train_run import TrainingJob
+from engine.training.trainer import train
 
 pytestmark = pytest.mark.slow  # trains three tiny runs: ~2-5 s each on a shared 2-core machine
 

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from engine.settings.config import SCORER_NAMES
+from engine.settings import SCORER_NAMES
 from engine.settings.scorer_table import SCORER_TABLE, attends
 from gui.compare.layout import plan_grid
 from gui.compare.model import PanelNumbers, PanelRows, PanelSlot

@@ -7,7 +7,8 @@ import time
 
 import pytest
 
-from engine.records.catalog import SHIPPED_MODELS, ModelEntry
+from engine.files.paths import SHIPPED_MODELS
+from engine.records.catalog import ModelEntry
 from gui.compare.model import PanelSlot, training_note
 
 SOURCE = SHIPPED_MODELS / "zh-en-additive"

@@ -11,7 +11,8 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QComboBox, QTableWidget, QToolButton
 
-from engine.records.catalog import read_entry, user_models_folder
+from engine.files import user_models_folder
+from engine.records.catalog import read_entry
 from engine.settings.scorer_table import SCORER_TABLE
 from engine.studies.length_study import BucketScore, LengthStudy, StudyRow, read_length_study, record_length_study
 from gui.translate.choices import ModelChoices

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
+from engine.files import user_models_folder
 from engine.networks.layer_maps import KINDS
-from engine.records.catalog import user_models_folder
 from gui.attention.model_view import ModelView
 from gui.screen_fit import available_geometry
 from tests.gui.test_translate_support import LOAD_MS, open_window, type_and_translate, wait_run_end

@@ -9,7 +9,8 @@ import pytest
 from PIL import Image
 
 from engine.decoding.search import Alternative, DecodeStep
-from engine.records.session_file import load_session, step_json
+from engine.records.session_file import load_session
+from engine.records.session_save import step_json
 from gui.attention import animation
 from gui.attention.export import EXPORT_KINDS, ExportError
 from gui.attention.panel import AttentionPanel
@@ -119,7 +120,8 @@ def test_a_beam_sessions_tree_grows_in_the_replay_and_a_node_shows_its_hypothesi
     from dataclasses import replace
 
     from engine.decoding.search import BeamNode
-    from engine.records.session_file import Session, save_session
+    from engine.records.session_file import Session
+    from engine.records.session_save import save_session
 
     steps = greedy_steps()
     levels = [(BeamNode(tuple(range(20, 21 + i)), TOKENS[i], 0.8, -0.2 * (i + 1), "kept", -0.2, steps[i]),

@@ -7,7 +7,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import Qt as QtGui
 from PySide6.QtWidgets import QLabel
 
-from engine.records.session_file import Session, load_session, save_session
+from engine.records.session_file import Session, load_session
+from engine.records.session_save import save_session
 from gui.attention.replay import ReplayDialog
 from tests.gui.test_recording import greedy_steps
 

@@ -9,7 +9,8 @@ import pytest
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 import engine.records.session_file
-from engine.records.session_file import Session, save_session
+from engine.records.session_file import Session
+from engine.records.session_save import save_session
 from gui.translate.tab import TranslateTab
 from tests.gui.test_recording import SOURCE, TOKENS, greedy_steps
 

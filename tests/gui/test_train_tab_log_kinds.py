@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.records.catalog import user_models_folder
+from engine.files import user_models_folder
 from gui.training.controller import TrainingController
 from tests.engine.hang_guard import ends_quickly
 from tests.inline_jobs import InlineJobs

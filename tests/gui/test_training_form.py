@@ -10,7 +10,8 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QSpinBox
 
 from engine.__main__ import build_parser
 from engine.corpus.choice import VocabularySizes
-from engine.settings.config import SCORER_NAMES, ModelShape, TrainConfig
+from engine.settings import SCORER_NAMES
+from engine.settings.config import ModelShape, TrainConfig
 from engine.settings.errors import ConfigError
 from engine.settings.scorer_table import SCORER_TABLE
 from engine.settings.settings_meta import Row, described, flag_name, setting

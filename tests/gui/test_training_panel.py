@@ -14,8 +14,9 @@ from PySide6.QtCore import Qt
 
 import engine.training.train_step
 from engine.corpus.tasks import dates
+from engine.files import user_models_folder
 from engine.models.bundle import load_model_folder
-from engine.records.catalog import scan, user_models_folder
+from engine.records.catalog import scan
 from engine.training.checkpoint_state import has_checkpoint
 from gui.training.form import ALL_SCORERS
 from gui.training.panel import TrainingPanel

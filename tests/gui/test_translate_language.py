@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings, Qt
 
-from engine.records.catalog import ModelEntry, user_models_folder
+from engine.files import user_models_folder
+from engine.records.catalog import ModelEntry
 from engine.text.language_check import Verdict, check_language
 from gui.translate.controller import TranslateController
 from gui.translate.language_gate import ASK_LANGUAGE

@@ -7,7 +7,7 @@ import shutil
 import pytest
 from PySide6.QtCore import QSettings
 
-from engine.records.catalog import user_models_folder
+from engine.files import user_models_folder
 from gui.attention.color_scale import COLOR_SCALES, DEFAULT_SCALE
 from tests.gui.test_translate_support import (
     LOAD_MS,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-from engine.records.catalog import user_models_folder
+from engine.files import user_models_folder
 from gui.app import create_window
 from gui.main_window import MainWindow
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtGui import QTextCharFormat, QTextCursor
 
-from engine.records.catalog import user_models_folder
+from engine.files import user_models_folder
 from gui.translate.unseen_words import unseen_text
 from tests.gui.test_translate_support import (
     install_models,

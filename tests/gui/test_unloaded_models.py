@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.records.catalog import UnusableFolder, scan, user_models_folder
+from engine.files import user_models_folder
+from engine.records.catalog import UnusableFolder, scan
 from engine.training.metrics_log import MetricsLog
 from gui.translate.unloaded import UnloadedModels, unloaded_label
 from tests.gui.test_translate_support import install_models, open_window, wait_for_model

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from engine.settings.config import SCORER_NAMES
+from engine.settings import SCORER_NAMES
 from engine.settings.scorer_table import SCORER_TABLE
 from tests.scripts import load_script
 

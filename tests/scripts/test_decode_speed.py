@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.corpus.data import Pair
+from engine.corpus.corpus_read import Pair
 from engine.models.bundle import load_model_folder
 from scripts import decode_speed
 
