@@ -8,6 +8,8 @@ was. One recording at a time; closing the tab stops it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,51 +20,69 @@ from gui.attention.export import EXPORT_KINDS, ExportError
 from gui.attention.recording import RECORDINGS, RecordingProgress, recording_job
 from gui.i18n import fill
 from gui.stored_settings import stored_text
-from gui.translate.controls import delay_for
 from gui.translate.session_open import SessionOpener
 from gui.workers import Job, JobSet, JobStarter
 
 if TYPE_CHECKING:
-    from gui.translate.tab import TranslateTab
+    from PySide6.QtWidgets import QWidget
+
+    from engine.models import ModelBundle
+    from gui.attention.panel import AttentionPanel
+    from gui.translate.controller import RunInfo
+
+
+@dataclass(frozen=True)
+class ExportParts:
+    """What the exports read and drive of the Translate tab."""
+
+    window: QWidget  # the dialogs' parent
+    panel: AttentionPanel  # the map and its record: what is written
+    run: Callable[[], RunInfo | None]  # the run shown
+    output_text: Callable[[], str]  # the output line's text
+    seconds_per_step: Callable[[], float]  # the speed chosen
+    say: Callable[[str], None]  # a passing message for the status bar
+    model: Callable[[], ModelBundle | None]  # the model in use (a replayed session's note compares its weights)
 
 
 class RunExport:
     """Writes the Translate tab's current run, and replays a recorded one."""
 
-    def __init__(self, tab: TranslateTab, jobs: JobStarter | None = None) -> None:
+    def __init__(self, parts: ExportParts, jobs: JobStarter | None = None) -> None:
         """``jobs`` runs the recordings (tests pass a fake that runs them inline)."""
-        self.tab = tab
-        self.jobs: JobStarter = jobs if jobs is not None else JobSet(tab)
-        self.sessions = SessionOpener(tab, self.jobs)  # a recorded session, read in a worker and replayed
+        self.parts = parts
+        self.jobs: JobStarter = jobs if jobs is not None else JobSet(parts.window)
+        # a recorded session, read in a worker and replayed
+        self.sessions = SessionOpener(parts.window, self.jobs, parts.say, parts.model)
         self.recording: Job | None = None  # the recording being written
         self.recording_path: Path | None = None
         self.progress: QProgressDialog | None = None
 
     def metadata(self) -> dict:
         """What the export says of the run: the source, the output, the model, the search."""
-        run = self.tab.run
+        run = self.parts.run()
         if run is None:
             return {}
         bundle = run.bundle
-        return {"source": run.prepared.text, "text": self.tab.view.target_output.text(),
+        return {"source": run.prepared.text, "text": self.parts.output_text(),
                 "scorer": bundle.scorer, "model": bundle.folder.name,
                 "direction": f"{bundle.source_language}-{bundle.target_language}",
                 "source_language": bundle.source_language, "target_language": bundle.target_language,
                 "model_sha256": (bundle.info.get("weights") or {}).get("sha256", ""),
                 "beam_size": run.beam_size,
-                "seconds_per_step": delay_for(self.tab.view.choice_bar.speed_slider.value())}
+                "seconds_per_step": self.parts.seconds_per_step()}
 
     def export(self, kind: str, path: Path) -> Path:
         """Write the current heatmap or matrix (``kind``: png, svg, csv, json, …) to ``path``."""
-        return EXPORT_KINDS[kind].write(self.tab.view.attention_panel, Path(path), self.metadata())
+        return EXPORT_KINDS[kind].write(self.parts.panel, Path(path), self.metadata())
 
     def ask_and_export(self, kind: str) -> None:
         """The Export menu: ask where (the last folder used first), write, say where it went."""
-        tab, spec = self.tab, EXPORT_KINDS[kind]
+        parts, spec = self.parts, EXPORT_KINDS[kind]
         settings = QSettings()
         folder = Path(stored_text(settings, "export/folder") or str(Path.home()))
-        scorer = tab.run.bundle.scorer if tab.run else "attention"
-        name, _ = QFileDialog.getSaveFileName(tab, spec.title.rstrip("…"), str(folder / f"attention-{scorer}{spec.suffix}"),
+        run = parts.run()
+        scorer = run.bundle.scorer if run else "attention"
+        name, _ = QFileDialog.getSaveFileName(parts.window, spec.title.rstrip("…"), str(folder / f"attention-{scorer}{spec.suffix}"),
                                               spec.file_filter)
         if not name:
             return
@@ -74,28 +94,28 @@ class RunExport:
         try:
             self.export(kind, path)
         except ExportError as error:
-            QMessageBox.warning(tab, QCoreApplication.translate("RunExport", "Export"), str(error))
+            QMessageBox.warning(parts.window, QCoreApplication.translate("RunExport", "Export"), str(error))
             return
         settings.setValue("export/folder", str(path.parent))
-        tab.statusMessage.emit(QCoreApplication.translate("RunExport", "Saved %1").replace("%1", str(path)))
+        parts.say(QCoreApplication.translate("RunExport", "Saved %1").replace("%1", str(path)))
 
     # -- recordings, written in a worker ---------------------------------------------------------
     def record(self, kind: str, path: Path) -> bool:
         """Start writing the decode as ``kind`` (gif, mp4, session) to ``path`` in a worker, its progress
         shown; False (and why, in a message) when it cannot start."""
-        tab, path = self.tab, Path(path)
+        window, path = self.parts.window, Path(path)
         if self.recording is not None:
-            QMessageBox.information(tab, QCoreApplication.translate("RunExport", "Export"), QCoreApplication.translate(
+            QMessageBox.information(window, QCoreApplication.translate("RunExport", "Export"), QCoreApplication.translate(
                 "RunExport", "%1 is still being written: wait for it, or cancel it first.").replace(
                 "%1", str(self.recording_path)))
             return False
         try:
-            recording = recording_job(kind, tab.view.attention_panel, path, self.metadata())
+            recording = recording_job(kind, self.parts.panel, path, self.metadata())
         except ExportError as error:
-            QMessageBox.warning(tab, QCoreApplication.translate("RunExport", "Export"), str(error))
+            QMessageBox.warning(window, QCoreApplication.translate("RunExport", "Export"), str(error))
             return False
         progress = QProgressDialog(QCoreApplication.translate("RunExport", "Writing %1…").replace("%1", path.name),
-                                   QCoreApplication.translate("RunExport", "Cancel"), 0, recording.total, tab)
+                                   QCoreApplication.translate("RunExport", "Cancel"), 0, recording.total, window)
         progress.setObjectName("recordingProgress")
         progress.setWindowTitle(QCoreApplication.translate("RunExport", "Export"))
         progress.setMinimumDuration(300)
@@ -127,19 +147,19 @@ class RunExport:
 
     def _written(self, job_id: int, path: object) -> None:
         if self._current(job_id):
-            self.tab.statusMessage.emit(QCoreApplication.translate("RunExport", "Saved %1").replace("%1", str(path)))
+            self.parts.say(QCoreApplication.translate("RunExport", "Saved %1").replace("%1", str(path)))
 
     def _failed(self, job_id: int, message: str, _details: str) -> None:
         if self._current(job_id):
             reason = message.removeprefix(f"{ExportError.__name__}: ")
             self._ended(job_id)
-            QMessageBox.warning(self.tab, QCoreApplication.translate("RunExport", "Export"), reason)
+            QMessageBox.warning(self.parts.window, QCoreApplication.translate("RunExport", "Export"), reason)
 
     def _ended(self, job_id: int) -> None:
         if not self._current(job_id):
             return
         if self.recording.worker.aborted:
-            self.tab.statusMessage.emit(QCoreApplication.translate(
+            self.parts.say(QCoreApplication.translate(
                 "RunExport", "Recording cancelled: %1 left as it was").replace("%1", str(self.recording_path)))
         self.recording = None
         if self.progress is not None:

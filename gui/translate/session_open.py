@@ -8,7 +8,7 @@ load at a time: opening another file drops the one being read.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,9 +18,11 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from gui.workers import Job, JobStarter
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QWidget
+
+    from engine.models import ModelBundle
     from engine.records import Session
     from gui.attention.replay import ReplayDialog
-    from gui.translate.tab import TranslateTab
 
 TITLE = QT_TRANSLATE_NOOP("SessionOpener", "Open a recorded session")
 FILE_FILTER = QT_TRANSLATE_NOOP("SessionOpener", "Attention Studio session (*.session.json);;JSON (*.json)")
@@ -35,18 +37,19 @@ def read_session(path: Path) -> Generator[None, None, Session]:
 
 
 class SessionOpener:
-    """Reads a session file in a worker and replays it in a dialog beside the tab."""
+    """Reads a session file in a worker and replays it in a dialog beside the tab: ``window`` is the dialogs'
+    parent, ``say`` the status bar, ``model`` the model in use (the replay's note compares its weights)."""
 
-    def __init__(self, tab: TranslateTab, jobs: JobStarter) -> None:
-        self.tab = tab
-        self.jobs = jobs
+    def __init__(self, window: QWidget, jobs: JobStarter, say: Callable[[str], None],
+                 model: Callable[[], ModelBundle | None]) -> None:
+        self.window, self.jobs, self.say, self.model = window, jobs, say, model
         self.loading: Job | None = None  # the file being read
         self.path: Path | None = None
         self.replay: ReplayDialog | None = None  # the replay dialog last opened
 
     def ask_and_open(self) -> None:
         """Ask for a session file, then open it."""
-        name, _ = QFileDialog.getOpenFileName(self.tab, QCoreApplication.translate("SessionOpener", TITLE),
+        name, _ = QFileDialog.getOpenFileName(self.window, QCoreApplication.translate("SessionOpener", TITLE),
                                               str(Path.home()), QCoreApplication.translate("SessionOpener", FILE_FILTER))
         if name:
             self.open(Path(name))
@@ -61,7 +64,7 @@ class SessionOpener:
         job.returned.connect(self._read)
         job.failed.connect(self._refused)
         job.done.connect(self._ended)
-        self.tab.statusMessage.emit(QCoreApplication.translate("SessionOpener", "Reading %1…").replace("%1", self.path.name))
+        self.say(QCoreApplication.translate("SessionOpener", "Reading %1…").replace("%1", self.path.name))
         return job
 
     def _current(self, job_id: int) -> bool:
@@ -72,17 +75,17 @@ class SessionOpener:
             return
         from gui.attention.replay import ReplayDialog
 
-        bundle = self.tab.controller.bundle
+        bundle = self.model()
         sha256 = (bundle.info.get("weights") or {}).get("sha256", "") if bundle is not None else ""
         self.replay = ReplayDialog(session, session.note(sha256, bundle.folder.name if bundle is not None else ""),
-                                   self.tab)
+                                   self.window)
         self.replay.show()
         self.replay.play()
 
     def _refused(self, job_id: int, message: str, _details: str) -> None:
         if self._current(job_id):
             self.loading = None
-            QMessageBox.warning(self.tab, QCoreApplication.translate("SessionOpener", TITLE),
+            QMessageBox.warning(self.window, QCoreApplication.translate("SessionOpener", TITLE),
                                 message.removeprefix("SessionFileError: "))
 
     def _ended(self, job_id: int) -> None:

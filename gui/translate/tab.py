@@ -28,11 +28,11 @@ from gui.translate.history import History, fill_history_menu
 from gui.translate.input_state import LOADING_HINT, hint_text, input_state
 from gui.translate.language_gate import LanguageGate
 from gui.translate.model_view_link import ModelViewLink
-from gui.translate.run_export import RunExport
+from gui.translate.run_export import ExportParts, RunExport
 from gui.translate.status import ModelStatus
 from gui.translate.steering import WhatIfSteering
 from gui.translate.study_link import LengthStudyLink, StudyParts
-from gui.translate.tab_words import LanguageRefresh, output_hovered, paste_cut_note, show_model_line
+from gui.translate.tab_words import LanguageRefresh, RefreshParts, output_hovered, paste_cut_note, show_model_line
 from gui.translate.unseen_words import UnseenWords
 from gui.translate.view import TranslateView
 
@@ -80,8 +80,11 @@ class TranslateTab(QWidget):
             lambda: self.run.beam_size if self.run else self.view.choice_bar.beam_spin.value(), self.steering), self)
         bar = self.view.choice_bar
         self.length_study = LengthStudyLink(StudyParts(self, self.controller, bar.beam_spin, bar.current_direction,
-                                                       self.translate_text, self.add_reference, self.view.show_hint))
-        self.exports = RunExport(self)
+                                                       lambda text: self.translate_text(text), self.add_reference,
+                                                       self.view.show_hint))
+        self.exports = RunExport(ExportParts(
+            self, self.view.attention_panel, lambda: self.run, self.view.target_output.text,
+            lambda: delay_for(bar.speed_slider.value()), self.statusMessage.emit, lambda: self.controller.bundle))
         self.explain = ExplainLink(self)  # the attribution the map shows, computed after each decode
         self.unseen = UnseenWords(self.view)  # the input's words never seen in training
         self._latest_tokens: tuple[str, ...] | None = None  # the output of the newest step, not yet drawn
@@ -90,7 +93,8 @@ class TranslateTab(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view)
         self._connect()
-        self.language_refresh = LanguageRefresh(self)  # the lines made of several messages, on a switch
+        self.language_refresh = LanguageRefresh(self, RefreshParts(  # the lines made of several messages, on a switch
+            self.controller, self.status, self.view.attention_panel, self._show_choices, self.update_input_state))
         self.update_input_state()
 
     @property
@@ -148,7 +152,7 @@ class TranslateTab(QWidget):
         view.history_menu.aboutToShow.connect(
             lambda: fill_history_menu(view.history_menu, self.history, self.translate_text))
         panel.view_bar.wordListNoticed.connect(self.statusMessage)  # once: the word list fell back to characters
-        panel.cellHovered.connect(self._on_cell_hovered)
+        panel.cellHovered.connect(view.highlight_cell)
         panel.stepSelected.connect(view.target_output.highlight)
         view.target_output.tokenHovered.connect(lambda index: output_hovered(self.view, index))
         view.target_output.tokenClicked.connect(panel.select_step)
@@ -314,7 +318,7 @@ class TranslateTab(QWidget):
         self.view.show_empty_state(False)
         if entry is not None:
             self._show_choices(entry.direction, entry.scorer)
-        show_model_line(self, bundle)
+        show_model_line(self.controller, self.status, bundle)
         self.steering.reset()  # another model: another vocabulary, another attention
         self.view.whatif_bar.set_attention_available(bundle.translator.uses_attention)
         self.update_input_state()
@@ -386,11 +390,6 @@ class TranslateTab(QWidget):
             rows = len(self.view.attention_panel.target_tokens())
             self.view.show_hint(self.tr("Stopped after 1 output token.") if rows == 1 else
                                 self.tr("Stopped after %1 output tokens.").replace("%1", str(rows)))
-
-    # -- hover ------------------------------------------------------------------------------
-    def _on_cell_hovered(self, row: int, column: int) -> None:
-        self.view.source_tokens.highlight(column)
-        self.view.target_output.highlight(row)
 
     # -- export -----------------------------------------------------------------------------
     def export(self, kind: str, path: Path) -> Path:

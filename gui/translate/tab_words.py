@@ -10,7 +10,9 @@ the rest in place).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject
 from PySide6.QtGui import QCursor
@@ -24,8 +26,45 @@ from gui.translate.status import describe_model
 if TYPE_CHECKING:
     from engine.decoding import DecodeStep
     from engine.models import ModelBundle
-    from gui.translate.tab import TranslateTab
+    from engine.records import ModelEntry
+    from gui.attention.record import DecodeRecord
+    from gui.common.past import PastModel
+    from gui.translate.choices import ModelChoices
     from gui.translate.view import TranslateView
+
+
+class ModelsInUse(Protocol):
+    """What the composed lines read of the controller (gui/translate/model_source.py)."""
+
+    @property
+    def entry(self) -> ModelEntry | None: ...
+    @property
+    def loading_entry(self) -> ModelEntry | None: ...
+    @property
+    def choices(self) -> ModelChoices | None: ...
+    @property
+    def scorers(self) -> dict[str, tuple[str, str]]: ...
+    @property
+    def bundle(self) -> ModelBundle | None: ...
+    @property
+    def past(self) -> PastModel | None: ...
+    @property
+    def loading(self) -> bool: ...
+
+
+class ModelLine(Protocol):
+    """The status bar's line on the model in use (gui/translate/status.py)."""
+
+    described: str
+    def show_model(self, description: str, folder: str, attribution: str = "") -> None: ...
+
+
+class InspectedMap(Protocol):
+    """What the refresh redraws of the attention panel: the inspector's note on a word's pieces."""
+
+    @property
+    def record(self) -> DecodeRecord: ...
+    def render_now(self) -> None: ...
 
 
 def paste_cut_note(text: str, limit: int, pasted: str) -> str:
@@ -59,36 +98,47 @@ def output_tooltip(index: int, step: DecodeStep) -> str:
     return "\n".join(lines)
 
 
-def show_model_line(tab: TranslateTab, bundle: ModelBundle) -> None:
+def show_model_line(controller: ModelsInUse, status: ModelLine, bundle: ModelBundle) -> None:
     """The status bar's line on the model in use."""
-    entry, choices = tab.controller.entry, tab.controller.choices
-    label = tab.controller.scorers.get(bundle.scorer, (bundle.scorer, ""))[0]
+    entry, choices = controller.entry, controller.choices
+    label = controller.scorers.get(bundle.scorer, (bundle.scorer, ""))[0]
     direction = choices.direction_label(entry.direction) if choices and entry else ""
-    tab.status.show_model(describe_model(bundle, scorer_label(label), direction), str(bundle.folder),
-                          bundle.attribution)
+    status.show_model(describe_model(bundle, scorer_label(label), direction), str(bundle.folder), bundle.attribution)
+
+
+@dataclass(frozen=True)
+class RefreshParts:
+    """What the language refresh makes again: the choice boxes, the status line, the input's hint, the map."""
+
+    controller: ModelsInUse
+    status: ModelLine
+    panel: InspectedMap
+    show_choices: Callable[[str | None, str | None], None]  # the direction and scorer boxes
+    update_input: Callable[[], None]  # the Translate button and the input's hint
 
 
 class LanguageRefresh(QObject):
-    """Makes the tab's composed lines again in the new language (installed on the tab as an event filter)."""
+    """Makes the tab's composed lines again in the new language (installed on ``watched``, the tab, as an
+    event filter)."""
 
-    def __init__(self, tab: TranslateTab) -> None:
-        super().__init__(tab)
-        self.tab = tab
-        tab.installEventFilter(self)
+    def __init__(self, watched: QObject, parts: RefreshParts) -> None:
+        super().__init__(watched)
+        self.watched, self.parts = watched, parts
+        watched.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
-        if watched is self.tab and event.type() == QEvent.Type.LanguageChange:
+        if watched is self.watched and event.type() == QEvent.Type.LanguageChange:
             self.refresh()
         return False
 
     def refresh(self) -> None:
-        tab, controller = self.tab, self.tab.controller
+        parts, controller = self.parts, self.parts.controller
         entry = controller.loading_entry or controller.entry
         if entry is not None:
-            tab._show_choices(entry.direction, entry.scorer)
+            parts.show_choices(entry.direction, entry.scorer)
         if controller.bundle is not None and controller.past is None and not controller.loading:
-            tab.status.described = ""
-            show_model_line(tab, controller.bundle)
-        tab.update_input_state()
-        if tab.view.attention_panel.record.row_count:  # the inspector's note on a word's pieces, made again
-            tab.view.attention_panel.render_now()
+            parts.status.described = ""
+            show_model_line(controller, parts.status, controller.bundle)
+        parts.update_input()
+        if parts.panel.record.row_count:  # the inspector's note on a word's pieces, made again
+            parts.panel.render_now()

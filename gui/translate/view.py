@@ -206,6 +206,11 @@ class TranslateView(QWidget):
         self.hint_label.setText(text)
         self.hint_label.setVisible(bool(text))
 
+    def highlight_cell(self, row: int, column: int) -> None:
+        """A map cell hovered: its source token and its output token highlighted (-1: none)."""
+        self.source_tokens.highlight(column)
+        self.target_output.highlight(row)
+
     def show_error(self, text: str) -> None:
         self.error_label.setText(text)
         self.error_label.setVisible(bool(text))

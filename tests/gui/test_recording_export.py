@@ -11,7 +11,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
 
 from gui.attention.panel import AttentionPanel
-from gui.translate.run_export import RunExport
+from gui.translate.run_export import ExportParts, RunExport
 from tests.gui.test_recording import SOURCE, greedy_steps
 from tests.gui.test_recording_stream import OLD, leftovers
 from tests.inline_jobs import InlineJobs
@@ -29,6 +29,10 @@ class FakeTab(QWidget):
         self.said: list[str] = []
         self.statusMessage.connect(self.said.append)
 
+    def parts(self) -> ExportParts:
+        return ExportParts(self, self.view.attention_panel, lambda: self.run, lambda: "", lambda: 0.0,
+                           self.statusMessage.emit, lambda: None)
+
 
 @pytest.fixture
 def exports(qtbot, monkeypatch):
@@ -42,7 +46,7 @@ def exports(qtbot, monkeypatch):
     qtbot.addWidget(tab)
     warnings: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: warnings.append(text))
-    exports = RunExport(tab, InlineJobs())
+    exports = RunExport(tab.parts(), InlineJobs())
     exports.warnings = warnings
     return exports
 
@@ -56,7 +60,7 @@ def test_a_gif_is_written_by_a_job_that_shows_its_progress(exports, tmp_path):
     assert exports.progress.value() == 2 and exports.progress.maximum() == len(greedy_steps())
     assert "frame 2 of 4" in exports.progress.labelText()
     job.run()
-    assert target.is_file() and exports.tab.said == [f"Saved {target}"]
+    assert target.is_file() and exports.parts.window.said == [f"Saved {target}"]
     assert exports.recording is None and exports.progress is None
 
 
@@ -69,7 +73,7 @@ def test_cancel_leaves_the_file_that_was_there(exports, tmp_path):
     exports.progress.findChild(QPushButton).click()  # the dialog's Cancel button
     job.run()
     assert target.read_bytes() == OLD and leftovers(tmp_path) == []
-    assert exports.tab.said == [f"Recording cancelled: {target} left as it was"]
+    assert exports.parts.window.said == [f"Recording cancelled: {target} left as it was"]
     assert exports.recording is None
 
 
@@ -83,7 +87,7 @@ def test_a_session_is_saved_by_stages_and_one_recording_runs_at_a_time(exports, 
     job.run(limit=1)
     assert "checking its size" in exports.progress.labelText()
     job.run()
-    assert exports.tab.said == [f"Saved {target}"]
+    assert exports.parts.window.said == [f"Saved {target}"]
     from engine.records.session_file import load_session
 
     assert [step.token for step in load_session(target).steps] == [s.token for s in greedy_steps()]
@@ -96,7 +100,7 @@ def test_nothing_to_record_starts_no_job(qtbot, monkeypatch, tmp_path):
     qtbot.addWidget(empty)
     tab = FakeTab(empty)
     qtbot.addWidget(tab)
-    exports = RunExport(tab, InlineJobs())
+    exports = RunExport(tab.parts(), InlineJobs())
     assert not exports.record("gif", tmp_path / "x.gif")
     assert exports.jobs.started == [] and "translate a sentence first" in warnings[0]
     (tmp_path / "there.gif").mkdir()

@@ -64,7 +64,7 @@ def test_the_tab_writes_a_recording_in_a_thread_and_closing_stops_it(qtbot, tmp_
         panel.record.add(step)
     tab = FakeTab(panel)
     qtbot.addWidget(tab)
-    exports = RunExport(tab)  # real threads
+    exports = RunExport(tab.parts())  # real threads
     target = tmp_path / "long.gif"
     target.write_bytes(b"the animation that was here")
     assert exports.record("gif", target)

@@ -109,7 +109,7 @@ def test_a_failed_mp4_in_the_tab_is_one_message_and_the_old_file_stays(qtbot, tm
         panel.show_step(step)
     tab = FakeTab(panel)
     qtbot.addWidget(tab)
-    exports = RunExport(tab, InlineJobs())
+    exports = RunExport(tab.parts(), InlineJobs())
     target = tmp_path / "decode.mp4"
     target.write_bytes(OLD)
     exports.record("mp4", target)
