@@ -4,10 +4,11 @@ This is the app's one worker lifecycle: every background job — decoding, loadi
 comparing, reading a corpus, training — is a :class:`Job` started by a :class:`JobSet`.
 
 Two kinds of stop. *Abort* ends the generator at its next yield (decoding, loading: nothing to
-save). A job with a *graceful stop* (training: ``TrainControl.request_stop``) is first asked to end
-on its own, so that it can checkpoint, and only aborted if it has not ended in time. Likewise a job
-with a *pause hook* (training) pauses through it — the trainer stops its own clock between two
-batches — instead of being held at a yield.
+save). A job started with a *run control* (training: the engine's ``RunSteering``, e.g.
+``TrainControl``, which the generator reads too) is first asked through it to end on its own, so
+that it can checkpoint, and only aborted if it has not ended in time. Likewise such a job pauses
+through its control — the trainer holds between two batches and stops its own clock — instead of
+being held at a yield, and the control tells the worker when the pause has taken hold.
 
 Items cross to the GUI thread through queued signals; they must be immutable (the engine's frozen
 dataclasses with numpy copies are). Errors become the ``failed`` signal, never a silent death.
@@ -26,15 +27,19 @@ import threading
 import traceback
 import weakref
 from collections.abc import Callable, Generator, Iterator
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+if TYPE_CHECKING:
+    from engine.training import RunSteering
 
 GRACEFUL_SHARE = 0.8  # of a stop's wait, given to a graceful stop before the worker is aborted
 
 
 class GeneratorWorker(QObject):
-    """Iterates ``factory()`` in its thread and emits each item."""
+    """Iterates ``factory()`` in its thread and emits each item. With ``control`` (a run control the
+    generator reads itself), pause, resume and stop go through it."""
 
     yielded = Signal(object)  # one item from the generator
     returned = Signal(object)  # the generator's return value (StopIteration.value)
@@ -42,36 +47,36 @@ class GeneratorWorker(QObject):
     finished = Signal()  # always last, after returned/failed or an abort
     held = Signal()  # a pause took hold: every item before it has been sent, none follows until resumed
 
-    def __init__(self, factory: Callable[[], Iterator[Any]]) -> None:
+    def __init__(self, factory: Callable[[], Iterator[Any]], control: RunSteering | None = None) -> None:
         super().__init__()
         self._factory = factory
+        self.control = control
         self._abort = threading.Event()
         self._running = threading.Event()
         self._running.set()
         self._step_once = threading.Event()
         self._wake = threading.Event()
         self._delay_seconds = 0.0
-        self.on_abort: Callable[[], None] | None = None  # e.g. TrainControl.request_stop
-        self.graceful_stop: Callable[[], None] | None = None  # asks the generator to end on its own
-        self.pause_hook: Callable[[bool], None] | None = None  # pauses inside the generator instead
+        if control is not None:
+            control.listen_held(self.held.emit)  # from the generator's thread, after its last item
 
     # -- requests from any thread -----------------------------------------------------------
     def abort(self) -> None:
         self._abort.set()
-        if self.on_abort is not None:
-            self.on_abort()
+        if self.control is not None:
+            self.control.request_stop()
         self._running.set()
         self._wake.set()
 
     def pause(self) -> None:
-        if self.pause_hook is not None:
-            self.pause_hook(True)
+        if self.control is not None:
+            self.control.pause()
             return
         self._running.clear()
 
     def resume(self) -> None:
-        if self.pause_hook is not None:
-            self.pause_hook(False)
+        if self.control is not None:
+            self.control.resume()
             return
         self._running.set()
         self._wake.set()
@@ -160,9 +165,10 @@ class WorkerHandle(QObject):
 
     def stop(self, timeout_ms: int = 2000) -> bool:
         """Stop the worker and wait up to ``timeout_ms``; True if the thread has ended. A worker
-        with a graceful stop gets most of the time to end on its own before it is aborted."""
-        if self.worker.graceful_stop is not None and self.thread.isRunning():
-            self.worker.graceful_stop()
+        with a run control gets most of the time to end on its own before it is aborted."""
+        control = self.worker.control
+        if control is not None and self.thread.isRunning():
+            control.request_stop()
             graceful_ms = max(int(timeout_ms * GRACEFUL_SHARE), 1)
             if self.thread.wait(graceful_ms):
                 return True
@@ -188,11 +194,11 @@ class Job(QObject):
     released = Signal(object)  # this job: its thread has ended
 
     def __init__(self, job_id: int, factory: Callable[[], Iterator[Any]], name: str,
-                 parent: QObject | None = None) -> None:
+                 parent: QObject | None = None, control: RunSteering | None = None) -> None:
         super().__init__(parent)
         self.id = job_id
         self.name = name
-        self.worker = GeneratorWorker(factory)
+        self.worker = GeneratorWorker(factory, control)
         self.handle = WorkerHandle(self.worker, name)
         self.worker.yielded.connect(self._on_yielded)
         self.worker.returned.connect(self._on_returned)
@@ -245,7 +251,8 @@ class JobStarter(Protocol):
     """What a controller needs to run background jobs: :class:`JobSet`, or a test's fake."""
 
     def start(self, factory: Callable[[], Iterator[Any]], name: str,
-              configure: Callable[[GeneratorWorker], None] | None = None) -> Job: ...
+              configure: Callable[[GeneratorWorker], None] | None = None,
+              control: RunSteering | None = None) -> Job: ...
 
     def running(self) -> list[Job]: ...
 
@@ -261,11 +268,13 @@ class JobSet(QObject):
         self._next_id = 0
 
     def start(self, factory: Callable[[], Iterator[Any]], name: str,
-              configure: Callable[[GeneratorWorker], None] | None = None) -> Job:
+              configure: Callable[[GeneratorWorker], None] | None = None,
+              control: RunSteering | None = None) -> Job:
         """A new started job (connect to its signals before the event loop runs again);
-        ``configure`` sets up its worker (delay, pause, graceful stop) before the thread starts."""
+        ``configure`` sets up its worker (a delay, a pause) before the thread starts; ``control`` is the
+        run control its generator reads (pause, resume and a graceful stop then go through it)."""
         self._next_id += 1
-        job = Job(self._next_id, factory, name)
+        job = Job(self._next_id, factory, name, control=control)
         if configure is not None:
             configure(job.worker)
         self._jobs.add(job)
@@ -278,9 +287,9 @@ class JobSet(QObject):
 
     def stop_all(self, timeout_ms: int) -> bool:
         """Stop every job and wait (bounded); True when all threads have ended. Jobs without a
-        graceful stop are aborted at once; the others get their share of the time first."""
+        run control are aborted at once; the others get their share of the time first."""
         for job in list(self._jobs):
-            if job.worker.graceful_stop is None:
+            if job.worker.control is None:
                 job.cancel()
         ended = all([job.stop(timeout_ms) for job in list(self._jobs)])  # wait for each, no short cut
         for job in [j for j in self._jobs if not j.is_running()]:

@@ -10,21 +10,24 @@ yield a fake model instead of reading a folder).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
+if TYPE_CHECKING:
+    from engine.training import RunSteering
+
 
 class InlineWorker(QObject):
-    """The parts of :class:`gui.workers.GeneratorWorker` a controller touches."""
+    """The parts of :class:`gui.workers.GeneratorWorker` a controller touches. With a run control,
+    pause, resume and abort go through it, as in the real worker (and the job still holds at its
+    next item while paused, which a real trainer does inside its generator)."""
 
     held = Signal()
 
-    def __init__(self) -> None:
+    def __init__(self, control: RunSteering | None = None) -> None:
         super().__init__()
-        self.graceful_stop: Callable[[], None] | None = None
-        self.on_abort: Callable[[], None] | None = None
-        self.pause_hook: Callable[[bool], None] | None = None
+        self.control = control
         self.delay = 0.0
         self.aborted = False
         self.paused = False
@@ -32,18 +35,18 @@ class InlineWorker(QObject):
 
     def abort(self) -> None:
         self.aborted = True
-        if self.on_abort is not None:
-            self.on_abort()
+        if self.control is not None:
+            self.control.request_stop()
 
     def pause(self) -> None:
         self.paused = True
-        if self.pause_hook is not None:
-            self.pause_hook(True)
+        if self.control is not None:
+            self.control.pause()
 
     def resume(self) -> None:
         self.paused = False
-        if self.pause_hook is not None:
-            self.pause_hook(False)
+        if self.control is not None:
+            self.control.resume()
 
     def step(self) -> None:
         self.steps_allowed += 1
@@ -62,10 +65,11 @@ class InlineJob(QObject):
     held = Signal(int)
     released = Signal(object)
 
-    def __init__(self, job_id: int, factory: Callable[[], Iterator[Any]], name: str) -> None:
+    def __init__(self, job_id: int, factory: Callable[[], Iterator[Any]], name: str,
+                 control: RunSteering | None = None) -> None:
         super().__init__()
         self.id, self.name, self._factory = job_id, name, factory
-        self.worker = InlineWorker()
+        self.worker = InlineWorker(control)
         self.worker.held.connect(lambda: self.held.emit(self.id))
         self._items: Iterator[Any] | None = None
         self.ended = False
@@ -78,8 +82,8 @@ class InlineJob(QObject):
         self.worker.abort()
 
     def stop(self, timeout_ms: int) -> bool:
-        if self.worker.graceful_stop is not None and not self.worker.aborted:
-            self.worker.graceful_stop()
+        if self.worker.control is not None and not self.worker.aborted:
+            self.worker.control.request_stop()
             self.run()  # a graceful stop lets the generator end on its own
         if not self.ended:
             self.cancel()
@@ -139,9 +143,10 @@ class InlineJobs(QObject):
         self.started: list[InlineJob] = []
 
     def start(self, factory: Callable[[], Iterator[Any]], name: str,
-              configure: Callable[[InlineWorker], None] | None = None) -> InlineJob:
+              configure: Callable[[InlineWorker], None] | None = None,
+              control: RunSteering | None = None) -> InlineJob:
         script = next((s for prefix, s in self.scripts.items() if name.startswith(prefix)), None)
-        job = InlineJob(len(self.started) + 1, script or factory, name)
+        job = InlineJob(len(self.started) + 1, script or factory, name, control)
         if configure is not None:
             configure(job.worker)
         self.started.append(job)

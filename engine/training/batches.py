@@ -4,21 +4,29 @@ tensors. Same seed, same batches: the order derives from the seed alone."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 import torch
 
 from engine.settings.config import MAX_SOURCE_TOKENS
-from engine.text.tokenizer import BOS_ID, EOS_ID, PAD_ID
+from engine.text.tokenizer import BOS_ID, EOS_ID, PAD_ID, Tokenizer
 
-if TYPE_CHECKING:
-    from engine.training.train_run import TrainingJob
+
+class PairTokenizers(Protocol):
+    """The two tokenizers a pair is cut with (engine.training.train_run.TrainingJob has them)."""
+
+    @property
+    def source_tokenizer(self) -> Tokenizer: ...
+
+    @property
+    def target_tokenizer(self) -> Tokenizer: ...
+
 
 MAX_TRAIN_TOKENS = MAX_SOURCE_TOKENS  # longer training pairs (either side, in sub-words) are left out
 
 
-def encode_pairs(job: TrainingJob, pairs: Sequence, sample_alpha: float = 0.0,
+def encode_pairs(job: PairTokenizers, pairs: Sequence, sample_alpha: float = 0.0,
                  seed: int | tuple[int, ...] = 0) -> list[tuple[list[int], list[int]]]:
     """Sub-word ids of each pair, leaving out pairs longer than MAX_TRAIN_TOKENS; with ``sample_alpha``
     > 0 both sides get a segmentation sampled from ``seed`` (subword regularization, see

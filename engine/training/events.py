@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Protocol
 
 import numpy as np
 
@@ -93,26 +94,75 @@ class FinishedEvent:
 TrainEvent = StepEvent | ValidationEvent | FinishedEvent
 
 
+class RunControl(Protocol):
+    """What a training run asks between two steps (engine.training.trainer): whether to stop, and
+    whether to hold — a paused run waits in :meth:`wait_while_paused`, and its clock (the time
+    budget, the training time) does not run meanwhile."""
+
+    @property
+    def stop_requested(self) -> bool:
+        """A stop was asked: the run ends before its next step (with a checkpoint)."""
+        ...
+
+    @property
+    def paused(self) -> bool:
+        """A pause was asked: the run holds before its next step."""
+        ...
+
+    def wait_while_paused(self) -> float:
+        """Block while paused, waking on a stop; the seconds spent paused."""
+        ...
+
+
+class RunSteering(RunControl, Protocol):
+    """A run's control as its owner steers it from another thread — the app's worker
+    (gui.workers), the command line's signals (engine.training.interrupt); :class:`TrainControl`
+    is the plain one."""
+
+    def request_stop(self) -> None:
+        """Ask the run to stop before its next step (a paused run wakes up to stop)."""
+        ...
+
+    def pause(self) -> None:
+        """Ask the run to hold before its next step."""
+        ...
+
+    def resume(self) -> None:
+        """Let a paused run go on."""
+        ...
+
+    def listen_held(self, listener: Callable[[], None]) -> None:
+        """Have ``listener`` called (from the run's thread) each time a pause takes hold: every event
+        before it has been yielded, and no step runs until a resume or a stop."""
+        ...
+
+
 class TrainControl:
-    """Thread-safe stop / pause requests, honoured by the trainer before the next batch."""
+    """Thread-safe stop / pause requests, honoured by the trainer before the next batch (a
+    :class:`RunSteering`)."""
 
     def __init__(self) -> None:
         self._stop = threading.Event()
         self._running = threading.Event()
         self._running.set()
-        # Called (from the training thread) when a pause takes hold: every event before it has been
-        # yielded, and no batch runs until resume or stop.
-        self.on_held: Callable[[], None] | None = None
+        self._held_listeners: list[Callable[[], None]] = []
 
     def request_stop(self) -> None:
+        """Ask the run to stop before its next step (a paused run wakes up to stop)."""
         self._stop.set()
         self._running.set()
 
     def pause(self) -> None:
+        """Ask the run to hold before its next step."""
         self._running.clear()
 
     def resume(self) -> None:
+        """Let a paused run go on."""
         self._running.set()
+
+    def listen_held(self, listener: Callable[[], None]) -> None:
+        """Have ``listener`` called (from the run's thread) each time a pause takes hold."""
+        self._held_listeners.append(listener)
 
     @property
     def stop_requested(self) -> bool:
@@ -125,8 +175,9 @@ class TrainControl:
     def wait_while_paused(self) -> float:
         """Block while paused (waking on stop); returns the seconds spent paused."""
         started = time.monotonic()
-        if self.on_held is not None and not self._running.is_set():
-            self.on_held()
+        if not self._running.is_set():
+            for listener in list(self._held_listeners):
+                listener()
         while not self._running.wait(timeout=0.05):
             if self._stop.is_set():
                 break

@@ -17,14 +17,14 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from engine.training.events import TrainControl
+from engine.training.events import RunSteering
 
 STOP_SIGNALS = tuple(s for s in (getattr(signal, "SIGINT", None), getattr(signal, "SIGTERM", None)) if s)
 PAUSE_SIGNAL = getattr(signal, "SIGUSR1", None)  # None on Windows
 
 
 @contextmanager
-def stop_on_signals(control: TrainControl, on_first: Callable[[], None] = lambda: None,
+def stop_on_signals(control: RunSteering, on_first: Callable[[], None] = lambda: None,
                     on_pause: Callable[[bool], None] = lambda paused: None) -> Iterator[None]:
     """While inside, SIGINT / SIGTERM request a stop from ``control``; a repeated SIGINT raises
     KeyboardInterrupt; SIGUSR1 toggles a pause (``on_pause(paused)`` is told). The previous

@@ -1,17 +1,18 @@
 """A training run: what it needs (:class:`TrainingJob`, prepared by engine.training.jobs) and its state as it
 goes (:class:`TrainingRun`: the model on its device, the optimizer, the progress that a checkpoint
 keeps, the clock of the time budget, this epoch's examples). The loop that drives it is
-engine.training.trainer; one optimizer step is engine.training.train_step, a validation engine.training.validation."""
+engine.training.trainer. One optimizer step (engine.training.train_step) and a validation
+(engine.training.validation) are functions of the parts they read, which the run builds once
+(:class:`StepParts`, :class:`ValidationParts`); the run applies what they return to its progress."""
 
 from __future__ import annotations
 
 import math
 import time
-from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import torch
 
@@ -22,14 +23,12 @@ from engine.networks.model import Seq2Seq
 from engine.settings.config import TrainConfig
 from engine.text.tokenizer import Tokenizer
 from engine.training.batches import encode_pairs
+from engine.training.best_model import BestModelFolder
 from engine.training.checkpoint import Checkpoint, load_checkpoint, restore_training_state, save_checkpoint
 from engine.training.distributed import SINGLE, Distributed, agree_max, broadcast
-from engine.training.events import FinishedEvent, FinishReason, StepEvent, TrainControl, ValidationEvent
-from engine.training.train_step import train_step
-from engine.training.validation import validate
-
-if TYPE_CHECKING:
-    from engine.text.training_words import TrainingWords
+from engine.training.events import FinishedEvent, FinishReason, RunControl, StepEvent, ValidationEvent
+from engine.training.train_step import StepCounters, StepParts, count_step, train_step
+from engine.training.validation import ValidationParts, validate
 
 
 @dataclass(frozen=True)
@@ -56,14 +55,13 @@ class TrainingJob:
 class TrainingRun:
     """The mutable state of one training run (the generator in engine.training.trainer.train drives it)."""
 
-    def __init__(self, job: TrainingJob, control: TrainControl) -> None:
+    def __init__(self, job: TrainingJob, control: RunControl) -> None:
         self.job, self.control, self.config = job, control, job.train_config
         self.dist = job.distributed
         self.device = self.dist.device(resolve_device(self.config.device))
         self.autocast = check_precision(self.config.precision, self.device)  # None: full fp32
         self.model = job.model.to(self.device)
-        self.forward_model = self._forward_model()
-        self.scorer = job.model  # its set_training_temperature: the score warm-up (a no-op but for dot and bilinear)
+        forward_model = self._forward_model()
         self.scaler = torch.amp.GradScaler(self.device.type) if self.autocast == torch.float16 else None
         self.single_data = job.train_pairs if job.train_pairs is not None else encode_pairs(job, job.split.train)
         self.train_data = self.single_data  # this epoch's examples: the single pairs plus joined ones
@@ -71,7 +69,6 @@ class TrainingRun:
         # The valid pairs joined 1–8 at a time (the rule of the long test set), when the run is judged on both.
         self.long_valid = long_test_set(job.split.valid, job.source_language, job.target_language) if (
             self.config.long_validation) else []
-        self.training_words: TrainingWords | None = None  # the record of the training sources' words, made at the first save (validation.py)
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=self.config.learning_rate)
         self.scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(
             self.optimizer, mode="max", factor=self.config.lr_decay_factor,
@@ -84,9 +81,10 @@ class TrainingRun:
         }
         if job.request is not None:
             self.progress["request"] = job.request  # a resumed run is checked against it
-        self.consecutive_bad = 0
-        self.recent: deque[tuple[int, float]] = deque(maxlen=50)
-        self.step_clock: float | None = None  # when the last step ended (None: after a validation or pause)
+        self.counters = StepCounters()  # the skipped steps in a row, the recent steps' speed, the last step's end
+        self.step_parts = StepParts(self.model, forward_model, self.optimizer, self.scaler, self.device,
+                                    self.autocast, self.dist, self.config)
+        self.validation_parts = self._validation_parts()
         self.started = time.monotonic()
         self.paused_seconds = 0.0
         self.elapsed_before = 0.0  # the clock of a resumed run's earlier calls
@@ -104,9 +102,23 @@ class TrainingRun:
         return DistributedDataParallel(
             self.model, device_ids=[self.device.index] if self.device.type == "cuda" else None)
 
+    def _validation_parts(self) -> ValidationParts:
+        job = self.job
+        best_model = BestModelFolder(
+            job.run_folder, job.source_tokenizer, job.target_tokenizer, job.source_language, job.target_language,
+            job.train_config, job.metadata, job.storage_dtype, job.split.train if job.train_pairs is None else None)
+        return ValidationParts(
+            self.model, self.device, self.dist, job.source_tokenizer, job.target_tokenizer, job.source_language,
+            job.target_language, job.split.valid, self.valid_data, self.long_valid,
+            job.samples[: self.config.sample_count], self.config.keep_snapshots, best_model)
+
     def train_step(self, indices: Sequence[int]) -> float:
-        """One optimizer step on the batch of ``indices`` (engine.training.train_step); the per-token loss."""
-        return train_step(self, indices)
+        """One optimizer step on the batch of ``indices`` (engine.training.train_step), counted; the
+        per-token loss (NaN for a skipped step)."""
+        outcome = train_step(self.step_parts, self.train_data, indices, self.progress["step"], self,
+                             self.counters.clock)
+        return count_step(outcome, self.progress, self.counters, self.config.max_consecutive_bad_steps,
+                          self.job.run_folder)
 
     # -- epochs ------------------------------------------------------------------------------
     def prepare_epoch(self, epoch: int) -> None:
@@ -172,7 +184,7 @@ class TrainingRun:
         """Between batches: hold while the run is paused; a pause is neither budget nor training time."""
         if self.control.paused:
             self.paused_seconds += self.control.wait_while_paused()
-            self.step_clock = None
+            self.counters.clock = None
 
     def agree_to_stop(self, stop_requested: bool) -> bool:
         """Under torchrun, before each step: a stop asked of any rank stops all, and every rank takes
@@ -212,8 +224,8 @@ class TrainingRun:
 
     # -- events ------------------------------------------------------------------------------
     def step_event(self, batch: int, batches: int, loss: float) -> StepEvent:
-        tokens = sum(t for t, _ in self.recent)
-        seconds = sum(s for _, s in self.recent)
+        tokens = sum(t for t, _ in self.counters.recent)
+        seconds = sum(s for _, s in self.counters.recent)
         elapsed = self.elapsed()
         eta = self.eta(batch, batches, elapsed)
         return StepEvent(
@@ -232,7 +244,8 @@ class TrainingRun:
         remaining = [(self.config.epochs - self.progress["epoch"] - 1) * batches + (batches - batch)]
         if self.config.max_steps > 0:
             remaining.append(max(self.config.max_steps - self.progress["step"], 0))
-        tokens_per_step = sum(t for t, _ in self.recent) / len(self.recent) if self.recent else 0.0
+        recent = self.counters.recent
+        tokens_per_step = sum(t for t, _ in recent) / len(recent) if recent else 0.0
         if self.config.max_target_tokens > 0 and tokens_per_step > 0:
             remaining.append(max(self.config.max_target_tokens - self.progress["train_tokens"], 0) / tokens_per_step)
         eta = per_step * min(remaining)
@@ -241,8 +254,10 @@ class TrainingRun:
         return eta
 
     def validate(self) -> ValidationEvent:
-        """Validate the model now (engine.training.validation)."""
-        return validate(self)
+        """Validate the model now (engine.training.validation); its time is not training time."""
+        self.counters.clock = None
+        event, self.progress = validate(self.validation_parts, self.progress, self.learning_rate, self)
+        return event
 
     def finished(self, reason: str) -> FinishedEvent:
         p = self.progress

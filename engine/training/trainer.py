@@ -20,7 +20,7 @@ import torch
 from engine.training.batches import make_batches
 from engine.training.checkpoint_state import checkpoint_step, has_checkpoint
 from engine.training.distributed import broadcast
-from engine.training.events import FinishReason, TrainControl, TrainEvent
+from engine.training.events import FinishReason, RunControl, TrainControl, TrainEvent
 from engine.training.metrics_log import MetricsLog
 from engine.training.train_run import TrainingJob, TrainingRun
 
@@ -32,14 +32,15 @@ _BUDGET_REASONS = (FinishReason.TIME_BUDGET, FinishReason.STEP_LIMIT, FinishReas
 _EpochEvents = Generator[TrainEvent, None, FinishReason]
 
 
-def train(job: TrainingJob, control: TrainControl | None = None, resume: bool = False,
+def train(job: TrainingJob, control: RunControl | None = None, resume: bool = False,
           tensorboard: bool = False, on_status: Callable[[str], None] | None = None) -> Iterator[TrainEvent]:
     """Run training, yielding events; the last one is always a :class:`FinishedEvent`. Every event
     is also appended to the run folder's metrics log (engine.training.metrics_log), so that any process can
     follow the run from its folder; a new run starts a new log, a resumed one goes on with it (its
     description replaced by the resume's own options, damaged lines dropped and told to
     ``on_status``). With ``tensorboard``, the events also go to TensorBoard event files
-    (engine.training.tensorboard_log)."""
+    (engine.training.tensorboard_log). ``control`` (engine.training.events.RunControl) is asked before
+    each step whether to hold or to stop; without one the run goes to its end."""
     if not job.distributed.is_main:  # under torchrun, rank 0 alone writes the run folder
         yield from _train_events(job, control, resume)
         return
@@ -88,7 +89,7 @@ def _tensorboard_log(job: TrainingJob, resumed_at: int | None):
     return TensorBoardLog(job.run_folder, purge_step=None if resumed_at is None else resumed_at + 1)
 
 
-def _train_events(job: TrainingJob, control: TrainControl | None, resume: bool) -> Iterator[TrainEvent]:
+def _train_events(job: TrainingJob, control: RunControl | None, resume: bool) -> Iterator[TrainEvent]:
     run = _start_run(job, control or TrainControl(), resume)
     reason = FinishReason.COMPLETED
     while run.progress["epoch"] < run.config.epochs and reason == FinishReason.COMPLETED:
@@ -102,7 +103,7 @@ def _train_events(job: TrainingJob, control: TrainControl | None, resume: bool) 
     yield run.finished(reason)
 
 
-def _start_run(job: TrainingJob, control: TrainControl, resume: bool) -> TrainingRun:
+def _start_run(job: TrainingJob, control: RunControl, resume: bool) -> TrainingRun:
     """The run's state, seeded, and restored from the checkpoint when resuming one."""
     torch.manual_seed(job.train_config.seed)  # its thread count is the lifecycle's (engine.networks.threads)
     job.model.train()

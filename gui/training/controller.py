@@ -53,7 +53,7 @@ from gui.training.runner import (
 )
 from gui.training.settings import RunSettings
 from gui.training.watch import RunWatcher
-from gui.workers import GeneratorWorker, Job, JobSet, JobStarter
+from gui.workers import Job, JobSet, JobStarter
 
 FLUSH_INTERVAL_MS = 33  # ≈30 redraws a second at most
 
@@ -131,16 +131,10 @@ class TrainingController(QObject):
         self._control = TrainControl()
         request = RunRequest(settings, folder, resume=resumed is not None)
         control = self._control
-
-        def configure(worker: GeneratorWorker) -> None:
-            # Stop = ask the trainer (it checkpoints at the next batch); pause = the trainer's own
-            # pause, which stops its clock too; an abort also asks it first.
-            worker.graceful_stop = worker.on_abort = control.request_stop
-            worker.pause_hook = lambda paused: control.pause() if paused else control.resume()
-            control.on_held = worker.held.emit  # from the training thread, after its last event
-
         self.runAdded.emit(record)
-        job = self.jobs.start(lambda: run_training(request, control), f"training {folder.name}", configure)
+        # The worker holds the run's control: stop = ask the trainer (it checkpoints at the next batch),
+        # and an abort asks it first; pause = the trainer's own pause, which stops its clock too.
+        job = self.jobs.start(lambda: run_training(request, control), f"training {folder.name}", control=control)
         job.yielded.connect(lambda _id, item: self._on_item(item))
         job.held.connect(lambda _id: self._on_held())
         job.failed.connect(lambda _id, message, details: self._on_failed(message, details))
