@@ -1,9 +1,12 @@
 """Beam-5 evaluation speed: one sentence at a time against batched beam search (engine.decoding.beam_batch).
 
     python bench/bench_beam_batch.py [--model resources/models/zh-en-additive] [--limit 500] [--threads 2]
+        [--against resources/models/zh-en-additive]
 
 Decodes the first ``--limit`` sources of the test split both ways, checks that the outputs are the
-same, and prints sentences per second. Joey NMT 2.3 decoded the same 500 sources at beam 5 at 73
+same, and prints sentences per second. Any model folder (an RNN's or a Transformer's); ``--against`` measures a
+second one the same way in the same run, right after, and prints the first's batched speed as a multiple of the
+second's (issue 53: the Transformer's batched beam ≥ the RNN's sentences/s). Joey NMT 2.3 decoded the same 500 sources at beam 5 at 73
 sentences/s (batched) on the project's 2-core reference machine (issue measurement, see docs/performance.md).
 """
 
@@ -27,21 +30,14 @@ from engine.training.jobs import load_corpus  # noqa: E402
 JOEY_BEAM5_SENTENCES_PER_SECOND = 73.0
 
 
-def main() -> None:
-    """Parse the command line and run the benchmark (what it measures: the module docstring)."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", type=Path, default=ROOT / "resources" / "models" / "zh-en-additive")
-    parser.add_argument("--corpus", type=Path, default=TATOEBA_CORPUS)
-    parser.add_argument("--limit", type=int, default=500)
-    parser.add_argument("--beam", type=int, default=5)
-    parser.add_argument("--threads", type=int, default=2)
-    args = parser.parse_args()
-    torch.set_num_threads(args.threads)
-    bundle = load_model_folder(args.model)
-    choice = CorpusChoice(corpus=args.corpus, source_language=bundle.source_language,
+def measure(folder: Path, corpus: Path, limit: int, beam: int, threads: int) -> float:
+    """Decode the test sources with the model in ``folder`` one at a time and batched, print the figures; the
+    batched sentences per second."""
+    bundle = load_model_folder(folder)
+    choice = CorpusChoice(corpus=corpus, source_language=bundle.source_language,
                           target_language=bundle.target_language)
-    sources = [p.source for p in load_corpus(choice).split.test[: args.limit]]
-    config = bundle.decode_config(args.beam)
+    sources = [p.source for p in load_corpus(choice).split.test[:limit]]
+    config = bundle.decode_config(beam)
     translator = bundle.translator
     translator.translate(sources[0], config)  # warm-up
     started = time.perf_counter()
@@ -51,12 +47,31 @@ def main() -> None:
     batched = translator.translate_many(sources, config)
     many = len(sources) / (time.perf_counter() - started)
     same = sum(a.text == b.text for a, b in zip(one_by_one, batched, strict=True))
-    print(f"model {args.model.name}, beam {args.beam}, α {config.length_penalty}, {len(sources)} test sources, "
-          f"{args.threads} threads")
+    print(f"model {folder.name} ({bundle.scorer}, {bundle.parameter_count:,} parameters), beam {beam}, "
+          f"α {config.length_penalty}, {len(sources)} test sources, {threads} threads")
     print(f"one at a time: {single:.1f} sentences/s")
     print(f"batched:       {many:.1f} sentences/s ({many / single:.2f}× one at a time; "
           f"{many / JOEY_BEAM5_SENTENCES_PER_SECOND:.2f}× Joey NMT's {JOEY_BEAM5_SENTENCES_PER_SECOND:.0f})")
-    print(f"identical outputs: {same} of {len(sources)}")
+    print(f"identical outputs: {same} of {len(sources)}", flush=True)
+    return many
+
+
+def main() -> None:
+    """Parse the command line and run the benchmark (what it measures: the module docstring)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", type=Path, default=ROOT / "resources" / "models" / "zh-en-additive")
+    parser.add_argument("--corpus", type=Path, default=TATOEBA_CORPUS)
+    parser.add_argument("--limit", type=int, default=500)
+    parser.add_argument("--beam", type=int, default=5)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--against", type=Path, default=None, help="a second model folder, measured right after")
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    many = measure(args.model, args.corpus, args.limit, args.beam, args.threads)
+    if args.against is not None:
+        other = measure(args.against, args.corpus, args.limit, args.beam, args.threads)
+        print(f"batched: {args.model.name} {many:.1f} against {args.against.name} {other:.1f} sentences/s: "
+              f"{many / other:.2f}×")
 
 
 if __name__ == "__main__":
