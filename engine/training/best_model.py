@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.models.bundle import save_model_folder
-from engine.networks.model import Seq2Seq
+from engine.networks.model import EncoderDecoder
 from engine.settings.config import TrainConfig
 from engine.text.tokenizer import Tokenizer
 from engine.text.training_words import TrainingWords, collect_training_words
@@ -31,7 +31,7 @@ class BestModelFolder:
     train_text: Sequence | None  # the training pairs as text (their sources' words are recorded); None: ids only
     _words: TrainingWords | None = field(default=None, repr=False)
 
-    def save(self, model: Seq2Seq, progress: dict[str, Any], metrics: dict[str, Any], signature: str) -> None:
+    def save(self, model: EncoderDecoder, progress: dict[str, Any], metrics: dict[str, Any], signature: str) -> None:
         """The model as it is now, saved as the run's model folder; its training so far (``progress``)
         and this validation's ``metrics`` in config.json."""
         metadata = dict(self.metadata)

@@ -19,7 +19,7 @@ import torch
 from engine.corpus.concat import joined_training_pairs, long_test_set
 from engine.corpus.data import Split
 from engine.networks.device import check_precision, resolve_device
-from engine.networks.model import Seq2Seq
+from engine.networks.model import EncoderDecoder
 from engine.settings.config import TrainConfig
 from engine.text.tokenizer import Tokenizer
 from engine.training.batches import encode_pairs
@@ -35,7 +35,7 @@ from engine.training.validation import ValidationParts, validate
 class TrainingJob:
     """Everything one run needs, prepared by engine.training.jobs (data read, tokenizers trained)."""
 
-    model: Seq2Seq
+    model: EncoderDecoder
     source_tokenizer: Tokenizer
     target_tokenizer: Tokenizer
     split: Split

@@ -19,7 +19,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from engine.networks.model import Seq2Seq
+from engine.networks.model import EncoderDecoder
 from engine.settings.config import TrainConfig
 from engine.settings.errors import DivergedError
 from engine.text.tokenizer import PAD_ID
@@ -41,7 +41,7 @@ def compute_loss(logits: Tensor, target: Tensor, label_smoothing: float) -> Tens
 class StepParts:
     """What every step of a run computes with; fixed for the run (engine.training.train_run builds it)."""
 
-    model: Seq2Seq  # its parameters are clipped; its scorer's temperature follows the warm-up
+    model: EncoderDecoder  # its parameters are clipped; its scorer's temperature follows the warm-up
     forward_model: nn.Module  # what the passes go through: the model, or under torchrun DDP around it
     optimizer: torch.optim.Optimizer
     scaler: torch.amp.GradScaler | None  # fp16 only: scaled gradients

@@ -15,7 +15,7 @@ import torch
 
 from engine.decoding.translator import Translator
 from engine.evaluation.evaluate import Evaluation, evaluate
-from engine.networks.model import Seq2Seq
+from engine.networks.model import EncoderDecoder
 from engine.text.tokenizer import PAD_ID, Tokenizer
 from engine.training.batches import collate
 from engine.training.best_model import BestModelFolder
@@ -31,7 +31,7 @@ VALID_BATCH = 128  # valid pairs per forward pass of the valid loss
 class ValidationParts:
     """What every validation of a run reads; fixed for the run (engine.training.train_run builds it)."""
 
-    model: Seq2Seq
+    model: EncoderDecoder
     device: torch.device
     dist: Distributed
     source_tokenizer: Tokenizer
