@@ -1,13 +1,19 @@
 """The scorers' labels in the interface's language (the engine's scorer table holds them in English).
 
 Every view that names a scorer (the Translate tab's box and status line, Compare's panels, the Length
-study) asks :func:`scorer_label`; a scorer added to the table without a line here stays English, and
-``tests/gui/test_i18n.py`` fails until it has one. Formulas are never translated.
+study) carries the scorer's registry row (engine.settings.scorer_row) and asks :func:`scorer_label` for
+its label; a scorer added to the table without a line here stays English, and ``tests/gui/test_i18n.py``
+fails until it has one. Formulas are never translated.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
+if TYPE_CHECKING:
+    from engine.settings import ScorerInfo
 
 CONTEXT = "ScorerLabels"
 # engine/settings/scorer_table.py's labels, for lupdate to extract (the translation is looked up by the label).
@@ -22,6 +28,7 @@ LABELS = (
 )
 
 
-def scorer_label(label: str) -> str:
-    """``label`` (a scorer table label, English) in the interface's language; any other text as it is."""
-    return QCoreApplication.translate(CONTEXT, label)
+def scorer_label(row: ScorerInfo) -> str:
+    """The label of the scorer whose registry row ``row`` is, in the interface's language (English where
+    the catalog has no translation of it: a new row, or one the registry does not hold)."""
+    return QCoreApplication.translate(CONTEXT, row.label)

@@ -27,9 +27,8 @@ _PUBLIC = {
     "TokenizerError": "engine.settings.errors",
     "TrainConfig": "engine.settings.config",
     "attends": "engine.settings.scorer_table",
-    "context_formula": "engine.settings.scorer_table",
     "described": "engine.settings.settings_meta",
-    "head_score_formula": "engine.settings.scorer_table",
+    "scorer_row": "engine.settings.scorer_table",
 }
 __all__ = [
     "ATTENTION_SCORER_NAMES",
@@ -49,9 +48,8 @@ __all__ = [
     "TokenizerError",
     "TrainConfig",
     "attends",
-    "context_formula",
     "described",
-    "head_score_formula",
+    "scorer_row",
 ]
 
 
@@ -82,7 +80,6 @@ if TYPE_CHECKING:
         SCORER_TABLE,
         ScorerInfo,
         attends,
-        context_formula,
-        head_score_formula,
+        scorer_row,
     )
     from engine.settings.settings_meta import described

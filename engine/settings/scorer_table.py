@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 SINGLE_HEAD_CONTEXT = "c_i = Σ_j α_ij h_j"  # how a one-head mechanism forms its context
 COLOUR_PATTERN = "#rrggbb"
+UNREGISTERED = ""  # the implementation of a row the registry does not hold (scorer_row): nothing to build
+UNREGISTERED_COLOUR = "#7f7f7f"
 MODEL_FAMILIES = ("rnn", "transformer")  # the RNN encoder–decoder (engine.networks.model), the Transformer (engine.networks.transformer)
 
 
@@ -46,7 +48,8 @@ class ScorerInfo:
                      and all(c in "0123456789abcdef" for c in self.colour[1:]))
         return (
             (colour_ok, f"colour must be {COLOUR_PATTERN} in lower case; got {self.colour!r}"),
-            (":" in self.implementation, f"implementation must be 'module:Class'; got {self.implementation!r}"),
+            (":" in self.implementation or self.implementation == UNREGISTERED,
+             f"implementation must be 'module:Class'; got {self.implementation!r}"),
             (not (self.heads < 1 or (self.heads > 1 and not self.uses_attention)),
              f"heads must be 1 or more, and 1 without attention; got {self.heads}"),
             (self.family in MODEL_FAMILIES, f"family must be one of {', '.join(MODEL_FAMILIES)}; got {self.family!r}"),
@@ -90,12 +93,11 @@ def attends(name: str) -> bool:
     return info is None or info.uses_attention
 
 
-def context_formula(formula: str) -> str:
-    """How the mechanism whose score ``formula`` this is forms c_i (one-head mechanisms: Σ_j α_ij h_j)."""
-    return next((info.context for info in SCORER_TABLE.values() if info.formula == formula), SINGLE_HEAD_CONTEXT)
-
-
-def head_score_formula(formula: str) -> str:
-    """One head's score e^h_ij of the mechanism whose score ``formula`` this is ("" for a one-head mechanism
-    or one the registry does not know)."""
-    return next((info.head_score for info in SCORER_TABLE.values() if info.formula == formula), "")
+def scorer_row(name: str, label: str = "", formula: str = "", uses_attention: bool = True) -> ScorerInfo:
+    """The registry's row of ``name``, the one thing the app carries to name and show a mechanism. For a name
+    the registry does not hold (a session file or model folder from a newer version) a row of what its file
+    says: its label (else the name), its formula, one head, a grey line, no class to build."""
+    info = SCORER_TABLE.get(name)
+    if info is not None:
+        return info
+    return ScorerInfo(name, label or name, formula, UNREGISTERED_COLOUR, UNREGISTERED, uses_attention=uses_attention)

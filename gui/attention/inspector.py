@@ -24,13 +24,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.settings import context_formula, head_score_formula  # torch-free
 from engine.text import WordSplit, merge_columns, merge_scores
 from gui.attention.head_rows import MEAN
 from gui.attention.labels import piece_label, quoted, token_label
 
 if TYPE_CHECKING:
     from engine.decoding import DecodeStep
+    from engine.settings import ScorerInfo
 
 SOFTMAX = "α_ij = exp(e_ij) / Σ_k exp(e_ik)"
 HEAD_SOFTMAX = "α^h_ij = exp(e^h_ij) / Σ_k exp(e^h_ik)"
@@ -159,7 +159,7 @@ class StepInspector(QWidget):
         hint = hint or self.tr("Step inspector: translate a sentence, then hover or click an output token.")
         self.choosable, self.compact, self.hint = choosable, compact, hint
         self._shown_call: tuple | None = None  # show_step's arguments for the step shown (None: cleared)
-        self._cleared_formula = ""
+        self._cleared_scorer: ScorerInfo | None = None  # the mechanism whose formulas a cleared inspector shows
         self.title = QLabel(hint)
         self.title.setWordWrap(True)
         self.formula = QLabel()
@@ -221,26 +221,28 @@ class StepInspector(QWidget):
             args, options = self._shown_call
             self.show_step(*args, **options)
         elif self.shown_index < 0:
-            self.clear(self._cleared_formula)
+            self.clear(self._cleared_scorer)
 
-    def clear(self, formula: str = "") -> None:
+    def clear(self, scorer: ScorerInfo | None = None) -> None:
+        """No step shown: the hint, and the formulas of ``scorer`` (its registry row; None: none)."""
         self.shown_index = -1
-        self._shown_call, self._cleared_formula = None, formula
+        self._shown_call, self._cleared_scorer = None, scorer
         self.title.setText(self.hint if self.compact else
                            self.tr("Step inspector: hover or click an output token or a heatmap row."))
-        self.formula.setText(self._formulas(formula, True) if formula else "")
+        self.formula.setText(self._formulas(scorer, True) if scorer is not None else "")
         self.context.clear()
         self.alternatives.clear()
         self.alternatives.hide()
         self.weights.set_rows([], None, np.zeros(0))
 
     def show_step(self, index: int, token: str, step: DecodeStep | None, weights: np.ndarray | None,
-                  source_tokens: Sequence[str], formula: str, uses_attention: bool, *,
+                  source_tokens: Sequence[str], scorer: ScorerInfo | None, uses_attention: bool, *,
                   probability: float | None = None, scores: np.ndarray | None = None, heading: str = "",
                   source_split: WordSplit | None = None, words: bool = False, note: str = "",
                   head: int = MEAN, head_weights: np.ndarray | None = None) -> None:
         """Show step ``index`` (output ``token``); ``step`` is None when its details are not known,
-        ``weights`` is α_i (None without attention). Without a ``step`` (a target forced on the
+        ``weights`` is α_i (None without attention); ``scorer`` is the mechanism's registry row (its formulas
+        are shown; None: none). Without a ``step`` (a target forced on the
         model), ``probability`` p(y_i | y_<i, x) and ``scores`` e_i (S,) are shown when given.
         ``heading`` names the model (e.g. the scorer) before the step; ``note`` follows it.
 
@@ -252,7 +254,7 @@ class StepInspector(QWidget):
         the table lists source words — α summed over a word's pieces, the score log Σ exp over
         them (softmax over those scores gives the summed α); without, pieces that continue a word
         are marked ``##``."""
-        self._shown_call = ((index, token, step, weights, source_tokens, formula, uses_attention),
+        self._shown_call = ((index, token, step, weights, source_tokens, scorer, uses_attention),
                             {"probability": probability, "scores": scores, "heading": heading, "note": note,
                              "source_split": source_split, "words": words, "head": head, "head_weights": head_weights})
         self.shown_index = index
@@ -267,7 +269,7 @@ class StepInspector(QWidget):
         source_tokens, weights, scores, own = _in_units(source_tokens, weights, scores, own, source_split, words)
         self._name_columns(words, head if one_head else MEAN)
         self.title.setText(self._title(index, token, probability, heading, note))
-        self.formula.setText(self._formulas(formula, uses_attention, head if one_head else MEAN))
+        self.formula.setText(self._formulas(scorer, uses_attention, head if one_head else MEAN) if scorer is not None else "")
         self.alternatives.setText(self._alternatives(step, own, source_tokens))
         self.alternatives.setVisible(bool(self.alternatives.text()))  # no empty line above the table
         self._show_weights(index, source_tokens, weights, scores, uses_attention, head if one_head else MEAN)
@@ -334,21 +336,23 @@ class StepInspector(QWidget):
             self.alternativeChosen.emit(self.shown_index, int(link[4:]))
 
     @staticmethod
-    def _formulas(formula: str, uses_attention: bool, head: int = MEAN) -> str:
+    def _formulas(scorer: ScorerInfo, uses_attention: bool, head: int = MEAN) -> str:
+        """``scorer``'s score, the softmax and its context (for one ``head``, that head's score), from its row."""
+
         def bold(label: str) -> str:
             return "<b>" + QCoreApplication.translate("StepInspector", label) + "</b> "
 
         if not uses_attention:
-            return bold(QT_TRANSLATE_NOOP("StepInspector", "Scorer:")) + html.escape(formula)
-        context = "<br>" + bold(QT_TRANSLATE_NOOP("StepInspector", "Context:")) + html.escape(context_formula(formula))
+            return bold(QT_TRANSLATE_NOOP("StepInspector", "Scorer:")) + html.escape(scorer.formula)
+        context = "<br>" + bold(QT_TRANSLATE_NOOP("StepInspector", "Context:")) + html.escape(scorer.context)
         softmax = "<br>" + bold(QT_TRANSLATE_NOOP("StepInspector", "Softmax:"))
-        head_score = head_score_formula(formula)
+        head_score = scorer.head_score
         if head != MEAN and head_score:
             heading = "<b>" + QCoreApplication.translate("StepInspector", "Head %1's score:").replace(
                 "%1", str(head + 1)) + "</b> "
             return (heading + html.escape(head_score.replace("^h", f"^{head + 1}"))
                     + softmax + HEAD_SOFTMAX.replace("^h", f"^{head + 1}") + context)
-        return bold(QT_TRANSLATE_NOOP("StepInspector", "Score:")) + html.escape(formula) + softmax + SOFTMAX + context
+        return bold(QT_TRANSLATE_NOOP("StepInspector", "Score:")) + html.escape(scorer.formula) + softmax + SOFTMAX + context
 
 
 def _one_head(head: int, head_weights: np.ndarray | None, weights: np.ndarray | None) -> bool:

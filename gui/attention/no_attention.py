@@ -20,7 +20,7 @@ def short_label(label: str) -> str:
 def no_attention_note(table: Mapping[str, ScorerInfo] = SCORER_TABLE) -> str:
     """What the panel shows for a model without attention; the mechanisms it suggests instead are
     every one of the registry (engine/settings/scorer_table.py) that attends."""
-    names = [html.escape(short_label(scorer_label(info.label))) for info in table.values() if info.uses_attention]
+    names = [html.escape(short_label(scorer_label(info))) for info in table.values() if info.uses_attention]
     separator = QCoreApplication.translate("NoAttention", ", ")
     choices = names[0] if len(names) < 2 else QCoreApplication.translate("NoAttention", "%1 or %2").replace(
         "%1", separator.join(names[:-1])).replace("%2", names[-1])

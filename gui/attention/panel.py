@@ -53,6 +53,7 @@ from gui.attention.view_bar import MapViewBar
 
 if TYPE_CHECKING:
     from engine.decoding import DecodeStep, Translation
+    from engine.settings import ScorerInfo
 
 
 SEGMENTER_WARM_UP_MS = 2000  # after start-up, the word view's Chinese segmenter loads on a helper thread
@@ -218,21 +219,22 @@ class AttentionPanel(QWidget):
         return self.units().matrix(self.shown_matrix())
 
     # -- a run ------------------------------------------------------------------------------
-    def begin(self, source_tokens: Sequence[str], uses_attention: bool, formula: str, scorer_label: str = "") -> None:
-        """Start showing a new run: an empty grid over ``source_tokens``."""
+    def begin(self, source_tokens: Sequence[str], uses_attention: bool = True, scorer: ScorerInfo | None = None) -> None:
+        """Start showing a new run: an empty grid over ``source_tokens``; ``scorer`` is the mechanism's registry
+        row (engine.settings.scorer_row), whose formulas the step inspector shows (None: none)."""
         self._throttle.cancel()
         self._inspector_timer.stop()
-        self.record = DecodeRecord(tuple(source_tokens), uses_attention, formula, scorer_label)
+        self.record = DecodeRecord(tuple(source_tokens), uses_attention, scorer)
         self._pinned = self._preview = -1
         self._emitted = 0
         self.stack.setCurrentIndex(0 if uses_attention else 1)
         self._lay_out_columns()
         self.hover_label.setText(self.tr(self.hover_hint))
-        self.inspector.clear(formula)
+        self.inspector.clear(scorer)
         self.attribution.begin(len(self.record.source_tokens))
 
     def clear(self) -> None:
-        self.begin((), True, "")
+        self.begin(())
 
     def show_step(self, step: DecodeStep) -> None:
         """Take in one step: data now, ``stepShown`` for each new row, drawing soon."""
@@ -340,7 +342,7 @@ class AttentionPanel(QWidget):
             row, heads = step.layer_attention[layer].mean(axis=0), step.layer_attention[layer]  # an earlier layer's
             step = replace(step, scores=np.log(np.maximum(row, np.finfo(np.float32).tiny)))  # its log ᾱ, as the last's
         self.inspector.show_step(index, record.target_tokens[index], step, row,
-                                 record.source_tokens, record.formula, record.uses_attention,
+                                 record.source_tokens, record.scorer, record.uses_attention,
                                  source_split=units.source, words=units.words, note=self._word_note(index),
                                  head=head, head_weights=head_row(heads, head))
         self.attribution.inspect(index, units)

@@ -14,6 +14,7 @@ import numpy as np
 
 if TYPE_CHECKING:
     from engine.decoding import DecodeStep, Translation
+    from engine.settings import ScorerInfo
 
 
 @dataclass
@@ -22,8 +23,7 @@ class DecodeRecord:
 
     source_tokens: tuple[str, ...] = ()
     uses_attention: bool = True
-    formula: str = ""  # the scorer's formula, e.g. "e_ij = vᵀ tanh(W s_{i-1} + U h_j)"
-    scorer_label: str = ""
+    scorer: ScorerInfo | None = None  # the mechanism's registry row (engine.settings.scorer_row); None: not named
     target_tokens: list[str] = field(default_factory=list)
     steps: list[DecodeStep] = field(default_factory=list)  # per output position, of the shown hypothesis
     events: list[DecodeStep] = field(default_factory=list)  # every step taken in, in order (what a session keeps)

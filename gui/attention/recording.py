@@ -116,9 +116,10 @@ def _session_job(panel: AttentionPanel, path: Path, metadata: dict[str, Any]) ->
     from engine.records import SAVE_STAGES, Session, SessionFileError, session_saving
 
     record = panel.record
+    scorer = record.scorer  # the session keeps the row's texts: a reader without this registry still shows them
     model = {"name": str(metadata.get("model", "")), "sha256": str(metadata.get("model_sha256", "")),
-             "scorer": str(metadata.get("scorer", "")), "scorer_label": record.scorer_label,
-             "formula": record.formula, "uses_attention": record.uses_attention,
+             "scorer": str(metadata.get("scorer", "")), "scorer_label": scorer.label if scorer else "",
+             "formula": scorer.formula if scorer else "", "uses_attention": record.uses_attention,
              "source_language": str(metadata.get("source_language", "")),
              "target_language": str(metadata.get("target_language", ""))}
     settings = {"beam_size": int(metadata.get("beam_size", 1)),

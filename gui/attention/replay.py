@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.settings import scorer_row  # torch-free
 from gui.attention.beam_tree import BeamTreeView
 from gui.attention.panel import AttentionPanel
 
@@ -97,8 +98,9 @@ class ReplayDialog(QDialog):
         self.shown = []
         if self.tree is not None:
             self.tree.clear()
-        self.panel.begin(self.session.source_tokens, bool(model["uses_attention"]), model["formula"],
-                         model["scorer_label"])
+        uses_attention = bool(model["uses_attention"])  # the registry's row, or one of the file's texts
+        scorer = scorer_row(str(model["scorer"]), str(model["scorer_label"]), str(model["formula"]), uses_attention)
+        self.panel.begin(self.session.source_tokens, uses_attention, scorer)
         self.timer.start()
         self._next()
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -40,7 +40,6 @@ class CatalogSnapshot:
     default: ModelEntry | None  # engine.records.catalog.default_model's choice
     pinned: ModelEntry | None = None
     pinned_error: str = ""
-    scorers: dict[str, tuple[str, str]] = field(default_factory=dict)  # name → (label, formula)
 
 
 @dataclass(frozen=True)
@@ -61,7 +60,7 @@ def pinned_entry(folder: Path) -> ModelEntry:
 def scan_catalog(pinned_folder: Path | None = None) -> CatalogSnapshot:
     """Scan the shipped and user model folders (imports the engine)."""
     from engine.records import default_model, scan
-    from engine.settings import SCORER_TABLE, EngineError
+    from engine.settings import EngineError
 
     entries, unusable = scan()
     pinned, pinned_error = None, ""
@@ -70,8 +69,7 @@ def scan_catalog(pinned_folder: Path | None = None) -> CatalogSnapshot:
             pinned = pinned_entry(pinned_folder)
         except EngineError as error:
             pinned_error = str(error)
-    scorers = {name: (info.label, info.formula) for name, info in SCORER_TABLE.items()}
-    return CatalogSnapshot(entries, unusable, default_model(entries), pinned, pinned_error, scorers)
+    return CatalogSnapshot(entries, unusable, default_model(entries), pinned, pinned_error)
 
 
 def catalog_items(pinned_folder: Path | None) -> Iterator[CatalogSnapshot]:

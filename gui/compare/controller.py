@@ -129,7 +129,6 @@ class CompareController(QObject):
         self.run: CompareRun | None = None
         self._run_id = 0
         self._entries: list = []
-        self._scorers: dict[str, tuple[str, str]] = {}
         self._loading: set[str] = set()
         self._decoding: set[str] = set()
         self._forcing: set[str] = set()
@@ -149,7 +148,7 @@ class CompareController(QObject):
         run's direction instead when a run's earlier weights are in use)."""
         self.direction = self.past.direction if self.past is not None else direction
         job = self.jobs.start(lambda: catalog_items(None), "compare catalog scan")
-        job.yielded.connect(lambda _id, snapshot: self._apply_catalog(snapshot.entries, snapshot.scorers))
+        job.yielded.connect(lambda _id, snapshot: self._apply_catalog(snapshot.entries))
 
     def set_direction(self, direction: str) -> None:
         if direction != self.direction:
@@ -160,15 +159,15 @@ class CompareController(QObject):
     def directions(self) -> list[str]:
         return sorted({e.direction for e in self._entries})
 
-    def _apply_catalog(self, entries: list, scorers: dict[str, tuple[str, str]]) -> None:
-        self._entries, self._scorers = entries, scorers
+    def _apply_catalog(self, entries: list) -> None:
+        self._entries = entries
         self._plan()
 
     def _plan(self) -> None:
         self._planned = True
         past_scorer = self._past_scorer()
         self.slots = [replace(slot, past=self.past.label, reason="") if slot.scorer == past_scorer else slot
-                      for slot in plan_slots(self._entries, self.direction, self._scorers)]
+                      for slot in plan_slots(self._entries, self.direction)]
         self.bundles = {past_scorer: self.past.bundle} if past_scorer and self.past else {}
         self._loading = {s.scorer for s in self.slots if s.usable and s.scorer != past_scorer}
         self.slotsChanged.emit(self.slots)

@@ -20,7 +20,7 @@ def show_panel_step(inspector: StepInspector, panel: ScorerPanel, index: int) ->
     units = panel.heatmap.units if panel.heatmap is not None else None
     head = panel.head_chooser.head if panel.head_chooser is not None else MEAN
     inspector.show_step(index, detail.token, detail.step, detail.weights, panel.source_tokens,
-                        panel.slot.formula, panel.uses_attention, probability=detail.probability,
+                        panel.slot.row, panel.uses_attention, probability=detail.probability,
                         scores=detail.scores, heading=panel.slot.label,
                         source_split=units.source if units is not None else None,
                         words=units is not None and units.words,

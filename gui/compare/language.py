@@ -13,21 +13,17 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
 
-from engine.settings import SCORER_TABLE  # torch-free
 from gui.compare.model import ATTENTION_SCORERS, PanelSlot, missing_model, panel_title
 from gui.compare.tab_widgets import INSPECTOR_HINT
-from gui.scorer_labels import scorer_label
 
 if TYPE_CHECKING:
     from gui.compare.tab import CompareTab
 
 
 def relabelled(slot: PanelSlot, direction: str) -> PanelSlot:
-    """``slot`` with its label (and a disabled panel's reason) in the interface's language."""
-    info = SCORER_TABLE.get(slot.scorer)
-    label = scorer_label(info.label) if info is not None else slot.label
-    reason = missing_model(label, direction) if slot.reason and slot.entry is None and not slot.past else slot.reason
-    return replace(slot, label=label, reason=reason)
+    """``slot`` with a disabled panel's reason in the interface's language (its label is asked anew)."""
+    reason = missing_model(slot.label, direction) if slot.reason and slot.entry is None and not slot.past else slot.reason
+    return replace(slot, reason=reason)
 
 
 def retranslate_compare(tab: CompareTab) -> None:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PySide6.QtCore import QCoreApplication
 
-from engine.settings import ATTENTION_SCORER_NAMES, SCORER_NAMES, SCORER_TABLE  # torch-free
+from engine.settings import ATTENTION_SCORER_NAMES, SCORER_TABLE, ScorerInfo  # torch-free
 from gui.attention.head_rows import stacked_heads
 from gui.common.directions import label_of_direction
 from gui.scorer_labels import scorer_label
@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from engine.decoding import DecodeStep, ForcedDecode, Translation
     from engine.records import ModelEntry
 
-SCORER_ORDER = SCORER_NAMES  # the grid's panels, in the engine's order
 ATTENTION_SCORERS = ATTENTION_SCORER_NAMES
 OWN_OUTPUTS = "own"  # target choice: each scorer decodes freely
 REFERENCE = "reference"  # target choice: the reference forced on every model
@@ -42,9 +41,7 @@ OUTPUT_PREFIX = "output:"  # target choice "output:<scorer>": that scorer's outp
 class PanelSlot:
     """One scorer's place in the grid: the model that backs it, or why there is none."""
 
-    scorer: str
-    label: str
-    formula: str
+    row: ScorerInfo  # the scorer's registry row: its name, label and formulas
     entry: ModelEntry | None
     reason: str = ""  # why the panel is disabled ("" when a model backs it)
     past: str = ""  # a run's earlier weights back it instead: 'model at step 2,000 of …' (gui.common.past)
@@ -52,6 +49,21 @@ class PanelSlot:
     @property
     def usable(self) -> bool:
         return self.entry is not None or bool(self.past)
+
+    @property
+    def scorer(self) -> str:
+        """The registry name, e.g. "additive": the panel's key."""
+        return self.row.name
+
+    @property
+    def label(self) -> str:
+        """The scorer's label in the interface's language (asked again after a language change)."""
+        return scorer_label(self.row)
+
+    @property
+    def formula(self) -> str:
+        """The scorer's whole formula (its panel's title has it in brief)."""
+        return self.row.formula
 
 
 def training_note(slots: Sequence[PanelSlot]) -> tuple[str, str]:
@@ -74,16 +86,15 @@ def training_note(slots: Sequence[PanelSlot]) -> tuple[str, str]:
     return short_budget_note(infos, labels), budget_note(infos, labels)
 
 
-def plan_slots(entries: Sequence[ModelEntry], direction: str, scorers: dict[str, tuple[str, str]]) -> list[PanelSlot]:
-    """One slot per scorer of ``SCORER_ORDER`` for ``direction``: the newest model the user trained
-    for it, else the shipped one; a scorer without a model gets a disabled slot saying so."""
+def plan_slots(entries: Sequence[ModelEntry], direction: str) -> list[PanelSlot]:
+    """One slot per row of the scorer registry (engine.settings.SCORER_TABLE, in its order, as it is now) for
+    ``direction``: the newest model the user trained for it, else the shipped one; a scorer without a model
+    gets a disabled slot saying so."""
     slots = []
-    for scorer in SCORER_ORDER:
-        label, formula = scorers.get(scorer, (scorer, ""))
-        label = scorer_label(label)  # in the interface's language (the formula stays)
-        matching = [e for e in entries if e.direction == direction and e.scorer == scorer]
+    for row in SCORER_TABLE.values():
+        matching = [e for e in entries if e.direction == direction and e.scorer == row.name]
         entry = max(matching, key=lambda e: (not e.shipped, e.modified)) if matching else None
-        slots.append(PanelSlot(scorer, label, formula, entry, "" if entry else missing_model(label, direction)))
+        slots.append(PanelSlot(row, entry, "" if entry else missing_model(scorer_label(row), direction)))
     return slots
 
 
@@ -99,9 +110,7 @@ def panel_title(slot: PanelSlot) -> str:
     past = ""
     if slot.past:
         past = " · <i>" + QCoreApplication.translate("ScorerPanel", "%1 (read-only)").replace("%1", html.escape(slot.past)) + "</i>"
-    info = SCORER_TABLE.get(slot.scorer)
-    formula = info.formula_in_brief if info is not None else slot.formula  # the whole in the tooltip
-    return f"<b>{slot.label}</b>{past}<br><span>{formula}</span>"
+    return f"<b>{slot.label}</b>{past}<br><span>{slot.row.formula_in_brief}</span>"  # the whole in the tooltip
 
 
 def target_choices(slots: Sequence[PanelSlot], has_reference: bool) -> list[tuple[str, str]]:

@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.settings import SCORER_TABLE, attends  # torch-free
 from gui.attention.head_rows import MEAN, shown_rows
 from gui.attention.heads import HeadChooser
 from gui.attention.labels import join_pieces
@@ -134,15 +133,14 @@ class ScorerPanel(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)  # every pixel to the map: ≥ 300 px wide in three columns
         self.title = _WholeTitle(panel_title(slot))
-        info = SCORER_TABLE.get(slot.scorer)
-        if info is not None and info.formula_in_brief != slot.formula:
-            self.title.setToolTip(slot.formula)  # the whole formula (the title has it in brief)
+        if slot.row.brief_formula:
+            self.title.setToolTip(slot.row.formula)  # the whole formula (the title has it in brief)
         title_row = QHBoxLayout()
         title_row.addWidget(self.title, 1)
         layout.addLayout(title_row)
-        self.uses_attention = attends(slot.scorer)
+        self.uses_attention = slot.row.uses_attention
         self.head_chooser: HeadChooser | None = None  # a multi-head mechanism's map: the mean or one head
-        heads = SCORER_TABLE[slot.scorer].heads if slot.scorer in SCORER_TABLE else 1
+        heads = slot.row.heads
         if heads > 1:
             self.head_chooser = HeadChooser(compact=True)
             self.head_chooser.setObjectName(f"compareHeads_{slot.scorer}")

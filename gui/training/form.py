@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 
 from engine.corpus import CorpusChoice, VocabularySizes
 from engine.corpus.tasks import dates
-from engine.settings import HIDDEN_SIZE_FIELDS, SCORER_NAMES, SCORER_TABLE, ModelShape, TrainConfig, described
+from engine.settings import HIDDEN_SIZE_FIELDS, SCORER_TABLE, ModelShape, TrainConfig, described
 from gui.scorer_labels import scorer_label
 from gui.training.corpus import CorpusEntry, builtin_entries
 from gui.training.corpus_view import CorpusPreview
@@ -209,12 +209,12 @@ class TrainingForm(QWidget):
         self.snapshot_note = SnapshotCostNote(self, keep, train_form)  # what the kept snapshots take on disk
 
     def _offer_scorers(self) -> None:
-        """Each scorer of the registry (its formula in the tooltip), then all of them one run after another."""
-        for name in SCORER_NAMES:
-            self.scorer_combo.addItem(scorer_label(SCORER_TABLE[name].label), name)
-            self.scorer_combo.setItemData(self.scorer_combo.count() - 1, SCORER_TABLE[name].formula,
-                                          Qt.ItemDataRole.ToolTipRole)
-        every = self.tr("All %1").replace("%1", str(len(SCORER_NAMES)))  # the registry's count
+        """Each row of the scorer registry as it is now (its formula in the tooltip), then all of them one run
+        after another."""
+        for row in SCORER_TABLE.values():
+            self.scorer_combo.addItem(scorer_label(row), row.name)
+            self.scorer_combo.setItemData(self.scorer_combo.count() - 1, row.formula, Qt.ItemDataRole.ToolTipRole)
+        every = self.tr("All %1").replace("%1", str(len(SCORER_TABLE)))  # the registry's count
         self.scorer_combo.addItem(self.tr("%1, one run after another").replace("%1", every), ALL_SCORERS)
         self.scorer_combo.setToolTip(self.tr("How the decoder scores each source position, e_ij = F(s_{i-1}, h_j) (each "
                                              "choice shows its formula); '%1' queues one run per scorer with the "
@@ -360,7 +360,7 @@ class TrainingForm(QWidget):
         base = RunSettings(corpus=corpus, model=self._section("model"), train=self._section("train"),
                            vocabularies=self._section("vocabularies"), name=self.run_name.text().strip())
         chosen = self.scorer_combo.currentData()
-        scorers = SCORER_NAMES if chosen == ALL_SCORERS else (chosen,)
+        scorers = tuple(SCORER_TABLE) if chosen == ALL_SCORERS else (chosen,)
         suffix = len(scorers) > 1 and bool(base.name)
         return [replace(base, model=replace(base.model, scorer=s), name=f"{base.name}-{s}" if suffix else base.name)
                 for s in scorers]

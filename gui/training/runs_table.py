@@ -12,7 +12,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, Qt, Sign
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
-from engine.settings import SCORER_TABLE
+from engine.settings import scorer_row
 from engine.text import format_duration, format_tokens  # torch-free
 from gui.scorer_labels import scorer_label
 from gui.training.records import RunRecord
@@ -95,7 +95,7 @@ class RunsTable(QTableWidget):
         s = record.settings
         best = record.best_bleu
         values = (
-            record.name, s.corpus_label, s.direction_label, scorer_label(SCORER_TABLE[s.model.scorer].label), s.model.cell.upper(),
+            record.name, s.corpus_label, s.direction_label, scorer_label(scorer_row(s.model.scorer)), s.model.cell.upper(),
             f"{s.model.embedding_size}/{s.model.decoder_hidden_size}", budget_text(s.train), record.status,
             "–" if best is None else f"{best:.2f}",
             "–" if record.test_bleu is None else f"{record.test_bleu:.2f}",

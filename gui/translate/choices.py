@@ -1,19 +1,20 @@
 """Which models back the direction and scorer choices (no widgets, no torch; labels in the interface's language).
 
 Every direction that has at least one model is offered. For the current direction every scorer of
-the registry is listed; each is backed by the newest model with that scorer, and a scorer without a
+the registry is listed (its rows as they are when asked: a row added to engine.settings.SCORER_TABLE is
+offered with no other change); each is backed by the newest model with that scorer, and a scorer without a
 model is offered disabled with the reason. A folder given on the command line wins its slot.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
 
-from engine.settings import SCORER_NAMES
+from engine.settings import SCORER_TABLE, ScorerInfo  # torch-free
 from gui.common.directions import LANGUAGE_NAMES, direction_label, label_of_direction, language_name  # noqa: F401
 from gui.i18n import fill
 from gui.scorer_labels import scorer_label
@@ -29,10 +30,19 @@ PREFERRED_SCORER = "additive"
 class ScorerOption:
     """One row of the scorer list for a direction."""
 
-    name: str  # registry name, e.g. "additive"
-    label: str  # e.g. "Additive (Bahdanau)"
+    row: ScorerInfo  # the scorer's registry row: its name (the choice's key), its label and formula
     entry: ModelEntry | None  # the model that backs it; None when there is none
     reason: str  # why it is disabled ("" when enabled)
+
+    @property
+    def name(self) -> str:
+        """The registry name, e.g. "additive"."""
+        return self.row.name
+
+    @property
+    def label(self) -> str:
+        """The registry's label (English), e.g. "Additive (Bahdanau)"; shown through gui.scorer_labels."""
+        return self.row.label
 
     @property
     def enabled(self) -> bool:
@@ -42,11 +52,9 @@ class ScorerOption:
 class ModelChoices:
     """The catalog seen as direction × scorer choices."""
 
-    def __init__(self, entries: Iterable[ModelEntry], scorer_labels: Mapping[str, str],
-                 pinned: ModelEntry | None = None) -> None:
+    def __init__(self, entries: Iterable[ModelEntry], pinned: ModelEntry | None = None) -> None:
         self.entries = list(entries)
         self.pinned = pinned
-        self.scorer_labels = dict(scorer_labels)
         self._best: dict[tuple[str, str], ModelEntry] = {}
         self._languages: dict[str, tuple[str, str]] = {}
         for entry in sorted(self.entries, key=lambda e: e.modified):
@@ -86,18 +94,17 @@ class ModelChoices:
     def options(self, direction: str) -> list[ScorerOption]:
         """Every scorer of the registry for ``direction``, in the registry's order."""
         options = []
-        for name in SCORER_NAMES:
-            entry = self.best(direction, name)
-            label = self.scorer_labels.get(name, name)
+        for row in SCORER_TABLE.values():
+            entry = self.best(direction, row.name)
             reason = "" if entry else fill(QCoreApplication.translate(
                 "ModelChoices", "No %1 model with the %2 scorer yet: train one in the Train tab."),
-                self.direction_label(direction), scorer_label(label))
-            options.append(ScorerOption(name, label, entry, reason))
+                self.direction_label(direction), scorer_label(row))
+            options.append(ScorerOption(row, entry, reason))
         return options
 
     def scorer_for(self, direction: str, wanted: str) -> str | None:
         """``wanted`` if it has a model in ``direction``, else additive, else any scorer that has one."""
-        for name in (wanted, PREFERRED_SCORER, *SCORER_NAMES):
+        for name in (wanted, PREFERRED_SCORER, *SCORER_TABLE):
             if self.best(direction, name) is not None:
                 return name
         return None

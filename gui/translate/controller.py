@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal, Slot
 
 from engine.decoding import finite_steps  # torch-free
-from engine.settings import EngineError, NonFiniteError  # torch-free
+from engine.settings import EngineError, NonFiniteError, ScorerInfo, scorer_row  # torch-free
 from gui.translate.model_source import ModelSource
 from gui.translate.whatif_state import WhatIf
 from gui.workers import Job, JobStarter
@@ -47,8 +47,7 @@ class RunInfo:
     prepared: PreparedSource
     bundle: ModelBundle
     beam_size: int
-    scorer_label: str
-    formula: str
+    scorer: ScorerInfo  # the model's mechanism: its registry row (engine.settings.scorer_row)
 
     @property
     def uses_attention(self) -> bool:
@@ -135,9 +134,8 @@ class TranslateController(ModelSource):
             worker.set_delay(delay)
 
         job = self.jobs.start(lambda: finite_steps(translator.steps(prepared, config, steering)), "decode", configure)
-        label, formula = self.scorers.get(self.bundle.scorer, (self.bundle.scorer, ""))
         self._run_job = job
-        self.last_run = RunInfo(job.id, prepared, self.bundle, self.beam_size, label, formula)
+        self.last_run = RunInfo(job.id, prepared, self.bundle, self.beam_size, scorer_row(self.bundle.scorer))
         job.yielded.connect(self._on_step)
         job.returned.connect(self._on_returned)
         job.failed.connect(self._on_run_failed)

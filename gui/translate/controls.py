@@ -109,7 +109,7 @@ class ChoiceBar(QWidget):
         combo.clear()
         model = combo.model()
         for option in options:
-            combo.addItem(scorer_label(option.label), option.name)
+            combo.addItem(scorer_label(option.row), option.name)
             row = combo.count() - 1
             tip = (self.tr("Model: %1").replace("%1", option.entry.folder.name) if option.entry is not None
                    else option.reason)

@@ -40,7 +40,6 @@ class ModelSource(QObject):
         super().__init__(parent)
         self.jobs: JobStarter = jobs if jobs is not None else JobSet(self)
         self.choices: ModelChoices | None = None
-        self.scorers: dict[str, tuple[str, str]] = {}
         self.unusable: list = []  # the model folders the last scan could not use (engine.records.catalog.UnusableFolder)
         self.bundle: ModelBundle | None = None
         self.entry: ModelEntry | None = None
@@ -85,10 +84,8 @@ class ModelSource(QObject):
             job.yielded.connect(lambda _id, snapshot: self._apply_catalog(snapshot, None))
 
     def _apply_catalog(self, snapshot: CatalogSnapshot, initial: tuple[str | None, str | None] | None) -> None:
-        self.scorers = snapshot.scorers
         self.unusable = list(snapshot.unusable)
-        labels = {name: label for name, (label, _) in snapshot.scorers.items()}
-        self.choices = ModelChoices(snapshot.entries, labels, snapshot.pinned)
+        self.choices = ModelChoices(snapshot.entries, snapshot.pinned)
         if initial is not None and snapshot.pinned_error:
             self.modelFailed.emit(self.tr("Cannot open the model folder given on the command line: %1").replace(
                 "%1", snapshot.pinned_error))

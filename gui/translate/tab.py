@@ -346,7 +346,7 @@ class TranslateTab(QWidget):
         self.last_translation = None
         prepared = info.prepared
         self.language.run_started(info)
-        self.view.attention_panel.begin(prepared.tokens, info.uses_attention, info.formula, info.scorer_label)
+        self.view.attention_panel.begin(prepared.tokens, info.uses_attention, info.scorer)
         self.view.source_tokens.set_pieces(prepared.tokens)
         self.unseen.run_started(info)
         self.view.target_output.set_pieces([])

@@ -18,6 +18,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, QObject
 from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QToolTip
 
+from engine.settings import scorer_row  # torch-free
 from gui.attention.labels import quoted
 from gui.i18n import fill
 from gui.scorer_labels import scorer_label
@@ -42,8 +43,6 @@ class ModelsInUse(Protocol):
     def loading_entry(self) -> ModelEntry | None: ...
     @property
     def choices(self) -> ModelChoices | None: ...
-    @property
-    def scorers(self) -> dict[str, tuple[str, str]]: ...
     @property
     def bundle(self) -> ModelBundle | None: ...
     @property
@@ -101,9 +100,8 @@ def output_tooltip(index: int, step: DecodeStep) -> str:
 def show_model_line(controller: ModelsInUse, status: ModelLine, bundle: ModelBundle) -> None:
     """The status bar's line on the model in use."""
     entry, choices = controller.entry, controller.choices
-    label = controller.scorers.get(bundle.scorer, (bundle.scorer, ""))[0]
     direction = choices.direction_label(entry.direction) if choices and entry else ""
-    status.show_model(describe_model(bundle, scorer_label(label), direction), str(bundle.folder), bundle.attribution)
+    status.show_model(describe_model(bundle, scorer_label(scorer_row(bundle.scorer)), direction), str(bundle.folder), bundle.attribution)
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ def test_labels():
 
 def test_record_takes_the_whole_hypothesis_each_step():
     matrix = np.eye(3, dtype=np.float32)
-    record = DecodeRecord(("a", "b", "c"), True, "e = f(s, h)")
+    record = DecodeRecord(("a", "b", "c"), True)
     record.add(step(0, ["x", "y", "z"], matrix))
     record.add(step(1, ["x", "y", "z"], matrix))
     assert record.attention().shape == (2, 3) and record.target_tokens == ["x", "y"]
@@ -46,7 +46,7 @@ def test_record_takes_the_whole_hypothesis_each_step():
     assert record.target_tokens == ["p", "q", "r"]
     np.testing.assert_allclose(record.attention(), other)
     assert record.step(2).token == "r" and record.step(0).token == "p"  # the new hypothesis' own steps
-    empty = DecodeRecord(("a",), False, "")
+    empty = DecodeRecord(("a",), False)
     empty.add(DecodeStep(0, 3, "</s>", 1.0, None, None, (), ("</s>",), None, 0.0, True))
     assert empty.attention().shape == (0, 1) and empty.target_tokens == ["</s>"]
 
@@ -73,7 +73,7 @@ def Entry(folder, source, target, scorer, shipped, modified):  # noqa: N802 - re
 def test_choices():
     entries = [Entry(Path("old"), "zh", "en", "additive", False, 1.0), Entry(Path("new"), "zh", "en", "additive", False, 2.0),
                Entry(Path("d"), "dates-src", "iso", "dot", False, 3.0), Entry(Path("e"), "en", "zh", "none", True, 0.5)]
-    choices = ModelChoices(entries, {"additive": "Additive (Bahdanau)", "dot": "Dot product"})
+    choices = ModelChoices(entries)
     assert [d for d, _ in choices.directions()] == ["zh-en", "en-zh", "dates-src-iso"]
     assert choices.direction_label("dates-src-iso") == "Dates → ISO 8601" == direction_label("dates-src", "iso")
     assert choices.best("zh-en", "additive").folder == Path("new")
@@ -84,8 +84,8 @@ def test_choices():
     assert choices.initial("en-zh", "none", None).folder == Path("e")
     assert choices.initial("fr-en", "additive", entries[0]) is entries[0]
     pinned = Entry(Path("cli"), "zh", "en", "additive", False, float("inf"))
-    assert ModelChoices(entries, {}, pinned).initial("dates-src-iso", "dot", None) is pinned
-    assert ModelChoices([], {}).empty
+    assert ModelChoices(entries, pinned).initial("dates-src-iso", "dot", None) is pinned
+    assert ModelChoices([]).empty
 
 
 def test_heatmap_geometry(qtbot):
@@ -107,7 +107,7 @@ def test_the_inspector_follows_a_streaming_run_at_a_limited_rate_and_ends_on_its
     panel = AttentionPanel()
     qtbot.addWidget(panel)
     tokens, matrix = ["x", "y", "z", "w"], np.full((4, 3), 1 / 3, np.float32)
-    panel.begin(("a", "b", "c"), True, "e = f(s, h)")
+    panel.begin(("a", "b", "c"), True, SCORER_TABLE["dot"])
     shown = []
     original = panel.inspector.show_step
     panel.inspector.show_step = lambda index, *rest, **named: (shown.append(index), original(index, *rest, **named))
@@ -119,7 +119,7 @@ def test_the_inspector_follows_a_streaming_run_at_a_limited_rate_and_ends_on_its
         assert shown == [0]
     qtbot.waitUntil(lambda: shown[-1] == 3, timeout=2000)  # the trailing update shows the newest step
     assert len(shown) <= 3 and panel.inspector.shown_index == 3
-    panel.begin(("a",), True, "")
+    panel.begin(("a",), True)
     panel.show_step(step(0, ["q"], np.ones((1, 1), np.float32)))
     panel.render_now()  # an export, a test: everything at once
     assert panel.inspector.shown_index == 0

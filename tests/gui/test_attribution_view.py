@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from engine.decoding.search import Alternative, DecodeStep
+from engine.settings import SCORER_TABLE
 from gui.attention.attribution_math import DivergingScale
 from gui.attention.panel import AttentionPanel
 from tests.gui.conftest import shown
@@ -30,7 +31,7 @@ def _panel(qtbot, attends: bool = True) -> tuple[AttentionPanel, np.ndarray | No
     panel = shown(qtbot, AttentionPanel(), 1000, 600)
     alpha = np.array([[0.7, 0.1, 0.1, 0.1], [0.1, 0.5, 0.3, 0.1], [0.25, 0.25, 0.25, 0.25]], np.float32)
     alpha = alpha if attends else None
-    panel.begin(SOURCE, attends, "e_ij = s·h")
+    panel.begin(SOURCE, attends, SCORER_TABLE["dot"] if attends else SCORER_TABLE["none"])
     for i in range(len(TARGET)):
         panel.show_step(_step(i, alpha, (Alternative(10 + i, TARGET[i], 0.8), Alternative(99, "▁chien", 0.1))))
     panel.render_now()

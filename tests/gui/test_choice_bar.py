@@ -12,7 +12,7 @@ from gui.translate.controls import ChoiceBar
 def test_scorer_box_shows_every_registered_label_whole(qtbot):
     bar = ChoiceBar()
     qtbot.addWidget(bar)
-    options = [ScorerOption(name, info.label, None, "no model") for name, info in SCORER_TABLE.items()]
+    options = [ScorerOption(info, None, "no model") for info in SCORER_TABLE.values()]
     bar.set_scorers(options, None)
     bar.show()
     combo = bar.scorer_combo

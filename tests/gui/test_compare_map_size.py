@@ -26,7 +26,7 @@ def test_six_mechanisms_maps_are_at_least_300_by_150_with_every_label(qtbot):
     qtbot.addWidget(widgets)
     widgets.resize(*TAB_AREA)
     scheduler = PanelScheduler(widgets)
-    panels = {name: ScorerPanel(PanelSlot(name, SCORER_TABLE[name].label, SCORER_TABLE[name].formula,
+    panels = {name: ScorerPanel(PanelSlot(SCORER_TABLE[name],
                                           SimpleNamespace()), scheduler=scheduler) for name in SCORER_NAMES}
     widgets.place_panels(panels, plan_grid(list(SCORER_NAMES)))
     widgets.show()
@@ -65,7 +65,7 @@ def test_the_grid_exports_as_a_figure_of_maps_titles_and_numbers_without_widgets
     scheduler = PanelScheduler()
     panels = []
     for name in ("additive", "dot", "none", "multihead"):
-        panel = ScorerPanel(PanelSlot(name, SCORER_TABLE[name].label, SCORER_TABLE[name].formula, SimpleNamespace()),
+        panel = ScorerPanel(PanelSlot(SCORER_TABLE[name], SimpleNamespace()),
                             scheduler=scheduler)
         qtbot.addWidget(panel)
         panel.resize(405, 460)

@@ -9,6 +9,7 @@ import pytest
 
 from engine.files.paths import SHIPPED_MODELS
 from engine.records.catalog import ModelEntry
+from engine.settings import SCORER_TABLE
 from gui.compare.model import PanelSlot, training_note
 
 SOURCE = SHIPPED_MODELS / "zh-en-additive"
@@ -30,15 +31,15 @@ def model_folder(tmp_path, scorer: str, minutes: float | None = None):
 
 @pytest.mark.skipif(not (SOURCE / "config.json").is_file(), reason="zh-en-additive is not shipped")
 def test_the_note_names_each_group_and_is_empty_for_models_trained_alike(tmp_path):
-    additive = PanelSlot("additive", "Additive", "", model_folder(tmp_path, "additive"))
-    none = PanelSlot("none", "None (fixed C)", "", model_folder(tmp_path, "none"))
-    dot = PanelSlot("dot", "Dot", "", model_folder(tmp_path, "dot", minutes=25.0))
-    missing = PanelSlot("bilinear", "Bilinear", "", None, "no model")
+    additive = PanelSlot(SCORER_TABLE["additive"], model_folder(tmp_path, "additive"))
+    none = PanelSlot(SCORER_TABLE["none"], model_folder(tmp_path, "none"))
+    dot = PanelSlot(SCORER_TABLE["dot"], model_folder(tmp_path, "dot", minutes=25.0))
+    missing = PanelSlot(SCORER_TABLE["bilinear"], None, "no model")
     assert training_note([additive, none, missing]) == ("", "")
     short, whole = training_note([additive, none, dot, missing])
-    assert short == "Not trained alike: Additive, None (fixed C) converged · Dot 25 min"
-    assert "Dot was trained for 25 min (its time budget)" in whole
+    assert short == "Not trained alike: Additive (Bahdanau), None (fixed context C) converged · Dot product 25 min"
+    assert "Dot product was trained for 25 min (its time budget)" in whole  # the labels of the registry's rows
     (tmp_path / "gone").mkdir()
-    broken = PanelSlot("dot", "Dot", "", model_folder(tmp_path / "gone", "dot", minutes=25.0))
+    broken = PanelSlot(SCORER_TABLE["dot"], model_folder(tmp_path / "gone", "dot", minutes=25.0))
     shutil.rmtree(broken.entry.folder)  # unreadable now: left out, not an error
     assert training_note([additive, none, broken]) == ("", "")

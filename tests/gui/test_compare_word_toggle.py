@@ -21,7 +21,7 @@ ATTENTION = np.full((len(TARGET), len(SOURCE)), 1.0 / len(SOURCE), np.float32)
 
 def _finished_panel(qtbot) -> ScorerPanel:
     info = SCORER_TABLE["dot"]
-    panel = ScorerPanel(PanelSlot("dot", info.label, info.formula, SimpleNamespace()))
+    panel = ScorerPanel(PanelSlot(info, SimpleNamespace()))
     qtbot.addWidget(panel)
     panel.begin(SOURCE)
     panel.show_result(PanelRows(TARGET, ATTENTION), "2026-11-29", PanelNumbers(-0.5, len(TARGET), 1.2, 0.3), False)

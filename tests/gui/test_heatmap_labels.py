@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from engine.settings import SCORER_TABLE
 from gui.attention.heatmap import HeatmapView
 from gui.attention.inspector import StepInspector
 from gui.attention.map_axes import label_stride
@@ -123,7 +124,7 @@ def inspector(qtbot):
 def test_inspector_scrolls_at_150_tokens(qtbot, inspector):
     empty_hint = inspector.sizeHint().height()
     weights = np.full(len(SOURCE), 1 / len(SOURCE))
-    inspector.show_step(3, "▁word3", None, weights, SOURCE, "e_ij = s_{i-1}·h_j", True)
+    inspector.show_step(3, "▁word3", None, weights, SOURCE, SCORER_TABLE["dot"], True)
     assert inspector.weights.rowCount() == 150
     qtbot.waitUntil(lambda: inspector.table.verticalScrollBar().maximum() > 0)  # laid out
     assert inspector.sizeHint().height() <= max(empty_hint, 600)  # the table scrolls, the widget does not grow
@@ -142,7 +143,7 @@ def test_a_step_fills_the_inspector_rows_on_screen_and_the_others_as_they_scroll
 
     for index, weights in enumerate((np.linspace(0.0, 1.0, len(SOURCE)), np.linspace(1.0, 0.0, len(SOURCE)))):
         weights = weights / weights.sum()
-        inspector.show_step(index, "▁w", None, weights, SOURCE, "e_ij = s_{i-1}·h_j", True)
+        inspector.show_step(index, "▁w", None, weights, SOURCE, SCORER_TABLE["dot"], True)
         qtbot.waitUntil(lambda: inspector.table.verticalScrollBar().maximum() > 0)
         first, last = inspector._visible_rows()
         assert first == 0 and 0 < last < 100

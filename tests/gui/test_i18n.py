@@ -117,13 +117,13 @@ def test_the_hub_is_the_applications_and_a_lesson_can_ask_it(qapp):
 
 
 def test_every_scorer_of_the_table_has_a_translatable_label(qapp):
-    from engine.settings.scorer_table import SCORER_TABLE
+    from engine.settings.scorer_table import SCORER_TABLE, scorer_row
     from gui.scorer_labels import LABELS, scorer_label
 
     assert {info.label for info in SCORER_TABLE.values()} == set(LABELS)
     install_language("zh_CN")
-    assert all(scorer_label(label) != label for label in LABELS if label != "Transformer (Vaswani)")
-    assert scorer_label("additive-7") == "additive-7"  # not a label: as it is
+    assert all(scorer_label(info) != info.label for info in SCORER_TABLE.values() if info.name != "transformer")
+    assert scorer_label(scorer_row("additive-7")) == "additive-7"  # a row the registry does not hold: its name
 
 
 def test_fill_replaces_each_argument_once():

@@ -12,6 +12,7 @@ import pytest
 from PySide6.QtCore import QTranslator
 
 from engine.records.runs import RunPhase
+from engine.settings import SCORER_TABLE
 from engine.settings.config import TrainConfig
 from engine.settings.settings_meta import described
 from engine.training.events import FinishReason, StepEvent
@@ -128,7 +129,7 @@ def test_what_is_on_screen_follows_a_switch_of_language_both_ways(qtbot, qapp):
     inspector, curves = StepInspector(), CurvesView()
     for widget in (inspector, curves):
         qtbot.addWidget(widget)
-    inspector.show_step(2, "book", None, np.array([0.2, 0.8]), ["我", "书"], "e_ij = vᵀ tanh(W s + U h)", True,
+    inspector.show_step(2, "book", None, np.array([0.2, 0.8]), ["我", "书"], SCORER_TABLE["additive"], True,
                         probability=0.5)
     assert "Step i = 2" in inspector.title.text() and "Score:" in inspector.formula.text()
     title = curves.loss_plot.getPlotItem().titleLabel
@@ -146,13 +147,12 @@ def test_what_is_on_screen_follows_a_switch_of_language_both_ways(qtbot, qapp):
 
 def test_the_compare_tab_names_its_panels_and_direction_again_after_a_switch(qtbot, qapp):
     """A panel's title and a disabled panel's reason hold a scorer's label and a direction: made again."""
-    from engine.settings.scorer_table import SCORER_TABLE
     from gui.compare.model import plan_slots
     from gui.compare.tab import CompareTab
 
     tab = CompareTab()
     qtbot.addWidget(tab)
-    tab.controller.slots = plan_slots([], "zh-en", {name: (info.label, info.formula) for name, info in SCORER_TABLE.items()})
+    tab.controller.slots = plan_slots([], "zh-en")
     tab.controller.slotsChanged.emit(tab.controller.slots)
     panel = tab.panels["additive"]
     assert "Additive (Bahdanau)" in panel.title.text()

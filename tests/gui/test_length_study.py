@@ -122,7 +122,7 @@ def test_rows_are_joined_by_source_with_a_dash_where_a_scorer_lacks_one():
 
 
 def test_read_studies_reads_config_json_and_says_what_is_missing(entries):
-    choices = ModelChoices(entries, LABELS)
+    choices = ModelChoices(entries)
     studies = read_studies(choices.options("zh-en"))
     assert [s.name for s in studies] == list(SCORER_TABLE)
     by_name = {s.name: s for s in studies}
@@ -132,7 +132,7 @@ def test_read_studies_reads_config_json_and_says_what_is_missing(entries):
     assert by_name["additive"].attention == {"mean_entropy": 0.8, "mean_max_weight": 0.61, "monotonic_share": 0.7,
                                              "coverage_deviation": 0.3}
     table = dict(attention_table(gather(studies)))
-    assert table[LABELS["additive"]] == ["0.80", "0.61", "0.70", "0.30"] and "no attention" in table[LABELS["none"]][0]
+    assert table["additive"] == ["0.80", "0.61", "0.70", "0.30"] and "no attention" in table["none"][0]  # by name
 
 
 # -- the view -------------------------------------------------------------------------------------
@@ -211,7 +211,7 @@ def test_the_translate_tab_opens_the_study_of_its_direction_and_follows_it(qtbot
     monkeypatch.setattr(tab.controller, "select", lambda direction, scorer: False)  # no model loads
     translated = []
     monkeypatch.setattr(tab, "translate_text", translated.append)
-    tab.controller.choices = ModelChoices(entries, LABELS)
+    tab.controller.choices = ModelChoices(entries)
     tab._on_catalog(tab.controller.choices)
     tab.show()
     button = tab.findChild(QToolButton, "lengthStudyButton")

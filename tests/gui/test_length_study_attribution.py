@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine.records.catalog import read_entry
+from engine.settings import SCORER_TABLE
 from engine.studies import stored_attribution_study
 from gui.translate.choices import ScorerOption
 from gui.translate.length_study.alignment import table_rows
@@ -31,7 +32,7 @@ def shipped(direction: str = "zh-en", scorers=SCORERS):
     folders = [MODELS / f"{direction}-{scorer}" for scorer in scorers]
     if not all((folder / "config.json").is_file() for folder in folders):
         pytest.skip("the shipped models are not in resources/models")
-    return gather(read_studies([ScorerOption(s, s.title(), read_entry(f, True), "") for s, f in
+    return gather(read_studies([ScorerOption(SCORER_TABLE[s], read_entry(f, True), "") for s, f in
                                 zip(scorers, folders, strict=True)]))
 
 
@@ -40,8 +41,8 @@ def stored_summary(folder: str) -> dict:
 
 
 def rows_of(data):
-    return dict(attribution_rows(data, [label for label, _ in table_rows(data, attention_table(data),
-                                                                         len(ATTENTION_COLUMNS))]))
+    return dict(attribution_rows(data, [name for name, _ in table_rows(data, attention_table(data),
+                                                                       len(ATTENTION_COLUMNS))]))
 
 
 def test_the_table_gets_each_shipped_models_stored_attribution_figures():
@@ -50,18 +51,18 @@ def test_the_table_gets_each_shipped_models_stored_attribution_figures():
     for scorer in ("additive", "dot"):
         summary = stored_summary(f"zh-en-{scorer}")
         study = stored_attribution_study(json.loads((MODELS / f"zh-en-{scorer}" / "config.json").read_text("utf-8")))
-        cells = rows[scorer.title()]
+        cells = rows[scorer]
         assert all(abs(study.figure(m) - summary[m]) < 1e-3 for m in ("agree", "rho", "changed"))
         assert cells == [f"{study.figure('agree'):.0%} ({study.chance_agreement:.0%})", f"{study.figure('rho'):.2f}",
                          f"{study.figure('changed'):.0%}"]
         assert cells[2] in (f"{summary['changed'] - 1e-3:.0%}", f"{summary['changed'] + 1e-3:.0%}")
     none = next(s for s in data.scorers if s.name == "none")
     assert none.attribution is not None and attribution_cells(none) == ["", "", ""]  # no α: no figures, no row
-    assert "None" not in rows
+    assert "none" not in rows
     reading = attribution_text(data)
     assert reading.startswith("Is attention the explanation? (200 test sentences, 32 integrated-gradient steps")
     assert "most-attended piece is most often the one occlusion finds most needed" in reading
-    assert "Without attention, None draws" in reading  # the fixed C's share of attribution on the source
+    assert "Without attention, None (fixed context C) draws" in reading  # the fixed C's share of attribution on the source
 
 
 def test_a_model_without_a_study_shows_dashes_and_the_tooltip_names_it():
@@ -69,11 +70,11 @@ def test_a_model_without_a_study_shows_dashes_and_the_tooltip_names_it():
         "mean_entropy": 0.8, "mean_max_weight": 0.6, "monotonic_share": 0.7, "coverage_deviation": 0.3}),
         ScorerStudy("dot", "Dot", None, attribution_note="the attribution study is refused: its steps differ")])
     rows = rows_of(data)
-    assert rows["Additive"] == ["—", "—", "—"]
-    assert rows["Dot"] == ["refused", "", ""]  # no statistics, but a refused study
+    assert rows["additive"] == ["—", "—", "—"]
+    assert rows["dot"] == ["refused", "", ""]  # no statistics, but a refused study
     tip = attribution_tooltip(data, list(rows))
-    assert "— : no attribution study stored for Additive" in tip and "refused: Dot: the attribution study" in tip
-    assert attribution_text(data) == "Dot: the attribution study is refused: its steps differ."
+    assert "— : no attribution study stored for Additive (Bahdanau)" in tip and "refused: Dot product: the attribution" in tip
+    assert attribution_text(data) == "Dot product: the attribution study is refused: its steps differ."
 
 
 def test_read_studies_refuses_a_damaged_attribution_study_with_the_reason(tmp_path):
@@ -83,7 +84,7 @@ def test_read_studies_refuses_a_damaged_attribution_study_with_the_reason(tmp_pa
         if (MODELS / "zh-en-dot" / "config.json").is_file() else pytest.skip("no shipped zh-en-dot")
     info["metrics"]["attribution"] = {**stored, "summary": {**stored["summary"], "rho": 0.9}}
     (folder / "config.json").write_text(json.dumps(info), encoding="utf-8")
-    (dot,) = read_studies([ScorerOption("dot", "Dot", read_entry(folder, False), "")])
+    (dot,) = read_studies([ScorerOption(SCORER_TABLE["dot"], read_entry(folder, False), "")])
     assert dot.attribution is None and "its rho summary is 0.9" in dot.attribution_note
 
 

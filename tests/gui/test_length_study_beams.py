@@ -51,7 +51,7 @@ def tab(qtbot, entries, monkeypatch):
     qtbot.addWidget(tab)
     monkeypatch.setattr(tab.controller, "select", lambda direction, scorer: False)  # no model loads
     monkeypatch.setattr(tab, "translate", lambda: None)  # the input line is filled; nothing decodes
-    tab.controller.choices = ModelChoices(entries, LABELS)
+    tab.controller.choices = ModelChoices(entries)
     tab._on_catalog(tab.controller.choices)
     tab.show()
     return tab

@@ -10,6 +10,7 @@ import shutil
 import pytest
 
 from engine.records.catalog import read_entry
+from engine.settings import SCORER_TABLE
 from gui.translate.choices import ScorerOption
 from gui.translate.length_study.model import NO_STUDY, attention_table, gather, read_studies
 
@@ -24,7 +25,7 @@ def test_a_study_and_statistics_with_infinity_are_left_out_and_the_rest_is_read(
     info.setdefault("metrics", {})["length_study"] = {"beam1": study}
     info["metrics"]["test"] = {"bleu": 1.0, "attention": {"mean_entropy": float("nan"), "mean_max_weight": 0.5}}
     (folder / "config.json").write_text(json.dumps(info), encoding="utf-8")  # Infinity and NaN as Python writes them
-    [scorer] = read_studies([ScorerOption("additive", "Additive", read_entry(folder, shipped=False), "")])
+    [scorer] = read_studies([ScorerOption(SCORER_TABLE["additive"], read_entry(folder, shipped=False), "")])
     assert scorer.study is None and scorer.note == NO_STUDY
     assert scorer.attention == {"mean_max_weight": 0.5}
     data = gather([scorer])

@@ -16,6 +16,7 @@ import pytest
 from PySide6.QtCore import QCoreApplication, QPointF
 from PySide6.QtWidgets import QMainWindow, QTabWidget
 
+from engine.settings import SCORER_TABLE
 from gui.attention.record import DecodeRecord
 from gui.translate.view import TranslateView
 from tests.gui.test_heatmap_labels import overlapping
@@ -59,8 +60,8 @@ def translate_panel(qtbot):
 def show_run(qtbot, panel, source: list[str], target: list[str]) -> None:
     rng = np.random.default_rng(len(source) * 100 + len(target))
     logits = rng.normal(0, 2, (len(target), len(source)))
-    panel.begin(source, True, "e_ij = vᵀ tanh(W s_{i-1} + U h_j)")
-    panel.record = DecodeRecord(tuple(source), True, "e")
+    panel.begin(source, True, SCORER_TABLE["additive"])
+    panel.record = DecodeRecord(tuple(source), True)
     panel.record.target_tokens = list(target)
     panel.record.matrix = (np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)).astype(np.float32)
     panel.record.finished = True
@@ -142,7 +143,7 @@ def compare_grid(qtbot):
     window.statusBar().showMessage("status")
     qtbot.addWidget(window)
     entry = SimpleNamespace(source_language="zh", folder=Path("no-such-model-folder"))  # unreadable: left out of the training note
-    slots = [PanelSlot(name, info.label, info.formula, entry) for name, info in SCORER_TABLE.items()]
+    slots = [PanelSlot(info, entry) for info in SCORER_TABLE.values()]
     tab._on_slots(slots)
     window.resize(1280, 800)
     window.show()

@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from engine.decoding.search import DecodeStep
-from engine.settings.scorer_table import FIXED_CONTEXT, SCORER_NAMES, SCORER_TABLE, context_formula
+from engine.settings.scorer_table import FIXED_CONTEXT, SCORER_NAMES, SCORER_TABLE, scorer_row
 from gui.attention.head_rows import MEAN, head_row, shown_rows, stacked_heads
 from gui.attention.inspector import StepInspector
 from gui.attention.panel import AttentionPanel
@@ -96,7 +96,7 @@ def test_the_translate_map_offers_the_heads_and_its_contract_stays_the_mean(qtbo
     panel = AttentionPanel()
     qtbot.addWidget(panel)
     info = SCORER_TABLE["multihead"]
-    panel.begin(("▁a", "▁b", "▁c"), True, info.formula, info.label)
+    panel.begin(("▁a", "▁b", "▁c"), True, info)
     for step in head_steps(3):
         panel.show_step(step)
     panel.render_now()
@@ -115,20 +115,24 @@ def test_the_translate_map_offers_the_heads_and_its_contract_stays_the_mean(qtbo
     head_3 = np.eye(3, dtype=np.float32)[[2, 2, 2]]
     assert np.array_equal(panel.shown_matrix(), head_3) and np.array_equal(drawn[-1], head_3)  # redrawn at once
     assert np.array_equal(panel.attention(), mean)  # the contract: the heads' mean
-    panel.begin(("a", "b", "c"), True, SCORER_TABLE["additive"].formula)  # a one-head model: no choice
+    panel.begin(("a", "b", "c"), True, SCORER_TABLE["additive"])  # a one-head model: no choice
     panel.show_step(head_steps(1, heads=1)[0])
     assert chooser.isHidden() and panel.head_attention() is None and chooser.head == MEAN
 
 
-def test_the_inspector_shows_each_mechanisms_own_context_formula():
-    assert context_formula(SCORER_TABLE["additive"].formula) == "c_i = Σ_j α_ij h_j"
-    assert context_formula(SCORER_TABLE["multihead"].formula).startswith("c_i = W_O [")
-    assert context_formula("an unknown formula") == "c_i = Σ_j α_ij h_j"
+def test_the_inspector_shows_each_mechanisms_own_formulas_from_its_registry_row(qtbot):
+    inspector = StepInspector()
+    qtbot.addWidget(inspector)
+    unregistered = scorer_row("cosine", "Cosine", "e_ij = cos(s_{i-1}, h_j)")  # a session from a newer version
+    assert unregistered.context == "c_i = Σ_j α_ij h_j" and SCORER_TABLE["multihead"].context.startswith("c_i = W_O [")
+    for row in (SCORER_TABLE["additive"], SCORER_TABLE["multihead"], unregistered):
+        inspector.clear(row)
+        assert row.formula in inspector.formula.text() and row.context in inspector.formula.text()
 
 
 def test_a_multi_head_compare_panel_draws_the_chosen_head_and_keeps_the_mean_as_its_matrix(qtbot):
     info = SCORER_TABLE["multihead"]
-    panel = ScorerPanel(PanelSlot("multihead", info.label, info.formula, SimpleNamespace()))
+    panel = ScorerPanel(PanelSlot(info, SimpleNamespace()))
     qtbot.addWidget(panel)
     assert panel.uses_attention and panel.head_chooser is not None and not panel.head_chooser.isHidden()
     panel.begin(("a", "b", "c"))
@@ -142,8 +146,8 @@ def test_a_multi_head_compare_panel_draws_the_chosen_head_and_keeps_the_mean_as_
     panel.head_chooser.setCurrentIndex(panel.head_chooser.findData(1))
     assert drawn == [True] and np.array_equal(panel.shown_matrix(), np.eye(3, dtype=np.float32)[[1, 1]])
     assert np.array_equal(panel.matrix, steps[-1].hypothesis_attention)  # the difference map and exports: the mean
-    one_head = ScorerPanel(PanelSlot("dot", "Dot", "", SimpleNamespace()))
-    fixed = ScorerPanel(PanelSlot(FIXED_CONTEXT, "C", "", SimpleNamespace()))
+    one_head = ScorerPanel(PanelSlot(SCORER_TABLE["dot"], SimpleNamespace()))
+    fixed = ScorerPanel(PanelSlot(SCORER_TABLE[FIXED_CONTEXT], SimpleNamespace()))
     qtbot.addWidget(one_head), qtbot.addWidget(fixed)
     assert one_head.head_chooser is None and one_head.uses_attention and not fixed.uses_attention
 
@@ -151,8 +155,8 @@ def test_a_multi_head_compare_panel_draws_the_chosen_head_and_keeps_the_mean_as_
 def test_a_compare_panel_title_shows_the_brief_formula_whole_and_the_full_one_in_its_tooltip(qtbot):
     """The multi-head formula wrapped to five lines in a cell of a 1280-pixel window, and the layout cut it."""
     info = SCORER_TABLE["multihead"]
-    panel = ScorerPanel(PanelSlot("multihead", info.label, info.formula, SimpleNamespace()))
-    dot = ScorerPanel(PanelSlot("dot", "Dot", SCORER_TABLE["dot"].formula, SimpleNamespace()))
+    panel = ScorerPanel(PanelSlot(info, SimpleNamespace()))
+    dot = ScorerPanel(PanelSlot(SCORER_TABLE["dot"], SimpleNamespace()))
     qtbot.addWidget(panel), qtbot.addWidget(dot)
     assert info.brief_formula in panel.title.text() and info.formula not in panel.title.text()
     assert panel.title.toolTip() == info.formula
@@ -200,7 +204,7 @@ def test_the_translate_inspector_shows_the_chosen_heads_weights_and_formulas(qtb
     panel = AttentionPanel()
     qtbot.addWidget(panel)
     info = SCORER_TABLE["multihead"]
-    panel.begin(("▁a", "▁b", "▁c"), True, info.formula, info.label)
+    panel.begin(("▁a", "▁b", "▁c"), True, info)
     for step in head_steps(2):
         panel.show_step(step)
     panel.render_now()
@@ -221,7 +225,7 @@ def test_the_translate_inspector_shows_the_chosen_heads_weights_and_formulas(qtb
 
 def test_the_compare_inspector_shows_the_head_the_panel_shows(qtbot):
     info = SCORER_TABLE["multihead"]
-    panel = ScorerPanel(PanelSlot("multihead", info.label, info.formula, SimpleNamespace()))
+    panel = ScorerPanel(PanelSlot(info, SimpleNamespace()))
     inspector = StepInspector()
     qtbot.addWidget(panel), qtbot.addWidget(inspector)
     panel.begin(("a", "b", "c"))

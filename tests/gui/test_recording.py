@@ -11,6 +11,7 @@ from PIL import Image
 from engine.decoding.search import Alternative, DecodeStep
 from engine.records.session_file import load_session
 from engine.records.session_save import step_json
+from engine.settings import SCORER_TABLE
 from gui.attention import animation
 from gui.attention.export import EXPORT_KINDS, ExportError
 from gui.attention.panel import AttentionPanel
@@ -40,7 +41,7 @@ def greedy_steps() -> list[DecodeStep]:
 def panel(qtbot):
     panel = AttentionPanel()
     qtbot.addWidget(panel)
-    panel.begin(SOURCE, True, "e_ij = vᵀ tanh(W s + U h)", "Additive (Bahdanau)")
+    panel.begin(SOURCE, True, SCORER_TABLE["additive"])
     for step in greedy_steps():
         panel.show_step(step)
     return panel
@@ -187,7 +188,7 @@ def test_a_session_file_grows_linearly_with_the_decode(qtbot, tmp_path):
         steps = greedy(count)
         long = AttentionPanel()
         qtbot.addWidget(long)
-        long.begin(tuple(f"▁s{j}" for j in range(8)), True, "e", "Additive")
+        long.begin(tuple(f"▁s{j}" for j in range(8)), True, SCORER_TABLE["additive"])
         for step in steps:
             long.record.add(step)
         sizes[count] = write_recording("session", long, tmp_path / f"{count}.session.json", METADATA).stat().st_size

@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
 
+from engine.settings import SCORER_TABLE
 from gui.attention.panel import AttentionPanel
 from gui.translate.run_export import ExportParts, RunExport
 from tests.gui.test_recording import SOURCE, greedy_steps
@@ -38,7 +39,7 @@ class FakeTab(QWidget):
 def exports(qtbot, monkeypatch):
     panel = AttentionPanel()
     qtbot.addWidget(panel)
-    panel.begin(SOURCE, True, "e_ij = vᵀ tanh(W s + U h)", "Additive (Bahdanau)")
+    panel.begin(SOURCE, True, SCORER_TABLE["additive"])
     for step in greedy_steps():
         panel.show_step(step)
     panel.set_word_view(False)  # a frame per piece (the Words view has a frame per word)
@@ -104,7 +105,7 @@ def test_nothing_to_record_starts_no_job(qtbot, monkeypatch, tmp_path):
     assert not exports.record("gif", tmp_path / "x.gif")
     assert exports.jobs.started == [] and "translate a sentence first" in warnings[0]
     (tmp_path / "there.gif").mkdir()
-    empty.begin(SOURCE, True, "e", "Additive")
+    empty.begin(SOURCE, True, SCORER_TABLE["additive"])
     for step in greedy_steps():
         empty.show_step(step)
     assert not exports.record("gif", tmp_path / "there.gif") and "it is a folder" in warnings[-1]

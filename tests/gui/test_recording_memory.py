@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from engine.settings import SCORER_TABLE
 from gui.attention import animation
 from gui.attention.panel import AttentionPanel
 from gui.attention.recording import RecordingProgress, recording_job
@@ -30,7 +31,7 @@ def test_a_410_step_recording_stays_under_500_mb(qtbot, tmp_path, kind):
         pytest.skip("MP4 needs imageio-ffmpeg")
     panel = AttentionPanel()
     qtbot.addWidget(panel)
-    panel.begin(tuple(f"▁src{j}" for j in range(205)), True, "e", "Additive")
+    panel.begin(tuple(f"▁src{j}" for j in range(205)), True, SCORER_TABLE["additive"])
     for step in greedy(410, 205):
         panel.record.add(step)
     path = tmp_path / f"long.{'session.json' if kind == 'session' else kind}"
@@ -59,7 +60,7 @@ def test_the_tab_writes_a_recording_in_a_thread_and_closing_stops_it(qtbot, tmp_
 
     panel = AttentionPanel()
     qtbot.addWidget(panel)
-    panel.begin(tuple(f"▁src{j}" for j in range(205)), True, "e", "Additive")
+    panel.begin(tuple(f"▁src{j}" for j in range(205)), True, SCORER_TABLE["additive"])
     for step in greedy(410, 205):
         panel.record.add(step)
     tab = FakeTab(panel)

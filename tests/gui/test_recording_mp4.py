@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.settings import SCORER_TABLE
 from gui.attention import animation, video
 from gui.attention.animation import AnimationError, mp4_frames
 from tests.gui.test_recording_stream import OLD, decode, leftovers
@@ -104,7 +105,7 @@ def test_a_failed_mp4_in_the_tab_is_one_message_and_the_old_file_stays(qtbot, tm
     fake_ffmpeg("full")
     panel = AttentionPanel()
     qtbot.addWidget(panel)
-    panel.begin(SOURCE, True, "e", "Additive")
+    panel.begin(SOURCE, True, SCORER_TABLE["additive"])
     for step in greedy_steps():
         panel.show_step(step)
     tab = FakeTab(panel)

@@ -54,7 +54,7 @@ def test_the_direction_box_and_the_panels_messages_name_languages_not_internal_k
     widgets.show_directions(["en-zh", "zh-en"], "dates-src-iso")  # a run's earlier weights: not in the catalog
     assert widgets.direction_combo.currentText() == "Dates → ISO 8601"
     assert widgets.direction_combo.currentData() == "dates-src-iso"
-    reasons = [slot.reason for slot in plan_slots(ENTRIES, "dates-src-iso", {})]
+    reasons = [slot.reason for slot in plan_slots(ENTRIES, "dates-src-iso")]
     assert all("Dates → ISO 8601" in reason and "src" not in reason for reason in reasons)
 
 

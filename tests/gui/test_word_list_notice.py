@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from engine.settings import SCORER_TABLE
 from engine.text import segment, words
 from gui.attention.view_bar import WORD_VIEW_TIP
 from gui.translate.tab import TranslateTab
@@ -35,7 +36,7 @@ def decode_three_times(qtbot) -> tuple[TranslateTab, list[str]]:
     panel = tab.view.attention_panel
     panel.set_word_view(True)
     for _ in range(3):
-        panel.begin(SOURCE, True, "e_ij = vᵀ tanh(W s + U h)")
+        panel.begin(SOURCE, True, SCORER_TABLE["additive"])
         for step in greedy_steps():
             panel.show_step(step)
         panel.render_now()

@@ -12,6 +12,8 @@ import sys
 from PySide6.QtCore import QRect
 from PySide6.QtWidgets import QApplication, QWidget
 
+from engine.settings import SCORER_TABLE
+
 
 def _rect(rect: QRect) -> list[int]:
     return [rect.x(), rect.y(), rect.width(), rect.height()]
@@ -40,7 +42,7 @@ def main() -> int:
 
     window = MainWindow(None, "", defer_training=False)  # every tab built, none started
     compare = window.compare_tab
-    compare.controller.slots = plan_slots([], "zh-en", {})  # the Compare grid with every scorer's panel
+    compare.controller.slots = plan_slots([], "zh-en")  # the Compare grid with every scorer's panel
     compare.controller.slotsChanged.emit(compare.controller.slots)
     window.show()
     for index in range(window.tabs.count()):
@@ -56,7 +58,7 @@ def main() -> int:
     tree = window.translate_tab.open_beam_tree()  # docked under the map: the main window holds it
     tree.status.setText("Beam of 5: 12 steps, 3 finished hypotheses. Click a node to see its hypothesis.")
     record("beam tree", window, footer=tree.status)
-    panel = ScorerPanel(PanelSlot("additive", "Additive (Bahdanau)", "vᵀ tanh(W s + U h)", None))
+    panel = ScorerPanel(PanelSlot(SCORER_TABLE["additive"], None))
     enlarged = EnlargedMap(panel, window.compare_tab)
     enlarged.show()
     record("enlarged map", enlarged, caption=enlarged.caption)

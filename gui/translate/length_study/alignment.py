@@ -50,18 +50,18 @@ def alignment_cells(scorer: ScorerStudy) -> list[str]:
 
 def table_rows(data: LengthStudyData, rows: list[tuple[str, list[str]]], width: int
                ) -> list[tuple[str, list[str]]]:
-    """The "How they attend" rows (``rows``: label → ``width`` statistics, as
+    """The "How they attend" rows, (scorer name, cells) (``rows``: name → ``width`` statistics, as
     gui.translate.length_study.model.attention_table makes them) with each scorer's alignment cells after its
     statistics; a scorer with an alignment study but no statistics gets a row of dashes and its cells."""
-    by_label = dict(rows)
+    by_name = dict(rows)
     table = []
     for scorer in data.scorers:
-        values = by_label.get(scorer.label)
+        values = by_name.get(scorer.name)
         if scorer.name not in ATTENTION_SCORER_NAMES:
             if values is not None:
-                table.append((scorer.label, values + [""] * len(ALIGNMENT_COLUMNS)))
+                table.append((scorer.name, values + [""] * len(ALIGNMENT_COLUMNS)))
         elif values is not None or scorer.alignment is not None or scorer.alignment_note:
-            table.append((scorer.label, (values or ["—"] * width) + alignment_cells(scorer)))
+            table.append((scorer.name, (values or ["—"] * width) + alignment_cells(scorer)))
     return table
 
 
@@ -78,7 +78,7 @@ def _long_bleu(data: LengthStudyData, studied: list[ScorerStudy]) -> tuple[str, 
 def _group_reading(data: LengthStudyData, group: list[ScorerStudy]) -> str:
     """engine.studies.alignment_lesson's reading of ``group`` (scorers trained alike); "" for fewer than two."""
     label, long_bleu = _long_bleu(data, group)
-    return alignment_reading([AlignmentFigures(s.name, s.label, s.alignment.argmax.aer, s.alignment.argmax.precision,
+    return alignment_reading([AlignmentFigures(s.name, scorer_label(s.row), s.alignment.argmax.aer, s.alignment.argmax.precision,
                                                s.alignment.argmax.recall, long_bleu.get(s.name)) for s in group], label)
 
 
@@ -87,7 +87,7 @@ def alignment_text(data: LengthStudyData) -> str:
     and whether that goes with long-input BLEU), and a sentence per refused study; "" with none."""
     studied = [s for s in data.scorers if s.alignment is not None]
     sentences = _studied_sentences(data, studied) if studied else []
-    sentences += [f"{scorer_label(s.label)}: {s.alignment_note}." for s in data.scorers if s.alignment_note]
+    sentences += [f"{scorer_label(s.row)}: {s.alignment_note}." for s in data.scorers if s.alignment_note]
     return " ".join(sentence for sentence in sentences if sentence)
 
 
@@ -102,5 +102,5 @@ def _studied_sentences(data: LengthStudyData, studied: list[ScorerStudy]) -> lis
     groups = [[by_name[name] for name in group] for group in data.trained_alike_groups(list(by_name))]
     for group in groups:
         reading = _group_reading(data, group)
-        sentences.append(among([s.label for s in group]) + reading if reading and len(groups) > 1 else reading)
+        sentences.append(among([scorer_label(s.row) for s in group]) + reading if reading and len(groups) > 1 else reading)
     return sentences

@@ -69,25 +69,26 @@ def attribution_cells(scorer: ScorerStudy) -> list[str]:
 
 
 def attribution_rows(data: LengthStudyData, shown: list[str]) -> list[tuple[str, list[str]]]:
-    """The attribution rows under the "How they attend" table: a row of cells for each scorer whose label is in
-    ``shown`` (the rows of that table) and for each attention scorer with an attribution study (or a refused
+    """The attribution rows under the "How they attend" table, (scorer name, cells): a row for each scorer whose
+    name is in ``shown`` (the rows of that table) and for each attention scorer with an attribution study (or a refused
     one); a model without α (the fixed C: every cell blank) gets none — the reading gives its source share."""
     table = []
     for scorer in data.scorers:
         studied = scorer.attribution is not None or bool(scorer.attribution_note)
-        wanted = scorer.label in shown or (scorer.name in ATTENTION_SCORER_NAMES and studied)
+        wanted = scorer.name in shown or (scorer.name in ATTENTION_SCORER_NAMES and studied)
         if wanted and any(cells := attribution_cells(scorer)):
-            table.append((scorer.label, cells))
+            table.append((scorer.name, cells))
     return table
 
 
 def attribution_tooltip(data: LengthStudyData, shown: list[str]) -> str:
-    """What the attribution columns mean, and which of the ``shown`` rows' models have no study (or a refused one)."""
+    """What the attribution columns mean, and which of the ``shown`` rows' models (by name) have no study (or a
+    refused one)."""
     lines = [_tr(ATTRIBUTION_TIP)]
-    rows = [s for s in data.scorers if s.label in shown]
-    if missing := [scorer_label(s.label) for s in rows if s.attribution is None and not s.attribution_note]:
+    rows = [s for s in data.scorers if s.name in shown]
+    if missing := [scorer_label(s.row) for s in rows if s.attribution is None and not s.attribution_note]:
         lines.append(fill(_tr(NO_STUDY_TIP), ", ".join(missing)))
-    lines += [fill(_tr(REFUSED_TIP), f"{scorer_label(s.label)}: {s.attribution_note}") for s in rows
+    lines += [fill(_tr(REFUSED_TIP), f"{scorer_label(s.row)}: {s.attribution_note}") for s in rows
               if s.attribution_note]
     return "\n".join(lines)
 
@@ -104,8 +105,8 @@ def attribution_text(data: LengthStudyData) -> str:
             "α shuffled %3 times per step): does the output depend on the source pieces α falls on?"),
             f"{first.sentences:,}", first.ig_steps, first.draws))
         sentences.append(attribution_reading([AttributionFigures(
-            s.name, scorer_label(s.label), s.attribution.figure("agree"), s.attribution.chance_agreement,
+            s.name, scorer_label(s.row), s.attribution.figure("agree"), s.attribution.chance_agreement,
             s.attribution.figure("rho"), s.attribution.figure("changed"), s.attribution.figure("tvd"),
             s.attribution.figure("share")) for s in studied]))
-    sentences += [f"{scorer_label(s.label)}: {s.attribution_note}." for s in data.scorers if s.attribution_note]
+    sentences += [f"{scorer_label(s.row)}: {s.attribution_note}." for s in data.scorers if s.attribution_note]
     return " ".join(sentence for sentence in sentences if sentence)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
-from engine.settings import SCORER_NAMES, attends
+from engine.settings import SCORER_NAMES, ScorerInfo, attends, scorer_row
 from engine.studies import STUDY_BUCKETS, LengthStudy, study_bucket_label
 
 if TYPE_CHECKING:
@@ -38,8 +38,8 @@ NO_MODEL = QT_TRANSLATE_NOOP("LengthStudyModel", "no model")
 class ScorerStudy:
     """One scorer of the direction and its stored study (None when there is none)."""
 
-    name: str  # registry name, e.g. "additive"
-    label: str  # e.g. "Additive (Bahdanau)"
+    name: str  # registry name, e.g. "additive": what it is shown by (its row, :attr:`row`)
+    label: str  # the label it was gathered with: shown only for a name the registry does not hold
     study: LengthStudy | None
     note: str = ""  # why there is no study: NO_STUDY or NO_MODEL ("" when there is one)
     attention: dict | None = None  # metrics.test.attention of config.json: how it attends on the test split
@@ -48,6 +48,11 @@ class ScorerStudy:
     record: ModelRecord | None = None  # the model's config.json, read once: how it was trained (engine.studies.training_budget)
     attribution: AttributionStudy | None = None  # metrics.attribution: does its output depend on where α falls
     attribution_note: str = ""  # why a stored attribution study is refused ("" when it reads, or there is none)
+
+    @property
+    def row(self) -> ScorerInfo:
+        """Its registry row (engine.settings.scorer_row): the one thing its label is shown from."""
+        return scorer_row(self.name, self.label)
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,11 @@ class Series:
     bleu: tuple[float, ...]
     chrf: tuple[float, ...]
     counts: tuple[int, ...]  # inputs per bucket
+
+    @property
+    def row(self) -> ScorerInfo:
+        """Its registry row (engine.settings.scorer_row): the one thing its label is shown from."""
+        return scorer_row(self.name, self.label)
 
     @property
     def highlight(self) -> bool:
@@ -94,9 +104,13 @@ class LengthStudyData:
     target_language: str = ""  # the outputs' language (how a looping output is found); "" when unknown
 
     @property
-    def columns(self) -> tuple[str, ...]:
-        """Labels of the scorers with a study: one output column each."""
-        return tuple(s.label for s in self.series)
+    def columns(self) -> tuple[ScorerInfo, ...]:
+        """The registry rows of the scorers with a study: one output column each."""
+        return tuple(s.row for s in self.series)
+
+    def row_of(self, name: str) -> ScorerInfo:
+        """The registry row of the scorer called ``name`` (the tables below name their scorers by it)."""
+        return next((s.row for s in self.scorers if s.name == name), scorer_row(name))
 
     @property
     def missing(self) -> tuple[ScorerStudy, ...]:
@@ -108,8 +122,8 @@ class LengthStudyData:
         return not self.series
 
     def looping(self) -> tuple[tuple[str, float], ...]:
-        """(scorer label, share of its outputs that loop) for the drawn scorers that measured it."""
-        return tuple((s.label, s.study.looping_share) for s in self.scorers
+        """(scorer name, share of its outputs that loop) for the drawn scorers that measured it."""
+        return tuple((s.name, s.study.looping_share) for s in self.scorers
                      if s.study is not None and s.study.looping_share is not None)
 
     @property
@@ -145,7 +159,7 @@ class LengthStudyData:
         from engine.studies import budget_note
 
         drawn = {s.name: s.record for s in self.scorers if s.study is not None and s.record is not None}
-        return budget_note(drawn, {s.name: s.label for s in self.scorers})
+        return budget_note(drawn, {s.name: s.row.label for s in self.scorers})
 
     def count(self, label: str) -> int:
         """Inputs in bucket ``label`` (the scorers share the long test set: the first one that has
@@ -273,23 +287,23 @@ def stored_attention_stats(info: dict) -> dict | None:
 
 
 def attention_table(data: LengthStudyData) -> list[tuple[str, list[str]]]:
-    """(scorer label, its statistics as text) for the scorers that stored them; the fixed-C scorer
+    """(scorer name, its statistics as text) for the scorers that stored them; the fixed-C scorer
     says it has no attention."""
     rows = []
     for scorer in data.scorers:
         if not attends(scorer.name):
-            rows.append((scorer.label, [QCoreApplication.translate("LengthStudyModel", "— (no attention: every step reads C)")]
+            rows.append((scorer.name, [QCoreApplication.translate("LengthStudyModel", "— (no attention: every step reads C)")]
                          + [""] * (len(ATTENTION_COLUMNS) - 1)))
         elif scorer.attention:
-            rows.append((scorer.label, [f"{scorer.attention[key]:.2f}" if key in scorer.attention else "—"
+            rows.append((scorer.name, [f"{scorer.attention[key]:.2f}" if key in scorer.attention else "—"
                                         for key, _ in ATTENTION_COLUMNS]))
     return rows
 
 
 def bucket_summary(data: LengthStudyData, label: str) -> list[tuple[str, int, float, float]]:
-    """(scorer label, n, BLEU, chrF) of every drawn scorer in bucket ``label``."""
+    """(scorer name, n, BLEU, chrF) of every drawn scorer in bucket ``label``."""
     summary = []
     for series in data.series:
         if (scores := series.at(label)) is not None:
-            summary.append((series.label, *scores))
+            summary.append((series.name, *scores))
     return summary

@@ -45,7 +45,7 @@ def _with_statistics(data: LengthStudyData) -> list[_Scorer]:
     for scorer in data.scorers:
         stats = scorer.attention or {}
         if scorer.name != FIXED_CONTEXT and all(key in stats for key in NEEDED):
-            found.append(_Scorer(scorer.name, scorer_label(scorer.label), *(float(stats[key]) for key in NEEDED)))
+            found.append(_Scorer(scorer.name, scorer_label(scorer.row), *(float(stats[key]) for key in NEEDED)))
     return found
 
 

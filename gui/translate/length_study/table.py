@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.decoding import LOOP_COUNT, LOOP_NGRAM, most_repeated
+from engine.settings import ScorerInfo  # torch-free
 from gui.i18n import fill
 from gui.scorer_labels import scorer_label
 from gui.translate.length_study.model import MISSING_OUTPUT, TableRow
@@ -87,8 +88,8 @@ class StudyTable(QTableWidget):
         self.beam = 1  # the beam size the shown outputs were decoded at
         self.cellDoubleClicked.connect(lambda row, _column: self.choose(row))
 
-    def show_rows(self, columns: Sequence[str], rows: Sequence[TableRow], language: str = "") -> None:
-        """Fill the table: ``columns`` are the scorer labels, one output column each; an output in
+    def show_rows(self, columns: Sequence[ScorerInfo], rows: Sequence[TableRow], language: str = "") -> None:
+        """Fill the table: ``columns`` are the scorers' registry rows, one output column each; an output in
         ``language`` that loops is tinted and its tooltip names the repeated words."""
         self.clear()
         width = self._set_headers(columns)
@@ -108,13 +109,13 @@ class StudyTable(QTableWidget):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
         self._cap_row_heights(len(rows))
 
-    def _set_headers(self, columns: Sequence[str]) -> int:
+    def _set_headers(self, columns: Sequence[ScorerInfo]) -> int:
         """The fixed columns' titles, then one per scorer (short, its full label in the tooltip); how many."""
         fixed = [self.tr(title) if title else "" for title in FIXED_COLUMNS]
-        columns = [scorer_label(title) for title in columns]
-        headers = [*fixed, *columns]
+        labels = [scorer_label(row) for row in columns]
+        headers = [*fixed, *labels]
         self.setColumnCount(len(headers))
-        self.setHorizontalHeaderLabels([*fixed, *(short_title(title) for title in columns)])
+        self.setHorizontalHeaderLabels([*fixed, *(short_title(title) for title in labels)])
         for column, title in enumerate(headers):
             self.horizontalHeaderItem(column).setToolTip(title)  # a narrow column's title is elided
         return len(headers)

@@ -85,7 +85,7 @@ def caption_for(data: LengthStudyData) -> str:
     unequal = f" <b style='color:#b35900'>{html.escape(note)}</b>" if note else ""
     if lesson is None:
         return _tr(CAPTION_THEORY) + unequal + caption_data(data.beam)
-    said = lesson_sentence(lesson, {s.name: scorer_label(s.label) for s in data.scorers})
+    said = lesson_sentence(lesson, {s.name: scorer_label(s.row) for s in data.scorers})
     shown = QCoreApplication.translate("LengthStudyView", "<b>What these models show:</b> %1").replace(
         "%1", html.escape(said))
     return f"{_tr(CAPTION_THEORY)} {shown}{unequal}{caption_data(data.beam)}"
@@ -97,7 +97,7 @@ def looping_text(data: LengthStudyData) -> str:
     shares = data.looping()
     if not shares:
         return ""
-    parts = [f"{scorer_label(label)} {share:.1%}" for label, share in shares]
+    parts = [f"{scorer_label(data.row_of(name))} {share:.1%}" for name, share in shares]
     if (references := data.references_looping) is not None:
         parts.append(QCoreApplication.translate("LengthStudyView", "the references %1").replace(
             "%1", f"{references:.1%}"))
@@ -137,12 +137,13 @@ SPLIT_UNIT = 24  # px per part at the first showing (the splitter scales them to
 PLOT_MIN_HEIGHT = 200
 
 
-def _table(columns: tuple[tuple[str, str], ...], rows: list[tuple[str, list[str]]]) -> str:
-    """A rich-text table: a header of the ``columns``' titles (in the interface's language), a row per scorer."""
+def _table(data: LengthStudyData, columns: tuple[tuple[str, str], ...], rows: list[tuple[str, list[str]]]) -> str:
+    """A rich-text table: a header of the ``columns``' titles (in the interface's language), a row per scorer
+    (``rows``: its name in ``data``, its cells)."""
     header = "".join(f"<th>&nbsp;{html.escape(QCoreApplication.translate('LengthStudyModel', title))}&nbsp;</th>"
                      for _, title in columns)
-    body = "".join(f"<tr><td>{html.escape(scorer_label(label))}</td>"
-                   + "".join(f"<td align='right'>{html.escape(v)}</td>" for v in values) + "</tr>" for label, values in rows)
+    body = "".join(f"<tr><td>{html.escape(scorer_label(data.row_of(name)))}</td>"
+                   + "".join(f"<td align='right'>{html.escape(v)}</td>" for v in values) + "</tr>" for name, values in rows)
     return f"<table><tr><th></th>{header}</tr>{body}</table>"
 
 
@@ -256,7 +257,7 @@ class LengthStudyView(QWidget):
             self.loops_label.setText(looping_text(data))
             self._show_attention(data)
             for (_sample, label), series in zip(self.legend.items, data.series, strict=False):
-                label.setText(scorer_label(series.label))
+                label.setText(scorer_label(series.row))
             for index in range(self.bucket_combo.count()):
                 self.bucket_combo.setItemData(index, self._scores_text(self.bucket_combo.itemData(index), html=False),
                                               Qt.ItemDataRole.ToolTipRole)
@@ -294,14 +295,14 @@ class LengthStudyView(QWidget):
             self._show_bucket(None)
 
     def _show_missing(self, data: LengthStudyData) -> None:
-        notes = [f"{scorer_label(s.label)}: {QCoreApplication.translate('LengthStudyModel', s.note)}"
+        notes = [f"{scorer_label(s.row)}: {QCoreApplication.translate('LengthStudyModel', s.note)}"
                  for s in data.missing]
         self.missing_label.setText(self.tr("Not drawn — %1.").replace("%1", "; ".join(notes)) if notes else "")
         self.missing_label.setVisible(bool(notes))
 
     def _show_attention(self, data: LengthStudyData) -> None:
         rows = table_rows(data, attention_table(data), len(ATTENTION_COLUMNS))
-        attributed = attribution_rows(data, [label for label, _ in rows])  # a second table: one row was too wide
+        attributed = attribution_rows(data, [name for name, _ in rows])  # a second table: one row was too wide
         reading = "\n\n".join(text for text in (attention_reading(data), alignment_text(data), attribution_text(data))
                               if text)
         self.attention_label.setToolTip(_tr(ATTENTION_TIP) + "\n\n" + attribution_tooltip(data, [r[0] for r in rows]))
@@ -313,9 +314,9 @@ class LengthStudyView(QWidget):
             self.attention_label.hide()
             return
         self.attention_label.setText(
-            self.tr("<b>How they attend</b> (test split, greedy)") + _table(ATTENTION_COLUMNS + ALIGNMENT_COLUMNS, rows)
+            self.tr("<b>How they attend</b> (test split, greedy)") + _table(data, ATTENTION_COLUMNS + ALIGNMENT_COLUMNS, rows)
             + (self.tr("<b>Does the output depend on where they attend?</b> (attribution study, a sample of the test "
-                       "split)") + _table(ATTRIBUTION_COLUMNS, attributed) if attributed else ""))
+                       "split)") + _table(data, ATTRIBUTION_COLUMNS, attributed) if attributed else ""))
         self.attention_label.show()
 
     def _draw(self) -> None:
@@ -325,7 +326,7 @@ class LengthStudyView(QWidget):
         self.curves = {}
         for index, series in enumerate(self.data.series):
             pen = series_pen(series, index)
-            curve = item.plot(list(series.xs), list(series.bleu), pen=pen, name=scorer_label(series.label),
+            curve = item.plot(list(series.xs), list(series.bleu), pen=pen, name=scorer_label(series.row),
                               symbol="s" if series.highlight else "o", symbolSize=9,
                               symbolBrush=pen.color(), symbolPen=pen.color())
             curve.setZValue(10 if series.highlight else 0)
@@ -372,7 +373,7 @@ class LengthStudyView(QWidget):
         self.bucketChosen.emit(label)
 
     def _scores_text(self, label: str, html: bool) -> str:
-        parts = [f"{scorer_label(name)}: BLEU {bleu:.1f}, chrF {chrf:.1f}" for name, _n, bleu, chrf in
+        parts = [f"{scorer_label(self.data.row_of(name))}: BLEU {bleu:.1f}, chrF {chrf:.1f}" for name, _n, bleu, chrf in
                  bucket_summary(self.data, label)]
         if not html:
             return "\n".join(parts)
