@@ -29,7 +29,7 @@ import weakref
 from collections.abc import Callable, Generator, Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
 if TYPE_CHECKING:
     from engine.training import RunSteering
@@ -155,7 +155,9 @@ class WorkerHandle(QObject):
         self.thread.setObjectName(name)
         worker.moveToThread(self.thread)
         self.thread.started.connect(worker.run)
-        worker.finished.connect(self.thread.quit)
+        # Directly, from the worker's thread (QThread.quit is thread-safe): queued to the GUI thread, the
+        # quit waited for a GUI thread blocked in stop()'s wait, so a graceful stop always ran out its time.
+        worker.finished.connect(self.thread.quit, Qt.ConnectionType.DirectConnection)
 
     def start(self) -> None:
         self.thread.start()
