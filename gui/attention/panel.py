@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -44,8 +43,24 @@ from gui.attention.head_rows import MEAN, head_row, layer_rows, shown_rows, stac
 from gui.attention.heads import HeadChooser
 from gui.attention.heatmap import HeatmapView
 from gui.attention.inspector import StepInspector
-from gui.attention.map_units import MapUnits, UnitsCache, cell_text, steering_mark, warm_up_segmenter
+from gui.attention.map_units import MapUnits, UnitsCache, warm_up_segmenter
 from gui.attention.no_attention import no_attention_note
+from gui.attention.panel_state import (
+    draws_map,
+    head_counts,
+    highlighted_row,
+    hover_line,
+    inspected_index,
+    inspector_at_once,
+    inspector_wait_ms,
+    layer_view,
+    map_piece_rows,
+    marked_row_labels,
+    outlined_cell,
+    page_of,
+    rows_to_announce,
+    word_piece,
+)
 from gui.attention.record import DecodeRecord
 from gui.attention.row_scroll import with_row_scroll_bar
 from gui.attention.throttle import FrameThrottle
@@ -62,7 +77,7 @@ HOVER_HINT = QT_TRANSLATE_NOOP("AttentionPanel", "Hover a cell for its weight ·
 
 
 class AttentionPanel(QWidget):
-    """Live view of one decoding run's attention."""
+    """Live view of one decoding run's attention (its decisions: gui/attention/panel_state.py)."""
 
     stepShown = Signal(int)  # output position i, once per row as it appears
     cellHovered = Signal(int, int)  # (row, column) under the pointer; (-1, -1) when none
@@ -227,7 +242,7 @@ class AttentionPanel(QWidget):
         self.record = DecodeRecord(tuple(source_tokens), uses_attention, scorer)
         self._pinned = self._preview = -1
         self._emitted = 0
-        self.stack.setCurrentIndex(0 if uses_attention else 1)
+        self.stack.setCurrentIndex(page_of(uses_attention))
         self._lay_out_columns()
         self.hover_label.setText(self.tr(self.hover_hint))
         self.inspector.clear(scorer)
@@ -239,7 +254,7 @@ class AttentionPanel(QWidget):
     def show_step(self, step: DecodeStep) -> None:
         """Take in one step: data now, ``stepShown`` for each new row, drawing soon."""
         self.record.add(step)
-        self._count_heads(step)
+        self.head_chooser.set_head_count(*head_counts(step))  # offered for a mechanism of several heads
         self._announce()
         self._throttle.request()
 
@@ -253,7 +268,7 @@ class AttentionPanel(QWidget):
     def show_hypothesis(self, step: DecodeStep) -> None:
         """Show one hypothesis of the search (its tokens and attention rows), e.g. a beam-tree node."""
         self.record.add(step)
-        self._count_heads(step)
+        self.head_chooser.set_head_count(*head_counts(step))
         self.render_now()
         self.select_step(step.index)
 
@@ -265,15 +280,10 @@ class AttentionPanel(QWidget):
         """Draw soon, throttled (an attribution came in)."""
         self._throttle.request()
 
-    def _count_heads(self, step: DecodeStep) -> None:
-        """Offer the heads' choice when the run's mechanism has several heads (H×S rows), of each layer (L×H×S)."""
-        heads, layers = step.head_attention, step.layer_attention
-        self.head_chooser.set_head_count(0 if heads is None else heads.shape[0], 1 if layers is None else len(layers))
-
     def _announce(self) -> None:
-        while self._emitted < self.record.row_count:
-            self._emitted += 1
-            self.stepShown.emit(self._emitted - 1)
+        for index in rows_to_announce(self._emitted, self.record.row_count):
+            self._emitted = index + 1
+            self.stepShown.emit(index)
 
     # -- drawing ----------------------------------------------------------------------------
     def render_now(self) -> None:
@@ -283,14 +293,14 @@ class AttentionPanel(QWidget):
 
     def _render(self, inspector_now: bool = False) -> None:
         record = self.record
-        if record.uses_attention or self.attribution.active:
+        if draws_map(record.uses_attention, self.attribution.active):
             self._lay_out_columns()
             units, shown = self._units, self.attribution
-            rows = int(record.matrix.shape[0]) if record.uses_attention else record.row_count
+            rows = map_piece_rows(record.uses_attention, int(record.matrix.shape[0]), record.row_count)
             matrix = shown.drawn(units, rows) if shown.active else units.matrix(self.shown_matrix())
             self.heatmap.set_rows(matrix, self._row_labels(units, rows), record.finished)
-            self.heatmap.highlight_row(units.row_of(self._preview if self._preview >= 0 else self._pinned))
-        if inspector_now or record.finished or self._pinned >= 0 or self._preview >= 0:
+            self.heatmap.highlight_row(highlighted_row(units, self._preview, self._pinned))
+        if inspector_at_once(inspector_now, record.finished, self._pinned, self._preview):
             self._show_inspected()
         else:
             self._show_inspected_soon()
@@ -308,11 +318,11 @@ class AttentionPanel(QWidget):
 
     def _show_inspected_soon(self) -> None:
         """The newest step in the inspector, at most every INSPECTOR_INTERVAL_MS."""
-        wait_ms = INSPECTOR_INTERVAL_MS - (time.monotonic() - self._inspector_shown_at) * 1000
-        if wait_ms <= 0:
+        wait_ms = inspector_wait_ms((time.monotonic() - self._inspector_shown_at) * 1000, INSPECTOR_INTERVAL_MS)
+        if wait_ms == 0:
             self._show_inspected()
         elif not self._inspector_timer.isActive():
-            self._inspector_timer.start(int(wait_ms) + 1)
+            self._inspector_timer.start(wait_ms)
 
     def _row_labels(self, units: MapUnits | None = None, rows: int | None = None) -> list[str]:
         """The map's row labels (of ``units``' first ``rows`` pieces; by default the map's, all),
@@ -320,14 +330,10 @@ class AttentionPanel(QWidget):
         attention was set by hand (in the word view: any of its pieces)."""
         units = self._units if units is None else units
         rows = int(self.record.matrix.shape[0]) if rows is None else rows
-        return [steering_mark([self.record.step(k) for k in units.row_pieces(row) if k < rows]) + label
-                for row, label in enumerate(units.row_labels(rows))]
+        return marked_row_labels(units, rows, self.record.step)
 
     def _inspected_index(self) -> int:
-        for index in (self._preview, self._pinned):
-            if 0 <= index < self.record.row_count:
-                return index
-        return self.record.row_count - 1
+        return inspected_index(self._preview, self._pinned, self.record.row_count)
 
     def _show_inspected(self) -> None:
         self._inspector_timer.stop()
@@ -336,11 +342,9 @@ class AttentionPanel(QWidget):
         if index < 0:
             return
         record, units = self.record, self._units
-        step, head, layer = record.step(index), self.head_chooser.head, self.head_chooser.layer
-        row, heads = record.row(index), step.head_attention if step is not None else None
-        if layer is not None and step is not None and step.layer_attention is not None:
-            row, heads = step.layer_attention[layer].mean(axis=0), step.layer_attention[layer]  # an earlier layer's
-            step = replace(step, scores=np.log(np.maximum(row, np.finfo(np.float32).tiny)))  # its log ᾱ, as the last's
+        step, head = record.step(index), self.head_chooser.head
+        step, row, heads = layer_view(step, record.row(index), step.head_attention if step is not None else None,
+                                      self.head_chooser.layer)  # an earlier layer's: its log ᾱ as the last's scores
         self.inspector.show_step(index, record.target_tokens[index], step, row,
                                  record.source_tokens, record.scorer, record.uses_attention,
                                  source_split=units.source, words=units.words, note=self._word_note(index),
@@ -349,15 +353,11 @@ class AttentionPanel(QWidget):
 
     def _word_note(self, index: int) -> str:
         """In the word view, which output word step ``index`` belongs to when that word has several pieces."""
-        units = self._units
-        if not units.words:
+        piece = word_piece(self._units, index)
+        if piece is None:
             return ""
-        row = units.row_of(index)
-        pieces = units.row_pieces(row)
-        if len(pieces) < 2:
-            return ""
-        return (self.tr("piece %1 of the word ‘%2’ (steps %3–%4; its map row averages them)").replace("%1", str(index - pieces.start + 1))
-                .replace("%2", units.target.words[row]).replace("%3", str(pieces.start)).replace("%4", str(pieces.stop - 1)))
+        return (self.tr("piece %1 of the word ‘%2’ (steps %3–%4; its map row averages them)").replace("%1", str(piece.number))
+                .replace("%2", piece.word).replace("%3", str(piece.first)).replace("%4", str(piece.last)))
 
     # -- interaction ------------------------------------------------------------------------
     def select_step(self, index: int) -> None:
@@ -371,28 +371,21 @@ class AttentionPanel(QWidget):
     def preview_step(self, index: int) -> None:
         """Show step ``index`` while the pointer is on its output token (-1 ends the preview)."""
         self._preview = index
-        self.heatmap.highlight_row(self._units.row_of(index if index >= 0 else self._pinned))
+        self.heatmap.highlight_row(highlighted_row(self._units, index, self._pinned))
         self._show_inspected()
 
     def highlight_column(self, column: int) -> None:
         """Outline the cell of the inspected row under source token ``column`` (-1 clears)."""
-        units = self._units
-        self.heatmap.highlight_cell(units.row_of(self._inspected_index()) if column >= 0 else -1,
-                                    units.column_of(column))
+        self.heatmap.highlight_cell(*outlined_cell(self._units, self._inspected_index(), column))
 
     def _on_cell_hovered(self, row: int, column: int) -> None:
         """A map cell (in the map's units) under the pointer: its weight here, its first pieces out."""
-        units = self._units
-        if row < 0:
-            self.hover_label.setText(self.tr(self.hover_hint))
-            self.hover_label.setToolTip(self.tr(self.hover_hint))
-            self.cellHovered.emit(-1, -1)
-            return
-        text = self.attribution.relabel(cell_text(units, row, column, self.heatmap.weight(row, column),
-                                                  self.heatmap._row_labels[row]))
+        line = hover_line(self._units, row, column, self.heatmap.weight(row, column) if row >= 0 else 0.0,
+                          self.heatmap._row_labels[row] if row >= 0 else "")
+        text = self.tr(self.hover_hint) if line.text is None else self.attribution.relabel(line.text)
         self.hover_label.setText(text)
         self.hover_label.setToolTip(text)
-        self.cellHovered.emit(units.row_pieces(row).start, units.column_pieces(column).start)
+        self.cellHovered.emit(*line.pieces)
 
     def _on_cell_clicked(self, row: int, column: int, shift: bool) -> None:
         units = self._units

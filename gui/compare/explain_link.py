@@ -16,8 +16,9 @@ coverage bars, the difference map, the maps opened large and the inspector stay 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 from PySide6.QtCore import QObject, QSettings, QTimer
@@ -34,7 +35,6 @@ from gui.attention.throttle import FrameThrottle
 
 if TYPE_CHECKING:
     from gui.compare.panel import ScorerPanel
-    from gui.compare.tab import CompareTab
 
 
 @dataclass(frozen=True)
@@ -74,14 +74,39 @@ def grid_items(subjects: dict[str, tuple[object, ShownRows]], method: str):
                 items.close()
 
 
-class CompareExplain(QObject):
-    """The grid's chooser and the attributions behind its maps."""
+class ExplainParts(Protocol):
+    """What the attributions read and drive of the Compare tab (CompareTab is one)."""
 
-    def __init__(self, tab: CompareTab) -> None:
-        super().__init__(tab)
-        self.tab = tab
-        self.choice = MapChoice("compare")
-        tab.view_bar.layout().insertWidget(0, self.choice)
+    def scorer_panels(self) -> Mapping[str, ScorerPanel]:
+        """The grid's panels by scorer."""
+        ...
+
+    def run_sentence(self) -> str | None:
+        """The sentence of the run on screen; None before the first."""
+        ...
+
+    def translator_of(self, scorer: str) -> object | None:
+        """The translator of the model behind ``scorer``'s panel (None: no model loaded)."""
+        ...
+
+    def start_job(self, work: Callable[[], Iterator], name: str) -> Any:
+        """Run ``work``'s items in the tab's worker (gui/workers.py); the job."""
+        ...
+
+    def map_scale(self) -> str:
+        """The maps' colour scale (unit, row, auto)."""
+        ...
+
+
+class CompareExplain(QObject):
+    """The grid's chooser and the attributions behind its maps. CompareTab puts :attr:`choice` in its view bar
+    and calls :meth:`on_slots`, :meth:`reset`, :meth:`on_run_finished` and :meth:`redraw_all` when its
+    controller's direction, run or colour scale change."""
+
+    def __init__(self, parts: ExplainParts, parent: QObject | None = None, choice: MapChoice | None = None) -> None:
+        super().__init__(parent)
+        self.parts = parts
+        self.choice = choice if choice is not None else MapChoice("compare")  # α or which attribution
         self.choice.restore(QSettings())
         self.stores: dict[str, AttributionStore] = {}
         self.subjects: dict[str, tuple[str, ...]] = {}  # scorer → the output pieces its attributions explain
@@ -92,13 +117,8 @@ class CompareExplain(QObject):
         self._dirty: set[str] = set()
         self._suffixes: dict[str, str] = {}  # scorer → the share said after its figures
         self._throttle = FrameThrottle(self._draw_dirty, self)
-        controller = tab.controller
-        controller.slotsChanged.connect(lambda _slots: self._on_slots())
-        controller.runStarted.connect(lambda _run: self._reset())
-        controller.runFinished.connect(self._on_run_finished)
         self.choice.methodChanged.connect(self._on_method)
         self.choice.cancelRequested.connect(self.cancel)
-        tab.view_bar.colorScaleChanged.connect(lambda _name: self.redraw_all())
 
     @property
     def method(self) -> str:
@@ -109,13 +129,14 @@ class CompareExplain(QObject):
         return self.job is not None
 
     # -- the grid ---------------------------------------------------------------------------
-    def _on_slots(self) -> None:
+    def on_slots(self) -> None:
         """New panels (another direction): their redraws of α are followed by the attribution's."""
-        self._reset()
-        for scorer, panel in self.tab.panels.items():
+        self.reset()
+        for scorer, panel in self.parts.scorer_panels().items():
             panel.mapDrawn.connect(lambda _final, scorer=scorer: self._after_panel_draw(scorer))
 
-    def _reset(self) -> None:
+    def reset(self) -> None:
+        """A new run: the job under way ends and the attributions computed go."""
         self._drop_job()
         self.stores, self.subjects, self.failures = {}, {}, {}
         self._dirty.clear()
@@ -123,12 +144,12 @@ class CompareExplain(QObject):
 
     def _panels(self) -> dict[str, ScorerPanel]:
         """The panels backed by a model (the fixed-context one too: its share on the source is said)."""
-        return {s: p for s, p in self.tab.panels.items() if p.isEnabled()}
+        return {s: p for s, p in self.parts.scorer_panels().items() if p.isEnabled()}
 
     def _mapped(self) -> dict[str, ScorerPanel]:
         return {s: p for s, p in self._panels().items() if p.heatmap is not None}
 
-    def _on_run_finished(self) -> None:
+    def on_run_finished(self) -> None:
         """Every panel has its final rows: attribute them (the chosen method, unless α)."""
         self.stores, self.subjects, self.failures = {}, {}, {}
         self._start(self.method)
@@ -143,26 +164,26 @@ class CompareExplain(QObject):
             self._start(method)
 
     def _start(self, method: str) -> None:
-        run, bundles = self.tab.controller.run, self.tab.controller.bundles
-        if method == ALPHA or run is None:
+        sentence = self.parts.run_sentence()
+        if method == ALPHA or sentence is None:
             return
         subjects = {}
         for scorer, panel in self._panels().items():
-            bundle = bundles.get(scorer)
-            if bundle is None or not panel.target_tokens:  # the run has ended: every panel has its final rows
+            translator = self.parts.translator_of(scorer)
+            if translator is None or not panel.target_tokens:  # the run has ended: every panel has its final rows
                 continue
             store = self.stores.setdefault(scorer, AttributionStore(len(panel.source_tokens)))
             self.subjects[scorer] = tuple(panel.target_tokens)
             if store.complete(method, len(panel.target_tokens)):
                 continue
             steps = panel.rows.steps if len(panel.rows.steps) == len(panel.target_tokens) else ()
-            subjects[scorer] = (bundle.translator, ShownRows(run.text, tuple(panel.source_tokens),
-                                                             tuple(panel.target_tokens), tuple(steps)))
+            subjects[scorer] = (translator, ShownRows(sentence, tuple(panel.source_tokens),
+                                                      tuple(panel.target_tokens), tuple(steps)))
         self._drop_job()
         if not subjects:
             self.choice.show_progress("", running=False)
             return
-        job = self.tab.controller.jobs.start(lambda: grid_items(subjects, method), "compare explain")
+        job = self.parts.start_job(lambda: grid_items(subjects, method), "compare explain")
         self.job, self.job_method = job, method
         self._total = sum(len(shown.tokens) for _t, shown in subjects.values())
         self._done = 0
@@ -235,7 +256,7 @@ class CompareExplain(QObject):
                 self._show_share(scorer)
             elif self.method == ALPHA:
                 self._show_share(scorer)
-                alpha_colours(panel.heatmap, self.tab.view_bar.scale_name())
+                alpha_colours(panel.heatmap, self.parts.map_scale())
                 shown = panel.shown_matrix()
                 if shown is not None and panel.target_tokens:
                     panel.heatmap.set_rows(shown, panel.target_tokens, finished=panel.map_final)
@@ -245,7 +266,7 @@ class CompareExplain(QObject):
     def shown_matrix(self, scorer: str) -> np.ndarray | None:
         """The attribution a map shows, piece by piece (rows × source pieces; NaN: not computed yet); None
         while the map shows α or has no rows."""
-        panel = self.tab.panels.get(scorer)
+        panel = self.parts.scorer_panels().get(scorer)
         if self.method == ALPHA or panel is None or not panel.target_tokens:
             return None
         rows = len(panel.target_tokens)
@@ -256,18 +277,18 @@ class CompareExplain(QObject):
 
     def draw(self, scorer: str) -> None:
         """Draw the chosen attribution in ``scorer``'s map, on its own diverging scale."""
-        panel = self.tab.panels.get(scorer)
+        panel = self.parts.scorer_panels().get(scorer)
         matrix = self.shown_matrix(scorer)
         self._show_share(scorer)
         if panel is None or panel.heatmap is None or matrix is None:
             return
-        diverging_colours(panel.heatmap, diverging_scale(self.method, self.tab.view_bar.scale_name() == "row"))
+        diverging_colours(panel.heatmap, diverging_scale(self.method, self.parts.map_scale() == "row"))
         panel.heatmap.set_rows(matrix, panel.target_tokens, finished=panel.map_final)
 
     def share_on_source(self, scorer: str) -> float | None:
         """The mean share of ``scorer``'s attribution on the source over the steps computed (None: none yet,
         or the maps show α)."""
-        panel, store = self.tab.panels.get(scorer), self.stores.get(scorer)
+        panel, store = self.parts.scorer_panels().get(scorer), self.stores.get(scorer)
         if self.method == ALPHA or panel is None or store is None or not store.count(self.method) \
                 or self.subjects.get(scorer) != tuple(panel.target_tokens):
             return None
@@ -276,7 +297,7 @@ class CompareExplain(QObject):
     def _show_share(self, scorer: str) -> None:
         """After the panel's figures: how much of its attribution was on the source (the rest on the words it
         had written) — for the fixed-context panel, whose output has no map here, the one figure of it."""
-        panel = self.tab.panels.get(scorer)
+        panel = self.parts.scorer_panels().get(scorer)
         if panel is None:
             return
         text, suffix = panel.numbers.text(), self._suffixes.pop(scorer, "")
@@ -293,7 +314,7 @@ class CompareExplain(QObject):
     def panel_record(self, scorer: str) -> dict | None:
         """The grid export's ``attribution`` of ``scorer``'s panel (gui/attention/attribution_math.py's record,
         pieces); None while the maps show α or nothing of it is computed."""
-        panel, store = self.tab.panels.get(scorer), self.stores.get(scorer)
+        panel, store = self.parts.scorer_panels().get(scorer), self.stores.get(scorer)
         if self.method == ALPHA or panel is None or store is None \
                 or self.subjects.get(scorer) != tuple(panel.target_tokens):
             return None

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
 
-from gui.compare.model import ATTENTION_SCORERS, PanelSlot, missing_model, panel_title
+from gui.compare.decisions import difference_scorers
+from gui.compare.model import PanelSlot, missing_model, panel_title
 from gui.compare.tab_widgets import INSPECTOR_HINT
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ def retranslate_compare(tab: CompareTab) -> None:
     for slot in controller.slots:
         if (panel := tab.panels.get(slot.scorer)) is not None:
             _relabel_panel(panel, slot)
-    tab.show_directions(controller.directions() or [controller.direction], controller.direction)
+    tab.show_directions(controller.directions(), controller.direction)
     _relabel_difference(tab)
     tab._fill_targets()
     tab.inspector.hint = QCoreApplication.translate("CompareWidgets", INSPECTOR_HINT)
@@ -54,8 +55,7 @@ def _relabel_panel(panel, slot: PanelSlot) -> None:
 def _relabel_difference(tab: CompareTab) -> None:
     """The difference map's two scorer choices offered again under their new labels, the choices kept."""
     chosen = (tab.difference.first.currentData(), tab.difference.second.currentData())
-    tab.difference.set_scorers([(s.scorer, s.label) for s in tab.controller.slots
-                                if s.usable and s.scorer in ATTENTION_SCORERS])
+    tab.difference.set_scorers(difference_scorers(tab.controller.slots))
     for box, key in zip((tab.difference.first, tab.difference.second), chosen, strict=True):
         if box.findData(key) >= 0:
             box.setCurrentIndex(box.findData(key))

@@ -20,7 +20,7 @@ back a panel: a click on a training curve, gui.common.past; Back leaves them in 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -29,15 +29,17 @@ from PySide6.QtWidgets import QWidget
 
 from gui.common.examples import fill_examples_menu, load_examples
 from gui.common.tab_protocol import DECODE_STOP_MS, CloseQuestion
+from gui.compare import decisions
 from gui.compare.aligner_map import map_columns
 from gui.compare.controller import CompareController, CompareRun
+from gui.compare.decisions import NOT_INSPECTED, InspectorMove, Status
 from gui.compare.enlarged import EnlargedMap
 from gui.compare.explain_link import CompareExplain
+from gui.compare.grid_maps import GridMaps
 from gui.compare.inspection import show_panel_step
 from gui.compare.language import retranslate_compare
 from gui.compare.layout import plan_grid
 from gui.compare.model import (
-    ATTENTION_SCORERS,
     OWN_OUTPUTS,
     PanelNumbers,
     PanelRows,
@@ -46,12 +48,15 @@ from gui.compare.model import (
     training_note,
 )
 from gui.compare.panel import PanelScheduler, ScorerPanel
+from gui.compare.status_lines import status_text
 from gui.compare.tab_exports import CompareExports
 from gui.compare.tab_widgets import CompareWidgets
 
 
 class CompareTab(CompareWidgets):
-    """The Compare tab (objectName ``compareTab``)."""
+    """The Compare tab (objectName ``compareTab``). It is the ExportParts of its exports
+    (gui/compare/tab_exports.py) and the ExplainParts of its attributions (gui/compare/explain_link.py);
+    what it shows after each event is decided by gui/compare/decisions.py."""
 
     shutdown_ms = DECODE_STOP_MS
     statusChanged = Signal(str)
@@ -73,12 +78,12 @@ class CompareTab(CompareWidgets):
         self.panels: dict[str, ScorerPanel] = {}
         self.scheduler = PanelScheduler(self)  # the maps redraw one panel at a time
         self.examples = load_examples()
-        self._inspected: tuple[str, int] = ("", -1)  # (scorer, step) the inspector shows
+        self._inspected: tuple[str, int] = NOT_INSPECTED  # (scorer, step) the inspector shows
         self._input_notice = ""  # what was cut from a long input (engine.decoding.translator.PreparedSource.notice)
-        self.enlarged: dict[str, EnlargedMap] = {}  # the maps open in windows of their own, by scorer
-        self.exports = CompareExports(self)
+        self.maps = GridMaps(self, lambda: self.panels, self.view_bar, self.difference, self.inspector)
+        self.explain = CompareExplain(self, parent=self)  # every map: α or one attribution (explain_link.py)
+        self.exports = CompareExports(self, self.difference, self.view_bar, self.explain, parent=self)
         self._wire()
-        self.explain = CompareExplain(self)  # every map: α or one attribution (gui/compare/explain_link.py)
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
         super().changeEvent(event)
@@ -89,18 +94,18 @@ class CompareTab(CompareWidgets):
     def _wire(self) -> None:
         self.view_bar.wordViewChanged.connect(self._apply_view)
         self.view_bar.colorScaleChanged.connect(self._apply_view)
-        self.view_bar.resetZoomRequested.connect(self._reset_zoom)
+        self.view_bar.resetZoomRequested.connect(self.maps.reset_zoom)
         self.export_menu.addAction(self.tr("Grid as PNG…"), lambda: self.exports.ask_and_export("png"))
         self.export_menu.addAction(self.tr("Grid as SVG…"), lambda: self.exports.ask_and_export("svg"))
         self.export_menu.addAction(self.tr("Matrices as JSON…"), lambda: self.exports.ask_and_export("json"))
         c = self.controller
         c.slotsChanged.connect(self._on_slots)
-        c.modelsLoaded.connect(lambda: self._set_status(self.tr("Ready: type a sentence and press Enter.")))
+        c.modelsLoaded.connect(lambda: self.set_status(status_text(Status.READY)))
         c.modelFailed.connect(lambda scorer, message: self._panel_problem(scorer, message, disable=True))
         c.runStarted.connect(self._on_run_started)
         c.stepArrived.connect(lambda scorer, step: self.panels[scorer].show_step(step))
         c.decodeFinished.connect(self._on_decoded)
-        c.forcedStarted.connect(lambda t: self._set_status(self.tr("Scoring “%1” under every model…").replace("%1", t)))
+        c.forcedStarted.connect(lambda t: self.set_status(status_text(Status.SCORING, t)))
         c.forcedReady.connect(self._on_forced)
         c.forcedFailed.connect(lambda scorer, message: self._panel_problem(scorer, message))
         c.runFinished.connect(self._on_run_finished)
@@ -109,7 +114,7 @@ class CompareTab(CompareWidgets):
         c.alignerReady.connect(self.show_aligner_map)
         self.aligner.columns_of = lambda: map_columns(self.panels)  # its columns are the maps
         c.pastChanged.connect(self.show_past)
-        c.pastFailed.connect(self._set_status)
+        c.pastFailed.connect(self.set_status)
         self.input.returnPressed.connect(self.compare)
         self.compare_button.clicked.connect(self.compare)
         self.reference.editingFinished.connect(self._on_reference_changed)
@@ -118,8 +123,14 @@ class CompareTab(CompareWidgets):
             lambda _index: self.controller.set_direction(self.direction_combo.currentData()))
         self.difference.first.activated.connect(lambda _index: self._update_difference())
         self.difference.second.activated.connect(lambda _index: self._update_difference())
-        self.difference.heatmap.cellHovered.connect(lambda _row, column: self._highlight_column(column))
+        self.difference.heatmap.cellHovered.connect(lambda _row, column: self.maps.highlight_column(column))
         self.difference.shareRequested.connect(self._share_target)
+        explain = self.explain  # after the tab's own: new panels first, then their attributions
+        self.view_bar.layout().insertWidget(0, explain.choice)
+        c.slotsChanged.connect(lambda _slots: explain.on_slots())
+        c.runStarted.connect(lambda _run: explain.reset())
+        c.runFinished.connect(explain.on_run_finished)
+        self.view_bar.colorScaleChanged.connect(lambda _name: explain.redraw_all())
 
     # -- the tab protocol (gui/common/tab_protocol.py) ---------------------------------------
     def start(self) -> None:
@@ -131,21 +142,23 @@ class CompareTab(CompareWidgets):
 
     def load_models(self, direction: str | None = None) -> None:
         """Load the models of ``direction`` (else the one the tab was given), once."""
-        if self.started or self._closed:
+        load = decisions.first_load(self.started, self._closed, direction, self._first_direction(), self._past_request)
+        if load is None:
             return
         self.started = True
-        self.controller.start(direction or self._first_direction() or "zh-en")
-        if self._past_request is not None:
-            self.controller.use_past(*self._past_request)
-            self._past_request = None
+        direction, travel = load
+        self.controller.start(direction)
+        if travel.send is not None:
+            self.controller.use_past(*travel.send)
+        self._past_request = travel.waiting
 
     def use_past(self, folder: Path, step: float) -> None:
         """Back the run's scorer's panel with its weights nearest ``step`` (a click on a training curve);
         before the tab is first shown, only remembered (no model loads for a tab not looked at)."""
-        if self.started:
-            self.controller.use_past(folder, step)
-        else:
-            self._past_request = (folder, step)
+        travel = decisions.travel_to(self.started, folder, step)
+        if travel.send is not None:
+            self.controller.use_past(*travel.send)
+        self._past_request = travel.waiting
 
     def back_to_final(self) -> None:
         """Leave a run's earlier weights (those waiting for the tab to be shown too)."""
@@ -161,14 +174,13 @@ class CompareTab(CompareWidgets):
 
     def shutdown(self, timeout_ms: int = DECODE_STOP_MS) -> bool:
         self._closed = True
-        self._close_enlarged()
+        self.maps.close_enlarged()
         return self.controller.shutdown(timeout_ms)
 
-    def _close_enlarged(self) -> None:
-        for window in self.enlarged.values():
-            window.close()
-            window.deleteLater()
-        self.enlarged = {}
+    @property
+    def enlarged(self) -> dict[str, EnlargedMap]:
+        """The maps open in windows of their own, by scorer (gui/compare/grid_maps.py)."""
+        return self.maps.enlarged
 
     # -- models -----------------------------------------------------------------------------
     def _on_slots(self, slots) -> None:
@@ -176,50 +188,42 @@ class CompareTab(CompareWidgets):
         self._drop_panels()
         self.panels = {slot.scorer: self._new_panel(slot) for slot in slots}
         self.place_panels(self.panels, plan_grid([slot.scorer for slot in slots]))  # sized by the count
-        self.difference.set_scorers([(s.scorer, s.label) for s in slots if s.usable and s.scorer in ATTENTION_SCORERS])
-        self.show_directions(self.controller.directions() or [self.controller.direction], self.controller.direction)
+        self.difference.set_scorers(decisions.difference_scorers(slots))
+        self.show_directions(self.controller.directions(), self.controller.direction)
         self._fill_targets()
         self._fill_examples(slots)
         self.show_training_note(*training_note(slots))
-        self._set_status(self.tr("Loading the models…") if self.controller.loading else self.tr("No model for this direction."))
+        self.set_status(status_text(decisions.slots_status(self.controller.loading)))
 
     def _drop_panels(self) -> None:
         """Take the panels out (at once) and close the maps open large with them; clear the inspector."""
-        self._close_enlarged()  # they follow panels that are about to go
+        self.maps.close_enlarged()  # they follow panels that are about to go
         for panel in self.panels.values():
             self.scheduler.cancel(panel)  # a draw still waiting must not reach a panel about to be deleted
             panel.setParent(None)  # out of the grid (or of the inspector's cell) at once
             panel.deleteLater()
         self.panels = {}
-        self._inspected = ("", -1)
+        self._inspected = NOT_INSPECTED
         self.inspector.clear()
 
     def _new_panel(self, slot) -> ScorerPanel:
         panel = ScorerPanel(slot, scheduler=self.scheduler)
-        panel.columnHovered.connect(self._highlight_column)
+        panel.columnHovered.connect(self.maps.highlight_column)
         panel.stepHovered.connect(self._inspect)
         panel.enlargeRequested.connect(self.enlarge)
         if panel.head_chooser is not None:  # the inspector shows the head the map shows
             panel.head_chooser.headChanged.connect(lambda _head, scorer=slot.scorer: self._refresh_inspector(scorer))
-        self._view_map(panel.heatmap)
+        self.maps.view_map(panel.heatmap)
         return panel
 
     def _fill_examples(self, slots) -> None:
-        language = next((s.entry.source_language for s in slots if s.entry is not None), "")
-        examples = self.examples.get(language, [])
+        examples = self.examples.get(decisions.examples_language(slots), [])
         references = {e.text: e.reference for e in examples}
         fill_examples_menu(self.examples_menu, examples,
                            lambda text: self.set_sentence(text, references.get(text, "")))
 
     def _fill_targets(self) -> None:
-        current = self.target_choice()
-        self.target_combo.blockSignals(True)
-        self.target_combo.clear()
-        for key, text in target_choices(self.controller.slots, bool(self.reference.text().strip())):
-            self.target_combo.addItem(text, key)
-        index = self.target_combo.findData(current)
-        self.target_combo.setCurrentIndex(index if index >= 0 else 0)
-        self.target_combo.blockSignals(False)
+        self.show_targets(target_choices(self.controller.slots, bool(self.reference.text().strip())))
         if self.target_choice() != self.controller.target_choice:
             self.controller.set_target(self.target_choice())
 
@@ -229,13 +233,12 @@ class CompareTab(CompareWidgets):
     # -- runs -------------------------------------------------------------------------------
     def compare(self) -> None:
         text = self.input.text()
-        if not text.strip():
-            self._set_status(self.tr("Type a sentence first."))
-            return
         bundle = next(iter(self.controller.bundles.values()), None)
-        prepared = bundle.translator.prepare(text) if bundle is not None else None
-        if prepared is not None and prepared.empty:  # e.g. control characters only
-            self._set_status(self.tr("Nothing to compare: %1.").replace("%1", prepared.notice))
+        prepared = bundle.translator.prepare(text) if bundle is not None and text.strip() else None
+        empty_notice = prepared.notice if prepared is not None and prepared.empty else None  # e.g. control characters
+        refusal = decisions.compare_refusal(text, empty_notice)
+        if refusal is not None:
+            self.set_status(status_text(refusal, empty_notice or ""))
             return
         self.controller.compare(text, self.reference.text())
 
@@ -251,20 +254,19 @@ class CompareTab(CompareWidgets):
         self.controller.set_reference(self.reference.text())
 
     def _on_run_started(self, run: CompareRun) -> None:
-        notices = set()
+        notices = []
         for scorer, panel in self.panels.items():
             bundle = self.controller.bundles.get(scorer)
             if bundle is not None:
                 prepared = bundle.translator.prepare(run.text)
                 panel.begin(prepared.tokens)
-                if prepared.truncated:
-                    notices.add(prepared.notice)
-        self._input_notice = (self.tr("Long input: %1. Only that part is compared.").replace(
-            "%1", "; ".join(sorted(notices))) if notices else "")
+                notices += [prepared.notice] if prepared.truncated else []
+        cut = decisions.long_input_notices(notices)
+        self._input_notice = status_text(Status.LONG_INPUT, cut) if cut else ""
         self.difference.show_difference(None, None)
-        self._inspected = ("", -1)
+        self._inspected = NOT_INSPECTED
         self.inspector.clear()
-        self._set_run_status(self.tr("Decoding with every scorer…"))
+        self._set_run_status(Status.DECODING)
 
     def _numbers(self, scorer: str, tokens, attention, log_probability: float, text: str,
                  forced: bool = False) -> PanelNumbers:
@@ -284,16 +286,13 @@ class CompareTab(CompareWidgets):
         numbers = self._numbers(scorer, forced.tokens, forced.attention, forced.log_probability, own_output,
                                 forced=True)
         self.panels[scorer].show_result(PanelRows.from_forced(forced), forced.target, numbers, forced=True)
-        if forced.notice:
-            self.panels[scorer].show_problem(numbers.text() + " — " + forced.notice)
+        if problem := decisions.forced_problem(numbers.text(), forced.notice):
+            self.panels[scorer].show_problem(problem)
         self._refresh_inspector(scorer)
 
     def _on_run_finished(self) -> None:
         self._update_difference()
-        forced = self.target_choice() != OWN_OUTPUTS
-        self._set_run_status(self.tr("Done: every map shows the same target.") if forced else
-                             self.tr("Done: each map shows its own output. Choose a shared target to subtract "
-                                     "two maps."))
+        self._set_run_status(decisions.finished_status(self.target_choice()))
 
     def _update_difference(self) -> None:
         first = self.panels.get(self.difference.first.currentData())
@@ -302,43 +301,15 @@ class CompareTab(CompareWidgets):
 
     def enlarge(self, scorer: str) -> EnlargedMap | None:
         """Open ``scorer``'s map in a window of its own (or raise the one already open)."""
-        panel = self.panels.get(scorer)
-        if panel is None or panel.heatmap is None:
-            return None
-        window = self.enlarged.get(scorer)
-        if window is None:
-            window = self.enlarged[scorer] = EnlargedMap(panel, self)
-            window.place_beside(self.inspector)
-        window.show()
-        window.raise_()
-        window.activateWindow()
-        return window
+        return self.maps.enlarge(scorer)
 
     def _apply_view(self, *_choice) -> None:
-        """Words or pieces, and the colour scale, in every map (those open large too)."""
-        words = self.view_bar.word_view()
-        for window in self.enlarged.values():
-            self._view_map(window.heatmap)
-        for panel in self.panels.values():
-            panel.set_word_view(words)  # its map, labels and coverage bars in the new unit
-            self._view_map(panel.heatmap)
-        self.difference.heatmap.set_word_view(words)
+        """Words or pieces, and the colour scale, in every map (those open large too), the inspector's step again."""
+        self.maps.apply_view()
         self.aligner.redraw()
-        self._inspected, shown = ("", -1), self._inspected
+        self._inspected, shown = NOT_INSPECTED, self._inspected
         if shown[0]:
             self._inspect(*shown)
-
-    def _reset_zoom(self) -> None:
-        """Every map (those open large too, and the difference map) back to the view it opened with."""
-        maps = [p.heatmap for p in self.panels.values()] + [w.heatmap for w in self.enlarged.values()]
-        for heatmap in [*maps, self.difference.heatmap]:
-            if heatmap is not None:
-                heatmap.reset_zoom()
-
-    def _view_map(self, heatmap) -> None:
-        if heatmap is not None:
-            heatmap.set_word_view(self.view_bar.word_view())
-            heatmap.set_color_scale(self.view_bar.scale_name())
 
     def _share_target(self, key: str) -> None:
         """The difference panel's button: the same as choosing ``key`` under *Maps show*."""
@@ -366,28 +337,22 @@ class CompareTab(CompareWidgets):
 
     def _refresh_inspector(self, scorer: str) -> None:
         """A panel's rows were replaced: the inspector, when it showed one of them, shows the new one."""
-        shown_scorer, index = self._inspected
-        if shown_scorer == scorer:
-            if self.panels[scorer].step_detail(index) is not None:
-                self._inspect(scorer, index)
-            else:
-                self._inspected = ("", -1)
-                self.inspector.clear()
+        index = self._inspected[1]
+        move = decisions.inspector_after_rows(self._inspected, scorer, self.panels[scorer].step_detail(index) is not None)
+        if move is InspectorMove.SHOW:
+            self._inspect(scorer, index)
+        elif move is InspectorMove.CLEAR:
+            self._inspected = NOT_INSPECTED
+            self.inspector.clear()
 
-    def _highlight_column(self, column: int) -> None:
-        for panel in self.panels.values():
-            panel.highlight_column(column)
-        for window in self.enlarged.values():
-            window.highlight_column(column)
-        self.difference.heatmap.highlight_column(column)
-
-    def _set_status(self, text: str) -> None:
+    def set_status(self, text: str) -> None:
+        """Show ``text`` on the status line (and say it to the window's status bar)."""
         self.status.setText(text)
         self.statusChanged.emit(text)
 
-    def _set_run_status(self, text: str) -> None:
+    def _set_run_status(self, status: Status) -> None:
         """A status of the run in progress, with what was cut from a long input."""
-        self._set_status(f"{text} {self._input_notice}" if self._input_notice else text)
+        self.set_status(decisions.run_status_text(status_text(status), self._input_notice))
 
     # -- export (gui/compare/tab_exports.py) -------------------------------------------------
     def document(self) -> dict[str, Any]:
@@ -395,3 +360,29 @@ class CompareTab(CompareWidgets):
 
     def export_to(self, kind: str, path: Path) -> Path:
         return self.exports.export_to(kind, path)
+
+    # -- the parts its exports and attributions drive (tab_exports.ExportParts, explain_link.ExplainParts) --
+    def scorer_panels(self) -> Mapping[str, ScorerPanel]:
+        return self.panels
+
+    def shown_sentence(self) -> str:
+        return self.controller.run.text if self.controller.run else self.input.text()
+
+    def run_sentence(self) -> str | None:
+        return self.controller.run.text if self.controller.run else None
+
+    def reference_text(self) -> str:
+        return self.reference.text()
+
+    def flush_maps(self) -> None:
+        self.scheduler.flush()
+
+    def translator_of(self, scorer: str) -> object | None:
+        bundle = self.controller.bundles.get(scorer)
+        return bundle.translator if bundle is not None else None
+
+    def start_job(self, work: Callable[[], Iterator], name: str) -> Any:
+        return self.controller.jobs.start(work, name)
+
+    def map_scale(self) -> str:
+        return self.view_bar.scale_name()

@@ -32,9 +32,10 @@ from gui.common.fit_scroll import FitScrollArea
 from gui.common.menu_button import menu_button
 from gui.common.model_on_screen import PastBadge
 from gui.compare.aligner_map import AlignerPanel
+from gui.compare.decisions import direction_choices, kept_target, shared_target_offer
 from gui.compare.difference import DifferencePanel
 from gui.compare.layout import DIFFERENCE, INSPECTOR, GridPlan
-from gui.compare.model import OUTPUT_PREFIX, REFERENCE
+from gui.compare.model import REFERENCE
 from gui.compare.panel import ScorerPanel
 
 INSPECTOR_HINT = QT_TRANSLATE_NOOP("CompareWidgets", "Step inspector: hover a map row or an output token of any scorer "
@@ -140,6 +141,16 @@ class CompareWidgets(QWidget):
         self.training_note.setToolTip(whole)
         self.training_note.setVisible(bool(short))
 
+    def show_targets(self, choices: Sequence[tuple[str, str]]) -> None:
+        """Offer the (key, text) targets under *Maps show* (without a signal), the one chosen kept while offered."""
+        current = self.target_combo.currentData()
+        self.target_combo.blockSignals(True)
+        self.target_combo.clear()
+        for key, text in choices:
+            self.target_combo.addItem(text, key)
+        self.target_combo.setCurrentIndex(max(0, self.target_combo.findData(kept_target([k for k, _t in choices], current))))
+        self.target_combo.blockSignals(False)
+
     def select_target(self, key: str) -> bool:
         """Choose ``key`` under *Maps show* (without a signal); False when it is not offered."""
         index = self.target_combo.findData(key)
@@ -156,15 +167,15 @@ class CompareWidgets(QWidget):
     def shared_target_offer(self, first: ScorerPanel | None, busy: bool) -> tuple[str, str] | None:
         """The shared target the difference panel offers once a run is over: the reference when
         there is one, else the first scorer's own output (None while a run is under way)."""
-        if busy or first is None:
+        offered = [self.target_combo.itemData(i) for i in range(self.target_combo.count())]
+        key = shared_target_offer(offered, first.slot.scorer if first is not None else None,
+                                  bool(first is not None and first.target_tokens), busy)
+        if key is None or first is None:
             return None
-        if self.target_combo.findData(REFERENCE) >= 0:
+        if key == REFERENCE:
             return REFERENCE, QCoreApplication.translate("CompareTab", "Force the reference on every model")
-        key = OUTPUT_PREFIX + first.slot.scorer
-        if self.target_combo.findData(key) >= 0 and first.target_tokens:
-            return key, QCoreApplication.translate("CompareTab", "Force the %1 output on every model").replace(
-                "%1", first.slot.label)
-        return None
+        return key, QCoreApplication.translate("CompareTab", "Force the %1 output on every model").replace(
+            "%1", first.slot.label)
 
     def show_past(self, label: str) -> None:
         """Say which earlier weights back a panel (``label``), with the way back; "" hides both."""
@@ -196,7 +207,7 @@ class CompareWidgets(QWidget):
         listed even when no model of the catalog has it (a run's earlier weights), without a signal."""
         self.direction_combo.blockSignals(True)
         self.direction_combo.clear()
-        for direction in [*directions, *([current] if current not in directions else [])]:  # the shown one too
+        for direction in direction_choices(directions, current):  # the shown one too
             self.direction_combo.addItem(label_of_direction(direction), direction)
         self.direction_combo.setCurrentIndex(max(0, self.direction_combo.findData(current)))
         self.direction_combo.blockSignals(False)
