@@ -229,7 +229,7 @@ class StepInspector(QWidget):
         self._shown_call, self._cleared_scorer = None, scorer
         self.title.setText(self.hint if self.compact else
                            self.tr("Step inspector: hover or click an output token or a heatmap row."))
-        self.formula.setText(self._formulas(scorer, True) if scorer is not None else "")
+        self.formula.setText(self._formulas(scorer, True))
         self.context.clear()
         self.alternatives.clear()
         self.alternatives.hide()
@@ -269,7 +269,7 @@ class StepInspector(QWidget):
         source_tokens, weights, scores, own = _in_units(source_tokens, weights, scores, own, source_split, words)
         self._name_columns(words, head if one_head else MEAN)
         self.title.setText(self._title(index, token, probability, heading, note))
-        self.formula.setText(self._formulas(scorer, uses_attention, head if one_head else MEAN) if scorer is not None else "")
+        self.formula.setText(self._formulas(scorer, uses_attention, head if one_head else MEAN))
         self.alternatives.setText(self._alternatives(step, own, source_tokens))
         self.alternatives.setVisible(bool(self.alternatives.text()))  # no empty line above the table
         self._show_weights(index, source_tokens, weights, scores, uses_attention, head if one_head else MEAN)
@@ -336,8 +336,11 @@ class StepInspector(QWidget):
             self.alternativeChosen.emit(self.shown_index, int(link[4:]))
 
     @staticmethod
-    def _formulas(scorer: ScorerInfo, uses_attention: bool, head: int = MEAN) -> str:
-        """``scorer``'s score, the softmax and its context (for one ``head``, that head's score), from its row."""
+    def _formulas(scorer: ScorerInfo | None, uses_attention: bool, head: int = MEAN) -> str:
+        """``scorer``'s score, the softmax and its context (for one ``head``, that head's score), from its row;
+        "" for no scorer."""
+        if scorer is None:
+            return ""
 
         def bold(label: str) -> str:
             return "<b>" + QCoreApplication.translate("StepInspector", label) + "</b> "
