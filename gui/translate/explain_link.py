@@ -10,7 +10,8 @@ the engine is imported in the job's thread, and the panel redraws at most ~30 ti
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, QSettings, QTimer, Slot
 
@@ -19,9 +20,43 @@ from gui.attention.map_choice import method_label
 from gui.workers import Job, JobStarter
 
 if TYPE_CHECKING:
+    from PySide6.QtCore import SignalInstance
+
     from engine.decoding import Translation, Translator
-    from gui.attention.attribution_view import AttributionView
-    from gui.translate.tab import TranslateTab
+    from gui.attention.attribution_math import AttributionStore
+    from gui.attention.map_choice import MapChoice
+
+
+class AttributionShown(Protocol):
+    """What the link drives of the map's attribution (gui/attention/attribution_view.py): its chooser and
+    progress, the steps computed so far, and the learner's requests."""
+
+    @property
+    def methodChanged(self) -> SignalInstance: ...
+    @property
+    def cancelRequested(self) -> SignalInstance: ...
+    @property
+    def contrastRequested(self) -> SignalInstance: ...
+    @property
+    def method(self) -> str: ...
+    @property
+    def store(self) -> AttributionStore: ...
+    @property
+    def choice(self) -> MapChoice: ...
+    def offer(self) -> None: ...
+    def set_subject(self, tokens: tuple[str, ...]) -> None: ...
+    def add(self, item: object) -> None: ...
+    def show_progress(self, text: str, running: bool, why: str = "", tooltip: str = "") -> None: ...
+
+
+class DecodeRuns(Protocol):
+    """The controller's news of the decodes (gui/translate/controller.py): a run started (RunInfo), a run
+    finished (Translation)."""
+
+    @property
+    def runStarted(self) -> SignalInstance: ...
+    @property
+    def runFinished(self) -> SignalInstance: ...
 
 
 def explain_job(translator: Translator, translation: Translation, method: str, contrast: dict[int, str] | None = None):
@@ -47,21 +82,22 @@ def explain_job(translator: Translator, translation: Translation, method: str, c
 class ExplainLink(QObject):
     """Runs the attribution the map asks for, for the finished decode on screen."""
 
-    def __init__(self, tab: TranslateTab, jobs: JobStarter | None = None) -> None:
-        """``jobs`` runs the attributions: by default the controller's, so that closing the tab stops them
-        with the decode (tests pass a fake that runs them inline). The map's choice is remembered at once."""
-        super().__init__(tab)
-        self.tab = tab
-        self.jobs: JobStarter = jobs if jobs is not None else tab.controller.jobs
-        self.view: AttributionView = tab.view.attention_panel.attribution
+    def __init__(self, view: AttributionShown, runs: DecodeRuns, jobs: JobStarter, redraw: Callable[[], None],
+                 parent: QObject | None = None) -> None:
+        """``view``: the map's attribution; ``runs``: the decodes to explain; ``jobs`` runs the attributions
+        (the controller's, so that closing the tab stops them with the decode; tests pass a fake);
+        ``redraw`` draws the map now. The map's choice is remembered at once."""
+        super().__init__(parent)
+        self.jobs = jobs
+        self.view = view
+        self.redraw = redraw
         self.translator: Translator | None = None
         self.translation: Translation | None = None  # the finished decode the attributions explain
         self.job: Job | None = None
         self.job_method = ""
         self.contrast_job: Job | None = None
-        controller = tab.controller
-        controller.runStarted.connect(self._on_run_started)
-        controller.runFinished.connect(self._on_finished)
+        runs.runStarted.connect(self._on_run_started)
+        runs.runFinished.connect(self._on_finished)
         self.view.offer()
         self.view.choice.restore(QSettings())
         self.view.methodChanged.connect(self._on_method)
@@ -177,7 +213,7 @@ class ExplainLink(QObject):
             self.contrast_job = None
             if self.job is None:
                 self.view.show_progress("", running=False)
-            self.tab.view.attention_panel.render_now()
+            self.redraw()
 
     def _say_progress(self) -> None:
         if self.job is None or self.translation is None:

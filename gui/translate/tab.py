@@ -60,8 +60,8 @@ class TranslateTab(QWidget):
         """``pinned_folder``: the model folder named on the command line (opened first), if any."""
         super().__init__(parent)
         self.pinned_folder = pinned_folder
-        self.view = TranslateView()
-        self.controller = TranslateController(self)
+        self.view = view = TranslateView()
+        self.controller = controller = TranslateController(self)
         self.language = LanguageGate(self.controller, self.view.language_notice, self, self.view)  # another language
         self.status = ModelStatus()
         self.history = History()
@@ -72,20 +72,20 @@ class TranslateTab(QWidget):
         self.last_translation: Translation | None = None
         self.run: RunInfo | None = None  # the run shown
         self._run_refused = False  # the error line says why the last run was refused (engine.decoding.finite_output)
+        # The helpers, each given the parts it drives (never the tab itself):
+        panel, bar, say = view.attention_panel, view.choice_bar, self.statusMessage.emit
         self.steering = WhatIfSteering(  # what the user changed in the current sentence's decode
-            self.view.whatif_bar, self.view.attention_panel, self.controller, self.view.show_hint,
-            self.statusMessage.emit, lambda: self.beam_tree.update_footer())
+            view.whatif_bar, panel, controller, view.show_hint, say, lambda: self.beam_tree.update_footer())
         self.beam_tree = BeamTreeFollower(BeamTreeParts(  # the beam tree of the run shown
-            self.view.dock_beam_tree, self.view.target_output, self.view.attention_panel, lambda: self.controller.running,
-            lambda: self.run.beam_size if self.run else self.view.choice_bar.beam_spin.value(), self.steering), self)
-        bar = self.view.choice_bar
-        self.length_study = LengthStudyLink(StudyParts(self, self.controller, bar.beam_spin, bar.current_direction,
+            view.dock_beam_tree, view.target_output, panel, lambda: controller.running,
+            lambda: self.run.beam_size if self.run else bar.beam_spin.value(), self.steering), self)
+        self.length_study = LengthStudyLink(StudyParts(self, controller, bar.beam_spin, bar.current_direction,
                                                        lambda text: self.translate_text(text), self.add_reference,
-                                                       self.view.show_hint))
-        self.exports = RunExport(ExportParts(
-            self, self.view.attention_panel, lambda: self.run, self.view.target_output.text,
-            lambda: delay_for(bar.speed_slider.value()), self.statusMessage.emit, lambda: self.controller.bundle))
-        self.explain = ExplainLink(self)  # the attribution the map shows, computed after each decode
+                                                       view.show_hint))
+        self.exports = RunExport(ExportParts(self, panel, lambda: self.run, view.target_output.text,
+                                             lambda: delay_for(bar.speed_slider.value()), say, lambda: controller.bundle))
+        # the attribution the map shows, computed after each decode
+        self.explain = ExplainLink(panel.attribution, controller, controller.jobs, panel.render_now, self)
         self.unseen = UnseenWords(self.view)  # the input's words never seen in training
         self._latest_tokens: tuple[str, ...] | None = None  # the output of the newest step, not yet drawn
         self._frame_throttle = FrameThrottle(self._draw_frame, self)
@@ -94,7 +94,7 @@ class TranslateTab(QWidget):
         layout.addWidget(self.view)
         self._connect()
         self.language_refresh = LanguageRefresh(self, RefreshParts(  # the lines made of several messages, on a switch
-            self.controller, self.status, self.view.attention_panel, self._show_choices, self.update_input_state))
+            controller, self.status, panel, self._show_choices, self.update_input_state))
         self.update_input_state()
 
     @property
