@@ -14,7 +14,8 @@ from enum import Enum
 from pathlib import Path
 from typing import Protocol
 
-from gui.compare.model import ATTENTION_SCORERS, OUTPUT_PREFIX, OWN_OUTPUTS, REFERENCE
+from engine.settings import ScorerInfo  # torch-free
+from gui.compare.model import OUTPUT_PREFIX, OWN_OUTPUTS, REFERENCE
 
 NOT_INSPECTED: tuple[str, int] = ("", -1)  # (scorer, step) when the step inspector shows nothing
 DEFAULT_DIRECTION = "zh-en"  # when neither the caller nor the Translate tab names one
@@ -31,6 +32,9 @@ class Slot(Protocol):
 
     @property
     def usable(self) -> bool: ...
+
+    @property
+    def row(self) -> ScorerInfo: ...  # the scorer's registry row (whether it attends)
 
     @property
     def entry(self): ...  # the model's catalog entry (its ``source_language``), None without one
@@ -89,7 +93,7 @@ def long_input_notices(notices: Iterable[str]) -> str:
 
 def difference_scorers(slots: Sequence[Slot]) -> list[tuple[str, str]]:
     """(scorer, label) the difference map can subtract: the attention scorers backed by a model."""
-    return [(s.scorer, s.label) for s in slots if s.usable and s.scorer in ATTENTION_SCORERS]
+    return [(s.scorer, s.label) for s in slots if s.usable and s.row.uses_attention]  # as its registry row says
 
 
 def direction_choices(known: Sequence[str], current: str) -> list[str]:
