@@ -49,7 +49,7 @@ class SteeringMap(Protocol):
     def cellClicked(self) -> SignalInstance: ...
     @property
     def hover_label(self) -> QLabel: ...
-    hover_hint: str
+    hover_hint: object  # the hint's untranslated text (a QT_TRANSLATE_NOOP)
     def units(self) -> MapUnits: ...
 
 
@@ -120,9 +120,9 @@ class WhatIfSteering:
 
     def _attend_mode(self, on: bool) -> None:
         """The map's hint line says what a click does while "Set attention" is on."""
-        panel = self.panel
-        panel.hover_hint = SET_ATTENTION_HINT if on else HOVER_HINT
-        panel.hover_label.setText(QCoreApplication.translate("AttentionPanel", panel.hover_hint))
+        hint = str(SET_ATTENTION_HINT if on else HOVER_HINT)
+        self.panel.hover_hint = hint
+        self.panel.hover_label.setText(QCoreApplication.translate("AttentionPanel", hint))
 
     def undo(self) -> None:
         self.bar.reset()
