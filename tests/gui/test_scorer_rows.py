@@ -14,6 +14,7 @@ import pytest
 from engine.records.catalog import ModelEntry
 from engine.settings import SCORER_TABLE, scorer_row
 from gui.attention.inspector import StepInspector
+from gui.compare.decisions import difference_scorers
 from gui.compare.model import OUTPUT_PREFIX, panel_title, plan_slots, target_choices
 from gui.training.form import TrainingForm
 from gui.translate.choices import ModelChoices
@@ -68,6 +69,7 @@ def test_a_new_registry_row_gets_its_compare_panel_and_inspector_formulas(qtbot,
     assert "Dot product" in slots["dot"].reason  # a scorer without a model: named by its row's label
     targets = dict(target_choices(list(slots.values()), has_reference=False))
     assert targets[OUTPUT_PREFIX + "cosine"] == "The Cosine (Graves) output, forced on every model"
+    assert ("cosine", "Cosine (Graves)") in difference_scorers(list(slots.values()))  # the difference map's boxes
     inspector = StepInspector()
     qtbot.addWidget(inspector)
     inspector.clear(slots["cosine"].row)
