@@ -20,7 +20,7 @@ back a panel: a click on a training curve, gui.common.past; Back leaves them in 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -50,13 +50,13 @@ from gui.compare.model import (
 from gui.compare.panel import PanelScheduler, ScorerPanel
 from gui.compare.status_lines import status_text
 from gui.compare.tab_exports import CompareExports
+from gui.compare.tab_parts import CompareParts
 from gui.compare.tab_widgets import CompareWidgets
 
 
 class CompareTab(CompareWidgets):
-    """The Compare tab (objectName ``compareTab``). It is the ExportParts of its exports
-    (gui/compare/tab_exports.py) and the ExplainParts of its attributions (gui/compare/explain_link.py);
-    what it shows after each event is decided by gui/compare/decisions.py."""
+    """The Compare tab (objectName ``compareTab``). Its exports and attributions see it as the parts of
+    gui/compare/tab_parts.py; what it shows after each event is decided by gui/compare/decisions.py."""
 
     shutdown_ms = DECODE_STOP_MS
     statusChanged = Signal(str)
@@ -81,8 +81,10 @@ class CompareTab(CompareWidgets):
         self._inspected: tuple[str, int] = NOT_INSPECTED  # (scorer, step) the inspector shows
         self._input_notice = ""  # what was cut from a long input (engine.decoding.translator.PreparedSource.notice)
         self.maps = GridMaps(self, lambda: self.panels, self.view_bar, self.difference, self.inspector)
-        self.explain = CompareExplain(self, parent=self)  # every map: α or one attribution (explain_link.py)
-        self.exports = CompareExports(self, self.difference, self.view_bar, self.explain, parent=self)
+        parts = CompareParts(self.controller, lambda: self.panels, self.input, self.reference, self.target_choice,
+                             self.scheduler, self.view_bar, self.set_status, self.font)  # what the helpers see
+        self.explain = CompareExplain(parts, parent=self)  # every map: α or one attribution (explain_link.py)
+        self.exports = CompareExports(parts, self.difference, self.view_bar, self.explain, parent=self)
         self._wire()
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
@@ -360,29 +362,3 @@ class CompareTab(CompareWidgets):
 
     def export_to(self, kind: str, path: Path) -> Path:
         return self.exports.export_to(kind, path)
-
-    # -- the parts its exports and attributions drive (tab_exports.ExportParts, explain_link.ExplainParts) --
-    def scorer_panels(self) -> Mapping[str, ScorerPanel]:
-        return self.panels
-
-    def shown_sentence(self) -> str:
-        return self.controller.run.text if self.controller.run else self.input.text()
-
-    def run_sentence(self) -> str | None:
-        return self.controller.run.text if self.controller.run else None
-
-    def reference_text(self) -> str:
-        return self.reference.text()
-
-    def flush_maps(self) -> None:
-        self.scheduler.flush()
-
-    def translator_of(self, scorer: str) -> object | None:
-        bundle = self.controller.bundles.get(scorer)
-        return bundle.translator if bundle is not None else None
-
-    def start_job(self, work: Callable[[], Iterator], name: str) -> Any:
-        return self.controller.jobs.start(work, name)
-
-    def map_scale(self) -> str:
-        return self.view_bar.scale_name()
