@@ -126,9 +126,10 @@ def beam_batch(model: EncoderDecoder, source: Tensor, lengths: Tensor, max_lengt
     sentences = [_Sentence(beam_size, ranking, int(length), no_repeat_ngram) for length in lengths.tolist()]
     owners = list(range(source.size(0)))  # the sentence of each batch row
     state = encoded.initial_state
+    expanded, expanded_owners = encoded, None  # the encoder output, one row per live row (kept while the rows' owners stay)
     for step in range(max(max_lengths)):
-        rows = torch.tensor(owners, device=source.device)
-        expanded = _expand(encoded, rows)
+        if owners != expanded_owners:
+            expanded, expanded_owners = _expand(encoded, torch.tensor(owners, device=source.device)), owners
         logp, state, weights, _ = _step_logp(model, _last_tokens(sentences, source.device), state, expanded)  # R×V
         weights_np = weights.cpu().numpy() if weights is not None else None
         next_rows, owners = _advance(sentences, logp, weights_np, step + 1, max_lengths)

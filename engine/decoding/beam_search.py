@@ -93,14 +93,27 @@ class _Ranking:
         return list(zip(totals.view(-1)[flat].tolist(), flat.tolist(), strict=True))
 
 
+def _select_rows(tensor: Tensor, rows: Tensor) -> Tensor:
+    """``tensor.index_select(0, rows)`` laid out in memory as ``tensor`` is (a Transformer's cross-attention
+    keys and values are stored layer first, the keys transposed: engine.networks.transformer), so that a
+    step reads the rows' keys as the one-sentence step does, with no copy. The same values either way."""
+    if tensor.is_contiguous():
+        return tensor.index_select(0, rows)
+    order = sorted(range(tensor.dim()), key=tensor.stride, reverse=True)  # the dimensions, outermost first
+    stored = tensor.permute(order)
+    if not stored.is_contiguous():  # not a permutation of a contiguous block: the plain selection
+        return tensor.index_select(0, rows)
+    return stored.index_select(order.index(0), rows).permute([order.index(dim) for dim in range(tensor.dim())])
+
+
 def _expand(encoded: Encoded, rows: Tensor) -> Encoded:
     """Select (and repeat) batch rows of the encoder output: rows is a K-vector of indices."""
     memory = encoded.memory.index_select(0, rows)
     return Encoded(
         memory=memory,
         mask=encoded.mask.index_select(0, rows),
-        keys=encoded.keys.index_select(0, rows),
-        values=memory if encoded.values is encoded.memory else encoded.values.index_select(0, rows),
+        keys=_select_rows(encoded.keys, rows),
+        values=memory if encoded.values is encoded.memory else _select_rows(encoded.values, rows),
         summary=encoded.summary.index_select(0, rows),
         initial_state=tuple(t.index_select(0, rows) for t in encoded.initial_state),
     )

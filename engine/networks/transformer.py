@@ -114,9 +114,19 @@ class TransformerDecoder(nn.Module):
             yield layer
 
     def cross_keys_values(self, memory: Tensor) -> tuple[Tensor, Tensor]:
-        """memory: B×S×D → every layer's cross-attention keys and values, B×L×H×S×d each."""
+        """memory: B×S×D → every layer's cross-attention keys and values, B×L×H×S×d each.
+
+        Laid out in memory layer first (L×B×…), and for several sentences the keys transposed (L×B×H×d×S):
+        one layer's keys and values are then each one contiguous block, the operands of the step's products
+        q·Kᵀ and α·V as they are, so that no step copies them again. The values are a plain stack's; the
+        layout is the one the products read (one row reads Kᵀ as a transposed view, several a contiguous
+        Kᵀ: :func:`_step_keys`), so the weights are bit for bit those of keys laid out plainly."""
         pairs = [layer.cross_attention.keys_values(memory) for layer in self.decoder_layers()]
-        return torch.stack([k for k, _ in pairs], dim=1), torch.stack([v for _, v in pairs], dim=1)
+        values = torch.stack([v for _, v in pairs])  # L×B×H×S×d
+        if memory.size(0) == 1:
+            return torch.stack([k for k, _ in pairs]).transpose(0, 1), values.transpose(0, 1)
+        keys = torch.stack([k.transpose(-1, -2) for k, _ in pairs])  # L×B×H×d×S
+        return keys.permute(1, 0, 2, 4, 3), values.transpose(0, 1)
 
     def step(self, embedded: Tensor, state: State, encoded: Encoded, override: Tensor | None = None) -> StepOutput:
         """One output position. embedded: B×D = emb(y_{i-1}); state: (x_{i-1}, keys_1, values_1, …).
@@ -125,7 +135,8 @@ class TransformerDecoder(nn.Module):
         last layer's cross-attention; the model's own are reported beside it."""
         caches = state[1:]  # keys and values of layer 1, of layer 2, …: B×H×t×d each
         position = caches[0].size(2)
-        x = self.dropout(embedded * self.scale + self.positions(position, 1)).unsqueeze(1)  # B×1×D
+        x = embedded * self.scale + self.positions(position, 1)  # B×D
+        x = (self.dropout(x) if self.training else x).unsqueeze(1)  # B×1×D
         allowed = encoded.mask[:, None, None, :]  # B×1×1×S
         last = len(self.layers) - 1
         new_caches: list[Tensor] = []
@@ -133,7 +144,7 @@ class TransformerDecoder(nn.Module):
         weights = None
         for index, layer in enumerate(self.layers):
             x, layer_caches, weights = layer(
-                x, (caches[2 * index], caches[2 * index + 1]), (encoded.keys[:, index], encoded.values[:, index]),
+                x, (caches[2 * index], caches[2 * index + 1]), (_step_keys(encoded.keys, index), encoded.values[:, index]),
                 None, allowed, need_weights=True, override=override if index == last else None)
             new_caches += layer_caches
             own.append(weights.own[:, :, 0])  # B×H×(t+1)
@@ -164,6 +175,14 @@ class TransformerDecoder(nn.Module):
             cross = layer.cross_attention.keys_values(memory)
             x, _, _ = layer(x, None, cross, causal, allowed)
         return self.output(self.final_norm(x))  # B×T×V
+
+
+def _step_keys(keys: Tensor, layer: int) -> Tensor:
+    """keys: B×L×H×S×d (:meth:`TransformerDecoder.cross_keys_values`) → layer ``layer``'s, B×H×S×d, laid out as the
+    product q·Kᵀ has always read them: one row's as S×d (its Kᵀ a transposed view), several rows' as a contiguous
+    Kᵀ (which the product would otherwise copy at every step). The two differ in their last bits."""
+    chosen = keys[:, layer]
+    return chosen.contiguous() if chosen.size(0) == 1 else chosen
 
 
 class TransformerSeq2Seq(nn.Module):

@@ -84,7 +84,8 @@ class FeedForward(nn.Module):
         self.dropout = nn.Dropout(activation_dropout)
 
     def forward(self, x: Tensor) -> Tensor:
-        return self.outer(self.dropout(torch.relu(self.inner(x))))
+        active = torch.relu(self.inner(x))
+        return self.outer(self.dropout(active) if self.training else active)  # dropout is the identity in eval
 
 
 class Positions(nn.Module):
@@ -168,12 +169,16 @@ class DecoderLayer(nn.Module):
         if own is not None:
             keys, values = torch.cat([own[0], keys], dim=2), torch.cat([own[1], values], dim=2)
         attended, self_weights, _ = self.self_attention(normed, keys, values, causal, need_weights)
-        x = x + self.dropout(attended)
+        x = self._residual(x, attended)
         attended, cross_weights, _ = self.cross_attention(
             self.cross_attention_norm(x), cross[0], cross[1], source_allowed, need_weights, override)
-        x = x + self.dropout(attended)
-        x = x + self.dropout(self.feed_forward(self.feed_forward_norm(x)))
+        x = self._residual(x, attended)
+        x = self._residual(x, self.feed_forward(self.feed_forward_norm(x)))
         return x, (keys, values), LayerWeights(self_weights, cross_weights, attended)
+
+    def _residual(self, x: Tensor, update: Tensor) -> Tensor:
+        """x + dropout(update); in eval the dropout module is not called (the identity: one call less a step)."""
+        return x + (self.dropout(update) if self.training else update)
 
 
 class LayerWeights:
