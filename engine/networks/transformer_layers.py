@@ -46,7 +46,7 @@ class MultiHeadAttention(nn.Module):
 
     def keys_values(self, memory: Tensor) -> tuple[Tensor, Tensor]:
         """memory: B×S×D → (keys, values), each B×H×S×d."""
-        return self.split(self.key_layer(memory)), self.split(self.value_layer(memory))
+        return self.split(_linear(self.key_layer, memory)), self.split(_linear(self.value_layer, memory))
 
     def forward(self, queries: Tensor, keys: Tensor, values: Tensor, allowed: Tensor | None,
                 need_weights: bool = False, override: Tensor | None = None) -> tuple[Tensor, Tensor | None, Tensor]:
@@ -56,7 +56,7 @@ class MultiHeadAttention(nn.Module):
 
         ``override`` (B×S rows summing to 1; inference, T = 1) replaces every head's weights in the
         mix (what-if decoding); the weights returned are the model's own."""
-        query = self.split(self.query_layer(queries))  # B×H×T×d
+        query = self.split(_linear(self.query_layer, queries))  # B×H×T×d
         if not need_weights and override is None:
             mixed = functional.scaled_dot_product_attention(
                 query, keys, values, attn_mask=allowed, dropout_p=self.dropout if self.training else 0.0)
@@ -71,7 +71,18 @@ class MultiHeadAttention(nn.Module):
                 mixing = functional.dropout(mixing, self.dropout)
             mixed = torch.matmul(mixing, values)  # B×H×T×d
         joined = mixed.transpose(1, 2).reshape(queries.size(0), queries.size(1), -1)  # B×T×D
-        return self.output_layer(joined), weights, joined
+        return _linear(self.output_layer, joined), weights, joined
+
+
+def _linear(layer: nn.Linear, x: Tensor) -> Tensor:
+    """``layer(x)``, the same operation (nn.Linear.forward is this call) without a module call's bookkeeping,
+    which costs as much as a small product at one row: a decoding step makes 16 of them."""
+    return functional.linear(x, layer.weight, layer.bias)
+
+
+def _norm(layer: nn.LayerNorm, x: Tensor) -> Tensor:
+    """``layer(x)`` (nn.LayerNorm.forward is this call) without a module call's bookkeeping."""
+    return functional.layer_norm(x, layer.normalized_shape, layer.weight, layer.bias, layer.eps)
 
 
 class FeedForward(nn.Module):
@@ -84,8 +95,8 @@ class FeedForward(nn.Module):
         self.dropout = nn.Dropout(activation_dropout)
 
     def forward(self, x: Tensor) -> Tensor:
-        active = torch.relu(self.inner(x))
-        return self.outer(self.dropout(active) if self.training else active)  # dropout is the identity in eval
+        active = torch.relu(_linear(self.inner, x))
+        return _linear(self.outer, self.dropout(active) if self.training else active)  # dropout is the identity in eval
 
 
 class Positions(nn.Module):
@@ -164,16 +175,16 @@ class DecoderLayer(nn.Module):
         positions (B×H×t×d each) or None; ``cross``: its keys and values of the memory (B×H×S×d);
         ``causal``: T×(t+T) bool or None (T = 1: every earlier position is allowed); ``source_allowed``:
         B×1×1×S → (B×T×D, the self-attention keys and values of all t+T positions, the weights)."""
-        normed = self.self_attention_norm(x)
+        normed = _norm(self.self_attention_norm, x)
         keys, values = self.self_attention.keys_values(normed)  # B×H×T×d
         if own is not None:
             keys, values = torch.cat([own[0], keys], dim=2), torch.cat([own[1], values], dim=2)
         attended, self_weights, _ = self.self_attention(normed, keys, values, causal, need_weights)
         x = self._residual(x, attended)
         attended, cross_weights, _ = self.cross_attention(
-            self.cross_attention_norm(x), cross[0], cross[1], source_allowed, need_weights, override)
+            _norm(self.cross_attention_norm, x), cross[0], cross[1], source_allowed, need_weights, override)
         x = self._residual(x, attended)
-        x = self._residual(x, self.feed_forward(self.feed_forward_norm(x)))
+        x = self._residual(x, self.feed_forward(_norm(self.feed_forward_norm, x)))
         return x, (keys, values), LayerWeights(self_weights, cross_weights, attended)
 
     def _residual(self, x: Tensor, update: Tensor) -> Tensor:
