@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import numpy as np
 import torch
@@ -28,6 +29,7 @@ from engine.decoding.ngram_block import block_repeats
 from engine.decoding.no_empty_output import forbid_empty_end
 from engine.decoding.search import (
     NO_STEERING,
+    Alternative,
     BeamNode,
     DecodeStep,
     Hypothesis,
@@ -185,7 +187,7 @@ class _Expansion:
         """The event of the child's last token: α_i, e_ij, model α_i and head α_i are row ``parent_row`` (S or H×S)."""
         name = self.namer([token_id])[0]
         out = self.out
-        row = _row_copy(out.weights, parent_row)
+        row = self._row("weights", parent_row)
         previous_rows = [s.attention for s in parent.steps] if row is not None else []
         return DecodeStep(
             index=self.index,
@@ -193,8 +195,8 @@ class _Expansion:
             token=name,
             probability=float(self.logp[parent_row, token_id].exp()),
             attention=row,
-            scores=_row_copy(out.scores, parent_row),
-            alternatives=_alternatives(self.logp[parent_row], self.top_k, self.namer),
+            scores=self._row("scores", parent_row),
+            alternatives=self._alternatives_of(parent_row),
             hypothesis_tokens=tuple(s.token for s in parent.steps) + (name,),
             hypothesis_attention=np.stack(previous_rows + [row]) if row is not None else None,
             log_probability=total,
@@ -202,11 +204,32 @@ class _Expansion:
             previous_steps=parent.steps,
             forced=forced,
             overridden=out.model_weights is not None,
-            model_attention=_row_copy(out.model_weights, parent_row),
-            head_attention=_row_copy(out.head_weights, parent_row),
-            layer_attention=_row_copy(out.layer_weights, parent_row),
-            self_attention=_row_copy(out.self_weights, parent_row),
+            model_attention=self._row("model_weights", parent_row),
+            head_attention=self._row("head_weights", parent_row),
+            layer_attention=self._row("layer_weights", parent_row),
+            self_attention=self._row("self_weights", parent_row),
         )
+
+    @cached_property
+    def _arrays(self) -> dict[str, np.ndarray | None]:
+        """The step's rows as numpy (K×…), converted once a step rather than once a candidate and field."""
+        return {name: _numpy_view(getattr(self.out, name)) for name in _ROW_FIELDS}
+
+    def _row(self, name: str, row: int) -> np.ndarray | None:
+        """Row ``row`` of the step's output ``name`` (S, H×S, L×H×S or L×H×(i+1)) as a numpy copy, or None."""
+        matrix = self._arrays[name]
+        return None if matrix is None else matrix[row].copy()
+
+    @cached_property
+    def _alternatives_cache(self) -> dict[int, tuple[Alternative, ...]]:
+        return {}
+
+    def _alternatives_of(self, row: int) -> tuple[Alternative, ...]:
+        """The top-k alternatives of row ``row``'s distribution, once a row (its candidates share them)."""
+        cache = self._alternatives_cache
+        if row not in cache:
+            cache[row] = _alternatives(self.logp[row], self.top_k, self.namer)
+        return cache[row]
 
     def pruned(self, rest: list[tuple[float, int]], live: list[_Beam], ranking: _Ranking) -> list[BeamNode]:
         """The candidates ``rest`` (log p, flat position K·V) that the search did not keep: the beam was full."""
@@ -220,9 +243,12 @@ class _Expansion:
         return nodes
 
 
-def _row_copy(matrix: Tensor | None, row: int) -> np.ndarray | None:
-    """Row ``row`` of a K×… tensor as a numpy copy, or None when there is none."""
-    return matrix[row].cpu().numpy().copy() if matrix is not None else None
+_ROW_FIELDS = ("weights", "scores", "model_weights", "head_weights", "layer_weights", "self_weights")  # of StepOutput
+
+
+def _numpy_view(matrix: Tensor | None) -> np.ndarray | None:
+    """A K×… tensor as numpy (its rows are copied out: ``_Expansion._row``), or None when there is none."""
+    return matrix.cpu().numpy() if matrix is not None else None
 
 
 class _BeamSearch:
