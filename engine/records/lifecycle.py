@@ -34,7 +34,7 @@ from engine.records.runs import RunFolder
 from engine.settings.config import ModelShape, TrainConfig
 from engine.training.checkpoint_state import checkpoint_step, discard_checkpoint
 from engine.training.distributed import SINGLE, Distributed
-from engine.training.events import ENDED_ON_ITS_OWN, FinishedEvent, TrainControl, TrainEvent
+from engine.training.events import ENDED_ON_ITS_OWN, FinishedEvent, RunControl, TrainEvent
 from engine.training.jobs import LoadedCorpus, prepare_job
 from engine.training.train_run import TrainingJob
 from engine.training.trainer import train
@@ -80,13 +80,13 @@ class RunScored:
 LifecycleItem = RunStatus | RunReady | TrainEvent | RunScored
 
 
-def should_score(finished: FinishedEvent | None, control: TrainControl) -> bool:
+def should_score(finished: FinishedEvent | None, control: RunControl) -> bool:
     """The one scoring rule: a run is scored on its test split when it ended on its own (every epoch,
     early stopping, a budget, the step limit), never after a stop."""
     return finished is not None and finished.reason in ENDED_ON_ITS_OWN and not control.stop_requested
 
 
-def run_lifecycle(order: RunOrder, control: TrainControl,
+def run_lifecycle(order: RunOrder, control: RunControl,
                   distributed: Distributed = SINGLE) -> Generator[LifecycleItem, None, None]:
     """Claim, prepare, train, score and tidy one run (module docstring), yielding what happens."""
     run = RunFolder(order.folder)
@@ -105,7 +105,7 @@ def run_lifecycle(order: RunOrder, control: TrainControl,
                 run.discard()
 
 
-def _prepare_train_and_score(order: RunOrder, run: RunFolder, control: TrainControl, distributed: Distributed,
+def _prepare_train_and_score(order: RunOrder, run: RunFolder, control: RunControl, distributed: Distributed,
                              threads: int, preparing: _Preparing) -> Iterator[LifecycleItem]:
     resumed_at = (checkpoint_step(run.path) or 0) if order.resume else 0
     job, loaded = yield from preparing.run(lambda on_status: prepare_job(
@@ -119,7 +119,7 @@ def _prepare_train_and_score(order: RunOrder, run: RunFolder, control: TrainCont
         yield RunScored(run.record_test_score(loaded.split.test, finished, length_study=loaded.report is not None))
 
 
-def _trained(order: RunOrder, job: TrainingJob, control: TrainControl) -> Generator[LifecycleItem, None,
+def _trained(order: RunOrder, job: TrainingJob, control: RunControl) -> Generator[LifecycleItem, None,
                                                                                      FinishedEvent | None]:
     """The trainer's events (and its statuses), passed on; returns its finished event."""
     statuses: list[str] = []

@@ -36,7 +36,7 @@ from engine.records import (
     run_lifecycle,
 )
 from engine.settings import ConfigError, DataError, DivergedError, EngineError, ModelFileError, TokenizerError
-from engine.training import FinishedEvent, RunFolderError, StepEvent, TrainControl, ValidationEvent
+from engine.training import FinishedEvent, RunControl, RunFolderError, StepEvent, ValidationEvent
 from gui.heap import freeze_new_objects
 from gui.training.settings import RunSettings
 
@@ -112,7 +112,7 @@ RunItem = (StatusMessage | RunReplayed | RunPrepared | StepEvent | ValidationEve
            | RunFailed)
 
 
-def run_training(request: RunRequest, control: TrainControl) -> Iterator[RunItem]:
+def run_training(request: RunRequest, control: RunControl) -> Iterator[RunItem]:
     """Prepare, train and score one run (engine.records.lifecycle, as the command line does),
     yielding what the window shows; an expected failure is the last item, a :class:`RunFailed`."""
     settings = request.settings
