@@ -33,6 +33,7 @@ from torch.overrides import TorchFunctionMode
 from engine.decoding.translator import Translator
 from engine.files.safe_open import read_capped
 from engine.models.config_file import FORMAT, FORMAT_VERSION, parse_config
+from engine.models.config_schema import stored_decoding
 from engine.models.model_files import (
     CONFIG_FILE,
     SOURCE_TOKENIZER_FILE,
@@ -102,18 +103,14 @@ class ModelBundle:
         """The n-gram constraint chosen for this model's beam search (``decoding.no_repeat_ngram``, set
         by ``scripts/tune_decoding.py`` on the validation pairs: no output repeats an n-gram of n
         sub-word tokens), else 0 (off)."""
-        value = self._stored_decoding("no_repeat_ngram")
-        return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 20 else 0
-
-    def _stored_decoding(self, name: str) -> object:
-        """config.json's ``decoding.<name>`` as stored (None when absent)."""
-        return (self.info.get("decoding") or {}).get(name) if isinstance(self.info, dict) else None
+        value = stored_decoding(self.info, "no_repeat_ngram")
+        return 0 if value is None else int(value)
 
     def _decoding_value(self, name: str) -> float:
-        value = self._stored_decoding(name)
-        if isinstance(value, int | float) and not isinstance(value, bool) and 0.0 <= value <= 5.0:
-            return float(value)
-        return getattr(DecodeConfig, name)
+        """config.json's ``decoding`` value of DecodeConfig setting ``name``, else the engine's default;
+        ConfigError naming the setting's range when the stored value is outside it."""
+        value = stored_decoding(self.info, name)
+        return getattr(DecodeConfig, name) if value is None else float(value)
 
     def decode_config(self, beam_size: int = 1, length_penalty: float | None = None,
                       coverage_penalty: float | None = None, no_repeat_ngram: int | None = None) -> DecodeConfig:

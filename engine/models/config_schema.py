@@ -5,7 +5,7 @@ type, the decoding settings — is checked for type, range and allowed keys by a
 (Draft 2020-12, validated by the ``jsonschema`` library); the descriptive sections (data, training,
 metrics, command) must be objects or strings but are otherwise free, since the app only shows them.
 The model section is derived from :class:`ModelConfig`'s field descriptions (engine/settings/settings_meta.py),
-so it cannot disagree with the dataclass. The document's nesting depth is bounded before
+and the decoding section from :class:`DecodeConfig`'s, so neither can disagree with its dataclass. The document's nesting depth is bounded before
 validation, so a crafted file cannot exhaust the stack. The first violation is reported with its place in the document and the valid choices.
 """
 
@@ -15,8 +15,9 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from engine.settings.config import ModelConfig
-from engine.settings.settings_meta import schema_of
+from engine.settings.config import DecodeConfig, ModelConfig
+from engine.settings.errors import ConfigError
+from engine.settings.settings_meta import check_range, described, schema_of
 
 MAX_DEPTH = 64  # config.json nests 5 deep; metrics a few more
 SHA256 = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
@@ -33,6 +34,39 @@ def _tokenizer(file_name: str) -> dict[str, Any]:
         "required": ["sha256"],
         "additionalProperties": False,
     }
+
+
+# config.json's ``decoding`` keys and the DecodeConfig settings they store (scripts/tune_decoding.py writes
+# them; the section's other keys — what was tried, on what — are descriptive).
+DECODING_KEYS = {"length_penalty": "length_penalty", "coverage_penalty": "coverage_penalty",
+                 "no_repeat_ngram": "no_repeat_ngram", "beam": "beam_size"}
+
+
+def decoding_schema() -> dict[str, Any]:
+    """The ``decoding`` section: each stored key typed and ranged by its DecodeConfig setting."""
+    settings = schema_of(DecodeConfig)["properties"]
+    return {"type": "object", "properties": {key: settings[name] for key, name in DECODING_KEYS.items()}}
+
+
+_DECODING_TYPES = {name: entry["type"] for name, entry in schema_of(DecodeConfig)["properties"].items()}
+
+
+def stored_decoding(info: Any, name: str) -> float | int | None:
+    """config.json's stored value of DecodeConfig setting ``name`` (None when absent); ConfigError naming
+    the setting's valid range when it is not a number within it."""
+    key = next(key for key, setting_name in DECODING_KEYS.items() if setting_name == name)
+    value = (info.get("decoding") or {}).get(key) if isinstance(info, dict) else None
+    if value is None:
+        return None
+    described_setting = described(DecodeConfig)[name]
+    low, high = described_setting.low, described_setting.high
+    assert low is not None and high is not None  # every stored decoding setting has a range
+    whole = _DECODING_TYPES[name] == "integer"
+    if isinstance(value, bool) or not isinstance(value, int if whole else int | float):
+        kind = "a whole number" if whole else "a number"
+        raise ConfigError(f"decoding.{key} must be {kind} between {low:g} and {high:g}; got {value!r}")
+    check_range(f"decoding.{key}", value, low, high)
+    return value
 
 
 MODEL_CONFIG_SCHEMA: dict[str, Any] = {
@@ -75,15 +109,7 @@ MODEL_CONFIG_SCHEMA: dict[str, Any] = {
             "required": ["sha256"],
             "additionalProperties": False,
         },
-        "decoding": {
-            "type": "object",
-            "properties": {
-                "length_penalty": {"type": "number", "minimum": 0, "maximum": 5},
-                "coverage_penalty": {"type": "number", "minimum": 0, "maximum": 5},
-                "no_repeat_ngram": _size(0, 20),
-                "beam": _size(1, 64),
-            },
-        },
+        "decoding": decoding_schema(),  # from DecodeConfig's field descriptions, as config.json names them
         # Descriptive sections: shown, never acted on.
         "data": {"type": "object"},
         "training": {"type": "object"},
@@ -124,4 +150,6 @@ def config_problem(info: Any) -> str | None:
     if error.validator == "additionalProperties":
         allowed = ", ".join(sorted(error.schema.get("properties", {})))
         return f"{where}: {error.message} (allowed: {allowed})"
+    if error.validator in ("minimum", "maximum") and {"minimum", "maximum"} <= error.schema.keys():
+        return f"{where}: {error.message} (valid: {error.schema['minimum']:g} to {error.schema['maximum']:g})"
     return f"{where}: {error.message}"
