@@ -6,12 +6,13 @@ plain Python values or numpy copies, so an event can cross threads as it is.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -31,19 +32,57 @@ ENDED_ON_ITS_OWN = frozenset({FinishReason.COMPLETED, FinishReason.EARLY_STOPPIN
                               FinishReason.STEP_LIMIT, FinishReason.TOKEN_BUDGET})
 
 
+LOGGED = "logged"  # the metadata key of a field's Logged
+IN_EVERY_LINE: Any = object()  # a field's ``absent``: every line of its kind holds it
+
+
+@dataclass(frozen=True)
+class Logged:
+    """How an event's field is written in the metrics log (engine.training.metrics_log) and checked when
+    a line is read back (engine.training.metrics_schema derives the line's schema from these facts and
+    the field's type: an ``int`` is a count, at least 0; ``X | None`` may be null; a ``tuple`` is a list;
+    an enum one of its values; an ``np.ndarray`` a matrix of numbers). A field without one is logged
+    with the defaults."""
+
+    low: float | None = None  # valid range of a number (or of a matrix's entries); None: unbounded
+    high: float | None = None
+    nan_as_null: bool = False  # a float written as null when not finite, and read back as NaN
+    absent: Any = IN_EVERY_LINE  # what a line of an older version without the field reads as
+    max_length: int = 100_000  # a text's (or each token's) characters
+    max_items: int | None = None  # a list's (or a matrix's rows' and columns') items
+    first: int | None = None  # only the first items of a tuple are written
+    decimals: int | None = None  # a matrix's entries are written rounded to this many decimals
+
+
+def logged(**facts: Any) -> dict[str, Logged]:
+    """A field's metadata saying how the metrics log holds it: ``field(metadata=logged(low=0))``."""
+    return {LOGGED: Logged(**facts)}
+
+
+def log_facts(event_field: dataclasses.Field) -> Logged:
+    """The :class:`Logged` facts of an event's field (the defaults when it declares none)."""
+    return event_field.metadata.get(LOGGED, _PLAIN)
+
+
+_PLAIN = Logged()
+_TOKENS = {"max_length": 1_000, "max_items": 10_000}
+
+
 @dataclass(frozen=True)
 class StepEvent:
     step: int  # optimizer steps attempted so far (skipped ones included), 1-based
     epoch: int  # 1-based
     batch: int  # 1-based position within the epoch
     batches_per_epoch: int
-    loss: float  # per target token, label smoothing included; NaN for a skipped step
-    tokens_per_second: float  # target tokens over training wall time, recent window
-    learning_rate: float
+    loss: float = field(metadata=logged(nan_as_null=True))  # per target token, label smoothing included; NaN for a skipped step
+    tokens_per_second: float = field(metadata=logged(low=0, nan_as_null=True))  # target tokens over training wall time, recent window
+    learning_rate: float = field(metadata=logged(low=0, nan_as_null=True))
     skipped_steps: int  # non-finite steps skipped so far
-    elapsed_seconds: float
-    eta_seconds: float | None  # until the first budget ends: the last epoch, steps, target tokens or time
-    target_tokens: int = 0  # target tokens trained on so far, this run's earlier sittings included (0: not logged)
+    elapsed_seconds: float = field(metadata=logged(low=0))  # a clock: never null
+    # until the first budget ends: the last epoch, steps, target tokens or time (logs before it: None)
+    eta_seconds: float | None = field(metadata=logged(absent=None))
+    # target tokens trained on so far, this run's earlier sittings included (0: not logged, as before it was)
+    target_tokens: int = field(default=0, metadata=logged(absent=0))
 
 
 @dataclass(frozen=True)
@@ -51,25 +90,28 @@ class SampleTranslation:
     source: str
     reference: str
     hypothesis: str
-    source_tokens: tuple[str, ...]
-    tokens: tuple[str, ...]
-    attention: np.ndarray | None  # len(tokens)×len(source_tokens); None for the 'none' scorer
+    source_tokens: tuple[str, ...] = field(metadata=logged(**_TOKENS))
+    tokens: tuple[str, ...] = field(metadata=logged(**_TOKENS))
+    # len(tokens)×len(source_tokens); None for the 'none' scorer; written rounded to 4 decimals
+    attention: np.ndarray | None = field(metadata=logged(low=0, high=1, max_items=10_000, decimals=4, absent=None))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ValidationEvent:
     step: int
     epoch: int
-    valid_loss: float  # per target token, no label smoothing
+    valid_loss: float = field(metadata=logged(nan_as_null=True))  # per target token, no label smoothing
     bleu: float
     chrf: float
     exact_match: float
-    samples: tuple[SampleTranslation, ...]
     is_best: bool  # this model was saved as the run's best
     best_bleu: float
-    learning_rate: float
-    elapsed_seconds: float
-    long_bleu: float | None = None  # BLEU on the long validation set (TrainConfig.long_validation), else None
+    learning_rate: float = field(metadata=logged(low=0))
+    elapsed_seconds: float = field(metadata=logged(low=0))
+    # BLEU on the long validation set (TrainConfig.long_validation), else None
+    long_bleu: float | None = field(default=None, metadata=logged(absent=None))
+    # the fixed validation sentences' translations; the log keeps the first one's (its attention snapshot)
+    samples: tuple[SampleTranslation, ...] = field(metadata=logged(max_items=64, first=1, absent=()))
 
     @property
     def score(self) -> float:
@@ -85,10 +127,10 @@ class FinishedEvent:
     best_epoch: int
     steps: int
     epochs_completed: int
-    seconds: float
-    tokens_per_second: float  # target tokens over training wall time (validation excluded)
+    seconds: float = field(metadata=logged(low=0))
+    tokens_per_second: float = field(metadata=logged(low=0))  # target tokens over training wall time (validation excluded)
     skipped_steps: int
-    model_folder: str
+    model_folder: str = field(metadata=logged(max_length=4096))
 
 
 TrainEvent = StepEvent | ValidationEvent | FinishedEvent

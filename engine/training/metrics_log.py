@@ -14,7 +14,8 @@ or finding how it ended holds one line at a time, whatever the log's size. Only 
 read (engine.files.safe_open): a pipe or device where the log should be is refused in one line
 (StoredFileError), and an overlong line is skipped no further than the log's size when it was opened.
 
-Lines are the engine's events as plain JSON (``kind``: ``step``, ``validation``, ``finished``);
+Lines are the engine's events as plain JSON (``kind``: ``step``, ``validation``, ``finished``), written
+and read by the events' own field descriptions (engine.training.metrics_schema);
 :func:`events_from_records` turns them back into :mod:`engine.training.events` objects.
 """
 
@@ -23,56 +24,21 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
-
-import numpy as np
 
 from engine.files.atomic import atomic_writer
 from engine.files.safe_open import open_regular
 from engine.files.schema import SchemaError
 from engine.settings.errors import StoredFileError
-from engine.training.events import (
-    FinishedEvent,
-    FinishReason,
-    SampleTranslation,
-    StepEvent,
-    TrainEvent,
-    ValidationEvent,
-)
-from engine.training.metrics_schema import RECORD_KINDS, check_record
+from engine.training.events import FinishReason, TrainEvent
+from engine.training.metrics_schema import RECORD_KINDS, check_record, event_record, record_event
 
 METRICS_FILE = "metrics.jsonl"
 __all__ = ["METRICS_FILE", "RECORD_KINDS", "LogRead", "MetricsLog", "events_from_records", "last_finish_reason",
            "read_description", "read_log", "read_records", "run_description"]
 MAX_LINE_BYTES = 8 * 1024 * 1024  # a validation line with a 200×200 attention snapshot is ~400 KB
-
-
-def _finite(value: float | None) -> float | None:
-    return None if value is None or value != value or value in (float("inf"), float("-inf")) else float(value)
-
-
-def event_record(event: TrainEvent) -> dict[str, Any]:
-    """One event as a JSON-ready dict (NaN → null; the first sample's attention as nested lists)."""
-    if isinstance(event, StepEvent):
-        record = {"kind": "step", **asdict(event)}
-        for key in ("loss", "tokens_per_second", "learning_rate", "eta_seconds"):
-            record[key] = _finite(record[key])
-        return record
-    if isinstance(event, ValidationEvent):
-        samples = []
-        for sample in event.samples[:1]:
-            samples.append({
-                "source": sample.source, "reference": sample.reference, "hypothesis": sample.hypothesis,
-                "source_tokens": list(sample.source_tokens), "tokens": list(sample.tokens),
-                "attention": None if sample.attention is None else np.round(sample.attention.astype(float), 4).tolist(),
-            })
-        return {"kind": "validation", "step": event.step, "epoch": event.epoch, "valid_loss": _finite(event.valid_loss),
-                "bleu": event.bleu, "chrf": event.chrf, "exact_match": event.exact_match, "is_best": event.is_best,
-                "best_bleu": event.best_bleu, "learning_rate": event.learning_rate,
-                "elapsed_seconds": event.elapsed_seconds, "long_bleu": event.long_bleu, "samples": samples}
-    return {"kind": "finished", **{k: (str(v) if k == "reason" else v) for k, v in asdict(event).items()}}
 
 
 class MetricsLog:
@@ -249,46 +215,10 @@ def events_from_records(records: Iterable[dict[str, Any]]) -> list[TrainEvent]:
         if record.get("kind") == "start":
             continue
         try:
-            events.append(_event(record))
+            events.append(record_event(record))
         except (KeyError, TypeError, ValueError, OverflowError):
             continue
     return events
-
-
-def _number(value: Any) -> float:
-    return float("nan") if value is None else float(value)
-
-
-def _event(record: dict[str, Any]) -> TrainEvent:
-    kind = record["kind"]
-    if kind == "step":
-        return StepEvent(
-            step=int(record["step"]), epoch=int(record["epoch"]), batch=int(record["batch"]),
-            batches_per_epoch=int(record["batches_per_epoch"]), loss=_number(record["loss"]),
-            tokens_per_second=_number(record["tokens_per_second"]), learning_rate=_number(record["learning_rate"]),
-            skipped_steps=int(record["skipped_steps"]), elapsed_seconds=float(record["elapsed_seconds"]),
-            eta_seconds=None if record.get("eta_seconds") is None else float(record["eta_seconds"]),
-            target_tokens=int(record.get("target_tokens", 0)))
-    if kind == "validation":
-        samples = tuple(SampleTranslation(
-            source=str(s["source"]), reference=str(s["reference"]), hypothesis=str(s["hypothesis"]),
-            source_tokens=tuple(s["source_tokens"]), tokens=tuple(s["tokens"]),
-            attention=None if s.get("attention") is None else np.asarray(s["attention"], dtype=np.float32),
-        ) for s in record.get("samples", []))
-        return ValidationEvent(
-            step=int(record["step"]), epoch=int(record["epoch"]), valid_loss=_number(record["valid_loss"]),
-            bleu=float(record["bleu"]), chrf=float(record["chrf"]), exact_match=float(record["exact_match"]),
-            samples=samples, is_best=bool(record["is_best"]), best_bleu=float(record["best_bleu"]),
-            learning_rate=float(record["learning_rate"]), elapsed_seconds=float(record["elapsed_seconds"]),
-            long_bleu=None if record.get("long_bleu") is None else float(record["long_bleu"]))
-    if kind == "finished":
-        return FinishedEvent(
-            reason=FinishReason(record["reason"]), best_bleu=float(record["best_bleu"]),
-            best_epoch=int(record["best_epoch"]), steps=int(record["steps"]),
-            epochs_completed=int(record["epochs_completed"]), seconds=float(record["seconds"]),
-            tokens_per_second=float(record["tokens_per_second"]), skipped_steps=int(record["skipped_steps"]),
-            model_folder=str(record["model_folder"]))
-    raise ValueError(f"unknown kind {kind!r}")
 
 
 def last_finish_reason(run_folder: Path) -> FinishReason | None:

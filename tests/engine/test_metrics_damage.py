@@ -52,7 +52,7 @@ def write_log(folder: Path, steps: int, damaged: list[str] = (), validation_ever
 
 
 def _record(event) -> dict:
-    from engine.training.metrics_log import event_record
+    from engine.training.metrics_schema import event_record
 
     return event_record(event)
 

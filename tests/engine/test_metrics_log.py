@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from engine.training.events import FinishedEvent, StepEvent, TrainControl, ValidationEvent
-from engine.training.metrics_log import METRICS_FILE, event_record, events_from_records, read_records
+from engine.training.metrics_log import METRICS_FILE, events_from_records, read_records
+from engine.training.metrics_schema import event_record
 from engine.training.trainer import train
 from tests.model_factory import tiny_job
 

@@ -36,7 +36,7 @@ from engine.training.metrics_log import (
     read_description,
     read_log,
 )
-from engine.training.metrics_schema import RECORDS, check_record
+from engine.training.metrics_schema import check_record, record_specs
 from engine.training.snapshots import read_snapshot, save_snapshot
 from tests.engine.test_checkpoint_commit import _parts
 from tests.engine.test_length_study import STUDY
@@ -167,7 +167,7 @@ def _check_log(folder: Path) -> None:
     read = read_log(folder)
     for record in read.records:
         check_record(record)  # only whole, valid lines come out
-        RECORDS[record["kind"]].check(record)  # by the precise check too, not only the compiled test
+        record_specs()[record["kind"]].check(record)  # by the precise check too, not only the compiled test
     events = events_from_records(read.records)
     assert len(events) == len([r for r in read.records if r["kind"] != "start"])
     steps = [e for e in events if isinstance(e, StepEvent)]
@@ -219,7 +219,7 @@ def test_the_log_read_backwards_gives_the_lines_read_forwards(tmp_path_factory, 
 def test_the_compiled_test_of_a_line_agrees_with_the_precise_check(log_bytes, data):
     record = json.loads(data.draw(st.sampled_from(log_bytes.splitlines())))
     changed = data.draw(changed_json(record))
-    spec = RECORDS[record["kind"]]
+    spec = record_specs()[record["kind"]]
     try:
         spec.check(changed)
         fits = True

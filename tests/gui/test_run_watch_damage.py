@@ -7,7 +7,8 @@ import json
 
 import numpy as np
 
-from engine.training.metrics_log import METRICS_FILE, event_record
+from engine.training.metrics_log import METRICS_FILE
+from engine.training.metrics_schema import event_record
 from gui.training.panel import TrainingPanel
 from tests.engine.test_metrics_damage import step_event, validation_event, write_log
 
