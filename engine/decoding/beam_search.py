@@ -121,7 +121,7 @@ def _expand(encoded: Encoded, rows: Tensor) -> Encoded:
     )
 
 
-@torch.no_grad()
+@torch.inference_mode()  # no autograd bookkeeping at all (engine.decoding.forced): fewer costs per op
 def beam(
     model: EncoderDecoder,
     encoded: Encoded,

@@ -36,11 +36,12 @@ import math
 from collections.abc import Iterator
 
 import torch
+import torch.nn.functional as functional
 from torch import Tensor, nn
 
 from engine.networks.attention import SHOWN_SCORE_FLOOR
 from engine.networks.model import Encoded, State, StepOutput
-from engine.networks.transformer_layers import DecoderLayer, EncoderLayer, Positions
+from engine.networks.transformer_layers import DecoderLayer, EncoderLayer, Positions, layer_norm
 from engine.settings.config import ModelConfig
 from engine.settings.scorer_table import SCORER_TABLE
 from engine.text.tokenizer import PAD_ID
@@ -98,6 +99,7 @@ class TransformerDecoder(nn.Module):
         self.layers = _layers(config, DecoderLayer)
         self.final_norm = nn.LayerNorm(size)
         self.output = nn.Linear(size, config.tgt_vocab_size, bias=False)
+        self._blocked_cache: tuple[Tensor, Tensor | None] | None = None  # _blocked's last mask and answer
         if config.tie_embeddings:  # Press & Wolf 2017: the output layer is the target embedding
             self.output.weight = self.embedding.weight
 
@@ -133,6 +135,8 @@ class TransformerDecoder(nn.Module):
 
         ``override`` (B×S, rows summing to 1; inference only) replaces the weights of every head of the
         last layer's cross-attention; the model's own are reported beside it."""
+        if not self.training:
+            return self._inference_step(embedded, state, encoded, override)
         caches = state[1:]  # keys and values of layer 1, of layer 2, …: B×H×t×d each
         position = caches[0].size(2)
         x = embedded * self.scale + self.positions(position, 1)  # B×D
@@ -160,10 +164,46 @@ class TransformerDecoder(nn.Module):
         return StepOutput(new_state, context, shown, scores, model_weights, heads, layer_weights,
                           torch.stack(own, dim=1))
 
+    def _inference_step(self, embedded: Tensor, state: State, encoded: Encoded, override: Tensor | None) -> StepOutput:
+        """:meth:`step` out of training: the layers' :meth:`DecoderLayer.step` on B×D rows, the padding mask
+        inverted once per sentence (none at all when no row has padding), the display rows stacked once."""
+        caches = state[1:]  # keys and values of layer 1, of layer 2, …: B×H×t×d each
+        x = embedded * self.scale + self.positions.forward(caches[0].size(2), 1)  # B×D
+        blocked = self._blocked(encoded.mask)
+        last = len(self.layers) - 1
+        new_caches: list[Tensor] = []
+        own, cross = [], []
+        context = x
+        for index, layer in enumerate(self.decoder_layers()):
+            x, keys, values, own_weights, cross_weights, context = layer.step(
+                x, (caches[2 * index], caches[2 * index + 1]), (_step_keys(encoded.keys, index), encoded.values[:, index]),
+                blocked, override if index == last else None)
+            new_caches += (keys, values)
+            own.append(own_weights)  # B×H×(t+1)
+            cross.append(cross_weights)  # B×H×S
+        output = layer_norm(self.final_norm, x)  # B×D
+        layer_weights = torch.stack(cross, dim=1)  # B×L×H×S
+        heads = layer_weights[:, last]  # B×H×S
+        mean = heads.mean(dim=1)  # B×S
+        scores = mean.clamp_min(SHOWN_SCORE_FLOOR).log()
+        shown, model_weights = (mean, None) if override is None else (override, mean)
+        return StepOutput((output, *new_caches), context, shown, scores, model_weights, heads, layer_weights,
+                          torch.stack(own, dim=1))
+
+    def _blocked(self, mask: Tensor) -> Tensor | None:
+        """mask: B×S (True = a real token) → B×1×1×S, True where a row may not attend, or None when no row
+        has padding (one sentence decoded alone). Kept for the sentence's next steps (the same mask tensor)."""
+        cached = self._blocked_cache
+        if cached is not None and cached[0] is mask:
+            return cached[1]
+        blocked = None if bool(mask.all()) else ~mask[:, None, None, :]
+        self._blocked_cache = (mask, blocked)
+        return blocked
+
     def logits(self, hidden: Tensor, context: Tensor, embedded: Tensor) -> Tensor:
         """The top layer's normalized output x_i (…×D) → unnormalized scores over the target vocabulary
         (…×V); the context and the embedding are the RNN's inputs to this layer, not the Transformer's."""
-        return self.output(hidden)
+        return functional.linear(hidden, self.output.weight)  # self.output(hidden) without a module call
 
     def forward(self, target_in: Tensor, memory: Tensor, mask: Tensor) -> Tensor:
         """Teacher forcing, every position at once. target_in: B×T, memory: B×S×D, mask: B×S → B×T×V."""

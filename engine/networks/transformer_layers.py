@@ -38,6 +38,7 @@ class MultiHeadAttention(nn.Module):
         self.value_layer = nn.Linear(size, size)  # W_V
         self.output_layer = nn.Linear(size, size)  # W_O
         self.dropout = dropout  # on the weights, training only
+        self._fused: tuple[tuple[tuple[int, int], ...], Tensor, Tensor] | None = None  # query_key_value's
 
     def split(self, projected: Tensor) -> Tensor:
         """B×T×D → B×H×T×d."""
@@ -73,6 +74,33 @@ class MultiHeadAttention(nn.Module):
         joined = mixed.transpose(1, 2).reshape(queries.size(0), queries.size(1), -1)  # B×T×D
         return _linear(self.output_layer, joined), weights, joined
 
+    def query_key_value(self) -> tuple[Tensor, Tensor]:
+        """[W_Q; W_K; W_V] (3D×D) and their biases (3D) in one matrix: a decoding step's self-attention
+        projects its one new position with one product instead of three. Built when first asked for and
+        again whenever a parameter changes (training, loading: each keyed on its version and storage)."""
+        parts = (self.query_layer.weight, self.key_layer.weight, self.value_layer.weight,
+                 self.query_layer.bias, self.key_layer.bias, self.value_layer.bias)
+        key = tuple((part._version, part.data_ptr()) for part in parts)
+        cached = self._fused
+        if cached is None or cached[0] != key:
+            with torch.no_grad():
+                cached = key, torch.cat(parts[:3]), torch.cat(parts[3:])
+            self._fused = cached
+        return cached[1], cached[2]
+
+    def attend_row(self, query: Tensor, keys: Tensor, values: Tensor, blocked: Tensor | None,
+                   override: Tensor | None = None) -> tuple[Tensor, Tensor]:
+        """One query position per row, inference only. query: B×H×1×d (projected); keys, values: B×H×S×d;
+        ``blocked``: B×1×1×S bool (True = may not attend) or None → (out B×D after W_O, weights B×H×S).
+        ``override`` (B×S): as in :meth:`forward`."""
+        scores = torch.matmul(query, keys.transpose(-1, -2)) / math.sqrt(self.head_size)  # B×H×1×S
+        if blocked is not None:
+            scores = scores.masked_fill(blocked, float("-inf"))
+        weights = torch.softmax(scores, dim=-1)  # B×H×1×S
+        mixing = weights if override is None else override[:, None, None, :].expand_as(weights)
+        mixed = torch.matmul(mixing, values)  # B×H×1×d: the heads side by side once flattened
+        return _linear(self.output_layer, mixed.view(query.size(0), -1)), weights[:, :, 0]
+
 
 def _linear(layer: nn.Linear, x: Tensor) -> Tensor:
     """``layer(x)``, the same operation (nn.Linear.forward is this call) without a module call's bookkeeping,
@@ -80,7 +108,7 @@ def _linear(layer: nn.Linear, x: Tensor) -> Tensor:
     return functional.linear(x, layer.weight, layer.bias)
 
 
-def _norm(layer: nn.LayerNorm, x: Tensor) -> Tensor:
+def layer_norm(layer: nn.LayerNorm, x: Tensor) -> Tensor:
     """``layer(x)`` (nn.LayerNorm.forward is this call) without a module call's bookkeeping."""
     return functional.layer_norm(x, layer.normalized_shape, layer.weight, layer.bias, layer.eps)
 
@@ -175,17 +203,39 @@ class DecoderLayer(nn.Module):
         positions (B×H×t×d each) or None; ``cross``: its keys and values of the memory (B×H×S×d);
         ``causal``: T×(t+T) bool or None (T = 1: every earlier position is allowed); ``source_allowed``:
         B×1×1×S → (B×T×D, the self-attention keys and values of all t+T positions, the weights)."""
-        normed = _norm(self.self_attention_norm, x)
+        normed = layer_norm(self.self_attention_norm, x)
         keys, values = self.self_attention.keys_values(normed)  # B×H×T×d
         if own is not None:
             keys, values = torch.cat([own[0], keys], dim=2), torch.cat([own[1], values], dim=2)
         attended, self_weights, _ = self.self_attention(normed, keys, values, causal, need_weights)
         x = self._residual(x, attended)
         attended, cross_weights, _ = self.cross_attention(
-            _norm(self.cross_attention_norm, x), cross[0], cross[1], source_allowed, need_weights, override)
+            layer_norm(self.cross_attention_norm, x), cross[0], cross[1], source_allowed, need_weights, override)
         x = self._residual(x, attended)
-        x = self._residual(x, self.feed_forward(_norm(self.feed_forward_norm, x)))
+        x = self._residual(x, self.feed_forward(layer_norm(self.feed_forward_norm, x)))
         return x, (keys, values), LayerWeights(self_weights, cross_weights, attended)
+
+    def step(self, x: Tensor, own: tuple[Tensor, Tensor], cross: tuple[Tensor, Tensor], blocked: Tensor | None,
+             override: Tensor | None = None) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
+        """One new position per row, inference only (:meth:`forward`'s operations on B×D rows, the
+        self-attention's W_Q, W_K, W_V as one product). x: B×D; ``own``: the earlier positions' keys and
+        values (B×H×t×d each); ``cross``: the memory's keys and values (B×H×S×d); ``blocked``: B×1×1×S
+        (True = padding) or None → (x B×D, keys and values B×H×(t+1)×d, self-attention weights B×H×(t+1),
+        cross-attention weights B×H×S, the cross-attention's output: the layer's context c_i, B×D)."""
+        attention = self.self_attention
+        weight, bias = attention.query_key_value()
+        projected = functional.linear(layer_norm(self.self_attention_norm, x), weight, bias)  # B×3D
+        query, key, value = projected.view(x.size(0), 3, attention.heads, 1, attention.head_size).unbind(1)
+        keys, values = torch.cat([own[0], key], dim=2), torch.cat([own[1], value], dim=2)  # B×H×(t+1)×d
+        attended, own_weights = attention.attend_row(query, keys, values, None)
+        x = x + attended
+        attention = self.cross_attention
+        query = _linear(attention.query_layer, layer_norm(self.cross_attention_norm, x))  # B×D
+        context, cross_weights = attention.attend_row(
+            query.view(x.size(0), attention.heads, 1, attention.head_size), cross[0], cross[1], blocked, override)
+        x = x + context
+        x = x + self.feed_forward.forward(layer_norm(self.feed_forward_norm, x))
+        return x, keys, values, own_weights, cross_weights, context
 
     def _residual(self, x: Tensor, update: Tensor) -> Tensor:
         """x + dropout(update); in eval the dropout module is not called (the identity: one call less a step)."""
