@@ -99,7 +99,7 @@ class TransformerDecoder(nn.Module):
         self.layers = _layers(config, DecoderLayer)
         self.final_norm = nn.LayerNorm(size)
         self.output = nn.Linear(size, config.tgt_vocab_size, bias=False)
-        self._blocked_cache: tuple[Tensor, Tensor | None] | None = None  # _blocked's last mask and answer
+        self._sentence_cache: tuple[Tensor, Tensor | None, list[tuple]] | None = None  # _for_sentence's last
         if config.tie_embeddings:  # Press & Wolf 2017: the output layer is the target embedding
             self.output.weight = self.embedding.weight
 
@@ -166,18 +166,18 @@ class TransformerDecoder(nn.Module):
 
     def _inference_step(self, embedded: Tensor, state: State, encoded: Encoded, override: Tensor | None) -> StepOutput:
         """:meth:`step` out of training: the layers' :meth:`DecoderLayer.step` on B×D rows, the padding mask
-        inverted once per sentence (none at all when no row has padding), the display rows stacked once."""
+        inverted and the layers' weights gathered once a sentence (no mask when no row has padding)."""
         caches = state[1:]  # keys and values of layer 1, of layer 2, …: B×H×t×d each
         x = embedded * self.scale + self.positions.forward(caches[0].size(2), 1)  # B×D
-        blocked = self._blocked(encoded.mask)
-        last = len(self.layers) - 1
+        blocked, weights = self._for_sentence(encoded.mask)
+        last = len(weights) - 1
         new_caches: list[Tensor] = []
         own, cross = [], []
         context = x
-        for index, layer in enumerate(self.decoder_layers()):
-            x, keys, values, own_weights, cross_weights, context = layer.step(
+        for index, layer_weights in enumerate(weights):
+            x, keys, values, own_weights, cross_weights, context = DecoderLayer.step(
                 x, (caches[2 * index], caches[2 * index + 1]), (_step_keys(encoded.keys, index), encoded.values[:, index]),
-                blocked, override if index == last else None)
+                blocked, override if index == last else None, layer_weights)
             new_caches += (keys, values)
             own.append(own_weights)  # B×H×(t+1)
             cross.append(cross_weights)  # B×H×S
@@ -190,15 +190,17 @@ class TransformerDecoder(nn.Module):
         return StepOutput((output, *new_caches), context, shown, scores, model_weights, heads, layer_weights,
                           torch.stack(own, dim=1))
 
-    def _blocked(self, mask: Tensor) -> Tensor | None:
-        """mask: B×S (True = a real token) → B×1×1×S, True where a row may not attend, or None when no row
-        has padding (one sentence decoded alone). Kept for the sentence's next steps (the same mask tensor)."""
-        cached = self._blocked_cache
+    def _for_sentence(self, mask: Tensor) -> tuple[Tensor | None, list[tuple]]:
+        """mask: B×S (True = a real token) → (B×1×1×S, True where a row may not attend, or None when no row has
+        padding; each layer's :meth:`DecoderLayer.step_weights`), kept for the sentence's next steps (the same
+        mask tensor): a sentence's steps all read the weights its encoding was computed with."""
+        cached = self._sentence_cache
         if cached is not None and cached[0] is mask:
-            return cached[1]
+            return cached[1], cached[2]
         blocked = None if bool(mask.all()) else ~mask[:, None, None, :]
-        self._blocked_cache = (mask, blocked)
-        return blocked
+        weights = [layer.step_weights() for layer in self.decoder_layers()]
+        self._sentence_cache = (mask, blocked, weights)
+        return blocked, weights
 
     def logits(self, hidden: Tensor, context: Tensor, embedded: Tensor) -> Tensor:
         """The top layer's normalized output x_i (…×D) → unnormalized scores over the target vocabulary

@@ -88,18 +88,19 @@ class MultiHeadAttention(nn.Module):
             self._fused = cached
         return cached[1], cached[2]
 
-    def attend_row(self, query: Tensor, keys: Tensor, values: Tensor, blocked: Tensor | None,
-                   override: Tensor | None = None) -> tuple[Tensor, Tensor]:
-        """One query position per row, inference only. query: B×H×1×d (projected); keys, values: B×H×S×d;
-        ``blocked``: B×1×1×S bool (True = may not attend) or None → (out B×D after W_O, weights B×H×S).
-        ``override`` (B×S): as in :meth:`forward`."""
-        scores = torch.matmul(query, keys.transpose(-1, -2)) / math.sqrt(self.head_size)  # B×H×1×S
-        if blocked is not None:
-            scores = scores.masked_fill(blocked, float("-inf"))
-        weights = torch.softmax(scores, dim=-1)  # B×H×1×S
-        mixing = weights if override is None else override[:, None, None, :].expand_as(weights)
-        mixed = torch.matmul(mixing, values)  # B×H×1×d: the heads side by side once flattened
-        return _linear(self.output_layer, mixed.view(query.size(0), -1)), weights[:, :, 0]
+
+def _attend_row(query: Tensor, keys: Tensor, values: Tensor, blocked: Tensor | None, override: Tensor | None,
+                root: float, output: tuple[Tensor, Tensor]) -> tuple[Tensor, Tensor]:
+    """:meth:`MultiHeadAttention.forward`'s explicit path for one query position per row, inference only.
+    query: B×H×1×d (projected); keys, values: B×H×S×d; ``blocked``: B×1×1×S bool (True = may not attend) or
+    None; ``override`` (B×S) as in forward; root: √d; output: W_O and its bias → (out B×D, weights B×H×S)."""
+    scores = torch.matmul(query, keys.transpose(-1, -2)) / root  # B×H×1×S
+    if blocked is not None:
+        scores = scores.masked_fill(blocked, float("-inf"))
+    weights = torch.softmax(scores, dim=-1)  # B×H×1×S
+    mixing = weights if override is None else override[:, None, None, :].expand_as(weights)
+    mixed = torch.matmul(mixing, values)  # B×H×1×d: the heads side by side once flattened
+    return functional.linear(mixed.view(query.size(0), -1), *output), weights[:, :, 0]
 
 
 def _linear(layer: nn.Linear, x: Tensor) -> Tensor:
@@ -215,27 +216,41 @@ class DecoderLayer(nn.Module):
         x = self._residual(x, self.feed_forward(layer_norm(self.feed_forward_norm, x)))
         return x, (keys, values), LayerWeights(self_weights, cross_weights, attended)
 
-    def step(self, x: Tensor, own: tuple[Tensor, Tensor], cross: tuple[Tensor, Tensor], blocked: Tensor | None,
-             override: Tensor | None = None) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
+    def step_weights(self) -> tuple:
+        """What :meth:`step` reads, in its order: the three layer norms' weights, biases and ε, the self-attention's
+        W_Q, W_K, W_V joined (:meth:`MultiHeadAttention.query_key_value`) and its W_O, the cross-attention's W_Q
+        and W_O, the feed-forward's W_1 and W_2 (each with its bias), the heads and √d. Gathered once a sentence
+        (TransformerDecoder._inference_step) instead of looked up module by module at every step."""
+        own, cross, inner, outer = (self.self_attention, self.cross_attention, self.feed_forward.inner,
+                                    self.feed_forward.outer)
+        norms = [self.self_attention_norm, self.cross_attention_norm, self.feed_forward_norm]
+        layers = [cross.query_layer, cross.output_layer, inner, outer]
+        return (*[(norm.weight, norm.bias, norm.eps) for norm in norms], own.query_key_value(),
+                (own.output_layer.weight, own.output_layer.bias), *[(layer.weight, layer.bias) for layer in layers],
+                own.heads, math.sqrt(own.head_size))
+
+    @staticmethod
+    def step(x: Tensor, own: tuple[Tensor, Tensor], cross: tuple[Tensor, Tensor], blocked: Tensor | None,
+             override: Tensor | None, weights: tuple) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
         """One new position per row, inference only (:meth:`forward`'s operations on B×D rows, the
-        self-attention's W_Q, W_K, W_V as one product). x: B×D; ``own``: the earlier positions' keys and
-        values (B×H×t×d each); ``cross``: the memory's keys and values (B×H×S×d); ``blocked``: B×1×1×S
-        (True = padding) or None → (x B×D, keys and values B×H×(t+1)×d, self-attention weights B×H×(t+1),
-        cross-attention weights B×H×S, the cross-attention's output: the layer's context c_i, B×D)."""
-        attention = self.self_attention
-        weight, bias = attention.query_key_value()
-        projected = functional.linear(layer_norm(self.self_attention_norm, x), weight, bias)  # B×3D
-        query, key, value = projected.view(x.size(0), 3, attention.heads, 1, attention.head_size).unbind(1)
+        self-attention's W_Q, W_K, W_V as one product), with ``weights`` = :meth:`step_weights`. x: B×D;
+        ``own``: the earlier positions' keys and values (B×H×t×d each); ``cross``: the memory's keys and values
+        (B×H×S×d); ``blocked``: B×1×1×S (True = padding) or None → (x B×D, keys and values B×H×(t+1)×d,
+        self-attention weights B×H×(t+1), cross-attention weights B×H×S, the cross-attention's output: the
+        layer's context c_i, B×D)."""
+        norm_own, norm_cross, norm_ff, joined, out_own, query_cross, out_cross, inner, outer, heads, root = weights
+        batch, size = x.shape
+        projected = functional.linear(functional.layer_norm(x, (size,), *norm_own), *joined)  # B×3D
+        query, key, value = projected.view(batch, 3, heads, 1, -1).unbind(1)  # B×H×1×d each
         keys, values = torch.cat([own[0], key], dim=2), torch.cat([own[1], value], dim=2)  # B×H×(t+1)×d
-        attended, own_weights = attention.attend_row(query, keys, values, None)
+        attended, own_weights = _attend_row(query, keys, values, None, None, root, out_own)
         x = x + attended
-        attention = self.cross_attention
-        query = _linear(attention.query_layer, layer_norm(self.cross_attention_norm, x))  # B×D
-        context, cross_weights = attention.attend_row(
-            query.view(x.size(0), attention.heads, 1, attention.head_size), cross[0], cross[1], blocked, override)
+        query = functional.linear(functional.layer_norm(x, (size,), *norm_cross), *query_cross)  # B×D
+        context, cross_weights = _attend_row(query.view(batch, heads, 1, -1), cross[0], cross[1], blocked, override,
+                                             root, out_cross)
         x = x + context
-        x = x + self.feed_forward.forward(layer_norm(self.feed_forward_norm, x))
-        return x, keys, values, own_weights, cross_weights, context
+        active = torch.relu(functional.linear(functional.layer_norm(x, (size,), *norm_ff), *inner))  # B×F
+        return x + functional.linear(active, *outer), keys, values, own_weights, cross_weights, context
 
     def _residual(self, x: Tensor, update: Tensor) -> Tensor:
         """x + dropout(update); in eval the dropout module is not called (the identity: one call less a step)."""

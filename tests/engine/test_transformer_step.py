@@ -1,6 +1,7 @@
 """The Transformer decoder's inference step (TransformerDecoder._inference_step, DecoderLayer.step: W_Q, W_K, W_V as
 one product, the padding mask inverted once a sentence) computes what the layers' general forward computes, and
-its fused projection follows every change of the parameters (an optimizer's step, loading other weights)."""
+its fused projection follows every change of the parameters (an optimizer's step, loading other weights) from
+the next sentence on."""
 
 import pytest
 import torch
@@ -69,6 +70,7 @@ def test_the_fused_projection_follows_changed_and_loaded_parameters():
         encoded = model.encode(*_source(1))
         before = _decode(model, encoded)
         model.decoder.layers[0].self_attention.key_layer.weight.add_(0.5)  # in place, as an optimizer steps
+        encoded = model.encode(*_source(1))  # the next sentence (a sentence's steps read its encoding's weights)
         changed = _decode(model, encoded)
         assert not torch.equal(changed[1].self_weights, before[1].self_weights)
         _assert_close(changed, _general_path(model, encoded))
