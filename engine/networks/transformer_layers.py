@@ -239,17 +239,18 @@ class DecoderLayer(nn.Module):
         self-attention weights B×H×(t+1), cross-attention weights B×H×S, the cross-attention's output: the
         layer's context c_i, B×D)."""
         norm_own, norm_cross, norm_ff, joined, out_own, query_cross, out_cross, inner, outer, heads, root = weights
+        # torch.layer_norm: the op functional.layer_norm calls, without its Python wrapper (6 calls a step)
         batch, size = x.shape
-        projected = functional.linear(functional.layer_norm(x, (size,), *norm_own), *joined)  # B×3D
+        projected = functional.linear(torch.layer_norm(x, (size,), *norm_own), *joined)  # B×3D
         query, key, value = projected.view(batch, 3, heads, 1, -1).unbind(1)  # B×H×1×d each
         keys, values = torch.cat([own[0], key], dim=2), torch.cat([own[1], value], dim=2)  # B×H×(t+1)×d
         attended, own_weights = _attend_row(query, keys, values, None, None, root, out_own)
         x = x + attended
-        query = functional.linear(functional.layer_norm(x, (size,), *norm_cross), *query_cross)  # B×D
+        query = functional.linear(torch.layer_norm(x, (size,), *norm_cross), *query_cross)  # B×D
         context, cross_weights = _attend_row(query.view(batch, heads, 1, -1), cross[0], cross[1], blocked, override,
                                              root, out_cross)
         x = x + context
-        active = torch.relu(functional.linear(functional.layer_norm(x, (size,), *norm_ff), *inner))  # B×F
+        active = torch.relu(functional.linear(torch.layer_norm(x, (size,), *norm_ff), *inner))  # B×F
         return x + functional.linear(active, *outer), keys, values, own_weights, cross_weights, context
 
     def _residual(self, x: Tensor, update: Tensor) -> Tensor:
