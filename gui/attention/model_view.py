@@ -20,8 +20,9 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QPointF, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QDialog, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
 from engine.networks import KINDS, AttentionLayers
+from engine.text import split_words
 from gui.attention.heatmap import COLOR_MAP, HeatmapView
-from gui.attention.labels import axis_label
+from gui.attention.labels import axis_label, piece_label
 from gui.screen_fit import fit_to_screen
 
 KIND_LABELS = {"encoder": QT_TRANSLATE_NOOP("ModelView", "Encoder self-attention (source × source)"),
@@ -31,6 +32,13 @@ DIALOG_SIZE = (1180, 700)
 SELECTED_PEN = pg.mkPen("#ff4040", width=3)
 PLAIN_PEN = pg.mkPen("#808080", width=1)
 
+
+
+def marked_pieces(tokens: tuple[str, ...] | list[str]) -> list[str]:
+    """A map axis' pieces as the main map's piece view labels them: a piece that continues the word before
+    it marked ``##`` (``studie`` ``##d``), so that two pieces of one word do not read as two words."""
+    split = split_words(tokens)
+    return [piece_label(piece, split.continues(k)) for k, piece in enumerate(tokens)]
 
 class LayerHeadGrid(pg.GraphicsLayoutWidget):
     """L rows × H columns of small maps of one kind; ``mapClicked(layer, head)``, ``mapHovered``."""
@@ -169,7 +177,7 @@ class ModelView(QDialog):
             return
         self.opened = (layer, head)
         self.grid.select(layer, head)
-        rows, columns = self.maps.axes(self.kind)
+        rows, columns = (marked_pieces(tokens) for tokens in self.maps.axes(self.kind))
         self.heatmap.reset(columns)
         self.heatmap.set_rows(self.maps.map(self.kind, layer, head), rows, finished=True)
         self.title.setText("<b>" + self.tr("Layer %1, head %2").replace("%1", str(layer + 1)).replace(
