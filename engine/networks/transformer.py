@@ -155,13 +155,13 @@ class TransformerDecoder(nn.Module):
             cross.append(weights.cross[:, :, 0])  # B×H×S
         output = self.final_norm(x[:, 0])  # B×D
         new_state = (output, *new_caches)
-        layer_weights = torch.stack(cross, dim=1)  # B×L×H×S
-        heads = layer_weights[:, last]  # B×H×S
+        every_layer = torch.stack(cross, dim=1)  # B×L×H×S
+        heads = every_layer[:, last]  # B×H×S
         mean = heads.mean(dim=1)  # B×S
         context = weights.context[:, 0]  # type: ignore[union-attr]  # B×D: the last layer's c_i
         scores = mean.clamp_min(SHOWN_SCORE_FLOOR).log()
         shown, model_weights = (mean, None) if override is None else (override, mean)
-        return StepOutput(new_state, context, shown, scores, model_weights, heads, layer_weights,
+        return StepOutput(new_state, context, shown, scores, model_weights, heads, every_layer,
                           torch.stack(own, dim=1))
 
     def _inference_step(self, embedded: Tensor, state: State, encoded: Encoded, override: Tensor | None) -> StepOutput:
@@ -182,12 +182,12 @@ class TransformerDecoder(nn.Module):
             own.append(own_weights)  # B×H×(t+1)
             cross.append(cross_weights)  # B×H×S
         output = layer_norm(self.final_norm, x)  # B×D
-        layer_weights = torch.stack(cross, dim=1)  # B×L×H×S
-        heads = layer_weights[:, last]  # B×H×S
+        every_layer = torch.stack(cross, dim=1)  # B×L×H×S
+        heads = every_layer[:, last]  # B×H×S
         mean = heads.mean(dim=1)  # B×S
         scores = mean.clamp_min(SHOWN_SCORE_FLOOR).log()
         shown, model_weights = (mean, None) if override is None else (override, mean)
-        return StepOutput((output, *new_caches), context, shown, scores, model_weights, heads, layer_weights,
+        return StepOutput((output, *new_caches), context, shown, scores, model_weights, heads, every_layer,
                           torch.stack(own, dim=1))
 
     def _for_sentence(self, mask: Tensor) -> tuple[Tensor | None, list[tuple]]:
