@@ -6,8 +6,9 @@ asked for (importing the room loads nothing), so a window that never trains neve
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from engine.lazy_facade import lazy_attributes
 
 _PUBLIC = {
     "LifecycleItem": "engine.records.lifecycle",
@@ -65,13 +66,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """A public name of the room, imported from its module when first asked for."""
-    if name not in _PUBLIC:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(_PUBLIC[name]), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(globals(), _PUBLIC)
 
 
 if TYPE_CHECKING:
