@@ -7,6 +7,11 @@ model) can for a while hold models of two recipes — some converged, some from 
 build. The views do not hide that: :func:`budget_note` says, from each model's ``config.json``,
 which lines were trained how, whenever they were not all trained alike.
 
+A model of another family (a Transformer beside the RNNs) differs in more than its scorer by design:
+its sizes and learning rate were chosen by its own trials. It is trained alike with the RNNs when it
+shares their data, tokenizers, budget and stopping rule (:func:`budget_key`), and the views then read
+it in the same group; within a family, alike stays "differs in the scorer alone" (:func:`recipe_key`).
+
 Everything here reads a model's :class:`~engine.models.model_record.ModelRecord` only (no weights);
 unreadable parts count as unknown. :func:`direction_records` reads them from a folder of model folders.
 """
@@ -19,8 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from engine.models.model_record import ModelRecord
-from engine.settings.config import TrainConfig
+from engine.settings.config import ModelShape, TrainConfig
 from engine.settings.errors import ConfigError
+from engine.settings.scorer_table import SCORER_TABLE
+from engine.settings.settings_meta import described
 
 EARLY_STOPPING = "early stopping"
 TIME_BUDGET = "time budget"
@@ -28,21 +35,44 @@ TOKEN_BUDGET = "token budget"
 RAN_ITS_COURSE = "early stopping or token budget"  # a group whose runs each ended on one of the two
 
 
-def recipe_key(record: ModelRecord) -> tuple:
-    """What two models must share to differ only in their scorer: the data split and its rule, the
-    architecture but the scorer, both tokenizers and the training settings — the score warm-up aside
-    (it acts only on the unscaled scorers, so a build gives it to those alone), and the hardware a run
-    used (threads, device) aside. Comparable with ``==``; an unreadable part compares as its text."""
+FAMILY_TRAINING = ("learning_rate", "warmup_steps")  # chosen per model family by its own trials
+
+
+def family_of(record: ModelRecord) -> str:
+    """The model family ("rnn", "transformer") of ``record``'s scorer; "" when the scorer is unknown."""
+    info = SCORER_TABLE.get(record.scorer)
+    return info.family if info else ""
+
+
+def budget_key(record: ModelRecord) -> tuple:
+    """What two models of any family must share to have been trained to one budget: the data split and
+    its rule, both tokenizers and every training setting but those a family chooses by its own trials
+    (:data:`FAMILY_TRAINING`), the score warm-up (it acts only on the unscaled scorers, so a build gives
+    it to those alone) and the hardware a run used (threads, device). Comparable with ``==``; an
+    unreadable part compares as its text."""
     data = record.data
-    model = {k: v for k, v in record.model.items() if k != "scorer"}
     digests = tuple((record.tokenizers.get(side) or {}).get("sha256") for side in ("source", "target"))
     training = record.training.get("train_config") or {}
     try:
         settings = replace(TrainConfig.from_dict(training), temperature_warmup=0.0, torch_threads=0, device="auto")
-        settings_key = repr(sorted(settings.to_dict().items()))
+        shared = {k: v for k, v in settings.to_dict().items() if k not in FAMILY_TRAINING}
+        settings_key = repr(sorted(shared.items()))
     except (ConfigError, TypeError, ValueError):
         settings_key = repr(sorted(training.items())) if isinstance(training, dict) else repr(training)
-    return (repr(data.get("split")), data.get("split_rule"), repr(sorted(model.items())), digests, settings_key)
+    return (repr(data.get("split")), data.get("split_rule"), digests, settings_key)
+
+
+def recipe_key(record: ModelRecord) -> tuple:
+    """What two models must share to differ only in their scorer: :func:`budget_key`, the family, the
+    architecture's settings of that family but the scorer (a Transformer's record also carries the RNN's
+    unused sizes: they are left out), and the family's own training settings (:data:`FAMILY_TRAINING`)."""
+    family = family_of(record)
+    shapes = described(ModelShape)
+    model = {k: v for k, v in record.model.items()
+             if k != "scorer" and (k not in shapes or shapes[k].family in ("", family))}
+    training = record.training.get("train_config") or {}
+    own = tuple(training.get(k) for k in FAMILY_TRAINING) if isinstance(training, dict) else ()
+    return (*budget_key(record), family, repr(sorted(model.items())), repr(own))
 
 
 @dataclass(frozen=True)
@@ -113,12 +143,28 @@ def _positive_count(value: Any) -> int | None:
 
 
 def recipe_groups(infos: Mapping[str, ModelRecord]) -> list[tuple[str, ...]]:
-    """The names of ``infos`` (name → model record) grouped by :func:`recipe_key`, groups and names in the
-    order given: one group when every model was trained alike."""
-    groups: dict[tuple, list[str]] = {}
+    """The names of ``infos`` (name → model record) grouped by how they were trained, groups and names in
+    the order given: one group when every model was trained alike.
+
+    Within a family, alike is :func:`recipe_key`: the models differ in their scorer alone. Across families
+    (a Transformer beside RNNs), alike is :func:`budget_key`: the same data, tokenizers, budget and stopping
+    rule, each family at the sizes and rate its own trials chose. A family's group joins the groups of other
+    families under its budget when that budget holds one group of each family present; when a family has
+    two groups under one budget, which one the other family's models compare with is not decided, and every
+    group stays apart."""
+    recipes: dict[tuple, list[str]] = {}
     for name, info in infos.items():
-        groups.setdefault(recipe_key(info), []).append(name)
-    return [tuple(names) for names in groups.values()]
+        recipes.setdefault(recipe_key(info), []).append(name)
+    families_under: dict[tuple, list[str]] = {}  # budget → the family of each recipe group under it
+    for names in recipes.values():
+        families_under.setdefault(budget_key(infos[names[0]]), []).append(family_of(infos[names[0]]))
+    merged: dict[tuple, list[str]] = {}
+    for recipe, names in recipes.items():
+        budget = budget_key(infos[names[0]])
+        one_group_a_family = len(families_under[budget]) == len(set(families_under[budget]))
+        merged.setdefault(("budget", budget) if one_group_a_family else ("recipe", recipe), []).extend(names)
+    order = {name: i for i, name in enumerate(infos)}
+    return [tuple(sorted(names, key=order.__getitem__)) for names in merged.values()]
 
 
 def trained_alike(infos: Mapping[str, ModelRecord], name: str) -> tuple[str, ...]:

@@ -87,6 +87,35 @@ def test_the_note_is_empty_for_models_trained_alike_and_names_each_group_otherwi
     assert trained_alike(mixed, "none") == ("additive", "none") and trained_alike(mixed, "multihead") == tuple(mixed)
 
 
+def transformer(layers: int = 2, rnn_size: int = 999, **settings) -> ModelRecord:
+    """A Transformer's record: its own sizes, rate and warm-up, and the RNN sizes its config also carries."""
+    record = info("transformer", **{"learning_rate": 0.001, "warmup_steps": 500, **settings})
+    record["model"] |= {"transformer_layers": layers, "feedforward_size": 1024, "positions": "sinusoidal",
+                        "encoder_hidden_size": rnn_size, "cell": "lstm"}  # RNN sizes: unused by a Transformer
+    return ModelRecord.parse(record)
+
+
+def test_a_family_of_its_own_sizes_and_rate_is_trained_alike_when_it_shares_the_data_and_the_budget():
+    rnns = {"additive": config("additive"), "none": config("none")}
+    with_transformer = {**rnns, "transformer": transformer()}
+    assert recipe_key(transformer()) != recipe_key(config("additive"))  # it differs in more than its scorer …
+    assert recipe_groups(with_transformer) == [("additive", "none", "transformer")]  # … under the same budget
+    assert budget_note(with_transformer) == "" and trained_alike(with_transformer, "none") == tuple(with_transformer)
+    assert recipe_key(transformer()) == recipe_key(transformer(rnn_size=1))  # unused sizes: not compared
+    other_budget = {**rnns, "transformer": transformer(max_target_tokens=1_000_000)}
+    assert recipe_groups(other_budget) == [("additive", "none"), ("transformer",)]
+    assert "transformer was trained" in budget_note(other_budget)
+
+
+def test_under_one_budget_two_groups_of_one_family_keep_every_group_apart():
+    wider = info("dot")
+    wider["model"]["embedding_size"] = 128
+    two_rnn_recipes = {"additive": config("additive"), "dot": ModelRecord.parse(wider), "transformer": transformer()}
+    assert recipe_groups(two_rnn_recipes) == [("additive",), ("dot",), ("transformer",)]  # which RNN it pairs with: undecided
+    two_transformers = {"additive": config("additive"), "t2": transformer(2), "t3": transformer(3)}
+    assert recipe_groups(two_transformers) == [("additive",), ("t2",), ("t3",)]
+
+
 def test_the_records_of_a_models_folder_are_read_by_direction_and_an_unreadable_one_is_left_out(tmp_path):
     import shutil
 
