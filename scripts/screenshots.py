@@ -96,6 +96,19 @@ save(window, "translate-dot.png")
 translate(LONG, "additive")
 panel.select_step(12)
 save(window, "translate-long.png")
+# The Transformer on the long input, its last layer's cross-attention below; then its Layers window, every layer and
+# head of the encoder's self-attention, one head opened large
+translate(LONG, "transformer")
+panel.select_step(12)
+save(window, "translate-transformer.png")
+layers = tab.model_view
+layers.open()
+grid = layers.window
+pump(3)
+grid.kind_box.setCurrentIndex(grid.kind_box.findData("encoder"))
+grid.open_map(0, 1)
+save(grid, "layers.png")
+grid.close()
 # The length study, the 41-60 bucket chosen
 dialog = tab.open_length_study()
 pump(3)

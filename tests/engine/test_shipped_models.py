@@ -52,7 +52,7 @@ DIRECTIONS = {direction: [p for p in SHIPPED if p.name.startswith(f"{direction}-
 PLANS = {plan.name: plan for plan in load_script("build_shipped_models").shipped_plan(TATOEBA_CORPUS)}
 PLANNED = set(PLANS)
 # Planned by scripts/build_shipped_models.py but not in resources/models yet (remove a name once it ships).
-NOT_YET_SHIPPED: set[str] = {"zh-en-transformer", "en-zh-transformer"}  # the build spans many hours a model
+NOT_YET_SHIPPED: set[str] = set()  # every planned model ships
 
 
 @pytest.mark.skipif(not SHIPPED, reason="no shipped models in resources/models")
@@ -87,7 +87,9 @@ NOT_YET_REBUILT: set[str] = set()
 def test_the_shipped_models_of_a_direction_differ_only_in_their_scorer_within_each_build(direction):
     """A fair comparison: same split, architecture, sizes, tokenizers, seed and recipe (the score warm-up
     aside: it acts only on the unscaled scorers) — among the models rebuilt under the plan's recipe, and
-    among those of the earlier set still shipped. The views name the two groups (engine.studies.training_budget)."""
+    among those of the earlier set still shipped; the Transformer, a family of its own sizes and rate, joins
+    the RNNs' group by sharing their data, tokenizers, budget and stopping rule. The views name the groups
+    (engine.studies.training_budget)."""
     infos = {folder.name: load_model_folder(folder).info for folder in DIRECTIONS[direction]}
     build_script = load_script("build_shipped_models")
     rebuilt = {name for name in infos if build_script.kept_by_recipe(SHIPPED_MODELS, PLANS[name])}
@@ -104,4 +106,4 @@ def test_the_shipped_models_of_a_direction_differ_only_in_their_scorer_within_ea
 @pytest.mark.skipif(not SHIPPED, reason="no shipped models in resources/models")
 def test_the_shipped_weights_keep_the_repository_lean():
     total = sum((folder / "model.safetensors").stat().st_size for folder in SHIPPED)
-    assert total <= 70 * 1024 * 1024  # eleven folders, float16 (zh-en-multihead: about 8 MiB)
+    assert total <= 96 * 1024 * 1024  # thirteen folders, float16 (zh-en-multihead: about 8 MiB, a Transformer 11)

@@ -156,7 +156,7 @@ def test_a_chapter_naming_a_missing_model_says_so_and_the_others_work(qtbot, win
 
     (tmp_path / "en").mkdir()
     (tmp_path / "en" / "01-missing.md").write_text(
-        '+++\ntitle = "Missing"\nmodels = ["zh-en-transformer"]\n[[show]]\ndo = "set_beam"\nsize = 2\n+++\nText.\n',
+        '+++\ntitle = "Missing"\nmodels = ["en-zh-multihead"]\n[[show]]\ndo = "set_beam"\nsize = 2\n+++\nText.\n',
         encoding="utf-8")
     (tmp_path / "en" / "02-there.md").write_text(
         '+++\ntitle = "There"\n[[show]]\ndo = "select_model"\ndirection = "zh-en"\nscorer = "dot"\n+++\nText.\n',
@@ -164,7 +164,7 @@ def test_a_chapter_naming_a_missing_model_says_so_and_the_others_work(qtbot, win
     panel = LessonPanel(window.lesson_host, tmp_path, language=lambda: "en")
     qtbot.addWidget(panel)
     panel.open_chapter("01-missing")
-    assert "zh-en-transformer" in panel.problem.text() and not panel.show_button.isEnabled()
+    assert "en-zh-multihead" in panel.problem.text() and not panel.show_button.isEnabled()
     panel.open_chapter("02-there")
     assert not panel.problem.text()
     with qtbot.waitSignal(panel.runner.finished, timeout=LOAD_MS):
