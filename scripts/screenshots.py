@@ -153,6 +153,11 @@ pump(60, lambda: not compare.scheduler.pending)
 additive = compare.panels["additive"]
 additive.heatmap.cellHovered.emit(additive.target_tokens.index("▁sister"), additive.source_tokens.index("花园"))
 save(window, "compare.png")
+# Scrolled down: the Transformer's panel (its layer and head chooser) and the difference map
+bar = compare.grid_scroll.verticalScrollBar()
+bar.setValue(bar.maximum())
+save(window, "compare-transformer.png")
+bar.setValue(0)
 # One map large: the two-sentence input, additive's own output, every sub-word labelled
 compare.target_combo.setCurrentIndex(0)
 compare.set_sentence(LONG)

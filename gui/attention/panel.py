@@ -42,6 +42,7 @@ from gui.attention.attribution_view import AttributionView
 from gui.attention.head_rows import MEAN, head_row, layer_rows, shown_rows, stacked_heads
 from gui.attention.heads import HeadChooser
 from gui.attention.heatmap import HeatmapView
+from gui.attention.hover_place import HoverLinePlacement
 from gui.attention.inspector import StepInspector
 from gui.attention.map_units import MapUnits, UnitsCache, warm_up_segmenter
 from gui.attention.no_attention import no_attention_note
@@ -120,7 +121,10 @@ class AttentionPanel(QWidget):
         below.addWidget(self.hover_label, 1)
         below.addWidget(self.head_chooser)
         self._map_tools = below  # a tab's own tools for this map go after the head chooser (add_map_tool)
+        hover_row = QHBoxLayout()  # the hover line's own row, while the bar has no room for it
+        heat_layout.addLayout(hover_row)
         heat_layout.addLayout(below)
+        self._hover_place = HoverLinePlacement(heat_page, below, hover_row, self.hover_label, below.indexOf(self.hover_label))
         self.stack.addWidget(heat_page)
         self.stack.addWidget(self.note)
         self.inspector = StepInspector()
@@ -187,6 +191,7 @@ class AttentionPanel(QWidget):
     def add_map_tool(self, widget: QWidget) -> None:
         """Put ``widget`` (e.g. the Translate tab's Layers button) in the bar under the map, at its end."""
         self._map_tools.addWidget(widget)
+        self._hover_place.watch(widget)
 
     def word_view(self) -> bool:
         """True when the map shows words (pieces merged), False for the model's pieces."""
