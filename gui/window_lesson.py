@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtWidgets import QWidget
 
 from engine.files import RESOURCES
@@ -24,6 +24,7 @@ from gui.lesson.dock import LessonDock
 from gui.lesson.flash import Outline
 from gui.lesson.host import ActionError, LessonEvents, Settled
 from gui.lesson.panel import LessonPanel
+from gui.translate.model_view_link import DISABLED_TIP as LAYERS_DISABLED
 
 if TYPE_CHECKING:
     from gui.main_window import MainWindow
@@ -81,6 +82,7 @@ class WindowLessonHost(QObject):
         panel.stepSelected.connect(lambda index: self._emit("step_selected", word=word_at(panel, index)))
         panel.cellClicked.connect(self._on_cell_clicked)
         tab.view.length_study_button.clicked.connect(lambda: self._emit("length_study_opened"))
+        tab.view.layers_button.clicked.connect(lambda: self._emit("layers_opened"))
         tab.view.choice_bar.speed_slider.valueChanged.connect(lambda value: self._emit("speed", position=value))
         for bar in (panel.view_bar, w.compare_tab.view_bar):
             bar.wordViewChanged.connect(lambda on: self._emit("word_view", on=bool(on)))
@@ -153,6 +155,7 @@ class WindowLessonHost(QObject):
         entry, bar = tab.controller.entry, tab.view.choice_bar
         page = w.tabs.currentWidget()
         dialog = tab.length_study.dialog
+        layers = tab.model_view.window
         inspected = panel._pinned
         return {
             "tab": {w.translate_tab: "translate", w.compare_tab: "compare", w.train_tab: "train"}.get(page, ""),
@@ -162,6 +165,7 @@ class WindowLessonHost(QObject):
             "source": tab.controller.text, "running": tab.controller.running,
             "step": word_at(panel, inspected) if inspected >= 0 else "",
             "length_study": bool(dialog is not None and dialog.isVisible()),
+            "layers": layers.kind if layers is not None and layers.isVisible() else "",  # its maps' kind, "" closed
             "attention_mode": tab.view.whatif_bar.attend_button.isChecked(),
             "compare_text": w.compare_tab.input.text(), "compare_target": w.compare_tab.target_choice(),
             "train_corpus": (w.training_panel.form.current_entry().task or "") if w.training_panel else "",
@@ -261,6 +265,18 @@ class WindowLessonHost(QObject):
         tab = self.window.translate_tab
         self.window.tabs.setCurrentWidget(tab)
         tab.view.length_study_button.click()
+        return None
+
+    def _do_open_layers(self, kind: str = "cross") -> Settled:
+        """The Layers window of the last Transformer translation, showing ``kind``'s maps (what its button does)."""
+        tab = self.window.translate_tab
+        self.window.tabs.setCurrentWidget(tab)
+        if not tab.view.layers_button.isEnabled():
+            raise ActionError(QCoreApplication.translate("ModelViewLink", LAYERS_DISABLED))  # its tooltip: why
+        tab.view.layers_button.click()
+        view = tab.model_view.window
+        if view is not None:
+            view.kind_box.setCurrentIndex(view.kind_box.findData(kind))
         return None
 
     def _do_compare(self, text: str, reference: str = "") -> Settled:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QSizePolicy, QWidget
 
 from gui.attention.head_rows import MEAN
@@ -44,6 +44,13 @@ class HeadChooser(QComboBox):
     def head_count(self) -> int:
         return self._shape[0]
 
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        """The items, each assembled from two messages ("Layer 2 · " + "Head 3"), made again in the new
+        language, the choice kept (gui/retranslate.py leaves such texts to their widget)."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange and self.count():
+            self._fill(self.currentIndex())
+
     def set_head_count(self, count: int, layers: int = 1) -> None:
         """Offer ``count`` heads (none, and hidden, below 2) — of each of ``layers`` layers, the last first
         (a Transformer's; its earlier layers' rows come from each step's ``layer_attention``); the choice
@@ -52,13 +59,19 @@ class HeadChooser(QComboBox):
         layers = max(layers, 1) if count else 1
         if (count, layers) != self._shape:
             self._shape = (count, layers)
-            self.blockSignals(True)
-            self.clear()
-            for layer in reversed(range(layers)) if count else ():
-                self._add_layer(layer, layers, count)
-            self.blockSignals(False)
+            self._fill(0)
             self.headChanged.emit(self.head)
         self.setVisible(bool(count))
+
+    def _fill(self, index: int) -> None:
+        """The items of the shape offered, in the interface's language, item ``index`` chosen (no signal)."""
+        count, layers = self._shape
+        self.blockSignals(True)
+        self.clear()
+        for layer in reversed(range(layers)) if count else ():
+            self._add_layer(layer, layers, count)
+        self.setCurrentIndex(min(index, self.count() - 1))
+        self.blockSignals(False)
 
     def _add_layer(self, layer: int, layers: int, count: int) -> None:
         """Layer ``layer``'s items: the mean of its ``count`` heads, then each head (named by layer when

@@ -8,7 +8,7 @@ An event is a kind and a dict of plain values; the window reports (see ``EVENT_O
   whether it holds the row's largest α;
 - ``translated`` {direction, scorer, source_tokens, words, steered}: a decode finished in the Translate tab
   (``steered``: under a what-if change);
-- ``length_study_opened`` {}, ``compared`` {shared_target}, ``aligner_shown`` {}, ``tab_shown`` {tab},
+- ``length_study_opened`` {}, ``layers_opened`` {} (a Transformer's Layers window), ``compared`` {shared_target}, ``aligner_shown`` {}, ``tab_shown`` {tab},
   ``speed`` {position}, ``word_view`` {on}, ``validated`` {} (a training run's validation),
   ``travelled`` {} (a training curve clicked: the app translates with those weights).
 
@@ -48,6 +48,7 @@ MATCHERS: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any]], bool]] = {
     "translated": _translated,
     "steered": lambda p, d: bool(d.get("steered")) and any(same_word(p["contains"], w) for w in d.get("words", ())),
     "length_study_opened": lambda p, d: True,
+    "layers_opened": lambda p, d: True,
     "compared": lambda p, d: not p.get("shared_target") or bool(d.get("shared_target")),
     "aligner_shown": lambda p, d: True,
     "tab_shown": lambda p, d: p["tab"] == d.get("tab"),

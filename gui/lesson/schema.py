@@ -64,6 +64,7 @@ ACTIONS: dict[str, dict[str, Param]] = {
     "translate": {"text": TEXT, "wait": Param(str, required=False, choices=("finished", "started"))},
     "select_step": {"token": TEXT},  # the first output step whose word is this one
     "open_length_study": {},
+    "open_layers": {"kind": Param(str, required=False, choices=("encoder", "decoder", "cross"))},  # a Transformer's
     "compare": {"text": TEXT, "reference": Param(str, required=False)},
     "compare_shared_target": {},  # the Compare tab's maps all forced on one target (the reference)
     "set_attention_mode": {"on": FLAG},  # the what-if bar's "Set attention"
@@ -79,6 +80,7 @@ CHECKS: dict[str, dict[str, Param]] = {
                    "min_tokens": Param(int, required=False, low=1, high=1000)},
     "steered": {"contains": TEXT},  # a decode under a what-if change whose output has this word
     "length_study_opened": {},
+    "layers_opened": {},  # the Translate tab's Layers window (a Transformer's layers and heads)
     "compared": {"shared_target": Param(bool, required=False)},
     "aligner_shown": {},
     "tab_shown": {"tab": Param(str, choices=TABS)},

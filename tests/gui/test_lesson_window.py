@@ -10,11 +10,18 @@ from PySide6.QtWidgets import QWidget
 import engine.records.catalog
 from engine.files.paths import SHIPPED_MODELS
 from gui.lesson.checks import same_word
-from tests.gui.test_translate_support import LOAD_MS, RUN_MS, open_window, type_and_translate, wait_for_model
+from tests.gui.test_translate_support import (
+    LOAD_MS,
+    RUN_MS,
+    open_window,
+    type_and_translate,
+    wait_for_model,
+    wait_run_end,
+)
 
 pytestmark = pytest.mark.slow
 TAB_OF = {"select_model": "translate", "translate": "translate", "select_step": "translate",
-          "open_length_study": "translate", "set_attention_mode": "translate", "compare": "compare",
+          "open_length_study": "translate", "open_layers": "translate", "set_attention_mode": "translate", "compare": "compare",
           "compare_shared_target": "compare", "open_training": "train"}
 
 
@@ -55,6 +62,8 @@ def promised(actions) -> dict:
             state["step"] = p["token"]
         elif action.name == "open_length_study":
             state["length_study"] = True
+        elif action.name == "open_layers":
+            state["layers"] = p.get("kind", "cross")
         elif action.name == "compare":
             state["compare_text"] = p["text"]
         elif action.name == "compare_shared_target":
@@ -94,6 +103,9 @@ def test_every_chapters_show_me_reaches_the_state_it_promises(qtbot, window):
         dialog = window.translate_tab.length_study.dialog
         if dialog is not None:
             dialog.close()
+        layers = window.translate_tab.model_view.window
+        if layers is not None:
+            layers.close()
     assert panel.trying.met == 0  # nothing Show me did counted as a try
 
 
@@ -206,3 +218,29 @@ def test_chapter_6_waits_for_the_aligner_and_counts_only_the_learners_pair(qtbot
     compare.reference.editingFinished.emit()
     compare.compare_button.click()
     qtbot.waitUntil(lambda: trying.met == 1, timeout=RUN_MS)
+
+
+def test_chapter_9_opens_the_transformers_layers_and_is_done_by_a_long_input_and_the_learners_own_click(qtbot, window):
+    tab = window.translate_tab
+    show_me(qtbot, window, "09-transformer")
+    layers, trying = tab.model_view.window, window.lesson_panel.trying
+    assert layers is not None and layers.isVisible() and layers.kind == "encoder"
+    assert window.lesson_host.state()["model"] == "zh-en-transformer" and trying.met == 0
+    layers.close()
+    type_and_translate(qtbot, window, "我今天很忙。")  # too short: not the long input asked for
+    wait_run_end(qtbot, window)
+    assert trying.met == 0
+    type_and_translate(qtbot, window, "我今天很忙。我明天有空。我们后天一起去看电影吧。汤姆昨晚没睡好。")
+    qtbot.waitUntil(lambda: trying.met == 1, timeout=RUN_MS)
+    tab.view.layers_button.click()
+    qtbot.waitUntil(lambda: trying.met == 2)
+    assert tab.model_view.window.isVisible()
+
+
+def test_chapter_9_says_why_when_no_transformer_translation_has_finished(qtbot, window):
+    from gui.lesson.chapter import Action
+    from gui.lesson.host import ActionError
+
+    assert not window.translate_tab.view.layers_button.isEnabled()  # the default model is an RNN
+    with pytest.raises(ActionError, match="for a Transformer model"):
+        window.lesson_host.perform(Action("open_layers", {"kind": "decoder"}))
