@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from engine.text import WordSplit, merge_columns, merge_scores
 from gui.attention.head_rows import MEAN
 from gui.attention.labels import piece_label, quoted, token_label
+from gui.scorer_labels import scorer_formula
 
 if TYPE_CHECKING:
     from engine.decoding import DecodeStep
@@ -346,8 +347,8 @@ class StepInspector(QWidget):
             return "<b>" + QCoreApplication.translate("StepInspector", label) + "</b> "
 
         if not uses_attention:
-            return bold(QT_TRANSLATE_NOOP("StepInspector", "Scorer:")) + html.escape(scorer.formula)
-        context = "<br>" + bold(QT_TRANSLATE_NOOP("StepInspector", "Context:")) + html.escape(scorer.context)
+            return bold(QT_TRANSLATE_NOOP("StepInspector", "Scorer:")) + html.escape(scorer_formula(scorer.formula))
+        context = "<br>" + bold(QT_TRANSLATE_NOOP("StepInspector", "Context:")) + html.escape(scorer_formula(scorer.context))
         softmax = "<br>" + bold(QT_TRANSLATE_NOOP("StepInspector", "Softmax:"))
         head_score = scorer.head_score
         if head != MEAN and head_score:
@@ -355,7 +356,8 @@ class StepInspector(QWidget):
                 "%1", str(head + 1)) + "</b> "
             return (heading + html.escape(head_score.replace("^h", f"^{head + 1}"))
                     + softmax + HEAD_SOFTMAX.replace("^h", f"^{head + 1}") + context)
-        return bold(QT_TRANSLATE_NOOP("StepInspector", "Score:")) + html.escape(scorer.formula) + softmax + SOFTMAX + context
+        return (bold(QT_TRANSLATE_NOOP("StepInspector", "Score:")) + html.escape(scorer_formula(scorer.formula)) + softmax
+                + SOFTMAX + context)
 
 
 def _one_head(head: int, head_weights: np.ndarray | None, weights: np.ndarray | None) -> bool:

@@ -45,6 +45,8 @@ def _relabel_panel(panel, slot: PanelSlot) -> None:
     """A scorer's panel: its slot, title, and its reason (disabled) or its numbers again."""
     panel.slot = slot
     panel.title.setText(panel_title(slot))
+    if slot.row.brief_formula:
+        panel.title.setToolTip(slot.formula)  # the whole formula, its words in the new language
     if not slot.usable:
         panel.disable(slot.reason)
     elif panel.shown_numbers is not None:

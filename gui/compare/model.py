@@ -24,7 +24,7 @@ from PySide6.QtCore import QCoreApplication
 from engine.settings import ATTENTION_SCORER_NAMES, SCORER_TABLE, ScorerInfo  # torch-free
 from gui.attention.head_rows import stacked_heads
 from gui.common.directions import label_of_direction
-from gui.scorer_labels import scorer_label
+from gui.scorer_labels import scorer_formula, scorer_label
 
 if TYPE_CHECKING:
     from engine.decoding import DecodeStep, ForcedDecode, Translation
@@ -63,7 +63,7 @@ class PanelSlot:
     @property
     def formula(self) -> str:
         """The scorer's whole formula (its panel's title has it in brief)."""
-        return self.row.formula
+        return scorer_formula(self.row.formula)
 
 
 def training_note(slots: Sequence[PanelSlot]) -> tuple[str, str]:
@@ -110,7 +110,7 @@ def panel_title(slot: PanelSlot) -> str:
     past = ""
     if slot.past:
         past = " · <i>" + QCoreApplication.translate("ScorerPanel", "%1 (read-only)").replace("%1", html.escape(slot.past)) + "</i>"
-    return f"<b>{slot.label}</b>{past}<br><span>{slot.row.formula_in_brief}</span>"  # the whole in the tooltip
+    return f"<b>{slot.label}</b>{past}<br><span>{scorer_formula(slot.row.formula_in_brief)}</span>"  # the whole in the tooltip
 
 
 def target_choices(slots: Sequence[PanelSlot], has_reference: bool) -> list[tuple[str, str]]:

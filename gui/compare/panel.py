@@ -134,7 +134,7 @@ class ScorerPanel(QFrame):
         layout.setContentsMargins(4, 4, 4, 4)  # every pixel to the map: ≥ 300 px wide in three columns
         self.title = _WholeTitle(panel_title(slot))
         if slot.row.brief_formula:
-            self.title.setToolTip(slot.row.formula)  # the whole formula (the title has it in brief)
+            self.title.setToolTip(slot.formula)  # the whole formula (the title has it in brief)
         title_row = QHBoxLayout()
         title_row.addWidget(self.title, 1)
         layout.addLayout(title_row)

@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 from engine.corpus import CorpusChoice, VocabularySizes
 from engine.corpus.tasks import dates
 from engine.settings import HIDDEN_SIZE_FIELDS, SCORER_TABLE, ModelShape, TrainConfig, described
-from gui.scorer_labels import scorer_label
+from gui.scorer_labels import scorer_formula, scorer_label
 from gui.training.corpus import CorpusEntry, builtin_entries
 from gui.training.corpus_view import CorpusPreview
 from gui.training.rows import read_value, row_widget, spin, write_value
@@ -213,7 +213,7 @@ class TrainingForm(QWidget):
         after another."""
         for row in SCORER_TABLE.values():
             self.scorer_combo.addItem(scorer_label(row), row.name)
-            self.scorer_combo.setItemData(self.scorer_combo.count() - 1, row.formula, Qt.ItemDataRole.ToolTipRole)
+            self.scorer_combo.setItemData(self.scorer_combo.count() - 1, scorer_formula(row.formula), Qt.ItemDataRole.ToolTipRole)
         every = self.tr("All %1").replace("%1", str(len(SCORER_TABLE)))  # the registry's count
         self.scorer_combo.addItem(self.tr("%1, one run after another").replace("%1", every), ALL_SCORERS)
         self.scorer_combo.setToolTip(self.tr("How the decoder scores each source position, e_ij = F(s_{i-1}, h_j) (each "

@@ -46,6 +46,37 @@
     </message>
 </context>
 <context>
+    <name>ScorerFormulas</name>
+    <message>
+        <source>each layer; x_i: the layer&apos;s input</source>
+        <translation>每一层；x_i：该层的输入</translation>
+    </message>
+    <message>
+        <source>no attention weights</source>
+        <translation>无注意力权重</translation>
+    </message>
+    <message>
+        <source>4 scaled-dot heads</source>
+        <translation>4 个缩放点积头</translation>
+    </message>
+    <message>
+        <source>in the last layer</source>
+        <translation>（最后一层）</translation>
+    </message>
+    <message>
+        <source>for every step i</source>
+        <translation>对每一步 i</translation>
+    </message>
+    <message>
+        <source>last layer</source>
+        <translation>最后一层</translation>
+    </message>
+    <message>
+        <source>with</source>
+        <translation>其中</translation>
+    </message>
+</context>
+<context>
     <name>ScorerLabels</name>
     <message>
         <source>Additive (Bahdanau)</source>
