@@ -14,7 +14,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QBoxLayout, QLabel, QWidget
 
-HOVER_LINE_MIN_WIDTH = 240  # px the hover line needs in the bar to say "α = 0.24: in ← 尽管" whole
+HOVER_LINE_MIN_WIDTH = 360  # px the hover line needs in the bar: a cell's line whole, the hint's first clauses
 
 
 def widths_left(page_width: int, bar: QBoxLayout, line: QLabel) -> int:

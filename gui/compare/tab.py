@@ -248,6 +248,8 @@ class CompareTab(CompareWidgets):
         """Put a sentence (and its reference, when known) in the fields and compare at once."""
         self.input.setText(text)
         self.reference.setText(reference)
+        for field in (self.input, self.reference):
+            field.setCursorPosition(0)  # a text put in (not typed) shows its start when the field is narrow
         self._fill_targets()
         self.compare()
 

@@ -79,6 +79,7 @@ def test_toggling_words_in_the_compare_tab_redraws_every_panel(qtbot, compare):
     from tests.gui.compare_support import run
 
     run(qtbot, compare, "29 Nov 2026", "2026-11-29")
+    assert compare.input.cursorPosition() == compare.reference.cursorPosition() == 0  # put in: their start shows
     maps = [p for p in compare.panels.values() if p.heatmap is not None and p.map_final]
     assert maps
     for words in (False, True):

@@ -17,9 +17,10 @@ def shown_panel(qtbot, width: int) -> AttentionPanel:
 
 
 def test_the_hover_line_leaves_a_crowded_bar_for_its_own_row_and_comes_back_when_there_is_room(qtbot):
-    panel = shown_panel(qtbot, 880)  # the map side of a 1280-px window with a Transformer's tools
+    panel = shown_panel(qtbot, 1100)  # one head, no tools: room in the bar
     line = panel.hover_label
-    assert panel._hover_place.in_bar and line.width() >= HOVER_LINE_MIN_WIDTH // 2  # one head, no tools: room
+    assert panel._hover_place.in_bar
+    qtbot.waitUntil(lambda: line.width() >= HOVER_LINE_MIN_WIDTH)
     panel.head_chooser.setVisible(True)
     panel.add_map_tool(QPushButton("Layers…"))
     panel.add_map_tool(QPushButton("Another tool of the tab"))
@@ -30,7 +31,7 @@ def test_the_hover_line_leaves_a_crowded_bar_for_its_own_row_and_comes_back_when
     qtbot.waitUntil(lambda: panel._hover_place.in_bar)
     assert panel._map_tools.indexOf(line) >= 0
     qtbot.waitUntil(lambda: line.width() >= HOVER_LINE_MIN_WIDTH)
-    panel.resize(880, 500)
+    panel.resize(1100, 500)
     qtbot.waitUntil(lambda: not panel._hover_place.in_bar)
     panel.head_chooser.setVisible(False)  # a one-head model again: the chooser's room is the line's
     for index in range(panel._map_tools.count()):
