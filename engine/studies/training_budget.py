@@ -155,12 +155,13 @@ def recipe_groups(infos: Mapping[str, ModelRecord]) -> list[tuple[str, ...]]:
     recipes: dict[tuple, list[str]] = {}
     for name, info in infos.items():
         recipes.setdefault(recipe_key(info), []).append(name)
+    budgets = {recipe: budget_key(infos[names[0]]) for recipe, names in recipes.items()}  # read once a group
     families_under: dict[tuple, list[str]] = {}  # budget → the family of each recipe group under it
-    for names in recipes.values():
-        families_under.setdefault(budget_key(infos[names[0]]), []).append(family_of(infos[names[0]]))
+    for recipe, names in recipes.items():
+        families_under.setdefault(budgets[recipe], []).append(family_of(infos[names[0]]))
     merged: dict[tuple, list[str]] = {}
     for recipe, names in recipes.items():
-        budget = budget_key(infos[names[0]])
+        budget = budgets[recipe]
         one_group_a_family = len(families_under[budget]) == len(set(families_under[budget]))
         merged.setdefault(("budget", budget) if one_group_a_family else ("recipe", recipe), []).extend(names)
     order = {name: i for i, name in enumerate(infos)}
