@@ -5,7 +5,8 @@ by scroll areas and splitters). Run in a subprocess by tests/gui/test_every_flow
 
 The flows: start (a model loaded, a four-sentence input translated), a training run started, stopped and
 started again (then stopped after two validations), travel to an earlier step of it (Translate and Compare), Compare with every panel, Words
-toggled, the Length study, the beam tree, the error dialog, and Back.
+toggled, the Length study, the beam tree, a Transformer's long translation and its Layers window (each kind, a map
+enlarged), the error dialog, and Back.
 """
 
 from __future__ import annotations
@@ -112,12 +113,27 @@ def main() -> int:
     wait(lambda: not translate.controller.running)
     translate.open_beam_tree()
     check("beam tree")
+
+    bar = translate.view.choice_bar  # a Transformer: its layer/head chooser in the bar, then its Layers window
+    bar.scorer_combo.setCurrentIndex(bar.scorer_combo.findData("transformer"))
+    bar.scorer_combo.activated.emit(bar.scorer_combo.currentIndex())
+    wait(lambda: translate.controller.entry is not None and translate.controller.entry.scorer == "transformer")
+    translate.translate_text(LONG_INPUT)
+    wait(lambda: translate.last_translation is not None and not translate.controller.running)
+    check("Transformer: a long input translated")
+    translate.view.layers_button.click()
+    layers = translate.model_view.window
+    for kind in ("encoder", "decoder", "cross"):
+        layers.kind_box.setCurrentIndex(layers.kind_box.findData(kind))
+        layers.open_map(1, 0)
+    check("Transformer: the Layers window, each kind, one map enlarged")
+    layers_frame = _rect(layers.frameGeometry()) if layers.isVisible() and layers.opened == (1, 0) else None
     reporter = ErrorReporter()
     reporter.window = window
     reporter._show("Decoding failed", "RuntimeError: the decoder broke", "Traceback …\n" * 200)
     check("error dialog")
     print(json.dumps({"available": _rect(available), "checked": checked, "outside": outside,
-                      "travelled": travelled}, ensure_ascii=False), flush=True)
+                      "travelled": travelled, "layers": layers_frame}, ensure_ascii=False), flush=True)
     window.close()
     return 0
 

@@ -1,8 +1,8 @@
 """The screen is a hard limit: after every flow of the app (start with a long input, a training run started
 twice and ended, travel to an earlier step in Translate and Compare, Compare with every scorer and the Words
-toggle, Back, the Length study, the beam tree, the error dialog) every top-level window's frame stays inside
-QScreen.availableGeometry() of a 1280×800 and a 1280×720 screen (tests/gui/flow_frames.py drives them in a
-subprocess whose offscreen screen has that size)."""
+toggle, Back, the Length study, the beam tree, a Transformer's long translation and its Layers window, the
+error dialog) every top-level window's frame stays inside QScreen.availableGeometry() of a 1280×800 and a
+1280×720 screen (tests/gui/flow_frames.py drives them in a subprocess whose offscreen screen has that size)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-FLOWS = 12
+FLOWS = 14
 
 pytestmark = pytest.mark.slow  # a subprocess per screen: a real model, a short training run, every tab
 
@@ -33,5 +33,6 @@ def test_no_flow_pushes_a_window_past_the_screen(tmp_path, height):
     report = json.loads(result.stdout.splitlines()[-1])
     assert report["available"] == [0, 0, 1280, height]
     assert len(report["checked"]) == FLOWS, report["checked"]
+    assert report["layers"] is not None  # the Layers window was open, a map enlarged, when its frame was checked
     assert report["travelled"].startswith("Travelled back: model at step ")  # a kept snapshot, not the saved model
     assert report["outside"] == [], "\n".join(f"{o['flow']}: {o['window']} at {o['frame']}" for o in report["outside"])
