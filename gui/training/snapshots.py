@@ -102,6 +102,7 @@ class SnapshotView(QWidget):
     # -- internals ----------------------------------------------------------------------------
     def _sync_samples(self) -> None:
         count = max((len(s.samples) for s in self._snapshots), default=0)
+        self._sample.setHidden(count == 0)  # no validation yet: nothing to choose, no empty box beside the title
         if count == self._sample.count():
             return
         keep = max(self._sample.currentIndex(), 0)

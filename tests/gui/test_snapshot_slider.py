@@ -1,9 +1,11 @@
-"""The training snapshots' slider spans the panel (beside its position text it was ~15 px wide), and a long
-CJK sample never widens the panel (gui/training/snapshots.py)."""
+"""The training snapshots' slider spans the panel (beside its position text it was ~15 px wide), a long
+CJK sample never widens the panel, and the sentence choice shows only when there are sentences to choose
+(gui/training/snapshots.py)."""
 
 from __future__ import annotations
 
 import numpy as np
+from PySide6.QtWidgets import QComboBox
 
 from engine.training.events import SampleTranslation
 from gui.training.records import Snapshot
@@ -37,3 +39,16 @@ def test_the_curves_leave_the_snapshots_room_for_every_label_at_1280_px(qtbot):
     # Beside the form (~490 px) the curves and the snapshots share ~770 px: at 545 px the curves' bar left the
     # snapshots 183 px, one column label of eleven; short export buttons leave them ~260 px, every label.
     assert curves.minimumSizeHint().width() <= 500
+
+
+def test_the_sentence_choice_shows_once_a_validation_brings_sentences(qtbot):
+    view = SnapshotView()
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    combo = view.findChild(QComboBox, "snapshotSampleCombo")
+    assert not combo.isVisible()  # before the first validation: no empty box beside the title
+    view.snapshot_added([_snapshot(100)])
+    assert combo.isVisible() and combo.currentText() == "short sentence"
+    view.set_snapshots([])  # another run, not validated yet
+    assert not combo.isVisible()
