@@ -5,6 +5,8 @@ Kept apart from the measuring: ``--render-only`` writes the report again from th
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import torch
 
 from engine.networks.attention import SCORERS
@@ -108,9 +110,25 @@ def _same_budget_peer_note(peers: list[dict] | None) -> list[str]:
             "penalty), scored with the signature above."]
 
 
-def add_same_budget_peers(report: str, peers: list[dict] | None) -> str:
+def _against_same_budget_peers(results: Sequence[dict], peers: list[dict]) -> list[str]:
+    """A table: every model of the peers' direction, its beam-5 BLEU against each peer row, '+3.93 (1.14×)'."""
+    rows = [r for r in results if r["direction"] == peers[0]["direction"]]
+    if not rows:
+        return []
+    lines = ["", f"Beam 5 BLEU against the peer at the same budget ({peers[0]['direction']}):", "",
+             "| model | " + " | ".join(f"against {p['name'].removesuffix(' (peer, same budget)')} "
+                                      f"({p['beam5']['bleu']})" for p in peers) + " |",
+             "| --- |" + " --- |" * len(peers)]
+    for r in rows:
+        bleu = r["beam5"]["bleu"]
+        lines.append(f"| {r['name']} | " + " | ".join(
+            f"{bleu - p['beam5']['bleu']:+.2f} ({bleu / p['beam5']['bleu']:.2f}×)" for p in peers) + " |")
+    return lines
+
+
+def add_same_budget_peers(report: str, peers: list[dict] | None, results: Sequence[dict] = ()) -> str:
     """``report`` with the rows of the peer trained to our budget (``bench/peer_joey.py``) under the 25-minute peer
-    row, and a note under the table; unchanged without them."""
+    row, and under the table a note and ``results``' beam-5 BLEU against them; unchanged without them."""
     if not peers:
         return report
     lines = report.split("\n")
@@ -119,7 +137,7 @@ def add_same_budget_peers(report: str, peers: list[dict] | None) -> str:
         return report
     lines[at + 1:at + 1] = _same_budget_peer_rows(peers)
     end = next((i for i in range(at + 1, len(lines)) if not lines[i].startswith("|")), len(lines))
-    lines[end:end] = _same_budget_peer_note(peers)
+    lines[end:end] = _same_budget_peer_note(peers) + _against_same_budget_peers(results, peers)
     return "\n".join(lines)
 
 

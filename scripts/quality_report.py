@@ -289,7 +289,7 @@ def render_stored(out: Path, models: Path) -> int:
     results = json.loads(stored.read_text(encoding="utf-8"))
     add_alignment_studies(results, models)
     report = render(results, (out.parent / "img" / "bleu-by-length.png").is_file(), training_notes(models))
-    out.write_text(add_same_budget_peers(report, same_budget_peers(out)), encoding="utf-8")
+    out.write_text(add_same_budget_peers(report, same_budget_peers(out), results), encoding="utf-8")
     stored.write_text(json.dumps(results, ensure_ascii=False, indent=1, default=float), encoding="utf-8")
     print(f"wrote {out}")
     return 0
@@ -376,7 +376,7 @@ def main() -> int:
     plotted = plot_buckets(results, args.out.parent / "img" / "bleu-by-length.png")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     report = render(results, plotted, training_notes(args.models))
-    args.out.write_text(add_same_budget_peers(report, same_budget_peers(args.out)), encoding="utf-8")
+    args.out.write_text(add_same_budget_peers(report, same_budget_peers(args.out), results), encoding="utf-8")
     args.out.with_suffix(".json").write_text(json.dumps(results, ensure_ascii=False, indent=1, default=float),
                                              encoding="utf-8")
     print(f"wrote {args.out}")

@@ -256,7 +256,8 @@ def test_missing_or_other_versions_are_installed():
 
 
 def _peer_row(model="rnn", bleus=(27.0, 29.5)):
-    return {"model": model, "name": peer.MODEL_LABELS[model], "greedy": {"bleu": bleus[0], "chrf": 50.1},
+    return {"model": model, "name": peer.MODEL_LABELS[model], "direction": "zh-en",
+            "greedy": {"bleu": bleus[0], "chrf": 50.1},
             "beam5": {"bleu": bleus[1], "chrf": 51.2, "length_penalty": 1.0}, "parameters": 3_953_920,
             "sizes": {"embedding_size": 256, "dropout": 0.3},
             "training": {"hours": 3.25, "target_tokens": 40_000_123, "target_tokens_at_best": 36_100_000,
@@ -296,6 +297,19 @@ def test_the_report_adds_the_same_budget_peer_rows_and_changes_nothing_else():
                         "3,953,920 parameters, 179 epochs | 27.0 / 50.1 | 29.5 / 51.2 (α 1.0) | — |")
     assert added[1].startswith("| Joey NMT 2.3 Transformer (peer, same budget) | ") and "| 30.2 / 50.1 |" in added[1]
     assert added[2] == "" and "to our budget of 40 M target tokens" in added[3]
+
+
+def test_the_report_sets_every_model_of_the_peers_direction_against_each_same_budget_peer():
+    quality_report = load_script("quality_report")
+    results = [_report_result(), {**_report_result(), "name": "en-zh-additive", "direction": "en-zh"}]
+    without = quality_report.render(results, plotted=False)
+    peers = [_peer_row(), _peer_row("transformer", (30.2, 35.0))]
+    lines = quality_report.add_same_budget_peers(without, peers, results).split("\n")
+    at = lines.index("Beam 5 BLEU against the peer at the same budget (zh-en):")
+    assert lines[at + 2] == ("| model | against Joey NMT 2.3 GRU + Bahdanau (29.5) | against Joey NMT 2.3 Transformer "
+                             "(35.0) |")
+    assert lines[at + 4] == "| zh-en-additive | +2.00 (1.07×) | -3.50 (0.90×) |"  # 31.5 against 29.5 and 35.0
+    assert not lines[at + 5].startswith("|")  # the other direction's model is not set against a zh→en peer
 
 
 def test_the_report_reads_the_peer_rows_beside_it_when_they_exist(tmp_path):
