@@ -73,6 +73,9 @@ class CatalogTranslator(QTranslator):
         self.catalog: list[QTranslator] = []  # the Chinese .qm files, loaded whatever the language
         self.language = "en"
         self.shown: dict[str, dict[str, Message]] = {language: {} for language in LANGUAGES}
+        # every message a shown text has been, in the order met ("训练" is TrainTab's "Train" and TrainingForm's
+        # "Training"): gui.retranslate picks the one of the widget that shows it
+        self.candidates: dict[str, dict[str, list[Message]]] = {language: {} for language in LANGUAGES}
 
     def isEmpty(self) -> bool:  # noqa: N802 (Qt's name)
         return not self.catalog
@@ -84,8 +87,11 @@ class CatalogTranslator(QTranslator):
             text = translator.translate(context, source, disambiguation, n)
             if text:
                 message = Message(context, source, disambiguation, n)
-                self.shown["en"].setdefault(source, message)
-                self.shown["zh_CN"].setdefault(text, message)
+                for language, shown_text in (("en", source), ("zh_CN", text)):
+                    self.shown[language].setdefault(shown_text, message)
+                    known = self.candidates[language].setdefault(shown_text, [])
+                    if message not in known:
+                        known.append(message)
                 return text if self.language == "zh_CN" else None
         return None
 

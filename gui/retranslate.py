@@ -80,6 +80,8 @@ class Rewriter:
         self.translator = translator
         self.after = after
         self.shown = translator.shown[before]
+        self.candidates = translator.candidates[before]
+        self.near: QWidget | None = None  # the widget whose text is rewritten now: it picks among a text's messages
         templates = [_template(text, message) for text, message in list(self.shown.items())
                      if "%" in text and _PLACEHOLDER.search(text) and _PLACEHOLDER.sub("", text).strip()]
         # The most specific first: "%1 (read-only) · %2" before "%1 · %2", which a text of the first also fills.
@@ -89,7 +91,7 @@ class Rewriter:
     def __call__(self, text: str) -> str:
         if not text:
             return text
-        message = self.shown.get(text)
+        message = self._message(text)
         if message is not None:
             return self._changed(self.translator.message_text(message, self.after).replace("%n", str(message.n)))
         for template in self.templates:
@@ -98,6 +100,21 @@ class Rewriter:
                 result = self.translator.message_text(template.message, self.after)
                 return self._changed(_PLACEHOLDER.sub(lambda m, v=values: v.get(m.group(1), m.group(0)), result))
         return text
+
+    def _message(self, text: str) -> Message | None:
+        """The message ``text`` is: when several messages show as ``text`` and read differently in the new
+        language, the one whose context is the class of ``near`` or of its nearest parent that has one; else the
+        first one met."""
+        candidates = self.candidates.get(text) or []
+        if len({self.translator.message_text(m, self.after) for m in candidates}) > 1:
+            widget = self.near
+            while widget is not None:
+                names = [cls.__name__ for cls in type(widget).__mro__]
+                chosen = next((m for name in names for m in candidates if m.context == name), None)
+                if chosen is not None:
+                    return chosen
+                widget = widget.parentWidget()
+        return self.shown.get(text)
 
     def _changed(self, text: str) -> str:
         self.changed += 1
@@ -127,6 +144,7 @@ def retranslate_widgets(translator: CatalogTranslator, before: str, after: str) 
 
 def retranslate_widget(widget: QWidget, rewrite: Rewriter, models: set[int]) -> None:
     """One widget's own texts (not its children's: each widget is visited by itself)."""
+    rewrite.near = widget
     _rewrite(widget.toolTip, widget.setToolTip, rewrite)
     _rewrite(widget.statusTip, widget.setStatusTip, rewrite)
     _rewrite(widget.whatsThis, widget.setWhatsThis, rewrite)
@@ -145,8 +163,10 @@ def retranslate_widget(widget: QWidget, rewrite: Rewriter, models: set[int]) -> 
 
 def _retranslate_tabs(widget: QTabWidget, rewrite: Rewriter) -> None:
     for index in range(widget.count()):
+        rewrite.near = widget.widget(index) or widget  # a tab's title is its page's message
         _rewrite(lambda i=index: widget.tabText(i), lambda t, i=index: widget.setTabText(i, t), rewrite)
         _rewrite(lambda i=index: widget.tabToolTip(i), lambda t, i=index: widget.setTabToolTip(i, t), rewrite)
+    rewrite.near = widget
 
 
 def _retranslate_tool_box(widget: QToolBox, rewrite: Rewriter) -> None:

@@ -161,6 +161,7 @@ class StepInspector(QWidget):
         self.choosable, self.compact, self.hint = choosable, compact, hint
         self._shown_call: tuple | None = None  # show_step's arguments for the step shown (None: cleared)
         self._cleared_scorer: ScorerInfo | None = None  # the mechanism whose formulas a cleared inspector shows
+        self._cleared = False  # clear() has run (no step shown since): its title, not the hint before any step
         self.title = QLabel(hint)
         self.title.setWordWrap(True)
         self.formula = QLabel()
@@ -221,13 +222,15 @@ class StepInspector(QWidget):
         if self._shown_call is not None:
             args, options = self._shown_call
             self.show_step(*args, **options)
-        elif self.shown_index < 0:
+        elif self._cleared:
             self.clear(self._cleared_scorer)
+        else:  # nothing shown or cleared yet: the hint, in the new language
+            self.title.setText(self.hint)
 
     def clear(self, scorer: ScorerInfo | None = None) -> None:
         """No step shown: the hint, and the formulas of ``scorer`` (its registry row; None: none)."""
         self.shown_index = -1
-        self._shown_call, self._cleared_scorer = None, scorer
+        self._shown_call, self._cleared_scorer, self._cleared = None, scorer, True
         self.title.setText(self.hint if self.compact else
                            self.tr("Step inspector: hover or click an output token or a heatmap row."))
         self.formula.setText(self._formulas(scorer, True))

@@ -38,7 +38,8 @@ def retranslate_compare(tab: CompareTab) -> None:
     _relabel_difference(tab)
     tab._fill_targets()
     tab.inspector.hint = QCoreApplication.translate("CompareWidgets", INSPECTOR_HINT)
-    tab._update_difference()
+    if controller.run is not None:  # before any comparison the difference map has nothing to say
+        tab._update_difference()
 
 
 def _relabel_panel(panel, slot: PanelSlot) -> None:

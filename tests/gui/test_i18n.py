@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 from PySide6.QtCore import QCoreApplication, QEvent, QObject
-from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QGroupBox, QLabel, QLineEdit, QPushButton, QTabWidget, QVBoxLayout, QWidget
 
 from engine.files.paths import I18N_FOLDER
 from gui import i18n
@@ -142,3 +142,27 @@ def test_a_template_is_matched_by_its_literal_pieces_and_its_values_carried_over
     assert rewrite("step 9 (read-only) · Additive · 3 parameters") == "step 9（只读）· Additive · 3 parameters"
     assert rewrite(" (read-only) · x") == " (read-only) · x"  # an empty value is no match
     assert rewrite("unrelated text") == "unrelated text" and rewrite("") == ""
+
+
+class TrainTab(QWidget):  # named as the app's classes are: their names are the catalog's contexts
+    pass
+
+
+class TrainingForm(QWidget):
+    pass
+
+
+def test_a_text_two_messages_share_goes_back_to_its_own_widgets_message(qtbot):
+    """"训练" is TrainTab's "Train" (the tab) and TrainingForm's "Training" (a group box of the form on that tab):
+    back in English each is its own message again, whichever was shown first."""
+    install_language("zh_CN")
+    tabs = QTabWidget()
+    qtbot.addWidget(tabs)
+    page = TrainTab()
+    box = QGroupBox(QCoreApplication.translate("TrainingForm", "Training"), TrainingForm(page))  # met first
+    tabs.addTab(page, QCoreApplication.translate("TrainTab", "Train"))
+    assert tabs.tabText(0) == box.title() == "训练"
+    set_language("en", remember=False)
+    assert (tabs.tabText(0), box.title()) == ("Train", "Training")
+    set_language("zh_CN", remember=False)
+    assert tabs.tabText(0) == box.title() == "训练"

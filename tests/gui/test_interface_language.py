@@ -145,6 +145,26 @@ def test_what_is_on_screen_follows_a_switch_of_language_both_ways(qtbot, qapp):
     qtbot.waitUntil(lambda: "Step i = 2" in inspector.title.text() and "Loss per target token" in title.text)
 
 
+def test_an_inspector_before_any_step_keeps_its_hint_across_a_switch_and_back(qtbot, qapp):
+    """Before any translation the hint says to translate first; a switch made it the title of a cleared inspector
+    ("hover or click an output token or a heatmap row", with nothing to hover)."""
+    inspector = StepInspector()
+    qtbot.addWidget(inspector)
+    hint = inspector.title.text()
+    assert "translate a sentence" in hint
+    translators = _install(qapp)
+    try:
+        qtbot.waitUntil(lambda: inspector.title.text() not in ("", hint))
+        assert "翻译" in inspector.title.text()
+    finally:
+        for translator in translators:
+            qapp.removeTranslator(translator)
+    qtbot.waitUntil(lambda: inspector.title.text() == hint)
+    inspector.clear()  # a translation under way: nothing chosen yet, the title says how to choose
+    cleared = inspector.title.text()
+    assert cleared != hint and "heatmap row" in cleared
+
+
 def test_the_compare_tab_names_its_panels_and_direction_again_after_a_switch(qtbot, qapp):
     """A panel's title and a disabled panel's reason hold a scorer's label and a direction: made again."""
     from gui.compare.model import plan_slots
@@ -163,6 +183,7 @@ def test_the_compare_tab_names_its_panels_and_direction_again_after_a_switch(qtb
         assert "vᵀ tanh" in panel.title.text()  # the formula stays
         assert "中文 → 英文" in panel.output_text and "加性" in panel.output_text
         assert tab.direction_combo.itemText(0) == "中文 → 英文" and tab.direction_combo.itemData(0) == "zh-en"
+        assert tab.difference.message.text() == ""  # nothing compared yet: no advice on targets
     finally:
         for translator in translators:
             qapp.removeTranslator(translator)
