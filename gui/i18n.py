@@ -65,17 +65,15 @@ class CatalogTranslator(QTranslator):
     """Answers every ``tr()`` in the chosen language and records which message each shown text is.
 
     ``shown[language]`` maps a text as the interface shows it in that language (a translation, or the
-    English source) to its :class:`Message`; :mod:`gui.retranslate` reads it to rewrite the screen.
+    English source) to every :class:`Message` it has been, the first met first ("训练" is TrainTab's "Train"
+    and TrainingForm's "Training"); :mod:`gui.retranslate` reads it to rewrite the screen.
     Only messages of the catalog are recorded (Qt asks once per class of a widget's MRO)."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.catalog: list[QTranslator] = []  # the Chinese .qm files, loaded whatever the language
         self.language = "en"
-        self.shown: dict[str, dict[str, Message]] = {language: {} for language in LANGUAGES}
-        # every message a shown text has been, in the order met ("训练" is TrainTab's "Train" and TrainingForm's
-        # "Training"): gui.retranslate picks the one of the widget that shows it
-        self.candidates: dict[str, dict[str, list[Message]]] = {language: {} for language in LANGUAGES}
+        self.shown: dict[str, dict[str, list[Message]]] = {language: {} for language in LANGUAGES}
 
     def isEmpty(self) -> bool:  # noqa: N802 (Qt's name)
         return not self.catalog
@@ -88,10 +86,9 @@ class CatalogTranslator(QTranslator):
             if text:
                 message = Message(context, source, disambiguation, n)
                 for language, shown_text in (("en", source), ("zh_CN", text)):
-                    self.shown[language].setdefault(shown_text, message)
-                    known = self.candidates[language].setdefault(shown_text, [])
-                    if message not in known:
-                        known.append(message)
+                    messages = self.shown[language].setdefault(shown_text, [])
+                    if message not in messages:
+                        messages.append(message)
                 return text if self.language == "zh_CN" else None
         return None
 

@@ -80,9 +80,8 @@ class Rewriter:
         self.translator = translator
         self.after = after
         self.shown = translator.shown[before]
-        self.candidates = translator.candidates[before]
         self.near: QWidget | None = None  # the widget whose text is rewritten now: it picks among a text's messages
-        templates = [_template(text, message) for text, message in list(self.shown.items())
+        templates = [_template(text, messages[0]) for text, messages in list(self.shown.items())
                      if "%" in text and _PLACEHOLDER.search(text) and _PLACEHOLDER.sub("", text).strip()]
         # The most specific first: "%1 (read-only) · %2" before "%1 · %2", which a text of the first also fills.
         self.templates = sorted(templates, key=lambda template: -sum(map(len, template.pieces)))
@@ -102,19 +101,27 @@ class Rewriter:
         return text
 
     def _message(self, text: str) -> Message | None:
-        """The message ``text`` is: when several messages show as ``text`` and read differently in the new
-        language, the one whose context is the class of ``near`` or of its nearest parent that has one; else the
-        first one met."""
-        candidates = self.candidates.get(text) or []
-        if len({self.translator.message_text(m, self.after) for m in candidates}) > 1:
-            widget = self.near
-            while widget is not None:
-                names = [cls.__name__ for cls in type(widget).__mro__]
-                chosen = next((m for name in names for m in candidates if m.context == name), None)
-                if chosen is not None:
-                    return chosen
-                widget = widget.parentWidget()
-        return self.shown.get(text)
+        """The message ``text`` is: the first one met, unless several messages show as ``text`` and read
+        differently in the new language — then the one of the widget ``near`` (:meth:`_message_near`)."""
+        messages = self.shown.get(text)
+        if not messages:
+            return None
+        if len(messages) > 1 and len({self.translator.message_text(m, self.after) for m in messages}) > 1:
+            return self._message_near(messages) or messages[0]
+        return messages[0]
+
+    def _message_near(self, messages: list[Message]) -> Message | None:
+        """The message whose context is the class of ``near`` or of its nearest parent that has one."""
+        by_context: dict[str, Message] = {}
+        for message in messages:
+            by_context.setdefault(message.context, message)
+        widget = self.near
+        while widget is not None:
+            for cls in type(widget).__mro__:
+                if cls.__name__ in by_context:
+                    return by_context[cls.__name__]
+            widget = widget.parentWidget()
+        return None
 
     def _changed(self, text: str) -> str:
         self.changed += 1

@@ -57,8 +57,12 @@ def _against_peer(result: dict) -> str:
     """'+5.03 (1.20×)': beam-5 BLEU against the peer's, for a zh→en model."""
     if result["direction"] != "zh-en":
         return "—"
-    bleu = result["beam5"]["bleu"]
-    return f"{bleu - JOEY['beam5'][0]:+.2f} ({bleu / JOEY['beam5'][0]:.2f}×)"
+    return _gain(result["beam5"]["bleu"], JOEY["beam5"][0])
+
+
+def _gain(bleu: float, peer_bleu: float) -> str:
+    """'+5.03 (1.20×)': ``bleu`` against ``peer_bleu``, the difference and the ratio."""
+    return f"{bleu - peer_bleu:+.2f} ({bleu / peer_bleu:.2f}×)"
 
 
 def _content_tables(results: list[dict]) -> list[str]:
@@ -120,9 +124,7 @@ def _against_same_budget_peers(results: Sequence[dict], peers: list[dict]) -> li
                                       f"({p['beam5']['bleu']})" for p in peers) + " |",
              "| --- |" + " --- |" * len(peers)]
     for r in rows:
-        bleu = r["beam5"]["bleu"]
-        lines.append(f"| {r['name']} | " + " | ".join(
-            f"{bleu - p['beam5']['bleu']:+.2f} ({bleu / p['beam5']['bleu']:.2f}×)" for p in peers) + " |")
+        lines.append(f"| {r['name']} | " + " | ".join(_gain(r["beam5"]["bleu"], p["beam5"]["bleu"]) for p in peers) + " |")
     return lines
 
 
